@@ -1,0 +1,1 @@
+//! The spec model, loader, evaluators and runner of the documented checks.

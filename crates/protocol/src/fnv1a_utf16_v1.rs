@@ -1,0 +1,159 @@
+//! `fnv1a-utf16-v1`: 32-bit FNV-1a over UTF-16 code units, double hashing without wrap.
+//!
+//! For each code unit `u`: `h = (h XOR u) * 16777619 mod 2^32`. `h1` starts from
+//! 2166136261, `h2` from `0xdeadbeef` and is then forced odd. Positions are
+//! `(h1 + i*h2) mod m` for `i` in `0..k`, the sum computed exactly (no 32-bit wrap).
+
+use core::fmt;
+
+/// Protocol name, as used in spec files, vectors and reports.
+pub const NAME: &str = "fnv1a-utf16-v1";
+/// The FNV-1a 32-bit prime.
+pub const PRIME: u32 = 16_777_619;
+/// Basis of `h1` (the standard FNV-1a 32-bit offset basis).
+pub const BASIS_H1: u32 = 2_166_136_261;
+/// Basis of `h2`.
+pub const BASIS_H2: u32 = 0xdead_beef;
+/// Smallest allowed number of bits.
+pub const M_MIN: u32 = 8;
+/// Largest allowed number of bits.
+pub const M_MAX: u32 = 1024;
+/// Smallest allowed number of hash indices.
+pub const K_MIN: u32 = 1;
+/// Largest allowed number of hash indices.
+pub const K_MAX: u32 = 12;
+
+/// A parameter outside the protocol's bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundError {
+    /// `"m"` or `"k"`.
+    pub field: &'static str,
+    /// The value given.
+    pub given: u64,
+    /// Smallest allowed value.
+    pub min: u32,
+    /// Largest allowed value.
+    pub max: u32,
+}
+
+impl fmt::Display for BoundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} = {} is out of bounds: must be an integer in {}..={}",
+            self.field, self.given, self.min, self.max
+        )
+    }
+}
+
+impl std::error::Error for BoundError {}
+
+/// Validated parameters `(m, k)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Params {
+    m: u16,
+    k: u8,
+}
+
+impl Params {
+    /// Checks `m` in 8..=1024 and `k` in 1..=12.
+    pub fn new(m: u64, k: u64) -> Result<Self, BoundError> {
+        for (field, given, min, max) in [("m", m, M_MIN, M_MAX), ("k", k, K_MIN, K_MAX)] {
+            if given < u64::from(min) || given > u64::from(max) {
+                return Err(BoundError {
+                    field,
+                    given,
+                    min,
+                    max,
+                });
+            }
+        }
+        Ok(Params {
+            m: m as u16,
+            k: k as u8,
+        })
+    }
+
+    /// Number of bits.
+    pub fn m(&self) -> u16 {
+        self.m
+    }
+
+    /// Number of hash indices.
+    pub fn k(&self) -> u8 {
+        self.k
+    }
+}
+
+/// The two base hashes of a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BaseHashes {
+    /// FNV-1a from basis 2166136261.
+    pub h1: u32,
+    /// FNV-1a from basis `0xdeadbeef`, forced odd.
+    pub h2: u32,
+}
+
+/// Computes `h1` and `h2` in one pass over the code units.
+pub fn base_hashes(units: &[u16]) -> BaseHashes {
+    let (mut h1, mut h2) = (BASIS_H1, BASIS_H2);
+    for &unit in units {
+        h1 = (h1 ^ u32::from(unit)).wrapping_mul(PRIME);
+        h2 = (h2 ^ u32::from(unit)).wrapping_mul(PRIME);
+    }
+    BaseHashes { h1, h2: h2 | 1 }
+}
+
+/// Position `i`: `(h1 + i*h2) mod m`, computed without 32-bit wrap.
+pub fn position(hashes: BaseHashes, index: u8, m: u16) -> u16 {
+    let sum = u64::from(hashes.h1) + u64::from(index) * u64::from(hashes.h2);
+    (sum % u64::from(m.max(1))) as u16
+}
+
+/// The `k` positions in order (repeats kept).
+pub fn positions(params: &Params, hashes: BaseHashes) -> Vec<u16> {
+    (0..params.k)
+        .map(|index| position(hashes, index, params.m))
+        .collect()
+}
+
+/// Encodes a Rust string into UTF-16 code units.
+pub fn units(text: &str) -> Vec<u16> {
+    text.encode_utf16().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_check_figures() {
+        let hashes = base_hashes(&units("a"));
+        assert_eq!(hashes, BaseHashes { h1: 3_826_002_220, h2: 428_013_963 });
+        let params = Params::new(8, 1).unwrap();
+        let got: Vec<u16> = "abcdefghi"
+            .chars()
+            .map(|c| positions(&params, base_hashes(&units(&c.to_string())))[0])
+            .collect();
+        assert_eq!(got, [4, 5, 2, 3, 0, 1, 6, 7, 4]);
+    }
+
+    #[test]
+    fn no_wrap_of_the_sum() {
+        let hashes = BaseHashes { h1: u32::MAX, h2: u32::MAX };
+        // (2^32 - 1) * 2 = 2^33 - 2; mod 1000: 8589934590 mod 1000 = 590.
+        assert_eq!(position(hashes, 1, 1000), 590);
+        // A 32-bit wrap would give (2^32 - 2) mod 1000 = 294.
+        assert_ne!(position(hashes, 1, 1000), 294);
+    }
+
+    #[test]
+    fn bounds() {
+        assert!(Params::new(8, 1).is_ok());
+        assert!(Params::new(1024, 12).is_ok());
+        assert_eq!(Params::new(7, 1).unwrap_err().field, "m");
+        assert_eq!(Params::new(1025, 1).unwrap_err().field, "m");
+        assert_eq!(Params::new(8, 0).unwrap_err().field, "k");
+        assert_eq!(Params::new(8, 13).unwrap_err().field, "k");
+    }
+}
