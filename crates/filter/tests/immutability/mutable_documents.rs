@@ -1,0 +1,7 @@
+use bloomproof_filter::DocumentPrefilter;
+
+fn main() {
+    let mut snapshot = DocumentPrefilter::new(&[b"doc-00"], 16, 3, b"lab").unwrap();
+    let documents = &mut snapshot.documents;
+    documents.0.clear();
+}
