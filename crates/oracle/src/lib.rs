@@ -1,1 +1,36 @@
-//! Independent reference for both protocols: its own SHA-256 (FIPS 180-4), hex-text framing, digit-by-digit reduction. Shares no code with production.
+//! # bloomproof-oracle: the independent reference
+//!
+//! This crate recomputes both Bloom-filter protocols of bloomproof
+//! (`doc-membership-v1` and `fnv1a-utf16-v1`, see `PROTOCOLS.md`) from their
+//! definitions, so that the production crates can be checked against
+//! something that does not share their mistakes.
+//!
+//! It is deliberately independent of production:
+//!
+//! * it depends on **no other crate at all** (in particular on no
+//!   `bloomproof-*` crate and not on `sha2`); a test runs `cargo metadata`
+//!   and fails if a workspace crate ever becomes a dependency, directly or
+//!   transitively;
+//! * it has its own SHA-256 ([`sha256`]), written from FIPS 180-4: constants,
+//!   padding, message schedule and compression, plain and unoptimised;
+//! * for `doc-membership-v1` ([`doc_membership`]) it builds each hash message
+//!   as **hex text** from a fixed domain literal and fixed-width hex fields,
+//!   decodes it with its own hex decoder ([`hex`]), and reduces the hex digest
+//!   modulo `m` **one hex digit at a time** (`r = (16*r + digit) mod m`)
+//!   instead of interpreting the digest as a big integer;
+//! * for `fnv1a-utf16-v1` ([`fnv1a_utf16`]) it computes UTF-16 code units
+//!   from code points itself, runs FNV in wide arithmetic, and reduces the
+//!   exact sum `h1 + i*h2` written as a **decimal digit string** one digit at
+//!   a time (`r = (10*r + digit) mod m`).
+//!
+//! The code favours being obviously correct over being fast. No function
+//! panics on any input: text inputs are validated and rejected with a
+//! [`hex::HexError`] naming what was wrong, and parameters outside a
+//! protocol's bounds give documented (if meaningless) results.
+
+pub mod doc_membership;
+pub mod fnv1a_utf16;
+pub mod hex;
+pub mod sha256;
+
+pub use hex::HexError;
