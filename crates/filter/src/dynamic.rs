@@ -86,9 +86,9 @@ pub fn params(m: &Value, k: &Value, seed: &Value) -> Result<Params, ContractErro
     let k = exact_int("k", k)?;
     let clamp = |n: i128| u64::try_from(n).unwrap_or(if n < 0 { 0 } else { u64::MAX });
     // Bounds of m and k come before the seed's type, as in the source document.
-    Params::new(clamp(m), clamp(k), &[]).map_err(ContractError::from_bound)?;
+    Params::new(clamp(m), clamp(k), &[]).map_err(ContractError::from)?;
     let seed = exact_bytes("seed", seed)?;
-    Params::new(clamp(m), clamp(k), seed).map_err(ContractError::from_bound)
+    Params::new(clamp(m), clamp(k), seed).map_err(ContractError::from)
 }
 
 /// Builds a snapshot from dynamically typed inputs.

@@ -46,9 +46,6 @@ impl ContractError {
         }
     }
 
-    pub(crate) fn from_bound(err: BoundError) -> Self {
-        ContractError::new(ErrorKind::Value, err.field.name(), err.to_string())
-    }
 
     /// Type or value error.
     pub fn kind(&self) -> ErrorKind {
@@ -73,3 +70,10 @@ impl fmt::Display for ContractError {
 }
 
 impl std::error::Error for ContractError {}
+
+impl From<BoundError> for ContractError {
+    /// A protocol bound becomes a value error naming the same field.
+    fn from(err: BoundError) -> Self {
+        ContractError::new(ErrorKind::Value, err.field.name(), err.to_string())
+    }
+}

@@ -87,7 +87,7 @@ impl DocumentPrefilter {
         k: u64,
         seed: &[u8],
     ) -> Result<Self, ContractError> {
-        let params = Params::new(m, k, seed).map_err(ContractError::from_bound)?;
+        let params = Params::new(m, k, seed).map_err(ContractError::from)?;
         Self::with_params(params, records)
     }
 
@@ -108,7 +108,7 @@ impl DocumentPrefilter {
         let mut bits = [0u64; WORDS];
         for document in &documents {
             let positions =
-                protocol::positions(&params, document).map_err(ContractError::from_bound)?;
+                protocol::positions(&params, document).map_err(ContractError::from)?;
             for &position in positions.as_slice() {
                 bits[usize::from(position / 64)] |= 1 << (position % 64);
             }

@@ -225,10 +225,15 @@ pub fn message(params: &Params, index: u8, item: &[u8]) -> Result<Message, Bound
     Ok(Message { buf, len })
 }
 
+/// Plain SHA-256 of `data` (the hash the protocol is built on).
+pub fn sha256(data: &[u8]) -> [u8; 32] {
+    Sha256::digest(data).into()
+}
+
 /// SHA-256 of the message for hash index `index` and `item`.
 pub fn digest(params: &Params, index: u8, item: &[u8]) -> Result<[u8; 32], BoundError> {
     let message = message(params, index, item)?;
-    Ok(Sha256::digest(message.as_bytes()).into())
+    Ok(sha256(message.as_bytes()))
 }
 
 /// The digest read as one big-endian 256-bit integer, reduced mod `m`.

@@ -129,7 +129,13 @@ mod tests {
     #[test]
     fn seed_check_figures() {
         let hashes = base_hashes(&units("a"));
-        assert_eq!(hashes, BaseHashes { h1: 3_826_002_220, h2: 428_013_963 });
+        assert_eq!(
+            hashes,
+            BaseHashes {
+                h1: 3_826_002_220,
+                h2: 428_013_963
+            }
+        );
         let params = Params::new(8, 1).unwrap();
         let got: Vec<u16> = "abcdefghi"
             .chars()
@@ -140,7 +146,10 @@ mod tests {
 
     #[test]
     fn no_wrap_of_the_sum() {
-        let hashes = BaseHashes { h1: u32::MAX, h2: u32::MAX };
+        let hashes = BaseHashes {
+            h1: u32::MAX,
+            h2: u32::MAX,
+        };
         // (2^32 - 1) * 2 = 2^33 - 2; mod 1000: 8589934590 mod 1000 = 590.
         assert_eq!(position(hashes, 1, 1000), 590);
         // A 32-bit wrap would give (2^32 - 2) mod 1000 = 294.

@@ -1,0 +1,309 @@
+//! Loading `spec/`, refusing anything malformed.
+//!
+//! The loader guards the runner: an unknown protocol folder, an unknown field, bad
+//! hex, a declared count that does not match, a duplicate check name or case id, a
+//! case naming an undocumented check, an undeclared flag, a documented check with no
+//! case or no evaluator: each is a [`LoadError`] naming the file, the case and what is
+//! wrong. Every error is collected, not just the first. An empty spec folder is an
+//! error, never an empty run.
+
+use crate::doc_checks;
+use crate::model::{CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION};
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem found while loading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file (or folder) at fault.
+    pub file: PathBuf,
+    /// The case id, when the problem is in one case.
+    pub case: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.case {
+            Some(case) => write!(f, "{}: case `{case}`: {}", self.file.display(), self.message),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+/// The cases of one protocol, typed.
+#[derive(Clone, Debug)]
+pub enum Cases {
+    /// `doc-membership-v1` cases.
+    Doc(Vec<DocCase>),
+}
+
+/// One protocol's documented checks and cases.
+#[derive(Clone, Debug)]
+pub struct ProtocolSpec {
+    /// The protocol name (and folder name).
+    pub protocol: String,
+    /// The documented checks, in file order.
+    pub checks: Vec<DocumentedCheck>,
+    /// Case ids per check name, in file order.
+    pub case_ids: BTreeMap<String, Vec<String>>,
+    /// The cases.
+    pub cases: Cases,
+}
+
+/// The whole loaded spec.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// One entry per protocol folder, in name order.
+    pub protocols: Vec<ProtocolSpec>,
+}
+
+impl Spec {
+    /// Number of documented checks over all protocols.
+    pub fn check_count(&self) -> usize {
+        self.protocols.iter().map(|p| p.checks.len()).sum()
+    }
+}
+
+struct Loader {
+    errors: Vec<LoadError>,
+}
+
+impl Loader {
+    fn error(&mut self, file: &Path, case: Option<&str>, message: impl Into<String>) {
+        self.errors.push(LoadError {
+            file: file.to_path_buf(),
+            case: case.map(str::to_string),
+            message: message.into(),
+        });
+    }
+
+    fn read_json(&mut self, file: &Path) -> Option<serde_json::Value> {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(err) => {
+                self.error(file, None, format!("cannot read: {err}"));
+                return None;
+            }
+        };
+        match serde_json::from_str(&text) {
+            Ok(value) => Some(value),
+            Err(err) => {
+                self.error(file, None, format!("not valid JSON: {err}"));
+                None
+            }
+        }
+    }
+
+    fn typed<T: DeserializeOwned>(
+        &mut self,
+        file: &Path,
+        case: Option<&str>,
+        value: serde_json::Value,
+    ) -> Option<T> {
+        match serde_json::from_value(value) {
+            Ok(typed) => Some(typed),
+            Err(err) => {
+                self.error(file, case, err.to_string());
+                None
+            }
+        }
+    }
+
+    fn header(&mut self, file: &Path, protocol: &str, declared: &str, version: u32) {
+        if declared != protocol {
+            self.error(
+                file,
+                None,
+                format!("`protocol` is {declared:?} but the file is in the folder of {protocol:?}"),
+            );
+        }
+        if version != FORMAT_VERSION {
+            self.error(
+                file,
+                None,
+                format!("`format_version` is {version}; this runner reads {FORMAT_VERSION}"),
+            );
+        }
+    }
+
+    fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
+        let evaluators: &[&str] = match protocol {
+            doc_checks::PROTOCOL => doc_checks::CHECKS,
+            other => {
+                self.error(
+                    dir,
+                    None,
+                    format!(
+                        "unknown protocol folder {other:?}: this runner knows {:?}",
+                        [doc_checks::PROTOCOL]
+                    ),
+                );
+                return None;
+            }
+        };
+
+        let checks_path = dir.join("checks.json");
+        let checks_file: ChecksFile = {
+            let value = self.read_json(&checks_path)?;
+            self.typed(&checks_path, None, value)?
+        };
+        self.header(
+            &checks_path,
+            protocol,
+            &checks_file.protocol,
+            checks_file.format_version,
+        );
+        if checks_file.check_count != checks_file.checks.len() {
+            self.error(
+                &checks_path,
+                None,
+                format!(
+                    "`check_count` says {} but the file has {} checks",
+                    checks_file.check_count,
+                    checks_file.checks.len()
+                ),
+            );
+        }
+        let mut documented = BTreeSet::new();
+        for check in &checks_file.checks {
+            if !documented.insert(check.name.clone()) {
+                self.error(&checks_path, None, format!("check `{}` is listed twice", check.name));
+            }
+            if !evaluators.contains(&check.name.as_str()) {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!("check `{}` has no evaluator in this runner", check.name),
+                );
+            }
+        }
+        for name in evaluators {
+            if !documented.contains(*name) {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!("the runner evaluates `{name}` but it is not documented here"),
+                );
+            }
+        }
+
+        let cases_path = dir.join("cases.json");
+        let cases_value = self.read_json(&cases_path)?;
+        let cases_file: CasesFile<serde_json::Value> = self.typed(&cases_path, None, cases_value)?;
+        self.header(
+            &cases_path,
+            protocol,
+            &cases_file.protocol,
+            cases_file.format_version,
+        );
+        if cases_file.case_count != cases_file.cases.len() {
+            self.error(
+                &cases_path,
+                None,
+                format!(
+                    "`case_count` says {} but the file has {} cases",
+                    cases_file.case_count,
+                    cases_file.cases.len()
+                ),
+            );
+        }
+        let mut ids = BTreeSet::new();
+        let mut case_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut typed = Vec::new();
+        for (index, raw) in cases_file.cases.into_iter().enumerate() {
+            let id = raw
+                .get("id")
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{index} (no `id`)"));
+            if !ids.insert(id.clone()) {
+                self.error(&cases_path, Some(&id), "duplicate case id");
+            }
+            let check = raw.get("check").and_then(|v| v.as_str()).unwrap_or_default();
+            if !documented.contains(check) {
+                self.error(
+                    &cases_path,
+                    Some(&id),
+                    format!("names check {check:?}, which checks.json does not document"),
+                );
+                continue;
+            }
+            case_ids.entry(check.to_string()).or_default().push(id.clone());
+            if let Some(flags) = raw.get("flags").and_then(|v| v.as_array()) {
+                for flag in flags {
+                    let flag = flag.as_str().unwrap_or_default();
+                    if !cases_file.flags.contains_key(flag) {
+                        self.error(
+                            &cases_path,
+                            Some(&id),
+                            format!("flag {flag:?} is not declared in the file's `flags` table"),
+                        );
+                    }
+                }
+            }
+            if let Some(case) = self.typed::<DocCase>(&cases_path, Some(&id), raw) {
+                typed.push(case);
+            }
+        }
+        for check in &checks_file.checks {
+            if !case_ids.contains_key(&check.name) {
+                self.error(
+                    &cases_path,
+                    None,
+                    format!("documented check `{}` has no case", check.name),
+                );
+            }
+        }
+        Some(ProtocolSpec {
+            protocol: protocol.to_string(),
+            checks: checks_file.checks,
+            case_ids,
+            cases: Cases::Doc(typed),
+        })
+    }
+}
+
+/// Loads every protocol folder under `spec_dir` (folders without a `checks.json`,
+/// such as `schemas/`, are not protocols).
+pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
+    let mut loader = Loader { errors: Vec::new() };
+    let mut dirs = Vec::new();
+    match std::fs::read_dir(spec_dir) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() && path.join("checks.json").exists() {
+                    dirs.push(path);
+                }
+            }
+        }
+        Err(err) => loader.error(spec_dir, None, format!("cannot read the spec folder: {err}")),
+    }
+    dirs.sort();
+    let mut protocols = Vec::new();
+    for dir in &dirs {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some(protocol) = loader.protocol(dir, &name) {
+            protocols.push(protocol);
+        }
+    }
+    if loader.errors.is_empty() && protocols.is_empty() {
+        loader.error(
+            spec_dir,
+            None,
+            "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
+        );
+    }
+    if loader.errors.is_empty() {
+        Ok(Spec { protocols })
+    } else {
+        Err(loader.errors)
+    }
+}

@@ -1,0 +1,505 @@
+//! The spec format: serde types for `checks.json` and `cases.json`, with unknown fields
+//! rejected. JSON Schemas are generated from these types (`cargo xtask schemas`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The format version this crate reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Bytes written as lowercase or uppercase hex text in JSON.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Hex(pub Vec<u8>);
+
+impl JsonSchema for Hex {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hex".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^([0-9a-fA-F]{2})*$",
+            "description": "Bytes as hex text, two digits per byte."
+        })
+    }
+}
+
+impl TryFrom<String> for Hex {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        hex::decode(&text)
+            .map(Hex)
+            .map_err(|err| format!("bad hex {text:?}: {err}"))
+    }
+}
+
+impl From<Hex> for String {
+    fn from(value: Hex) -> Self {
+        hex::encode(value.0)
+    }
+}
+
+impl fmt::Debug for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", hex::encode(&self.0))
+    }
+}
+
+/// `checks.json`: the documented checks of one protocol.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChecksFile {
+    /// Path of the JSON Schema of this file, relative to the file.
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    /// The protocol, e.g. `doc-membership-v1`.
+    pub protocol: String,
+    /// Spec format version; this runner reads version 1.
+    pub format_version: u32,
+    /// Number of entries in `checks`; a mismatch is a load error.
+    pub check_count: usize,
+    /// The checks, each reported by name.
+    pub checks: Vec<DocumentedCheck>,
+}
+
+/// One documented check.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentedCheck {
+    /// Stable name, reported as `<protocol>/<name>`.
+    pub name: String,
+    /// What the check asserts, in one or two sentences.
+    pub asserts: String,
+    /// Where the rule comes from: the seed document and section, or `bloomproof`
+    /// for checks this project adds to pin the protocol down.
+    pub source: String,
+}
+
+/// `cases.json`: every case of one protocol.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CasesFile<C> {
+    /// Path of the JSON Schema of this file, relative to the file.
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    /// The protocol, e.g. `doc-membership-v1`.
+    pub protocol: String,
+    /// Spec format version; this runner reads version 1.
+    pub format_version: u32,
+    /// Number of entries in `cases`; a mismatch is a load error.
+    pub case_count: usize,
+    /// Every flag a case may carry, with what it means.
+    pub flags: BTreeMap<String, String>,
+    /// The cases.
+    pub cases: Vec<C>,
+}
+
+/// Fields every case has, whatever its check.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Case<I, E> {
+    /// Stable id, unique in the file: `<group>/<name>`.
+    pub id: String,
+    /// Flags from the file's `flags` table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    /// A note for readers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The inputs.
+    pub input: I,
+    /// What a conforming implementation produces.
+    pub expect: E,
+}
+
+/// Nothing is expected beyond what the check itself asserts.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Nothing {}
+
+// ---------------------------------------------------------------------------------
+// doc-membership-v1
+
+/// Parameters of a `doc-membership-v1` snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocParams {
+    /// Number of bits, 8..=512.
+    pub m: u64,
+    /// Number of hash indices, 1..=8.
+    pub k: u64,
+    /// Seed bytes, 0..=16.
+    pub seed_hex: Hex,
+}
+
+/// A snapshot's inputs.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BuildInput {
+    /// Parameters.
+    pub params: DocParams,
+    /// Records, in the order given to the constructor.
+    pub records_hex: Vec<Hex>,
+}
+
+/// The three booleans of a lookup; an absent field is not compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TripleExpect {
+    /// All k bits set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maybe_present: Option<bool>,
+    /// The exact set was consulted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_checked: Option<bool>,
+    /// Exact byte equality with a document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicate: Option<bool>,
+}
+
+/// One expected lookup.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LookupExpect {
+    /// The query.
+    pub item_hex: Hex,
+    /// Its expected result.
+    pub result: TripleExpect,
+}
+
+/// What a built snapshot shows; absent fields are not compared.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BuildExpect {
+    /// Number of set bits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits_set: Option<u32>,
+    /// Packed little-endian bits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packed_hex: Option<Hex>,
+    /// Number of packed bytes, `ceil(m/8)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packed_len: Option<usize>,
+    /// Number of distinct documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documents: Option<usize>,
+    /// Every record looks up as `(true, true, true)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records_are_duplicates: Option<bool>,
+    /// Lookups and their results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lookups: Vec<LookupExpect>,
+}
+
+/// A finite universe split into members and non-members.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UniverseInput {
+    /// Parameters.
+    pub params: DocParams,
+    /// The members.
+    pub records_hex: Vec<Hex>,
+    /// Every non-member of the universe.
+    pub non_members_hex: Vec<Hex>,
+}
+
+/// The realised false positives of a finite universe.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UniverseExpect {
+    /// Set bits of the member snapshot.
+    pub bits_set: u32,
+    /// Its packed bits.
+    pub packed_hex: Hex,
+    /// The non-members that pass `maybe_present`, in universe order.
+    pub false_positives_hex: Vec<Hex>,
+    /// Non-members wrongly called duplicates (the contract says 0).
+    pub false_duplicate_decisions: usize,
+}
+
+/// Two record lists that must give the same snapshot.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EquivalentInput {
+    /// Parameters.
+    pub params: DocParams,
+    /// The first record list.
+    pub records_hex: Vec<Hex>,
+    /// The same set, reordered and with repeats.
+    pub equivalent_hex: Vec<Hex>,
+}
+
+/// A record list and a superset of it.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtensionInput {
+    /// Parameters.
+    pub params: DocParams,
+    /// The base records.
+    pub records_hex: Vec<Hex>,
+    /// A superset of the base records.
+    pub extended_hex: Vec<Hex>,
+}
+
+/// One part of the framing and bit-order check.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum FramingInput {
+    /// Plain SHA-256 of some bytes.
+    Sha256 {
+        /// The bytes to hash.
+        data_hex: Hex,
+    },
+    /// One framed message.
+    Message {
+        /// Parameters.
+        params: DocParams,
+        /// Hash index.
+        index: u8,
+        /// The item.
+        item_hex: Hex,
+    },
+    /// Two (seed, item) splits of the same concatenation.
+    Distinct {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Hash index.
+        index: u8,
+        /// First seed.
+        seed_a_hex: Hex,
+        /// First item.
+        item_a_hex: Hex,
+        /// Second seed.
+        seed_b_hex: Hex,
+        /// Second item.
+        item_b_hex: Hex,
+    },
+    /// A snapshot whose packed bits must equal the oracle's, with no bit at or above m.
+    Packing(BuildInput),
+}
+
+/// Expected results of a framing part; absent fields are not compared.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FramingExpect {
+    /// SHA-256 digest (for `sha256` and `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_hex: Option<Hex>,
+    /// The exact message bytes (for `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_hex: Option<Hex>,
+    /// The position (for `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u16>,
+    /// The packed bits (for `packing`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packed_hex: Option<Hex>,
+}
+
+/// The shared-bit fault injection.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FaultExpect {
+    /// The first member of the first intersecting pair.
+    pub removed_hex: Hex,
+    /// The member that then fails `maybe_present`.
+    pub damaged_hex: Hex,
+    /// The smallest shared position, cleared.
+    pub cleared_bit: u16,
+}
+
+/// A value as a dynamically typed language passes it. Exactly one key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TypedValue {
+    /// Exact immutable bytes (Python `bytes`, JS `Uint8Array`).
+    Bytes(Hex),
+    /// A text string.
+    Str(String),
+    /// A mutable byte array (Python `bytearray`).
+    Bytearray(Hex),
+    /// A memory view over bytes (Python `memoryview`).
+    Memoryview(Hex),
+    /// An exact integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A float, even with an integral value.
+    Float(f64),
+    /// An exact tuple (the only accepted record container).
+    Tuple(Vec<TypedValue>),
+    /// A list.
+    List(Vec<TypedValue>),
+}
+
+/// A construction, and optionally a lookup, with typed values.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypedInput {
+    /// The records argument.
+    pub records: TypedValue,
+    /// The m argument.
+    pub m: TypedValue,
+    /// The k argument.
+    pub k: TypedValue,
+    /// The seed argument.
+    pub seed: TypedValue,
+    /// If present, the construction must succeed and this item is looked up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<TypedValue>,
+}
+
+/// The kind of contract error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKindName {
+    /// A value of the wrong kind.
+    Type,
+    /// A value outside its bounds.
+    Value,
+}
+
+/// The expected rejection.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RejectExpect {
+    /// Type or value error.
+    pub error: ErrorKindName,
+    /// The field the error names (`m`, `k`, `seed`, `records`, `records[0]`, `item`).
+    pub field: String,
+}
+
+/// Every subset of a base set, under several parameter profiles.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExhaustiveInput {
+    /// The base records (at most 16; every subset is built).
+    pub base_hex: Vec<Hex>,
+    /// Queries for every snapshot.
+    pub queries_hex: Vec<Hex>,
+    /// Parameter profiles.
+    pub profiles: Vec<DocParams>,
+}
+
+/// Counts of the exhaustive oracle comparison.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExhaustiveExpect {
+    /// Snapshots compared.
+    pub snapshots: usize,
+    /// Queries compared.
+    pub queries: usize,
+}
+
+/// One item's every stage.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StagesInput {
+    /// Parameters.
+    pub params: DocParams,
+    /// The item.
+    pub item_hex: Hex,
+}
+
+/// One hash index's stages.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Stage {
+    /// The framed message.
+    pub message_hex: Hex,
+    /// Its SHA-256.
+    pub digest_hex: Hex,
+    /// The digest mod m.
+    pub position: u16,
+}
+
+/// Every stage of one item, and the packed bits of the one-record snapshot.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StagesExpect {
+    /// One entry per hash index, in order.
+    pub stages: Vec<Stage>,
+    /// Packed bits of the snapshot holding just this item.
+    pub packed_hex: Hex,
+}
+
+/// A `doc-membership-v1` case, tagged by the check it belongs to.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "check")]
+#[allow(missing_docs)]
+pub enum DocCase {
+    #[serde(rename = "empty_snapshot_definitely_absent")]
+    EmptySnapshot(Case<BuildInput, BuildExpect>),
+    #[serde(rename = "inserted_items_have_no_false_negatives")]
+    NoFalseNegatives(Case<BuildInput, Nothing>),
+    #[serde(rename = "positive_members_exactly_confirmed")]
+    MembersConfirmed(Case<BuildInput, Nothing>),
+    #[serde(rename = "finite_universe_false_positives_never_become_duplicates")]
+    FalsePositives(Case<UniverseInput, UniverseExpect>),
+    #[serde(rename = "order_and_duplicate_insertion_idempotent")]
+    Idempotent(Case<EquivalentInput, Nothing>),
+    #[serde(rename = "compatible_extension_only_sets_bits")]
+    Extension(Case<ExtensionInput, Nothing>),
+    #[serde(rename = "raw_bytes_empty_nul_and_unicode_forms_distinct")]
+    RawForms(Case<BuildInput, BuildExpect>),
+    #[serde(rename = "hash_domain_framing_and_little_endian_bit_protocol")]
+    Framing(Case<FramingInput, FramingExpect>),
+    #[serde(rename = "snapshot_fields_are_immutable")]
+    Immutable(Case<BuildInput, Nothing>),
+    #[serde(rename = "clearing_shared_bit_breaks_no_false_negative_contract")]
+    SharedBitFault(Case<BuildInput, FaultExpect>),
+    #[serde(rename = "parameter_types_and_limits_rejected")]
+    ParameterRejected(Case<TypedInput, RejectExpect>),
+    #[serde(rename = "record_and_query_contract_rejected")]
+    RecordRejected(Case<TypedInput, RejectExpect>),
+    #[serde(rename = "all_small_subsets_independent_position_set_oracle")]
+    Exhaustive(Case<ExhaustiveInput, ExhaustiveExpect>),
+    #[serde(rename = "maximum_declared_snapshot_bounds")]
+    MaximumBounds(Case<BuildInput, BuildExpect>),
+    #[serde(rename = "every_stage_pinned")]
+    Stages(Case<StagesInput, StagesExpect>),
+    #[serde(rename = "parameter_boundaries_pinned")]
+    Boundaries(Case<BuildInput, BuildExpect>),
+}
+
+macro_rules! case_common {
+    ($ty:ident { $($variant:ident),* $(,)? }) => {
+        impl $ty {
+            /// The case's id.
+            pub fn id(&self) -> &str {
+                match self { $($ty::$variant(case) => &case.id,)* }
+            }
+
+            /// The case's flags.
+            pub fn flags(&self) -> &[String] {
+                match self { $($ty::$variant(case) => &case.flags,)* }
+            }
+        }
+    };
+}
+
+case_common!(DocCase {
+    EmptySnapshot,
+    NoFalseNegatives,
+    MembersConfirmed,
+    FalsePositives,
+    Idempotent,
+    Extension,
+    RawForms,
+    Framing,
+    Immutable,
+    SharedBitFault,
+    ParameterRejected,
+    RecordRejected,
+    Exhaustive,
+    MaximumBounds,
+    Stages,
+    Boundaries,
+});

@@ -1,0 +1,98 @@
+//! Running the documented checks: as one report, or as libtest-mimic trials.
+
+use crate::doc_checks;
+use crate::load::{Cases, ProtocolSpec, Spec};
+use crate::report::{CheckOutcome, Figures, Report};
+use crate::subject::DocSubject;
+use libtest_mimic::{Failed, Trial};
+
+/// The implementations a run drives, one per protocol.
+pub struct Subjects {
+    /// The `doc-membership-v1` implementation.
+    pub doc: Box<dyn DocSubject + Send>,
+}
+
+impl Subjects {
+    /// The production crates, in process.
+    pub fn rust() -> Self {
+        Subjects {
+            doc: Box::new(crate::subject::RustDoc),
+        }
+    }
+
+    fn name(&self) -> String {
+        self.doc.name()
+    }
+}
+
+/// Runs one documented check of one protocol: every case of it, every mismatch kept.
+pub fn run_check(
+    protocol: &ProtocolSpec,
+    check: &str,
+    subjects: &mut Subjects,
+    figures: &mut Figures,
+) -> CheckOutcome {
+    let mut outcome = CheckOutcome {
+        protocol: protocol.protocol.clone(),
+        name: check.to_string(),
+        cases: 0,
+        failures: Vec::new(),
+    };
+    let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
+    match &protocol.cases {
+        Cases::Doc(cases) => {
+            for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
+                outcome.cases += 1;
+                outcome
+                    .failures
+                    .extend(doc_checks::evaluate(case, subjects.doc.as_mut(), figures));
+            }
+        }
+    }
+    outcome
+}
+
+/// Runs every documented check whose full name contains `filter` (all when `None`).
+pub fn run(spec: &Spec, subjects: &mut Subjects, filter: Option<&str>) -> Report {
+    let mut report = Report {
+        implementation: subjects.name(),
+        ..Report::default()
+    };
+    for protocol in &spec.protocols {
+        let mut figures = Figures::default();
+        for check in &protocol.checks {
+            let full = format!("{}/{}", protocol.protocol, check.name);
+            if filter.is_some_and(|f| !full.contains(f)) {
+                continue;
+            }
+            report.push(run_check(protocol, &check.name, subjects, &mut figures));
+        }
+        report.figures.push((protocol.protocol.clone(), figures));
+    }
+    report
+}
+
+/// One libtest-mimic trial per documented check, named `<protocol>/<check>`, each with
+/// a fresh set of subjects from `make`.
+pub fn trials(spec: &Spec, make: fn() -> Subjects) -> Vec<Trial> {
+    let mut trials = Vec::new();
+    for protocol in &spec.protocols {
+        for check in &protocol.checks {
+            let protocol = protocol.clone();
+            let name = check.name.clone();
+            trials.push(Trial::test(format!("{}/{}", protocol.protocol, name), move || {
+                let mut subjects = make();
+                let outcome = run_check(&protocol, &name, &mut subjects, &mut Figures::default());
+                if outcome.cases == 0 {
+                    return Err(Failed::from("no case ran"));
+                }
+                if outcome.passed() {
+                    Ok(())
+                } else {
+                    Err(Failed::from(outcome.render_failures()))
+                }
+            }));
+        }
+    }
+    trials
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Derives spec/doc-membership-v1/{checks,cases}.json from the seed document.
+
+Expected values come from two places only:
+  * the seed's published figures (packed d291, the five false positives, ...),
+    written here by hand and flagged `seed-figure`;
+  * Python's hashlib, framing the message straight from the protocol text
+    (flagged `derived`). This is a third implementation, independent of the Rust
+    production crates and of the Rust oracle; the conformance runner re-checks every
+    pinned value against the oracle on every run.
+
+Usage: derive/doc_membership_v1.py          write the files
+       derive/doc_membership_v1.py --check  fail if the files differ from the output
+"""
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+PROTOCOL = "doc-membership-v1"
+OUT = Path(__file__).resolve().parent.parent / PROTOCOL
+DOMAIN = b"doc-membership-v1\x00"
+
+
+def message(m, k, seed, i, item):
+    return (DOMAIN + m.to_bytes(2, "big") + bytes([k, len(seed)]) + seed
+            + bytes([i]) + len(item).to_bytes(2, "big") + item)
+
+
+def digest(m, k, seed, i, item):
+    return hashlib.sha256(message(m, k, seed, i, item)).digest()
+
+
+def positions(m, k, seed, item):
+    return [int.from_bytes(digest(m, k, seed, i, item), "big") % m for i in range(k)]
+
+
+def bits(records, m, k, seed):
+    value = 0
+    for r in set(records):
+        for p in positions(m, k, seed, r):
+            value |= 1 << p
+    return value
+
+
+def packed(records, m, k, seed):
+    return bits(records, m, k, seed).to_bytes((m + 7) // 8, "little").hex()
+
+
+def triple(records, m, k, seed, item):
+    b = bits(records, m, k, seed)
+    maybe = all(b >> p & 1 for p in positions(m, k, seed, item))
+    return {"maybe_present": maybe, "exact_checked": maybe, "duplicate": maybe and item in records}
+
+
+def params(m, k, seed):
+    return {"m": m, "k": k, "seed_hex": seed.hex()}
+
+
+def hx(items):
+    return [x.hex() for x in items]
+
+
+UNIVERSE = [("doc-%02d" % i).encode("ascii") for i in range(64)]
+MEMBERS = UNIVERSE[:4]
+LAB = params(16, 3, b"lab")
+
+FLAGS = {
+    "seed-check": "The case restates one assertion of the seed's self_check() (seed 000, section 3).",
+    "seed-figure": "An expectation is a figure the seed published from its own run (seed 000, section 4 and its JSON report).",
+    "derived": "Pinned values were derived with Python's hashlib straight from the protocol text (spec/derive/doc_membership_v1.py) and are re-checked against the independent oracle on every run.",
+    "type-error": "The input has a value of the wrong kind; a strict implementation raises a type error.",
+    "value-error": "The input has a value of the right kind outside its bounds; a value error.",
+    "empty-item": "A record or query of zero bytes (valid).",
+    "max-item": "A record or query of exactly 64 bytes (the largest valid).",
+    "empty-seed": "A seed of zero bytes.",
+    "max-seed": "A seed of exactly 16 bytes (the largest valid).",
+    "min-m": "m = 8, the smallest valid filter.",
+    "max-m": "m = 512, the largest valid filter.",
+    "min-k": "k = 1.",
+    "max-k": "k = 8.",
+    "m-not-multiple-of-8": "m is not a multiple of 8: the last packed byte has unused high bits, which must be zero.",
+    "repeated-record": "The record list holds the same bytes more than once.",
+    "max-records": "64 records, the most a snapshot takes.",
+}
+
+CHECKS = [
+    ("empty_snapshot_definitely_absent", "An empty snapshot has no bit set and looks every item up as (false, false, false).", "seed 000, section 3, self_check"),
+    ("inserted_items_have_no_false_negatives", "Every inserted record passes maybe_present.", "seed 000, section 3, self_check"),
+    ("positive_members_exactly_confirmed", "Every inserted record looks up as (true, true, true).", "seed 000, section 3, self_check"),
+    ("finite_universe_false_positives_never_become_duplicates", "In the finite universe doc-00..doc-63 with members doc-00..doc-03 (m=16, k=3, seed \"lab\"), exactly the published non-members are false positives, at least one exists, and each looks up as (true, true, false).", "seed 000, sections 3 and 4"),
+    ("order_and_duplicate_insertion_idempotent", "Reordering the records and repeating them gives the same bits and the same documents.", "seed 000, section 3, self_check"),
+    ("compatible_extension_only_sets_bits", "A snapshot of a superset of records has every bit of the smaller snapshot, and the smaller set's records still pass.", "seed 000, section 3, self_check"),
+    ("raw_bytes_empty_nul_and_unicode_forms_distinct", "Empty bytes, NUL and the UTF-8 of U+00E9 are members and duplicates; the decomposed form e+U+0301 and two NULs are not duplicates: no normalisation, no decoding.", "seed 000, sections 2 and 3"),
+    ("hash_domain_framing_and_little_endian_bit_protocol", "SHA-256 is the standard hash; the framed message has the exact published wire bytes; different (seed, item) splits of the same bytes frame differently; packed bits are little-endian, equal the oracle's, and have no bit at or above m.", "seed 000, section 2 and section 3, self_check"),
+    ("snapshot_fields_are_immutable", "After construction nothing the public API offers changes the snapshot: every value handed out is a copy or a read-only view (and the Rust API has no mutator: see crates/filter/tests/immutability).", "seed 000, section 3, self_check"),
+    ("clearing_shared_bit_breaks_no_false_negative_contract", "Fault injection outside the public API: clearing the smallest position shared by the first intersecting pair of members (by the oracle's positions) makes the pair's second member fail maybe_present. Published: doc-00 / doc-01, bit 4.", "seed 000, sections 3 and 5"),
+    ("parameter_types_and_limits_rejected", "m and k must be exact integers (not bool, not float) in 8..=512 and 1..=8; the seed exact bytes of at most 16: type errors for the wrong kind, value errors out of bounds, naming the field.", "seed 000, sections 2 and 3"),
+    ("record_and_query_contract_rejected", "Records must be an exact tuple of at most 64 exact bytes values of at most 64 bytes; a query exact bytes of at most 64 bytes: type errors for the wrong kind, value errors out of bounds, naming the field.", "seed 000, sections 2 and 3"),
+    ("all_small_subsets_independent_position_set_oracle", "Every subset of 8 base records under 4 parameter profiles (1024 snapshots) has the oracle's bits, and 12 queries on each (12288) get the oracle's position-set answer and exact membership.", "seed 000, sections 3 and 4"),
+    ("maximum_declared_snapshot_bounds", "The largest declared snapshot (64 records of 64 bytes, m=512, k=8, a 16-byte seed) holds 64 documents in 64 packed bytes, all duplicates, no bit above 512.", "seed 000, section 3, self_check"),
+    ("every_stage_pinned", "For a handful of inputs across the bounds, every stage is pinned: each framed message, its digest, its position, and the one-record packed bits.", "bloomproof: pins the protocol beyond the seed"),
+    ("parameter_boundaries_pinned", "Snapshots at every bound (m = 8, 9, 31, 100, 512; k = 1, 8; seed of 0 and 16 bytes; items of 0 and 64 bytes; 64 records) have the derived packed bits and lookups.", "bloomproof: pins the protocol beyond the seed"),
+]
+
+
+def case(id, check, input, expect, flags=(), comment=None):
+    c = {"id": id, "check": check}
+    if flags:
+        c["flags"] = list(flags)
+    if comment:
+        c["comment"] = comment
+    c["input"] = input
+    c["expect"] = expect
+    return c
+
+
+def b(x):
+    return {"bytes": x.hex()}
+
+
+def tup(*xs):
+    return {"tuple": list(xs)}
+
+
+def build_expect(records, m, k, seed, lookups=(), duplicates=True):
+    e = {"bits_set": bin(bits(records, m, k, seed)).count("1"), "packed_hex": packed(records, m, k, seed),
+         "documents": len(set(records))}
+    if duplicates and records:
+        e["records_are_duplicates"] = True
+    if lookups:
+        e["lookups"] = [{"item_hex": x.hex(), "result": triple(records, m, k, seed, x)} for x in lookups]
+    return e
+
+
+def cases():
+    out = []
+    # 1
+    out.append(case("empty/lab-16-3", CHECKS[0][0], {"params": LAB, "records_hex": []},
+                    {"bits_set": 0, "packed_hex": "0000", "documents": 0,
+                     "lookups": [{"item_hex": "", "result": {"maybe_present": False, "exact_checked": False, "duplicate": False}}]},
+                    ["seed-check", "empty-item"]))
+    out.append(case("empty/m8-k1-no-seed", CHECKS[0][0], {"params": params(8, 1, b""), "records_hex": []},
+                    {"bits_set": 0, "packed_hex": "00", "documents": 0,
+                     "lookups": [{"item_hex": x.hex(), "result": {"maybe_present": False, "exact_checked": False, "duplicate": False}}
+                                 for x in (b"", b"a", b"\xff" * 64)]},
+                    ["empty-seed", "min-m", "min-k", "empty-item", "max-item"]))
+    # 2, 3
+    for check in (CHECKS[1][0], CHECKS[2][0]):
+        out.append(case("fixture/doc-00..03", check, {"params": LAB, "records_hex": hx(MEMBERS)}, {}, ["seed-check"]))
+        out.append(case("full-universe/m512-k8", check, {"params": params(512, 8, b"s" * 16), "records_hex": hx(UNIVERSE)}, {},
+                        ["max-m", "max-k", "max-seed", "max-records"]))
+        out.append(case("tiny/m8-k8", check, {"params": params(8, 8, b""), "records_hex": hx([b"", b"\x00", b"x" * 64])}, {},
+                        ["min-m", "max-k", "empty-item", "max-item"]))
+    # 4
+    fps = [x for x in UNIVERSE[4:] if triple(MEMBERS, 16, 3, b"lab", x)["maybe_present"]]
+    assert [x.decode() for x in fps] == ["doc-04", "doc-41", "doc-43", "doc-44", "doc-51"], fps
+    assert packed(MEMBERS, 16, 3, b"lab") == "d291"
+    out.append(case("fixture/doc-00..63", CHECKS[3][0],
+                    {"params": LAB, "records_hex": hx(MEMBERS), "non_members_hex": hx(UNIVERSE[4:])},
+                    {"bits_set": 7, "packed_hex": "d291",
+                     "false_positives_hex": hx([b"doc-04", b"doc-41", b"doc-43", b"doc-44", b"doc-51"]),
+                     "false_duplicate_decisions": 0},
+                    ["seed-check", "seed-figure"], "The seed's published fixture: 7 bits, d291, five false positives among 60 non-members."))
+    # 5
+    out.append(case("fixture/reversed-plus-records", CHECKS[4][0],
+                    {"params": LAB, "records_hex": hx(MEMBERS), "equivalent_hex": hx(list(reversed(MEMBERS)) + MEMBERS)}, {},
+                    ["seed-check", "repeated-record"]))
+    out.append(case("raw/sixty-four-repeats", CHECKS[4][0],
+                    {"params": params(31, 4, b"\x00"), "records_hex": hx([b"", b"a"]), "equivalent_hex": hx([b"a"] * 32 + [b""] * 32)}, {},
+                    ["repeated-record", "m-not-multiple-of-8", "max-records", "empty-item"]))
+    # 6
+    out.append(case("fixture/doc-00..07", CHECKS[5][0],
+                    {"params": LAB, "records_hex": hx(MEMBERS), "extended_hex": hx(UNIVERSE[:8])}, {}, ["seed-check"]))
+    out.append(case("empty-to-universe/m100-k5", CHECKS[5][0],
+                    {"params": params(100, 5, b"ext"), "records_hex": [], "extended_hex": hx(UNIVERSE)}, {},
+                    ["m-not-multiple-of-8", "max-records"]))
+    # 7
+    raw = [b"", b"\x00", "\u00e9".encode()]
+    out.append(case("raw/empty-nul-e-acute", CHECKS[6][0],
+                    {"params": params(32, 3, b"raw"), "records_hex": hx(raw)},
+                    {"documents": 3, "records_are_duplicates": True,
+                     "lookups": [{"item_hex": "e\u0301".encode().hex(), "result": {"duplicate": False}},
+                                 {"item_hex": "0000", "result": {"duplicate": False}}]},
+                    ["seed-check", "empty-item"]))
+    out.append(case("raw/derived-triples", CHECKS[6][0],
+                    {"params": params(32, 3, b"raw"), "records_hex": hx(raw)},
+                    build_expect(raw, 32, 3, b"raw", ["e\u0301".encode(), b"\x00\x00", b"E\xcc\x81", b" ", b"\xc3\xa9 "]),
+                    ["derived", "empty-item"]))
+    # 8
+    ch = CHECKS[7][0]
+    out.append(case("sha256/abc", ch, {"sha256": {"data_hex": b"abc".hex()}},
+                    {"digest_hex": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}, ["seed-check"]))
+    out.append(case("sha256/empty", ch, {"sha256": {"data_hex": ""}},
+                    {"digest_hex": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}, ["empty-item"],
+                    "FIPS 180-4 example."))
+    wire = DOMAIN + bytes.fromhex("00090201530100020041")
+    out.append(case("wire/m9-k2-S-i1-0041", ch,
+                    {"message": {"params": params(9, 2, b"S"), "index": 1, "item_hex": "0041"}},
+                    {"message_hex": wire.hex(), "digest_hex": hashlib.sha256(wire).hexdigest(),
+                     "position": positions(9, 2, b"S", b"\x00A")[1]},
+                    ["seed-check", "seed-figure", "derived", "m-not-multiple-of-8"],
+                    "The seed's exact wire bytes: domain + 00 09 02 01 53 01 00 02 00 41."))
+    out.append(case("framing/a-bc-vs-ab-c", ch,
+                    {"distinct": {"m": 16, "k": 3, "index": 0, "seed_a_hex": b"a".hex(), "item_a_hex": b"bc".hex(),
+                                  "seed_b_hex": b"ab".hex(), "item_b_hex": b"c".hex()}}, {}, ["seed-check"]))
+    out.append(case("framing/empty-seed-vs-empty-item", ch,
+                    {"distinct": {"m": 16, "k": 3, "index": 0, "seed_a_hex": "", "item_a_hex": b"ab".hex(),
+                                  "seed_b_hex": b"ab".hex(), "item_b_hex": ""}}, {}, ["empty-seed", "empty-item"]))
+    out.append(case("packing/m9-k2-S-0041", ch,
+                    {"packing": {"params": params(9, 2, b"S"), "records_hex": ["0041"]}},
+                    {"packed_hex": packed([b"\x00A"], 9, 2, b"S")},
+                    ["seed-check", "derived", "m-not-multiple-of-8"]))
+    out.append(case("packing/m17-k8-high-bit", ch,
+                    {"packing": {"params": params(17, 8, b"hi"), "records_hex": hx(UNIVERSE[:16])}},
+                    {"packed_hex": packed(UNIVERSE[:16], 17, 8, b"hi")},
+                    ["derived", "m-not-multiple-of-8", "max-k"]))
+    # 9
+    out.append(case("fixture/doc-00..03", CHECKS[8][0], {"params": LAB, "records_hex": hx(MEMBERS)}, {}, ["seed-check"]))
+    # 10
+    out.append(case("fixture/doc-00..03", CHECKS[9][0], {"params": LAB, "records_hex": hx(MEMBERS)},
+                    {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4},
+                    ["seed-check", "seed-figure"]))
+    # 11
+    ch = CHECKS[10][0]
+    empty = tup()
+    i = lambda n: {"int": n}
+    for cid, m, k, s, kind, field in [
+        ("type/m-bool", {"bool": True}, i(3), b(b""), "type", "m"),
+        ("type/k-bool", i(16), {"bool": False}, b(b""), "type", "k"),
+        ("type/m-float", {"float": 16.0}, i(3), b(b""), "type", "m"),
+        ("type/seed-str", i(16), i(3), {"str": "lab"}, "type", "seed"),
+        ("type/seed-bytearray", i(16), i(3), {"bytearray": b"lab".hex()}, "type", "seed"),
+        ("value/m-7", i(7), i(3), b(b""), "value", "m"),
+        ("value/m-513", i(513), i(3), b(b""), "value", "m"),
+        ("value/k-0", i(16), i(0), b(b""), "value", "k"),
+        ("value/k-9", i(16), i(9), b(b""), "value", "k"),
+        ("value/seed-17-bytes", i(16), i(3), b(b"x" * 17), "value", "seed"),
+    ]:
+        out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
+                        ["seed-check", kind + "-error"]))
+    for cid, m, k, s, kind, field in [
+        ("type/k-float", i(16), {"float": 3.0}, b(b""), "type", "k"),
+        ("type/m-str", {"str": "16"}, i(3), b(b""), "type", "m"),
+        ("type/seed-memoryview", i(16), i(3), {"memoryview": b"lab".hex()}, "type", "seed"),
+        ("type/seed-int", i(16), i(3), i(0), "type", "seed"),
+        ("value/m-negative", i(-1), i(3), b(b""), "value", "m"),
+        ("value/m-huge", i(2 ** 40), i(3), b(b""), "value", "m"),
+        ("value/k-negative", i(16), i(-3), b(b""), "value", "k"),
+        ("order/m-value-before-seed-type", i(7), i(3), {"str": "lab"}, "value", "m"),
+    ]:
+        out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
+                        [kind + "-error"]))
+    # 12
+    ch = CHECKS[11][0]
+    d = {"m": i(64), "k": i(3), "seed": b(b"")}
+    out.append(case("type/records-list", ch, {"records": {"list": [b(b"a")]}, **d}, {"error": "type", "field": "records"},
+                    ["seed-check", "type-error"]))
+    for name, v in [("str", {"str": "a"}), ("bytearray", {"bytearray": b"a".hex()}), ("memoryview", {"memoryview": b"a".hex()}),
+                    ("int", i(1)), ("bool", {"bool": True})]:
+        out.append(case("type/record-" + name, ch, {"records": tup(v), **d}, {"error": "type", "field": "records[0]"},
+                        ["seed-check", "type-error"]))
+    out.append(case("value/65-records", ch, {"records": tup(*[b(b"a")] * 65), **d}, {"error": "value", "field": "records"},
+                    ["seed-check", "value-error"]))
+    out.append(case("value/65-byte-record", ch, {"records": tup(b(b"a" * 65)), **d}, {"error": "value", "field": "records[0]"},
+                    ["seed-check", "value-error"]))
+    fx = {"records": tup(*[b(x) for x in MEMBERS]), "m": i(16), "k": i(3), "seed": b(b"lab")}
+    out.append(case("type/lookup-str", ch, {**fx, "item": {"str": "a"}}, {"error": "type", "field": "item"},
+                    ["seed-check", "type-error"]))
+    out.append(case("value/lookup-65-bytes", ch, {**fx, "item": b(b"a" * 65)}, {"error": "value", "field": "item"},
+                    ["seed-check", "value-error"]))
+    out.append(case("type/records-bytes", ch, {"records": b(b"abc"), **d}, {"error": "type", "field": "records"}, ["type-error"]))
+    out.append(case("type/record-at-index-2", ch, {"records": tup(b(b"a"), b(b""), {"str": "c"}), **d},
+                    {"error": "type", "field": "records[2]"}, ["type-error", "empty-item"]))
+    out.append(case("type/record-nested-tuple", ch, {"records": tup(tup(b(b"a"))), **d}, {"error": "type", "field": "records[0]"},
+                    ["type-error"]))
+    out.append(case("type/lookup-bytearray", ch, {**fx, "item": {"bytearray": "61"}}, {"error": "type", "field": "item"},
+                    ["type-error"]))
+    out.append(case("type/lookup-int", ch, {**fx, "item": i(97)}, {"error": "type", "field": "item"}, ["type-error"]))
+    out.append(case("value/65-records-of-empty", ch, {"records": tup(*[b(b"")] * 65), **d}, {"error": "value", "field": "records"},
+                    ["value-error", "empty-item"], "The bound applies before de-duplication."))
+    # 13
+    base = [b"", b"\x00", b"a", b"a\x00", b"\xff", b"A", b"00", b"\xc3\xa9"]
+    queries = base + [b"b", b"c", b"\x00a", b"aa"]
+    profiles = [params(8, 1, b""), params(9, 2, b"S"), params(16, 3, b"lab"), params(31, 4, b"\x00")]
+    out.append(case("seed/8-records-4-profiles", CHECKS[12][0],
+                    {"base_hex": hx(base), "queries_hex": hx(queries), "profiles": profiles},
+                    {"snapshots": 1024, "queries": 12288}, ["seed-check", "seed-figure", "empty-item", "empty-seed"]))
+    # 14
+    cap = [bytes([j]) * 64 for j in range(64)]
+    e = build_expect(cap, 512, 8, b"s" * 16)
+    e["packed_len"] = 64
+    out.append(case("seed/64x64-m512-k8", CHECKS[13][0],
+                    {"params": params(512, 8, b"s" * 16), "records_hex": hx(cap)},
+                    {"documents": 64, "packed_len": 64, "records_are_duplicates": True},
+                    ["seed-check", "max-records", "max-item", "max-seed", "max-m", "max-k"]))
+    out.append(case("derived/64x64-m512-k8", CHECKS[13][0],
+                    {"params": params(512, 8, b"s" * 16), "records_hex": hx(cap)}, e,
+                    ["derived", "max-records", "max-item", "max-seed", "max-m", "max-k"]))
+    # 15
+    for cid, (m, k, seed, item), flags in [
+        ("fixture/doc-04", (16, 3, b"lab", b"doc-04"), []),
+        ("wire/m9-k2-S-0041", (9, 2, b"S", b"\x00A"), ["m-not-multiple-of-8"]),
+        ("min/m8-k1-empty", (8, 1, b"", b""), ["min-m", "min-k", "empty-seed", "empty-item"]),
+        ("max/m512-k8-seed16-item64", (512, 8, bytes(range(16)), bytes(range(0xc0, 0x100))),
+         ["max-m", "max-k", "max-seed", "max-item"]),
+        ("odd/m31-k4-nul-e-acute", (31, 4, b"\x00", "\u00e9".encode()), ["m-not-multiple-of-8"]),
+        ("odd/m100-k5-ff", (100, 5, b"\xff" * 16, b"\xff" * 64), ["m-not-multiple-of-8", "max-seed", "max-item"]),
+    ]:
+        stages = [{"message_hex": message(m, k, seed, j, item).hex(), "digest_hex": digest(m, k, seed, j, item).hex(),
+                   "position": positions(m, k, seed, item)[j]} for j in range(k)]
+        out.append(case(cid, CHECKS[14][0], {"params": params(m, k, seed), "item_hex": item.hex()},
+                        {"stages": stages, "packed_hex": packed([item], m, k, seed)}, ["derived"] + flags))
+    # 16
+    probes = [b"", b"a", b"doc-00", b"\x00" * 64, b"zz"]
+    for cid, (m, k, seed), recs, flags in [
+        ("m8-k1-no-seed", (8, 1, b""), [b"a", b"b"], ["min-m", "min-k", "empty-seed"]),
+        ("m9-k2", (9, 2, b"S"), UNIVERSE[:3], ["m-not-multiple-of-8"]),
+        ("m31-k4", (31, 4, b"\x00"), UNIVERSE[:10], ["m-not-multiple-of-8"]),
+        ("m100-k8", (100, 8, b"b"), UNIVERSE[:20], ["m-not-multiple-of-8", "max-k"]),
+        ("m512-k1-seed16", (512, 1, b"0123456789abcdef"), UNIVERSE, ["max-m", "min-k", "max-seed", "max-records"]),
+        ("items-0-and-64", (64, 3, b""), [b"", b"\x7f" * 64], ["empty-item", "max-item", "empty-seed"]),
+    ]:
+        out.append(case("boundary/" + cid, CHECKS[15][0], {"params": params(m, k, seed), "records_hex": hx(recs)},
+                        build_expect(recs, m, k, seed, probes), ["derived"] + flags))
+    return out
+
+
+def render():
+    checks = {"$schema": "../schemas/checks.schema.json", "protocol": PROTOCOL, "format_version": 1,
+              "check_count": len(CHECKS),
+              "checks": [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS]}
+    cs = cases()
+    ids = [c["id"] + "@" + c["check"] for c in cs]
+    assert len(ids) == len(set(ids))
+    # Case ids must be unique in the file: prefix with a short check group.
+    for c in cs:
+        c["id"] = "%02d-%s" % ([n for n, _, _ in CHECKS].index(c["check"]) + 1, c["id"])
+    file = {"$schema": "../schemas/" + PROTOCOL + ".cases.schema.json", "protocol": PROTOCOL, "format_version": 1,
+            "case_count": len(cs), "flags": dict(sorted(FLAGS.items())), "cases": cs}
+    dump = lambda v: json.dumps(v, indent=2, ensure_ascii=True) + "\n"
+    return {OUT / "checks.json": dump(checks), OUT / "cases.json": dump(file)}
+
+
+def main():
+    files = render()
+    if "--check" in sys.argv[1:]:
+        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
+        for p in stale:
+            print(f"{p} is stale: run `python3 spec/derive/{Path(__file__).name}` and commit", file=sys.stderr)
+        sys.exit(1 if stale else 0)
+    OUT.mkdir(parents=True, exist_ok=True)
+    for p, text in files.items():
+        p.write_text(text)
+        print("wrote", p)
+
+
+if __name__ == "__main__":
+    main()
