@@ -1,1 +1,109 @@
-fn main() {}
+//! `cargo xtask <task>`: project automation.
+//!
+//! * `conformance [--format text|json] [FILTER]`: run every documented check.
+//! * `schemas [--check]`: write `spec/schemas/*.json` from the Rust types, or fail
+//!   when they are stale.
+//! * `ci`: every test, lint and freshness check, in the order CI runs them.
+
+use bloomproof_conformance::front::{self, Format, Options};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+mod ci;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  conformance [--format text|json] [FILTER]   run every documented check of spec/
+  schemas [--check]                           write spec/schemas/ from the Rust types
+  ci                                          run every test, lint and freshness check";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((task, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match task.as_str() {
+        "conformance" => return conformance(rest),
+        "schemas" => schemas(rest),
+        "ci" => ci::run(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown task {other:?}\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn conformance(args: &[String]) -> ExitCode {
+    let mut options = Options {
+        spec_dir: root().join("spec"),
+        ..Options::default()
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--format" => match args.next().map(String::as_str) {
+                Some("text") => options.format = Format::Text,
+                Some("json") => options.format = Format::Json,
+                other => {
+                    eprintln!("error: --format takes `text` or `json`, got {other:?}");
+                    return ExitCode::from(2);
+                }
+            },
+            flag if flag.starts_with('-') => {
+                eprintln!("error: unknown option {flag:?}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            filter => options.filter = Some(filter.to_string()),
+        }
+    }
+    front::conformance(&options)
+}
+
+fn schemas(args: &[String]) -> Result<(), String> {
+    let check = match args {
+        [] => false,
+        [flag] if flag == "--check" => true,
+        other => return Err(format!("schemas takes only --check, got {other:?}")),
+    };
+    let dir = root().join("spec/schemas");
+    let mut stale = Vec::new();
+    for (name, text) in bloomproof_conformance::schemas::all() {
+        let path = dir.join(name);
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current == text {
+            continue;
+        }
+        if check {
+            stale.push(path.display().to_string());
+        } else {
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+    }
+    if stale.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "stale schemas: {}\nrun `cargo xtask schemas` and commit",
+            stale.join(", ")
+        ))
+    }
+}

@@ -1,9 +1,9 @@
 //! The conformance harness: the spec model, its loader, one evaluator per documented
 //! check, the runner and its report.
 //!
-//! Data flows one way: [`load`] reads `spec/<protocol>/checks.json` and
+//! Data flows one way: [`load()`] reads `spec/<protocol>/checks.json` and
 //! `spec/<protocol>/cases.json` into the typed [`model`], refusing anything
-//! malformed; [`run`] hands every documented check with its cases to that check's
+//! malformed; [`run()`] hands every documented check with its cases to that check's
 //! evaluator, which drives an implementation through a [`subject`] and compares what
 //! it answers with the spec's expectations and with the independent oracle; the
 //! [`report`] prints one line per check, the figures the source documents published,
@@ -19,3 +19,5 @@ pub mod subject;
 pub use load::{LoadError, Spec, load};
 pub use report::{CheckOutcome, Failure, Report};
 pub use run::{run, trials};
+pub mod front;
+pub mod schemas;

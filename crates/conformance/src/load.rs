@@ -28,7 +28,12 @@ pub struct LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.case {
-            Some(case) => write!(f, "{}: case `{case}`: {}", self.file.display(), self.message),
+            Some(case) => write!(
+                f,
+                "{}: case `{case}`: {}",
+                self.file.display(),
+                self.message
+            ),
             None => write!(f, "{}: {}", self.file.display(), self.message),
         }
     }
@@ -171,7 +176,11 @@ impl Loader {
         let mut documented = BTreeSet::new();
         for check in &checks_file.checks {
             if !documented.insert(check.name.clone()) {
-                self.error(&checks_path, None, format!("check `{}` is listed twice", check.name));
+                self.error(
+                    &checks_path,
+                    None,
+                    format!("check `{}` is listed twice", check.name),
+                );
             }
             if !evaluators.contains(&check.name.as_str()) {
                 self.error(
@@ -193,7 +202,8 @@ impl Loader {
 
         let cases_path = dir.join("cases.json");
         let cases_value = self.read_json(&cases_path)?;
-        let cases_file: CasesFile<serde_json::Value> = self.typed(&cases_path, None, cases_value)?;
+        let cases_file: CasesFile<serde_json::Value> =
+            self.typed(&cases_path, None, cases_value)?;
         self.header(
             &cases_path,
             protocol,
@@ -223,7 +233,10 @@ impl Loader {
             if !ids.insert(id.clone()) {
                 self.error(&cases_path, Some(&id), "duplicate case id");
             }
-            let check = raw.get("check").and_then(|v| v.as_str()).unwrap_or_default();
+            let check = raw
+                .get("check")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default();
             if !documented.contains(check) {
                 self.error(
                     &cases_path,
@@ -232,7 +245,10 @@ impl Loader {
                 );
                 continue;
             }
-            case_ids.entry(check.to_string()).or_default().push(id.clone());
+            case_ids
+                .entry(check.to_string())
+                .or_default()
+                .push(id.clone());
             if let Some(flags) = raw.get("flags").and_then(|v| v.as_array()) {
                 for flag in flags {
                     let flag = flag.as_str().unwrap_or_default();
@@ -281,7 +297,11 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
                 }
             }
         }
-        Err(err) => loader.error(spec_dir, None, format!("cannot read the spec folder: {err}")),
+        Err(err) => loader.error(
+            spec_dir,
+            None,
+            format!("cannot read the spec folder: {err}"),
+        ),
     }
     dirs.sort();
     let mut protocols = Vec::new();

@@ -102,7 +102,12 @@ impl Report {
         let mut out = String::new();
         let _ = writeln!(out, "implementation: {}", self.implementation);
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
-        let proto_width = self.checks.iter().map(|c| c.protocol.len()).max().unwrap_or(0);
+        let proto_width = self
+            .checks
+            .iter()
+            .map(|c| c.protocol.len())
+            .max()
+            .unwrap_or(0);
         for check in &self.checks {
             let status = if check.passed() { "ok    " } else { "FAILED" };
             let plural = if check.cases == 1 { "case" } else { "cases" };

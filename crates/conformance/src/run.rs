@@ -80,18 +80,22 @@ pub fn trials(spec: &Spec, make: fn() -> Subjects) -> Vec<Trial> {
         for check in &protocol.checks {
             let protocol = protocol.clone();
             let name = check.name.clone();
-            trials.push(Trial::test(format!("{}/{}", protocol.protocol, name), move || {
-                let mut subjects = make();
-                let outcome = run_check(&protocol, &name, &mut subjects, &mut Figures::default());
-                if outcome.cases == 0 {
-                    return Err(Failed::from("no case ran"));
-                }
-                if outcome.passed() {
-                    Ok(())
-                } else {
-                    Err(Failed::from(outcome.render_failures()))
-                }
-            }));
+            trials.push(Trial::test(
+                format!("{}/{}", protocol.protocol, name),
+                move || {
+                    let mut subjects = make();
+                    let outcome =
+                        run_check(&protocol, &name, &mut subjects, &mut Figures::default());
+                    if outcome.cases == 0 {
+                        return Err(Failed::from("no case ran"));
+                    }
+                    if outcome.passed() {
+                        Ok(())
+                    } else {
+                        Err(Failed::from(outcome.render_failures()))
+                    }
+                },
+            ));
         }
     }
     trials

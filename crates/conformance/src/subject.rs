@@ -188,10 +188,8 @@ impl DocSubject for RustDoc {
 
     fn frame(&mut self, raw: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
         let params = params(raw)?;
-        let message = protocol::message(&params, index, item)
-            .map_err(ContractError::from)?;
-        let digest = protocol::digest(&params, index, item)
-            .map_err(ContractError::from)?;
+        let message = protocol::message(&params, index, item).map_err(ContractError::from)?;
+        let digest = protocol::digest(&params, index, item).map_err(ContractError::from)?;
         Ok(Framed {
             message: message.as_bytes().to_vec(),
             digest: digest.to_vec(),
@@ -200,8 +198,7 @@ impl DocSubject for RustDoc {
 
     fn positions(&mut self, raw: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
         let params = params(raw)?;
-        let positions = protocol::positions(&params, item)
-            .map_err(ContractError::from)?;
+        let positions = protocol::positions(&params, item).map_err(ContractError::from)?;
         Ok(positions.as_slice().to_vec())
     }
 

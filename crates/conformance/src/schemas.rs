@@ -1,0 +1,27 @@
+//! JSON Schemas of the spec files, generated from the Rust types.
+
+use crate::model::{CasesFile, ChecksFile, DocCase};
+use schemars::{JsonSchema, generate::SchemaSettings};
+
+fn render<T: JsonSchema>(title: &str) -> String {
+    let generator = SchemaSettings::draft2020_12().into_generator();
+    let mut schema = generator.into_root_schema_for::<T>();
+    schema.insert("title".into(), title.into());
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Every schema file, as (file name under `spec/schemas/`, contents).
+pub fn all() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "checks.schema.json",
+            render::<ChecksFile>("bloomproof documented checks (spec/<protocol>/checks.json)"),
+        ),
+        (
+            "doc-membership-v1.cases.schema.json",
+            render::<CasesFile<DocCase>>("bloomproof doc-membership-v1 cases"),
+        ),
+    ]
+}

@@ -1,0 +1,246 @@
+//! The runner guards itself: every malformed spec is a load error naming the file, the
+//! case and what is wrong. Each test starts from a copy of the real `spec/` and breaks
+//! one thing.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bloomproof_conformance::{LoadError, load};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+const PROTOCOL: &str = "doc-membership-v1";
+
+fn real_spec() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
+}
+
+/// A temporary copy of the spec with `edit` applied to one protocol file.
+fn broken(file: &str, mut edit: impl FnMut(&mut Value)) -> (tempfile::TempDir, Vec<LoadError>) {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join(PROTOCOL);
+    std::fs::create_dir_all(&target).unwrap();
+    for name in ["checks.json", "cases.json"] {
+        let text = std::fs::read_to_string(real_spec().join(PROTOCOL).join(name)).unwrap();
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        if name == file {
+            edit(&mut value);
+        }
+        std::fs::write(
+            target.join(name),
+            serde_json::to_string_pretty(&value).unwrap(),
+        )
+        .unwrap();
+    }
+    let errors = load(dir.path()).expect_err("the broken spec must not load");
+    (dir, errors)
+}
+
+fn assert_error(errors: &[LoadError], file: &str, case: Option<&str>, needle: &str) {
+    let found = errors
+        .iter()
+        .any(|e| e.file.ends_with(file) && e.case.as_deref() == case && e.message.contains(needle));
+    let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        found,
+        "no error in {file} for case {case:?} containing {needle:?}; got {listed:#?}"
+    );
+}
+
+fn cases(value: &mut Value) -> &mut Vec<Value> {
+    value["cases"].as_array_mut().unwrap()
+}
+
+#[test]
+fn the_real_spec_loads() {
+    let spec = load(&real_spec()).unwrap();
+    assert!(spec.check_count() >= 14);
+}
+
+#[test]
+fn documented_check_without_case() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        cases(v).retain(|c| c["check"] != "snapshot_fields_are_immutable");
+        let n = cases(v).len();
+        v["case_count"] = json!(n);
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        None,
+        "`snapshot_fields_are_immutable` has no case",
+    );
+}
+
+#[test]
+fn case_naming_an_undocumented_check() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        cases(v)[0]["check"] = json!("no_such_check");
+    });
+    let id = "01-empty/lab-16-3";
+    assert_error(
+        &errors,
+        "cases.json",
+        Some(id),
+        "which checks.json does not document",
+    );
+}
+
+#[test]
+fn duplicate_case_id() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        let first = cases(v)[0].clone();
+        cases(v).push(first);
+        let n = cases(v).len();
+        v["case_count"] = json!(n);
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "duplicate case id",
+    );
+}
+
+#[test]
+fn unknown_field_in_a_case() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        cases(v)[0]["expect"]["bitz_set"] = json!(0);
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "unknown field `bitz_set`",
+    );
+}
+
+#[test]
+fn unknown_top_level_field() {
+    let (_dir, errors) = broken("checks.json", |v| {
+        v["extra"] = json!(true);
+    });
+    assert_error(&errors, "checks.json", None, "unknown field `extra`");
+}
+
+#[test]
+fn bad_hex() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        cases(v)[0]["input"]["params"]["seed_hex"] = json!("6c616");
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "bad hex \"6c616\"",
+    );
+}
+
+#[test]
+fn declared_case_count_mismatch() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        v["case_count"] = json!(1);
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        None,
+        "`case_count` says 1 but the file has",
+    );
+}
+
+#[test]
+fn declared_check_count_mismatch() {
+    let (_dir, errors) = broken("checks.json", |v| {
+        v["check_count"] = json!(99);
+    });
+    assert_error(&errors, "checks.json", None, "`check_count` says 99");
+}
+
+#[test]
+fn undeclared_flag() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        cases(v)[0]["flags"] = json!(["made-up"]);
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "flag \"made-up\" is not declared",
+    );
+}
+
+#[test]
+fn check_listed_twice_or_without_evaluator() {
+    let (_dir, errors) = broken("checks.json", |v| {
+        let checks = v["checks"].as_array_mut().unwrap();
+        let first = checks[0].clone();
+        checks.push(first);
+        checks.push(json!({"name": "invented", "asserts": "x", "source": "y"}));
+        let n = checks.len();
+        v["check_count"] = json!(n);
+    });
+    assert_error(&errors, "checks.json", None, "listed twice");
+    assert_error(&errors, "checks.json", None, "`invented` has no evaluator");
+}
+
+#[test]
+fn wrong_protocol_and_version() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        v["protocol"] = json!("fnv1a-utf16-v1");
+        v["format_version"] = json!(2);
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        None,
+        "but the file is in the folder of",
+    );
+    assert_error(&errors, "cases.json", None, "`format_version` is 2");
+}
+
+#[test]
+fn invalid_json_names_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join(PROTOCOL);
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::copy(
+        real_spec().join(PROTOCOL).join("checks.json"),
+        target.join("checks.json"),
+    )
+    .unwrap();
+    std::fs::write(target.join("cases.json"), "{\n  \"protocol\": ,\n}").unwrap();
+    let errors = load(dir.path()).unwrap_err();
+    assert_error(&errors, "cases.json", None, "line 2 column");
+}
+
+#[test]
+fn empty_spec_folder_is_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let errors = load(dir.path()).unwrap_err();
+    assert!(
+        errors[0].message.contains("an empty spec is a failure"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn missing_spec_folder_is_a_failure() {
+    let errors = load(Path::new("/nonexistent/bloomproof/spec")).unwrap_err();
+    assert!(
+        errors[0].message.contains("cannot read the spec folder"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn unknown_protocol_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("sha1-v0");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(target.join("checks.json"), "{}").unwrap();
+    let errors = load(dir.path()).unwrap_err();
+    assert!(
+        errors[0].message.contains("unknown protocol folder"),
+        "{errors:?}"
+    );
+}

@@ -1,0 +1,103 @@
+//! `cargo xtask ci`: the whole test command. Each step runs in order; the run stops at
+//! the first failing step and names it.
+
+use std::process::Command;
+use std::time::Instant;
+
+/// One step: a name and the command line.
+struct Step {
+    name: &'static str,
+    program: &'static str,
+    args: Vec<&'static str>,
+    env: Vec<(&'static str, &'static str)>,
+}
+
+fn cargo(name: &'static str, args: &[&'static str]) -> Step {
+    Step {
+        name,
+        program: "cargo",
+        args: args.to_vec(),
+        env: Vec::new(),
+    }
+}
+
+fn steps() -> Vec<Step> {
+    vec![
+        cargo("rustfmt", &["fmt", "--all", "--check"]),
+        Step {
+            env: vec![("RUSTFLAGS", "")],
+            ..cargo(
+                "clippy",
+                &[
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--locked",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            )
+        },
+        Step {
+            env: vec![("RUSTDOCFLAGS", "-D warnings")],
+            ..cargo("rustdoc", &["doc", "--workspace", "--no-deps", "--locked"])
+        },
+        Step {
+            env: vec![("INSTA_UPDATE", "no"), ("TRYBUILD", "")],
+            ..cargo("cargo test", &["test", "--workspace", "--locked"])
+        },
+        cargo("schemas are fresh", &["xtask", "schemas", "--check"]),
+        Step {
+            name: "spec derivation is fresh",
+            program: "python3",
+            args: vec!["spec/derive/doc_membership_v1.py", "--check"],
+            env: Vec::new(),
+        },
+        cargo("conformance", &["xtask", "conformance"]),
+    ]
+}
+
+/// Runs every step.
+pub fn run(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err(format!("ci takes no arguments, got {args:?}"));
+    }
+    let root = super::root();
+    let steps = steps();
+    let total = steps.len();
+    let started = Instant::now();
+    for (index, step) in steps.iter().enumerate() {
+        println!(
+            "\n==> ci step {}/{total}: {} ({} {})",
+            index + 1,
+            step.name,
+            step.program,
+            step.args.join(" ")
+        );
+        let step_started = Instant::now();
+        let mut command = Command::new(step.program);
+        command.args(&step.args).current_dir(&root);
+        for (key, value) in &step.env {
+            command.env(key, value);
+        }
+        let status = command
+            .status()
+            .map_err(|err| format!("step `{}`: cannot start {}: {err}", step.name, step.program))?;
+        println!(
+            "<== {} {} in {:.1}s",
+            step.name,
+            if status.success() { "passed" } else { "FAILED" },
+            step_started.elapsed().as_secs_f64()
+        );
+        if !status.success() {
+            println!("\nci: {index} passed, 1 failed");
+            return Err(format!("step `{}` failed ({status})", step.name));
+        }
+    }
+    println!(
+        "\nall {total} steps passed in {:.0}s\nci: {total} passed, 0 failed",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
