@@ -46,7 +46,6 @@ impl ContractError {
         }
     }
 
-
     /// Type or value error.
     pub fn kind(&self) -> ErrorKind {
         self.kind

@@ -107,8 +107,7 @@ impl DocumentPrefilter {
         }
         let mut bits = [0u64; WORDS];
         for document in &documents {
-            let positions =
-                protocol::positions(&params, document).map_err(ContractError::from)?;
+            let positions = protocol::positions(&params, document).map_err(ContractError::from)?;
             for &position in positions.as_slice() {
                 bits[usize::from(position / 64)] |= 1 << (position % 64);
             }
