@@ -1,0 +1,141 @@
+//! Ideal-model estimates of the false-positive rate.
+//!
+//! All three assume ideal hashing: the `k·n` positions of `n` distinct entries
+//! and the `k` positions of a query are independent and uniform over the `m`
+//! bits. They are **not** the exact rate of the deterministic `fnv1a-utf16-v1`
+//! filter, whose positions are fixed functions of the strings.
+
+use bloomproof_protocol::fnv1a_utf16_v1::{K_MAX, K_MIN, M_MAX, M_MIN};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::MAX_ENTRIES;
+
+/// The ideal-model estimates for `m` bits, `k` hash indices and `n` distinct entries.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Estimates {
+    /// Number of bits used (after clamping to 8..=1024).
+    pub m: u32,
+    /// Number of hash indices used (after clamping to 1..=12).
+    pub k: u32,
+    /// Number of distinct entries used (after clamping to 0..=1024).
+    pub n: u32,
+    /// The classic approximation `(1 - e^(-k·n/m))^k` (Bloom 1970; the one the page shows).
+    pub classic: f64,
+    /// The finite-`m` form `(1 - (1 - 1/m)^(k·n))^k`: exact probability that one
+    /// given bit is set, raised to the power `k` as if the query bits were independent.
+    pub finite_m: f64,
+    /// The exact expected false-positive rate under ideal hashing: `E[(X/m)^k]`
+    /// where `X` is the number of set bits after `k·n` independent uniform throws
+    /// into `m` bits (a query's `k` positions are independent uniform picks, each
+    /// set with probability `X/m` given `X`). Computed by a dynamic program over
+    /// the throws on the distribution of `X`, `O(k·n·m)` additions of
+    /// non-negative terms (no cancellation).
+    pub exact: f64,
+    /// The integer `k` in 1..=12 that minimises the **classic** approximation for
+    /// this `m` and `n`; on ties (to the last bit of `f64`) the smallest such `k`.
+    /// With `n = 0` every `k` gives 0, so it is 1.
+    pub optimal_k: u32,
+}
+
+/// Computes the [`Estimates`] for `m`, `k` and `n`.
+///
+/// Inputs are clamped to the protocol's bounds (`m` to 8..=1024, `k` to 1..=12,
+/// `n` to 0..=1024) so that the exact computation has bounded cost and never
+/// fails; the returned `m`, `k`, `n` are the values actually used. With `n = 0`
+/// all three rates are 0.
+pub fn estimates(m: u32, k: u32, n: u32) -> Estimates {
+    let m = m.clamp(M_MIN, M_MAX);
+    let k = k.clamp(K_MIN, K_MAX);
+    let n = n.min(u32::try_from(MAX_ENTRIES).unwrap_or(u32::MAX));
+    let optimal_k = (K_MIN..=K_MAX).fold((K_MIN, f64::INFINITY), |(best_k, best), candidate| {
+        let value = classic(m, candidate, n);
+        if value < best {
+            (candidate, value)
+        } else {
+            (best_k, best)
+        }
+    });
+    Estimates {
+        m,
+        k,
+        n,
+        classic: classic(m, k, n),
+        finite_m: finite_m(m, k, n),
+        exact: exact(m, k, n),
+        optimal_k: optimal_k.0,
+    }
+}
+
+fn power(base: f64, k: u32) -> f64 {
+    base.powi(i32::try_from(k).unwrap_or(i32::MAX))
+}
+
+/// `(1 - e^(-kn/m))^k`, with `1 - e^(-x)` computed as `-expm1(-x)` for accuracy at small `x`.
+fn classic(m: u32, k: u32, n: u32) -> f64 {
+    let x = f64::from(k) * f64::from(n) / f64::from(m);
+    power(-(-x).exp_m1(), k)
+}
+
+/// `(1 - (1 - 1/m)^(kn))^k`, with `1 - (1 - 1/m)^t = -expm1(t·ln(1 - 1/m))`.
+fn finite_m(m: u32, k: u32, n: u32) -> f64 {
+    let throws = f64::from(k) * f64::from(n);
+    let one_bit = -(throws * (-1.0 / f64::from(m)).ln_1p()).exp_m1();
+    power(one_bit, k)
+}
+
+/// `E[(X/m)^k]` by dynamic programming on the distribution of `X`.
+fn exact(m: u32, k: u32, n: u32) -> f64 {
+    let throws = u64::from(k) * u64::from(n);
+    let bits = usize::try_from(m).unwrap_or(usize::MAX).min(1 << 16);
+    let mf = f64::from(m);
+    // dist[x] = P(X = x) after the throws so far; support 0..=reach.
+    let mut dist = vec![0.0_f64; bits + 1];
+    if let Some(first) = dist.first_mut() {
+        *first = 1.0;
+    }
+    let mut next = vec![0.0_f64; bits + 1];
+    let mut reach = 0_usize;
+    for _ in 0..throws {
+        let new_reach = (reach + 1).min(bits);
+        for (x, slot) in next.iter_mut().enumerate().take(new_reach + 1) {
+            // A throw lands on an already-set bit with probability x/m ...
+            let stay = dist.get(x).copied().unwrap_or(0.0) * (x as f64 / mf);
+            // ... or on one of the m - (x-1) clear bits, moving x-1 to x.
+            let grow = match x.checked_sub(1) {
+                Some(below) => dist.get(below).copied().unwrap_or(0.0) * ((mf - below as f64) / mf),
+                None => 0.0,
+            };
+            *slot = stay + grow;
+        }
+        std::mem::swap(&mut dist, &mut next);
+        reach = new_reach;
+    }
+    dist.iter()
+        .enumerate()
+        .map(|(x, probability)| probability * power(x as f64 / mf, k))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_entries() {
+        let e = estimates(64, 3, 0);
+        assert_eq!(
+            (e.classic, e.finite_m, e.exact, e.optimal_k),
+            (0.0, 0.0, 0.0, 1)
+        );
+    }
+
+    #[test]
+    fn clamping() {
+        let e = estimates(0, 0, u32::MAX);
+        assert_eq!((e.m, e.k, e.n), (8, 1, 1024));
+        let e = estimates(u32::MAX, u32::MAX, 3);
+        assert_eq!((e.m, e.k, e.n), (1024, 12, 3));
+    }
+}
