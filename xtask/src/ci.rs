@@ -49,9 +49,15 @@ fn steps() -> Vec<Step> {
         },
         cargo("schemas are fresh", &["xtask", "schemas", "--check"]),
         Step {
-            name: "spec derivation is fresh",
+            name: "doc-membership-v1 spec is its derivation",
             program: "python3",
             args: vec!["spec/derive/doc_membership_v1.py", "--check"],
+            env: Vec::new(),
+        },
+        Step {
+            name: "fnv1a-utf16-v1 spec is its derivation",
+            program: "python3",
+            args: vec!["spec/derive/fnv1a_utf16_v1.py", "--check"],
             env: Vec::new(),
         },
         cargo("conformance", &["xtask", "conformance"]),

@@ -10,6 +10,7 @@
 //! and `N passed, M failed`.
 
 pub mod doc_checks;
+pub mod fnv_checks;
 pub mod load;
 pub mod model;
 pub mod report;

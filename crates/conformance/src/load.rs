@@ -7,8 +7,8 @@
 //! wrong. Every error is collected, not just the first. An empty spec folder is an
 //! error, never an empty run.
 
-use crate::doc_checks;
-use crate::model::{CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION};
+use crate::model::{CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION, FnvCase};
+use crate::{doc_checks, fnv_checks};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -44,6 +44,8 @@ impl fmt::Display for LoadError {
 pub enum Cases {
     /// `doc-membership-v1` cases.
     Doc(Vec<DocCase>),
+    /// `fnv1a-utf16-v1` cases.
+    Fnv(Vec<FnvCase>),
 }
 
 /// One protocol's documented checks and cases.
@@ -138,13 +140,14 @@ impl Loader {
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
         let evaluators: &[&str] = match protocol {
             doc_checks::PROTOCOL => doc_checks::CHECKS,
+            fnv_checks::PROTOCOL => fnv_checks::CHECKS,
             other => {
                 self.error(
                     dir,
                     None,
                     format!(
                         "unknown protocol folder {other:?}: this runner knows {:?}",
-                        [doc_checks::PROTOCOL]
+                        [doc_checks::PROTOCOL, fnv_checks::PROTOCOL]
                     ),
                 );
                 return None;
@@ -223,7 +226,8 @@ impl Loader {
         }
         let mut ids = BTreeSet::new();
         let mut case_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut typed = Vec::new();
+        let mut doc_cases = Vec::new();
+        let mut fnv_cases = Vec::new();
         for (index, raw) in cases_file.cases.into_iter().enumerate() {
             let id = raw
                 .get("id")
@@ -261,8 +265,12 @@ impl Loader {
                     }
                 }
             }
-            if let Some(case) = self.typed::<DocCase>(&cases_path, Some(&id), raw) {
-                typed.push(case);
+            if protocol == fnv_checks::PROTOCOL {
+                if let Some(case) = self.typed::<FnvCase>(&cases_path, Some(&id), raw) {
+                    fnv_cases.push(case);
+                }
+            } else if let Some(case) = self.typed::<DocCase>(&cases_path, Some(&id), raw) {
+                doc_cases.push(case);
             }
         }
         for check in &checks_file.checks {
@@ -278,7 +286,11 @@ impl Loader {
             protocol: protocol.to_string(),
             checks: checks_file.checks,
             case_ids,
-            cases: Cases::Doc(typed),
+            cases: if protocol == fnv_checks::PROTOCOL {
+                Cases::Fnv(fnv_cases)
+            } else {
+                Cases::Doc(doc_cases)
+            },
         })
     }
 }

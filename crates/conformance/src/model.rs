@@ -503,3 +503,296 @@ case_common!(DocCase {
     Stages,
     Boundaries,
 });
+
+// ---------------------------------------------------------------------------------
+// fnv1a-utf16-v1
+
+/// Inputs of a hash-and-positions case.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FnvPositionsInput {
+    /// Number of bits.
+    pub m: u64,
+    /// Number of hash indices.
+    pub k: u64,
+    /// The string as UTF-16 code units (lone surrogates allowed).
+    pub units: Vec<u16>,
+    /// The same string as text, when the units are valid UTF-16 (informative; the
+    /// runner checks it encodes to `units`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// The two base hashes and the positions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FnvPositionsExpect {
+    /// FNV-1a from basis 2166136261.
+    pub h1: u32,
+    /// FNV-1a from basis 0xdeadbeef, forced odd.
+    pub h2: u32,
+    /// `(h1 + i*h2) mod m` for i in 0..k, in order.
+    pub positions: Vec<u16>,
+}
+
+/// A string in a script: text, or UTF-16 code units (for lone surrogates).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TextValue {
+    /// Text (encoded to UTF-16).
+    Text(String),
+    /// UTF-16 code units.
+    Units(Vec<u16>),
+}
+
+/// A field the user edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftName {
+    /// The m field.
+    M,
+    /// The k field.
+    K,
+    /// The insert field.
+    Insert,
+    /// The query field.
+    Query,
+}
+
+/// A detail panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PanelName {
+    /// "Hash positions".
+    Positions,
+    /// "Model and hashes".
+    Model,
+}
+
+/// One step of a session script. The first seven are the page's own operations;
+/// the rest are script helpers every adapter implements (see `spec/README.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScriptOp {
+    /// Types into a field (raw text, kept verbatim).
+    SetDraft {
+        /// Which field.
+        field: DraftName,
+        /// The raw text.
+        value: String,
+    },
+    /// Creates the filter from the m and k drafts.
+    Create {},
+    /// Inserts a string.
+    Insert {
+        /// The string.
+        value: TextValue,
+    },
+    /// Queries a string.
+    Query {
+        /// The string.
+        value: TextValue,
+    },
+    /// Inserts "a" to "h", in order.
+    InsertExample {},
+    /// Clears the filter, keeps the drafts.
+    Reset {},
+    /// Opens or closes a detail panel.
+    SetPanel {
+        /// Which panel.
+        panel: PanelName,
+        /// Open or closed.
+        open: bool,
+    },
+    /// Inserts `prefix + i` for i in `0..count`, in order, as one step (all or nothing).
+    InsertMany {
+        /// The common prefix.
+        prefix: String,
+        /// How many strings.
+        count: u32,
+    },
+    /// Exports the session, imports the text into a fresh session and continues with
+    /// it. The view must equal the one before.
+    Roundtrip {},
+    /// Imports this JSON document (serialised compactly).
+    Import {
+        /// The document.
+        document: serde_json::Value,
+    },
+    /// Imports this raw text.
+    ImportText {
+        /// The text.
+        text: String,
+    },
+    /// Exports the session, pads it with trailing spaces to exactly `bytes` bytes and
+    /// imports that.
+    ImportPadded {
+        /// Total size in bytes.
+        bytes: usize,
+    },
+    /// Applies the local-save rule to a serialised state of exactly `units` UTF-16
+    /// code units, with the current export as the previous copy.
+    SaveLocal {
+        /// Size of the state, in UTF-16 code units.
+        units: usize,
+    },
+}
+
+/// A session script.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptInput {
+    /// The steps, applied in order to a new session.
+    pub script: Vec<ScriptOp>,
+}
+
+/// What one step must produce.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepExpect {
+    /// A partial view: every key given must match (objects recursively, arrays
+    /// element by element with the same length, numbers within 1e-9 relative).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<serde_json::Value>,
+    /// The step is rejected with this error kind (`*`: any kind), and the view stays
+    /// exactly as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// For `save_local`: `saved` or `kept`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<String>,
+}
+
+/// Expectations of a script, one per step.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptExpect {
+    /// One entry per script step.
+    pub steps: Vec<StepExpect>,
+}
+
+/// Parameters of the estimates.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EstimatesInput {
+    /// Number of bits.
+    pub m: u32,
+    /// Number of hash indices.
+    pub k: u32,
+    /// Number of distinct entries.
+    pub n: u32,
+}
+
+/// The estimates, compared within 1e-9 relative.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EstimatesExpect {
+    /// `(1 - e^(-kn/m))^k`.
+    pub classic: f64,
+    /// `(1 - (1 - 1/m)^(kn))^k`.
+    pub finite_m: f64,
+    /// The exact expected rate under ideal uniform hashing.
+    pub exact: f64,
+    /// The k in 1..=12 minimising the classic estimate (smallest on a tie).
+    pub optimal_k: u32,
+}
+
+/// A `fnv1a-utf16-v1` case, tagged by the check it belongs to.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "check")]
+#[allow(missing_docs)]
+pub enum FnvCase {
+    #[serde(rename = "base_hashes_pinned")]
+    BaseHashes(Case<FnvPositionsInput, FnvPositionsExpect>),
+    #[serde(rename = "positions_without_32_bit_wrap")]
+    NoWrap(FnvCaseBody),
+    #[serde(rename = "repeated_positions_kept_in_order")]
+    RepeatedPositions(FnvCaseBody),
+    #[serde(rename = "a_to_h_fill_every_bit")]
+    AToH(FnvCaseBody),
+    #[serde(rename = "observed_rate_one_half")]
+    RateOneHalf(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "observed_rate_undefined_without_negative_query")]
+    RateUndefined(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "query_counters")]
+    QueryCounters(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "duplicate_insertion_changes_nothing")]
+    DuplicateInsertion(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "new_distinct_insertion_resets_counters")]
+    NewInsertionResets(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "string_length_in_code_units")]
+    StringLength(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "exact_comparison_no_normalisation")]
+    ExactComparison(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "distinct_entry_limit")]
+    EntryLimit(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "parameter_bounds")]
+    ParameterBounds(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "reset_keeps_drafts")]
+    ResetKeepsDrafts(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "parameter_change_discards_filter")]
+    ParameterChange(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "last_operation_and_history")]
+    LastOperation(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "export_import_round_trip")]
+    RoundTrip(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "import_size_limit")]
+    ImportSize(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "invalid_import_keeps_state")]
+    InvalidImport(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "legacy_saved_state_readable")]
+    Legacy(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "local_save_limit")]
+    LocalSave(Case<ScriptInput, ScriptExpect>),
+    #[serde(rename = "estimates_pinned")]
+    Estimates(Case<EstimatesInput, EstimatesExpect>),
+}
+
+/// A case that is either a hash-and-positions case or a session script.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FnvCaseBody {
+    /// Hashes and positions.
+    Positions(Case<FnvPositionsInput, FnvPositionsExpect>),
+    /// A session script.
+    Script(Case<ScriptInput, ScriptExpect>),
+}
+
+impl FnvCaseBody {
+    /// The case's id.
+    pub fn id(&self) -> &str {
+        match self {
+            FnvCaseBody::Positions(case) => &case.id,
+            FnvCaseBody::Script(case) => &case.id,
+        }
+    }
+}
+
+impl FnvCase {
+    /// The case's id.
+    pub fn id(&self) -> &str {
+        use FnvCase::*;
+        match self {
+            NoWrap(body) | RepeatedPositions(body) | AToH(body) => body.id(),
+            BaseHashes(case) => &case.id,
+            Estimates(case) => &case.id,
+            RateOneHalf(case)
+            | RateUndefined(case)
+            | QueryCounters(case)
+            | DuplicateInsertion(case)
+            | NewInsertionResets(case)
+            | StringLength(case)
+            | ExactComparison(case)
+            | EntryLimit(case)
+            | ParameterBounds(case)
+            | ResetKeepsDrafts(case)
+            | ParameterChange(case)
+            | LastOperation(case)
+            | RoundTrip(case)
+            | ImportSize(case)
+            | InvalidImport(case)
+            | Legacy(case)
+            | LocalSave(case) => &case.id,
+        }
+    }
+}

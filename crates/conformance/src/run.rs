@@ -1,15 +1,17 @@
 //! Running the documented checks: as one report, or as libtest-mimic trials.
 
-use crate::doc_checks;
 use crate::load::{Cases, ProtocolSpec, Spec};
 use crate::report::{CheckOutcome, Figures, Report};
-use crate::subject::DocSubject;
+use crate::subject::{DocSubject, FnvSubject};
+use crate::{doc_checks, fnv_checks};
 use libtest_mimic::{Failed, Trial};
 
 /// The implementations a run drives, one per protocol.
 pub struct Subjects {
     /// The `doc-membership-v1` implementation.
     pub doc: Box<dyn DocSubject + Send>,
+    /// The `fnv1a-utf16-v1` implementation.
+    pub fnv: Box<dyn FnvSubject + Send>,
 }
 
 impl Subjects {
@@ -17,6 +19,7 @@ impl Subjects {
     pub fn rust() -> Self {
         Subjects {
             doc: Box::new(crate::subject::RustDoc),
+            fnv: Box::new(crate::subject::RustFnv),
         }
     }
 
@@ -46,6 +49,14 @@ pub fn run_check(
                 outcome
                     .failures
                     .extend(doc_checks::evaluate(case, subjects.doc.as_mut(), figures));
+            }
+        }
+        Cases::Fnv(cases) => {
+            for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
+                outcome.cases += 1;
+                outcome
+                    .failures
+                    .extend(fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures));
             }
         }
     }

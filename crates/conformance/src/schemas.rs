@@ -1,6 +1,6 @@
 //! JSON Schemas of the spec files, generated from the Rust types.
 
-use crate::model::{CasesFile, ChecksFile, DocCase};
+use crate::model::{CasesFile, ChecksFile, DocCase, FnvCase};
 use schemars::{JsonSchema, generate::SchemaSettings};
 
 fn render<T: JsonSchema>(title: &str) -> String {
@@ -22,6 +22,10 @@ pub fn all() -> Vec<(&'static str, String)> {
         (
             "doc-membership-v1.cases.schema.json",
             render::<CasesFile<DocCase>>("bloomproof doc-membership-v1 cases"),
+        ),
+        (
+            "fnv1a-utf16-v1.cases.schema.json",
+            render::<CasesFile<FnvCase>>("bloomproof fnv1a-utf16-v1 cases"),
         ),
     ]
 }

@@ -288,3 +288,214 @@ impl DocSubject for RustDoc {
         Ok(ImmutabilityReport { attempts })
     }
 }
+
+// ---------------------------------------------------------------------------------
+// fnv1a-utf16-v1
+
+/// The base hashes and positions of one string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnvHashes {
+    /// h1.
+    pub h1: u32,
+    /// h2 (odd).
+    pub h2: u32,
+    /// The positions in order.
+    pub positions: Vec<u16>,
+}
+
+/// The answer to a `save_local` step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveAnswer {
+    /// `saved` or `kept`.
+    pub outcome: String,
+    /// Length of the stored copy, in UTF-16 code units.
+    pub stored_units: usize,
+    /// The warning, when the state was not saved.
+    pub warning: Option<String>,
+}
+
+/// The answer to one script step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepAnswer {
+    /// The session's view after the step (after a rejected step: unchanged).
+    pub view: serde_json::Value,
+    /// The rejection, as (kind, message).
+    pub error: Option<(String, String)>,
+    /// For `save_local`.
+    pub save: Option<SaveAnswer>,
+}
+
+/// The answer to a whole script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptAnswer {
+    /// The view of the new session, before any step.
+    pub initial: serde_json::Value,
+    /// One answer per step.
+    pub steps: Vec<StepAnswer>,
+}
+
+/// The estimates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EstimatesAnswer {
+    /// Classic.
+    pub classic: f64,
+    /// Finite-m.
+    pub finite_m: f64,
+    /// Exact under ideal uniform hashing.
+    pub exact: f64,
+    /// Optimal k.
+    pub optimal_k: u32,
+}
+
+/// A `fnv1a-utf16-v1` implementation, as the evaluators drive it.
+pub trait FnvSubject {
+    /// A short name for reports.
+    fn name(&self) -> String;
+    /// h1, h2 and the k positions of a string of code units.
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes>;
+    /// Runs a script on a new session.
+    fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer>;
+    /// The estimates for (m, k, n).
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
+}
+
+/// The production session model and protocol, in process.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RustFnv;
+
+fn session_op(op: &crate::model::ScriptOp) -> Answer<bloomproof_session::Op> {
+    serde_json::to_value(op)
+        .and_then(serde_json::from_value)
+        .map_err(|err| {
+            SubjectError::Broken(format!("the session model does not read {op:?}: {err}"))
+        })
+}
+
+fn view(session: &bloomproof_session::Session) -> serde_json::Value {
+    serde_json::to_value(session.view()).unwrap_or(serde_json::Value::Null)
+}
+
+fn rejected(kind: &str, message: String) -> Option<(String, String)> {
+    Some((kind.to_string(), message))
+}
+
+impl RustFnv {
+    fn step(
+        session: &mut bloomproof_session::Session,
+        op: &crate::model::ScriptOp,
+    ) -> Answer<StepAnswer> {
+        use crate::model::ScriptOp;
+        use bloomproof_session::{Op, Session, Text};
+        let mut error = None;
+        let mut save = None;
+        match op {
+            ScriptOp::InsertMany { prefix, count } => {
+                let before = session.clone();
+                for i in 0..*count {
+                    let value = Text::from(format!("{prefix}{i}").as_str());
+                    if let Err(err) = session.apply(&Op::Insert { value }) {
+                        *session = before;
+                        error = rejected(err.kind().as_str(), format!("insert_many at {i}: {err}"));
+                        break;
+                    }
+                }
+            }
+            ScriptOp::Roundtrip {} => match Session::from_export(&session.export()) {
+                Ok(imported) => *session = imported,
+                Err(err) => error = rejected(err.kind().as_str(), err.to_string()),
+            },
+            ScriptOp::Import { document } => {
+                let text = serde_json::to_string(document).unwrap_or_default();
+                if let Err(err) = session.import(&text) {
+                    error = rejected(err.kind().as_str(), err.to_string());
+                }
+            }
+            ScriptOp::ImportText { text } => {
+                if let Err(err) = session.import(text) {
+                    error = rejected(err.kind().as_str(), err.to_string());
+                }
+            }
+            ScriptOp::ImportPadded { bytes } => {
+                let mut text = session.export();
+                if text.len() > *bytes {
+                    return Err(SubjectError::Broken(format!(
+                        "import_padded: the export is already {} bytes, more than {bytes}",
+                        text.len()
+                    )));
+                }
+                text.extend(std::iter::repeat_n(' ', bytes - text.len()));
+                if let Err(err) = session.import(&text) {
+                    error = rejected(err.kind().as_str(), err.to_string());
+                }
+            }
+            ScriptOp::SaveLocal { units } => {
+                let state = "x".repeat(*units);
+                let previous = session.export();
+                let outcome = bloomproof_session::save_local(&state, Some(&previous));
+                let stored = outcome.stored().unwrap_or_default();
+                save = Some(SaveAnswer {
+                    outcome: if stored == state { "saved" } else { "kept" }.to_string(),
+                    stored_units: stored.encode_utf16().count(),
+                    warning: outcome.warning().map(str::to_string),
+                });
+            }
+            ScriptOp::Insert { .. }
+            | ScriptOp::Query { .. }
+            | ScriptOp::SetDraft { .. }
+            | ScriptOp::Create {}
+            | ScriptOp::InsertExample {}
+            | ScriptOp::Reset {}
+            | ScriptOp::SetPanel { .. } => {
+                if let Err(err) = session.apply(&session_op(op)?) {
+                    error = rejected(err.kind().as_str(), err.to_string());
+                }
+            }
+        }
+        Ok(StepAnswer {
+            view: view(session),
+            error,
+            save,
+        })
+    }
+}
+
+impl FnvSubject for RustFnv {
+    fn name(&self) -> String {
+        "rust (in process)".to_string()
+    }
+
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+        let params = fnv::Params::new(m, k).map_err(|err| SubjectError::Rejected {
+            kind: "out_of_range".to_string(),
+            field: Some(err.field.to_string()),
+            message: err.to_string(),
+        })?;
+        let hashes = fnv::base_hashes(units);
+        Ok(FnvHashes {
+            h1: hashes.h1,
+            h2: hashes.h2,
+            positions: fnv::positions(&params, hashes),
+        })
+    }
+
+    fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer> {
+        let mut session = bloomproof_session::Session::new();
+        let initial = view(&session);
+        let steps = script
+            .iter()
+            .map(|op| Self::step(&mut session, op))
+            .collect::<Answer<Vec<_>>>()?;
+        Ok(ScriptAnswer { initial, steps })
+    }
+
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        let e = bloomproof_session::estimates(m, k, n);
+        Ok(EstimatesAnswer {
+            classic: e.classic,
+            finite_m: e.finite_m,
+            exact: e.exact,
+            optimal_k: e.optimal_k,
+        })
+    }
+}

@@ -1,0 +1,473 @@
+//! One evaluator per documented check of `fnv1a-utf16-v1`.
+//!
+//! Hash cases are compared with the spec and with the independent oracle. Session
+//! cases are scripts: each step's answer is matched against a partial view, an
+//! expected error or a save outcome, and two rules hold for every script of every
+//! check: a rejected step leaves the view exactly as it was, and a `roundtrip` step
+//! gives back the view it started from.
+
+use crate::model::{
+    Case, EstimatesExpect, EstimatesInput, FnvCase, FnvCaseBody, FnvPositionsExpect,
+    FnvPositionsInput, ScriptExpect, ScriptInput, ScriptOp,
+};
+use crate::report::{Failure, Figures};
+use crate::subject::{FnvSubject, ScriptAnswer};
+use bloomproof_oracle::fnv1a_utf16 as oracle;
+use serde_json::Value;
+
+/// The protocol these checks belong to.
+pub const PROTOCOL: &str = "fnv1a-utf16-v1";
+
+/// Every check this module evaluates.
+pub const CHECKS: &[&str] = &[
+    "base_hashes_pinned",
+    "positions_without_32_bit_wrap",
+    "repeated_positions_kept_in_order",
+    "a_to_h_fill_every_bit",
+    "observed_rate_one_half",
+    "observed_rate_undefined_without_negative_query",
+    "query_counters",
+    "duplicate_insertion_changes_nothing",
+    "new_distinct_insertion_resets_counters",
+    "string_length_in_code_units",
+    "exact_comparison_no_normalisation",
+    "distinct_entry_limit",
+    "parameter_bounds",
+    "reset_keeps_drafts",
+    "parameter_change_discards_filter",
+    "last_operation_and_history",
+    "export_import_round_trip",
+    "import_size_limit",
+    "invalid_import_keeps_state",
+    "legacy_saved_state_readable",
+    "local_save_limit",
+    "estimates_pinned",
+];
+
+struct Verdict<'a> {
+    case: &'a str,
+    input: Value,
+    failures: &'a mut Vec<Failure>,
+}
+
+impl Verdict<'_> {
+    fn fail(
+        &mut self,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+    ) {
+        self.failures.push(Failure {
+            case: self.case.to_string(),
+            what: what.into(),
+            input: self.input.clone(),
+            expected: expected.into(),
+            actual: actual.into(),
+        });
+    }
+}
+
+fn close(expected: f64, actual: f64) -> bool {
+    expected == actual
+        || (expected - actual).abs() <= 1e-9 * expected.abs().max(actual.abs()).max(1e-300)
+}
+
+/// Whether `actual` matches the partial `expected`; the first difference as a path.
+pub fn partial_match(expected: &Value, actual: &Value, path: &str) -> Result<(), String> {
+    match (expected, actual) {
+        (Value::Object(want), Value::Object(got)) => {
+            for (key, value) in want {
+                let path = format!("{path}.{key}");
+                match got.get(key) {
+                    Some(actual) => partial_match(value, actual, &path)?,
+                    None => return Err(format!("{path}: missing")),
+                }
+            }
+            Ok(())
+        }
+        (Value::Array(want), Value::Array(got)) => {
+            if want.len() != got.len() {
+                return Err(format!(
+                    "{path}: {} elements expected, {} given",
+                    want.len(),
+                    got.len()
+                ));
+            }
+            for (index, (w, g)) in want.iter().zip(got).enumerate() {
+                partial_match(w, g, &format!("{path}[{index}]"))?;
+            }
+            Ok(())
+        }
+        (Value::Number(w), Value::Number(g)) => match (w.as_f64(), g.as_f64()) {
+            (Some(w), Some(g)) if close(w, g) => Ok(()),
+            _ => Err(format!("{path}: expected {w}, got {g}")),
+        },
+        (w, g) if w == g => Ok(()),
+        (w, g) => Err(format!("{path}: expected {w}, got {g}")),
+    }
+}
+
+fn hashes(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn FnvSubject,
+    input: &FnvPositionsInput,
+    expect: &FnvPositionsExpect,
+) {
+    if let Some(text) = &input.text {
+        let units = oracle::utf16_units(text);
+        if units != input.units {
+            v.fail(
+                "the spec's text encodes to its units (oracle)",
+                format!("{:?}", input.units),
+                format!("{units:?}"),
+            );
+        }
+    }
+    let m = u32::try_from(input.m).unwrap_or(u32::MAX);
+    let k = u32::try_from(input.k).unwrap_or(u32::MAX);
+    let oracle_positions: Vec<u32> = oracle::positions(m, k, &input.units);
+    let spec_positions: Vec<u32> = expect.positions.iter().map(|&p| u32::from(p)).collect();
+    if (
+        oracle::h1(&input.units),
+        oracle::h2(&input.units),
+        &oracle_positions,
+    ) != (expect.h1, expect.h2, &spec_positions)
+    {
+        v.fail(
+            "the oracle agrees with the spec",
+            format!(
+                "h1 {} h2 {} positions {:?}",
+                expect.h1, expect.h2, expect.positions
+            ),
+            format!(
+                "h1 {} h2 {} positions {oracle_positions:?}",
+                oracle::h1(&input.units),
+                oracle::h2(&input.units)
+            ),
+        );
+    }
+    match subject.positions(input.m, input.k, &input.units) {
+        Ok(got) => {
+            for (what, want, have) in [("h1", expect.h1, got.h1), ("h2", expect.h2, got.h2)] {
+                if want != have {
+                    v.fail(what, want.to_string(), have.to_string());
+                }
+            }
+            if got.positions != expect.positions {
+                v.fail(
+                    "positions",
+                    format!("{:?}", expect.positions),
+                    format!("{:?}", got.positions),
+                );
+            }
+        }
+        Err(err) => v.fail("positions", format!("{expect:?}"), err.to_string()),
+    }
+}
+
+fn script(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn FnvSubject,
+    input: &ScriptInput,
+    expect: &ScriptExpect,
+) -> Option<ScriptAnswer> {
+    if input.script.len() != expect.steps.len() {
+        v.fail(
+            "one expectation per step (spec)",
+            input.script.len().to_string(),
+            expect.steps.len().to_string(),
+        );
+        return None;
+    }
+    let answer = match subject.session(&input.script) {
+        Ok(answer) => answer,
+        Err(err) => {
+            v.fail("session", "an answer per step", err.to_string());
+            return None;
+        }
+    };
+    if answer.steps.len() != input.script.len() {
+        v.fail(
+            "one answer per step",
+            input.script.len().to_string(),
+            answer.steps.len().to_string(),
+        );
+        return None;
+    }
+    let mut previous = answer.initial.clone();
+    for (index, ((op, want), got)) in input
+        .script
+        .iter()
+        .zip(&expect.steps)
+        .zip(&answer.steps)
+        .enumerate()
+    {
+        let step = format!(
+            "step {index} {}",
+            serde_json::to_string(op).unwrap_or_default()
+        );
+        match (&want.error, &got.error) {
+            (Some(kind), Some((got_kind, message))) => {
+                if kind != "*" && kind != got_kind {
+                    v.fail(
+                        format!("{step}: error kind"),
+                        kind.clone(),
+                        format!("{got_kind}: {message}"),
+                    );
+                }
+                if message.trim().is_empty() {
+                    v.fail(
+                        format!("{step}: error message"),
+                        "a message saying what and where",
+                        "an empty message",
+                    );
+                }
+            }
+            (Some(kind), None) => v.fail(
+                format!("{step}: rejected"),
+                format!("a {kind} error"),
+                "accepted",
+            ),
+            (None, Some((kind, message))) => v.fail(
+                format!("{step}: accepted"),
+                "accepted",
+                format!("{kind}: {message}"),
+            ),
+            (None, None) => {}
+        }
+        if got.error.is_some() && got.view != previous {
+            let diff = partial_match(&previous, &got.view, "view")
+                .err()
+                .unwrap_or_default();
+            v.fail(
+                format!("{step}: a rejected step leaves the session unchanged"),
+                "the view before the step",
+                diff,
+            );
+        }
+        if matches!(op, ScriptOp::Roundtrip {}) && got.view != previous {
+            let diff = partial_match(&previous, &got.view, "view")
+                .err()
+                .unwrap_or_default();
+            v.fail(
+                format!("{step}: the imported session equals the exported one"),
+                "the view before the step",
+                diff,
+            );
+        }
+        if let Some(partial) = &want.view
+            && let Err(diff) = partial_match(partial, &got.view, "view")
+        {
+            v.fail(
+                format!("{step}: view"),
+                serde_json::to_string(partial).unwrap_or_default(),
+                diff,
+            );
+        }
+        match (&want.save, &got.save, op) {
+            (Some(outcome), Some(save), ScriptOp::SaveLocal { units }) => {
+                if outcome != &save.outcome {
+                    v.fail(
+                        format!("{step}: save outcome"),
+                        outcome.clone(),
+                        save.outcome.clone(),
+                    );
+                }
+                let previous_units = save.stored_units != *units;
+                if save.outcome == "kept"
+                    && (save.warning.as_deref().unwrap_or("").is_empty() || !previous_units)
+                {
+                    v.fail(
+                        format!("{step}: a state not saved keeps the previous copy and warns"),
+                        "previous copy and a warning",
+                        format!("{save:?}"),
+                    );
+                }
+                if save.outcome == "saved" && save.warning.is_some() {
+                    v.fail(
+                        format!("{step}: a saved state has no warning"),
+                        "no warning",
+                        format!("{save:?}"),
+                    );
+                }
+            }
+            (Some(outcome), None, _) => {
+                v.fail(format!("{step}: save outcome"), outcome.clone(), "none")
+            }
+            _ => {}
+        }
+        previous = got.view.clone();
+    }
+    Some(answer)
+}
+
+fn estimates(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn FnvSubject,
+    input: &EstimatesInput,
+    expect: &EstimatesExpect,
+) {
+    match subject.estimates(input.m, input.k, input.n) {
+        Ok(got) => {
+            for (what, want, have) in [
+                ("classic", expect.classic, got.classic),
+                ("finite_m", expect.finite_m, got.finite_m),
+                ("exact", expect.exact, got.exact),
+            ] {
+                if !close(want, have) {
+                    v.fail(
+                        format!("{what} (within 1e-9 relative)"),
+                        format!("{want:e}"),
+                        format!("{have:e}"),
+                    );
+                }
+            }
+            if expect.optimal_k != got.optimal_k {
+                v.fail(
+                    "optimal_k",
+                    expect.optimal_k.to_string(),
+                    got.optimal_k.to_string(),
+                );
+            }
+        }
+        Err(err) => v.fail("estimates", format!("{expect:?}"), err.to_string()),
+    }
+}
+
+fn input_json<I: serde::Serialize, E>(case: &Case<I, E>) -> Value {
+    serde_json::to_value(&case.input).unwrap_or_default()
+}
+
+/// Runs one case, recording mismatches and figures.
+pub fn evaluate(
+    case: &FnvCase,
+    subject: &mut dyn FnvSubject,
+    figures: &mut Figures,
+) -> Vec<Failure> {
+    use FnvCase::*;
+    let mut failures = Vec::new();
+    macro_rules! verdict {
+        ($c:expr) => {
+            Verdict {
+                case: &$c.id,
+                input: input_json($c),
+                failures: &mut failures,
+            }
+        };
+    }
+    match case {
+        BaseHashes(c) => {
+            let mut v = verdict!(c);
+            hashes(&mut v, subject, &c.input, &c.expect);
+            if c.input.text.as_deref() == Some("a") {
+                figures.set("a.h1", c.expect.h1);
+                figures.set("a.h2", c.expect.h2);
+            }
+        }
+        NoWrap(body) | RepeatedPositions(body) | AToH(body) => match body {
+            FnvCaseBody::Positions(c) => {
+                let mut v = verdict!(c);
+                hashes(&mut v, subject, &c.input, &c.expect);
+                let (h1, h2) = (u64::from(c.expect.h1), u64::from(c.expect.h2));
+                match case {
+                    NoWrap(_) => {
+                        let differs = (0..c.input.k).any(|i| {
+                            let sum = h1 + i * h2;
+                            sum >= 1 << 32 && sum % c.input.m != (sum % (1 << 32)) % c.input.m
+                        });
+                        if !differs {
+                            v.fail(
+                                "the case exercises a wrap (spec)",
+                                "some h1 + i*h2 >= 2^32 whose wrapped position differs",
+                                "none",
+                            );
+                        }
+                    }
+                    RepeatedPositions(_) => {
+                        let mut sorted = c.expect.positions.clone();
+                        sorted.sort_unstable();
+                        sorted.dedup();
+                        if sorted.len() == c.expect.positions.len() {
+                            v.fail(
+                                "the case repeats a position (spec)",
+                                "a repeat",
+                                format!("{:?}", c.expect.positions),
+                            );
+                        }
+                    }
+                    _ => {
+                        if let (8, 1, Some(text), Some(position)) = (
+                            c.input.m,
+                            c.input.k,
+                            &c.input.text,
+                            c.expect.positions.first(),
+                        ) {
+                            figures.set(&format!("m8_k1.position({text})"), position);
+                        }
+                    }
+                }
+            }
+            FnvCaseBody::Script(c) => {
+                let mut v = verdict!(c);
+                script(&mut v, subject, &c.input, &c.expect);
+            }
+        },
+        RateOneHalf(c)
+        | RateUndefined(c)
+        | QueryCounters(c)
+        | DuplicateInsertion(c)
+        | NewInsertionResets(c)
+        | StringLength(c)
+        | ExactComparison(c)
+        | EntryLimit(c)
+        | ParameterBounds(c)
+        | ResetKeepsDrafts(c)
+        | ParameterChange(c)
+        | LastOperation(c)
+        | RoundTrip(c)
+        | ImportSize(c)
+        | InvalidImport(c)
+        | Legacy(c)
+        | LocalSave(c) => {
+            let mut v = verdict!(c);
+            let answer = script(&mut v, subject, &c.input, &c.expect);
+            if matches!(case, RateOneHalf(_))
+                && let Some(rate) = answer
+                    .as_ref()
+                    .and_then(|a| a.steps.last())
+                    .and_then(|step| step.view.get("rate"))
+            {
+                figures.set("insert_a_query_i_a_b.observed_rate", rate);
+            }
+        }
+        Estimates(c) => {
+            let mut v = verdict!(c);
+            estimates(&mut v, subject, &c.input, &c.expect);
+        }
+    }
+    failures
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partial_match;
+    use serde_json::json;
+
+    #[test]
+    fn partial_match_semantics() {
+        let actual = json!({"a": 1, "b": {"c": [1, 2], "d": "x"}, "e": null, "f": 0.5});
+        assert!(partial_match(&json!({"b": {"d": "x"}}), &actual, "v").is_ok());
+        assert!(partial_match(&json!({"e": null, "f": 0.5000000000001}), &actual, "v").is_ok());
+        assert_eq!(
+            partial_match(&json!({"b": {"c": [1]}}), &actual, "v").unwrap_err(),
+            "v.b.c: 1 elements expected, 2 given"
+        );
+        assert_eq!(
+            partial_match(&json!({"z": 1}), &actual, "v").unwrap_err(),
+            "v.z: missing"
+        );
+        assert!(partial_match(&json!({"a": 2}), &actual, "v").is_err());
+        assert!(partial_match(&json!({"f": 0.6}), &actual, "v").is_err());
+        assert!(partial_match(&json!({"d": "x"}), &json!({"d": "y"}), "v").is_err());
+    }
+}

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Derives spec/fnv1a-utf16-v1/{checks,cases}.json from the seed document.
+
+Expected values come from:
+  * the seed's published figures ("a" gives h1 = 3826002220, h2 = 428013963; a..h
+    with m=8, k=1 land on 4,5,2,3,0,1,6,7; the rate 1/2 example), flagged `seed-figure`;
+  * the seed's rules, applied by hand to small scripts (`rule`);
+  * this file's own FNV-1a over UTF-16 code units, written from the protocol text
+    (`derived`), and, for the estimates, exact rational arithmetic with Python's
+    fractions (`exact-rational`): the classic and finite-m formulas evaluated with
+    high-precision Fractions, and the exact rate by the Bose et al. formula
+    sum_i P(the query's k throws hit i distinct bits) * P(i given bits all set),
+    with inclusion-exclusion for the second factor.
+
+Usage: derive/fnv1a_utf16_v1.py [--check]
+"""
+import json
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+PROTOCOL = "fnv1a-utf16-v1"
+OUT = Path(__file__).resolve().parent.parent / PROTOCOL
+FIXTURE = Path(__file__).resolve().parent.parent.parent / "crates/session/tests/fixtures/session-v1.json"
+
+
+def utf16(text):
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def fnv(units, basis):
+    h = basis
+    for u in units:
+        h = ((h ^ u) * 16777619) % 2 ** 32
+    return h
+
+
+def hashes(units):
+    return fnv(units, 2166136261), fnv(units, 0xDEADBEEF) | 1
+
+
+def positions(m, k, units):
+    h1, h2 = hashes(units)
+    return [(h1 + i * h2) % m for i in range(k)]
+
+
+def bits_after(m, k, strings):
+    bits = ["0"] * m
+    for s in strings:
+        for p in positions(m, k, utf16(s) if isinstance(s, str) else s):
+            bits[p] = "1"
+    return "".join(bits)
+
+
+# ---- estimates, exact rationals ---------------------------------------------------
+
+def stirling2(n, k):
+    # S(n, k) by the explicit formula (n <= 12 here).
+    return sum((-1) ** j * math.comb(k, j) * (k - j) ** n for j in range(k + 1)) // math.factorial(k)
+
+
+def exact_rate(m, k, n):
+    t = k * n
+    total = Fraction(0)
+    for i in range(1, k + 1):
+        # P(k uniform throws hit exactly i distinct bits).
+        hit = Fraction(math.comb(m, i) * math.factorial(i) * stirling2(k, i), m ** k)
+        if hit == 0:
+            continue
+        # P(i given bits are all set after t throws), inclusion-exclusion.
+        all_set = sum(Fraction((-1) ** l * math.comb(i, l)) * Fraction(m - l, m) ** t for l in range(i + 1))
+        total += hit * all_set
+    return total
+
+
+def exp_fraction(x, terms=400):
+    # e^x for a Fraction x in [-12*1024/8, 0], by squaring a Taylor series of x / 2^s.
+    s = 0
+    y = x
+    while abs(y) > Fraction(1, 8):
+        y /= 2
+        s += 1
+    acc, term = Fraction(1), Fraction(1)
+    for j in range(1, 40):
+        term = term * y / j
+        acc += term
+    for _ in range(s):
+        acc = acc * acc
+        acc = Fraction(round(acc * 10 ** 60), 10 ** 60) if acc.denominator > 10 ** 80 else acc
+    return acc
+
+
+def estimates(m, k, n):
+    classic = (1 - exp_fraction(Fraction(-k * n, m))) ** k
+    finite = (1 - Fraction(m - 1, m) ** (k * n)) ** k
+    exact = exact_rate(m, k, n)
+    classic_at = lambda kk: (1 - math.exp(-kk * n / m)) ** kk
+    optimal = min(range(1, 13), key=lambda kk: (classic_at(kk), kk))
+    return {"classic": float(classic), "finite_m": float(finite), "exact": float(exact), "optimal_k": optimal}
+
+
+# ---- the spec ----------------------------------------------------------------------
+
+FLAGS = {
+    "seed-figure": "An expectation is a figure the seed states (seed 002, restated in PROTOCOLS.md).",
+    "rule": "Expectations follow from the seed's rules applied by hand to a short script.",
+    "derived": "Hashes, positions and bit strings were computed by spec/derive/fnv1a_utf16_v1.py, an FNV-1a over UTF-16 written from the protocol text, and are re-checked against the independent oracle on every run.",
+    "exact-rational": "An estimate computed with exact rational arithmetic (Python fractions) by spec/derive/fnv1a_utf16_v1.py, independently of the Rust code.",
+    "surrogate-pair": "The string holds a character outside the BMP: two UTF-16 code units.",
+    "lone-surrogate": "The string holds an unpaired surrogate code unit (a JavaScript string can).",
+    "wrap-would-differ": "h1 + i*h2 >= 2^32 and a 32-bit wrap of the sum would give another position.",
+    "repeated-position": "The k positions repeat (allowed, kept in order).",
+    "bound": "A value at or just past a documented bound.",
+    "error": "A step is rejected; the session must stay exactly as it was.",
+    "legacy": "A saved state of an earlier format version, which must stay readable.",
+}
+
+CHECKS = [
+    ("base_hashes_pinned", "h1 (basis 2166136261) and h2 (basis 0xdeadbeef, forced odd) are 32-bit FNV-1a over UTF-16 code units; \"a\" gives 3826002220 and 428013963.", "seed 002, paragraph 3; PROTOCOLS.md check figures"),
+    ("positions_without_32_bit_wrap", "Positions are (h1 + i*h2) mod m computed exactly; where h1 + i*h2 >= 2^32 a 32-bit wrap would give another position.", "seed 002, paragraph 3"),
+    ("repeated_positions_kept_in_order", "Positions may repeat and are listed in order, repeats included, in the hash output and in the last operation.", "seed 002, paragraph 3"),
+    ("a_to_h_fill_every_bit", "With m=8, k=1 the strings a..h land on 4,5,2,3,0,1,6,7 and fill every bit; every new string is then a false positive.", "seed 002, paragraph 5"),
+    ("observed_rate_one_half", "Insert only \"a\", query \"i\", \"a\", \"b\": \"i\" is a false positive, \"a\" truly present, \"b\" absent; the observed rate is 1/2.", "seed 002, paragraph 5"),
+    ("observed_rate_undefined_without_negative_query", "With no query of an absent string the observed rate is undefined: a distinct state, not 0.", "seed 002, paragraph 4"),
+    ("query_counters", "Queries of inserted strings enter no counter; queries of absent strings count as negative, and as false positives when all k bits are set; repeated queries count again.", "seed 002, paragraph 4"),
+    ("duplicate_insertion_changes_nothing", "Inserting a string already present leaves the bits, the distinct count and the counters unchanged.", "seed 002, paragraph 2"),
+    ("new_distinct_insertion_resets_counters", "A new distinct insertion resets both counters.", "seed 002, paragraph 4"),
+    ("string_length_in_code_units", "Strings have 1..=256 UTF-16 code units: 256 accepted, 257 rejected, empty rejected; a surrogate pair counts two units.", "seed 002, paragraph 2"),
+    ("exact_comparison_no_normalisation", "Comparison is exact: no trim, no Unicode normalisation, case-sensitive; spaces count; composed and decomposed accents are distinct.", "seed 002, paragraph 2"),
+    ("distinct_entry_limit", "At most 1024 distinct strings: the 1024th is accepted, the 1025th rejected with the session unchanged; a duplicate at the limit is still accepted.", "seed 002, paragraph 2"),
+    ("parameter_bounds", "m is an integer 8..=1024 and k 1..=12; anything else is rejected when the filter is created, naming the field.", "seed 002, paragraph 2"),
+    ("reset_keeps_drafts", "Reset clears the filter (bits, entries, counters) and keeps the drafts.", "seed 002, paragraphs 2 and 6"),
+    ("parameter_change_discards_filter", "Changing m or k discards the active filter until it is created again.", "seed 002, paragraph 2"),
+    ("last_operation_and_history", "The last operation lists each position in order with the bit before and after; history is newest first; strings are displayed with JSON quotes and escapes.", "seed 002, paragraphs 2, 8 and 9"),
+    ("export_import_round_trip", "Exporting a session and importing it gives back the same session.", "seed 002, paragraph 6"),
+    ("import_size_limit", "An import of at most 2 MiB is accepted; one byte more is rejected before parsing, with the session unchanged.", "seed 002, paragraph 6"),
+    ("invalid_import_keeps_state", "Every kind of invalid import (syntax, format, version, unknown field, bounds, entry length, duplicates, inconsistent counters) is rejected with the session unchanged.", "seed 002, paragraph 6"),
+    ("legacy_saved_state_readable", "A saved state of format version 1 stays readable.", "seed 002, paragraph 6"),
+    ("local_save_limit", "A serialised state of at most 100000 characters is saved; a longer one is not: the previous copy stays and a warning comes back.", "seed 002, paragraph 6"),
+    ("estimates_pinned", "The classic (1 - e^(-kn/m))^k, the finite-m (1 - (1 - 1/m)^(kn))^k and the exact expected rate under ideal uniform hashing, and the optimal k, at several (m, k, n).", "seed 002, paragraph 5; bloomproof (finite-m, exact, optimal k)"),
+]
+
+
+def case(id, check, input, expect, flags=(), comment=None):
+    c = {"id": id, "check": check}
+    if flags:
+        c["flags"] = list(flags)
+    if comment:
+        c["comment"] = comment
+    c["input"] = input
+    c["expect"] = expect
+    return c
+
+
+def pos_case(id, check, m, k, text=None, units=None, flags=()):
+    u = units if units is not None else utf16(text)
+    h1, h2 = hashes(u)
+    inp = {"m": m, "k": k, "units": u}
+    if text is not None:
+        inp["text"] = text
+    return case(id, check, inp, {"h1": h1, "h2": h2, "positions": positions(m, k, u)}, ["derived", *flags])
+
+
+def op(name, **kw):
+    return {"op": name, **kw}
+
+
+def create(m, k):
+    return [op("set_draft", field="m", value=str(m)), op("set_draft", field="k", value=str(k)), op("create")]
+
+
+def script(id, check, steps, flags=("rule",), comment=None):
+    """steps: list of (op, expectation) pairs."""
+    return case(id, check, {"script": [s for s, _ in steps]}, {"steps": [e for _, e in steps]}, flags, comment)
+
+
+def ok(**view):
+    return {"view": view} if view else {}
+
+
+def err(kind):
+    return {"error": kind}
+
+
+UNDEF = {"state": "undefined"}
+
+
+def rate(fp, neg):
+    return {"state": "defined", "false_positives": fp, "negative_queries": neg, "value": fp / neg}
+
+
+def counters(neg, fp):
+    return {"negative_queries": neg, "false_positives": fp}
+
+
+def cases():
+    out = []
+    C = dict((n, n) for n, _, _ in CHECKS)
+    # base hashes
+    out.append(pos_case("seed/a", "base_hashes_pinned", 8, 1, "a", flags=["seed-figure"]))
+    assert hashes(utf16("a")) == (3826002220, 428013963)
+    for cid, text, units, flags in [
+        ("ascii/hello", "hello", None, []),
+        ("bmp/e-acute", "\u00e9", None, []),
+        ("bmp/e-combining-acute", "e\u0301", None, []),
+        ("pair/grinning-face", "\U0001F600", None, ["surrogate-pair"]),
+        ("lone/high-d800", None, [0xD800], ["lone-surrogate"]),
+        ("lone/low-dfff-then-a", None, [0xDFFF, 0x61], ["lone-surrogate"]),
+        ("units/nul-and-ffff", None, [0x0000, 0xFFFF], []),
+        ("max/256-units", None, [(i * 7919) % 65536 for i in range(256)], ["bound"]),
+    ]:
+        out.append(pos_case(cid, "base_hashes_pinned", 1024, 12, text, units, flags))
+    # wrap
+    wraps = []
+    for text in ["a", "b", "hello", "\U0001F600", "doc-04"]:
+        for m in (1000, 1023, 997, 100):
+            h1, h2 = hashes(utf16(text))
+            k = 12
+            if any(h1 + i * h2 >= 2 ** 32 and (h1 + i * h2) % m != ((h1 + i * h2) % 2 ** 32) % m for i in range(k)):
+                wraps.append((text, m, k))
+                break
+    for text, m, k in wraps[:4]:
+        out.append(pos_case("wrap/%s-m%d" % (utf16(text)[0], m), "positions_without_32_bit_wrap", m, k, text,
+                            flags=["wrap-would-differ"]))
+    out.append(script("session/wrap-in-last-operation", "positions_without_32_bit_wrap",
+                      [(s, {}) for s in create(1000, 3)] +
+                      [(op("insert", value="a"), ok(last_operation={"h1": 3826002220, "h2": 428013963,
+                                                                    "positions": [{"index": i, "position": p} for i, p in enumerate(positions(1000, 3, utf16("a")))]}))],
+                      ["derived", "wrap-would-differ"], "Index 2: 3826002220 + 2*428013963 = 4682030146 >= 2^32; exact mod 1000 = 146, a wrap would give 850."))
+    assert positions(1000, 3, utf16("a"))[2] == 146
+    # repeated positions
+    rep = pos_case("m8-k12/a", "repeated_positions_kept_in_order", 8, 12, "a", flags=["repeated-position", "bound"])
+    out.append(rep)
+    out.append(pos_case("m24-k12/bloom", "repeated_positions_kept_in_order", 24, 12, "bloom", flags=["repeated-position"]))
+    assert positions(24, 12, utf16("bloom")) == [4, 19, 10, 1, 16, 7, 22, 13, 4, 19, 10, 1]  # gcd(h2, 24) = 3: a cycle of 8
+    p = positions(8, 12, utf16("a"))
+    seen = set()
+    steps = []
+    for i, q in enumerate(p):
+        steps.append({"index": i, "position": q, "before": False, "after": True})
+    out.append(script("session/insert-a-m8-k12", "repeated_positions_kept_in_order",
+                      [(s, {}) for s in create(8, 12)] +
+                      [(op("insert", value="a"), ok(bits=bits_after(8, 12, ["a"]), last_operation={"kind": "insert", "positions": steps}))],
+                      ["derived", "repeated-position"], "before/after describe the bit before and after the whole operation."))
+    # a..h
+    for i, ch in enumerate("abcdefghi"):
+        out.append(pos_case("seed/" + ch, "a_to_h_fill_every_bit", 8, 1, ch, flags=["seed-figure"]))
+    assert [positions(8, 1, utf16(c))[0] for c in "abcdefghi"] == [4, 5, 2, 3, 0, 1, 6, 7, 4]
+    out.append(script("session/example-then-new-strings", "a_to_h_fill_every_bit",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert_example"), ok(bits="11111111", bits_set=8, distinct_entries=8, counters=counters(0, 0))),
+                          (op("query", value="i"), ok(counters=counters(1, 1), last_operation={"outcome": "false_positive"})),
+                          (op("query", value="zebra"), ok(counters=counters(2, 2))),
+                          (op("query", value="\U0001F600"), ok(counters=counters(3, 3), rate=rate(3, 3))),
+                      ], ["seed-figure", "rule"]))
+    out.append(script("session/insert-one-by-one", "a_to_h_fill_every_bit",
+                      [(s, {}) for s in create(8, 1)] +
+                      [(op("insert", value=c), ok(bits=bits_after(8, 1, "abcdefgh"[:i + 1]))) for i, c in enumerate("abcdefgh")],
+                      ["seed-figure", "derived"]))
+    # rate 1/2
+    out.append(script("seed/insert-a-query-i-a-b", "observed_rate_one_half",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), ok(rate=UNDEF, distinct_entries=1)),
+                          (op("query", value="i"), ok(counters=counters(1, 1), last_operation={"outcome": "false_positive"})),
+                          (op("query", value="a"), ok(counters=counters(1, 1), last_operation={"outcome": "truly_present"})),
+                          (op("query", value="b"), ok(counters=counters(2, 1), rate=rate(1, 2), last_operation={"outcome": "definitely_absent"})),
+                      ], ["seed-figure", "rule"]))
+    # undefined rate
+    out.append(script("fresh-and-present-only", "observed_rate_undefined_without_negative_query",
+                      [(op("set_draft", field="m", value="64"), {}), (op("set_draft", field="k", value="3"), {}),
+                       (op("create"), ok(rate=UNDEF, counters=counters(0, 0))),
+                       (op("insert", value="a"), ok(rate=UNDEF)),
+                       (op("query", value="a"), ok(rate=UNDEF, counters=counters(0, 0))),
+                       (op("query", value="a"), ok(rate=UNDEF))]))
+    out.append(script("after-reset", "observed_rate_undefined_without_negative_query",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}), (op("query", value="b"), ok(rate=rate(0, 1))),
+                          (op("reset"), ok(rate=UNDEF, counters=counters(0, 0)))]))
+    # counters
+    out.append(script("repeated-and-present", "query_counters",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}),
+                          (op("query", value="a"), ok(counters=counters(0, 0))),
+                          (op("query", value="b"), ok(counters=counters(1, 0))),
+                          (op("query", value="b"), ok(counters=counters(2, 0))),
+                          (op("query", value="i"), ok(counters=counters(3, 1))),
+                          (op("query", value="i"), ok(counters=counters(4, 2), rate=rate(2, 4))),
+                          (op("query", value="a"), ok(counters=counters(4, 2)))]))
+    # duplicate insertion
+    out.append(script("insert-twice", "duplicate_insertion_changes_nothing",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}), (op("query", value="b"), ok(counters=counters(1, 0))),
+                          (op("insert", value="a"), ok(bits=bits_after(8, 1, ["a"]), distinct_entries=1, counters=counters(1, 0),
+                                                       last_operation={"kind": "insert", "outcome": "duplicate"}))],
+                      ["rule", "derived"]))
+    # new distinct resets
+    out.append(script("insert-new", "new_distinct_insertion_resets_counters",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}), (op("query", value="b"), {}), (op("query", value="i"), ok(counters=counters(2, 1))),
+                          (op("insert", value="c"), ok(counters=counters(0, 0), rate=UNDEF, distinct_entries=2))]))
+    out.append(script("new-string-on-set-bits", "new_distinct_insertion_resets_counters",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}), (op("query", value="b"), ok(counters=counters(1, 0))),
+                          (op("insert", value="i"), ok(counters=counters(0, 0), bits=bits_after(8, 1, ["a"]),
+                                                       last_operation={"outcome": "new"}))],
+                      ["rule", "derived"], "\"i\" lands on a bit already set by \"a\": the bits do not change, the reference set does."))
+    # length
+    smile = "\U0001F600"
+    out.append(script("units", "string_length_in_code_units",
+                      [(s, {}) for s in create(64, 3)] + [
+                          (op("insert", value="x" * 256), ok(distinct_entries=1)),
+                          (op("insert", value="x" * 257), err("too_long")),
+                          (op("insert", value=""), err("empty_string")),
+                          (op("query", value=""), err("empty_string")),
+                          (op("query", value="y" * 257), err("too_long")),
+                          (op("insert", value=smile * 128), ok(distinct_entries=2)),
+                          (op("insert", value=smile * 128 + "a"), err("too_long")),
+                          (op("insert", value="a" + smile * 128), err("too_long")),
+                          (op("insert", value=[0xD800] * 256), ok(distinct_entries=3)),
+                          (op("query", value="z" * 256), ok()),
+                      ], ["rule", "surrogate-pair", "lone-surrogate", "bound", "error"]))
+    # exact comparison
+    out.append(script("forms", "exact_comparison_no_normalisation",
+                      [(s, {}) for s in create(1024, 4)] + [
+                          (op("insert", value="\u00e9"), ok(distinct_entries=1)),
+                          (op("insert", value="e\u0301"), ok(distinct_entries=2, last_operation={"outcome": "new"})),
+                          (op("insert", value="a"), ok(distinct_entries=3)),
+                          (op("insert", value="A"), ok(distinct_entries=4, last_operation={"outcome": "new"})),
+                          (op("insert", value=" a"), ok(distinct_entries=5, last_operation={"outcome": "new"})),
+                          (op("insert", value="a "), ok(distinct_entries=6, last_operation={"outcome": "new"})),
+                          (op("query", value="\u00e9"), ok(last_operation={"outcome": "truly_present"})),
+                          (op("query", value="E\u0301"), ok(last_operation={"kind": "query"})),
+                          (op("insert", value=" a"), ok(distinct_entries=6, last_operation={"outcome": "duplicate"})),
+                      ]))
+    # 1024 entries
+    out.append(script("limit", "distinct_entry_limit",
+                      [(s, {}) for s in create(1024, 1)] + [
+                          (op("insert_many", prefix="entry-", count=1023), ok(distinct_entries=1023)),
+                          (op("insert", value="entry-1023"), ok(distinct_entries=1024)),
+                          (op("insert", value="one-too-many"), err("too_many_entries")),
+                          (op("insert", value="entry-0"), ok(distinct_entries=1024, last_operation={"outcome": "duplicate"})),
+                          (op("query", value="one-too-many"), ok(distinct_entries=1024)),
+                      ], ["rule", "bound", "error"], "insert_many inserts prefix+0 .. prefix+(count-1), in order."))
+    # parameter bounds
+    steps = []
+    for m, k, result in [(7, 3, "m"), (1025, 3, "m"), (8, 0, "k"), (8, 13, "k"), (0, 1, "m")]:
+        steps += [(op("set_draft", field="m", value=str(m)), {}), (op("set_draft", field="k", value=str(k)), {}),
+                  (op("create"), err("out_of_range"))]
+    for m, k in [("8.0", "1"), (" 8", "1"), ("", "1"), ("-8", "1"), ("8", "1e1"), ("\uff18", "1")]:
+        steps += [(op("set_draft", field="m", value=m), {}), (op("set_draft", field="k", value=k), {}),
+                  (op("create"), err("invalid_draft"))]
+    for m, k in [(8, 1), (1024, 12), (8, 12), (1024, 1)]:
+        steps += [(op("set_draft", field="m", value=str(m)), {}), (op("set_draft", field="k", value=str(k)), {}),
+                  (op("create"), ok(active=True, params={"m": m, "k": k}, bits="0" * m))]
+    out.append(script("create", "parameter_bounds", steps, ["rule", "bound", "error"]))
+    out.append(script("no-filter-yet", "parameter_bounds",
+                      [(op("insert", value="a"), err("no_active_filter")), (op("query", value="a"), err("no_active_filter"))],
+                      ["rule", "error"]))
+    # reset
+    out.append(script("drafts", "reset_keeps_drafts",
+                      [(s, {}) for s in create(16, 2)] + [
+                          (op("insert", value="a"), {}),
+                          (op("set_draft", field="insert", value="draft insert"), {}),
+                          (op("set_draft", field="query", value="draft query"), {}),
+                          (op("query", value="q"), {}),
+                          (op("reset"), ok(active=True, params={"m": 16, "k": 2}, bits="0" * 16, distinct_entries=0,
+                                           counters=counters(0, 0), rate=UNDEF, last_operation=None, history=[],
+                                           drafts={"m": "16", "k": "2", "insert": "draft insert", "query": "draft query"}))]))
+    # parameter change
+    out.append(script("m-and-k", "parameter_change_discards_filter",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), ok(active=True)),
+                          (op("set_draft", field="m", value="16"), ok(active=False, params=None, bits=None, distinct_entries=0)),
+                          (op("insert", value="b"), err("no_active_filter")),
+                          (op("create"), ok(active=True, params={"m": 16, "k": 1}, bits="0" * 16, distinct_entries=0)),
+                          (op("insert", value="a"), ok(active=True)),
+                          (op("set_draft", field="k", value="2"), ok(active=False)),
+                          (op("query", value="a"), err("no_active_filter")),
+                          (op("create"), ok(active=True, params={"m": 16, "k": 2}))],
+                      ["rule", "error"]))
+    # last op and history
+    out.append(script("display-and-order", "last_operation_and_history",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a b\n"), ok(last_operation={"kind": "insert", "display": "\"a b\\n\"", "outcome": "new",
+                                                                         "positions": [{"index": 0, "position": positions(8, 1, utf16("a b\n"))[0], "before": False, "after": True}]})),
+                          (op("query", value="\"q\"\t"), ok(last_operation={"kind": "query", "display": "\"\\\"q\\\"\\t\""},
+                                                            history=[{"kind": "query", "display": "\"\\\"q\\\"\\t\""},
+                                                                     {"kind": "insert", "display": "\"a b\\n\""}])),
+                          (op("query", value=[0xD800]), ok(last_operation={"display": "\"\\ud800\""})),
+                          (op("query", value="\u00e9\U0001F600"), ok(last_operation={"display": "\"\u00e9\U0001F600\""})),
+                      ], ["rule", "derived", "lone-surrogate", "surrogate-pair"]))
+    # round trip
+    out.append(script("populated", "export_import_round_trip",
+                      [(s, {}) for s in create(64, 4)] + [
+                          (op("insert_many", prefix="w", count=40), {}),
+                          (op("insert", value=[0xD800, 0x61]), {}),
+                          (op("insert", value="\U0001F600 \u00e9"), {}),
+                          (op("query", value="nope"), {}), (op("query", value="w3"), {}),
+                          (op("set_panel", panel="positions", open=True), ok(panels={"positions": True, "model": False})),
+                          (op("set_draft", field="query", value="half typed"), {}),
+                          (op("roundtrip"), ok(distinct_entries=42, panels={"positions": True, "model": False})),
+                          (op("insert", value="after"), ok(distinct_entries=43))],
+                      ["rule", "lone-surrogate", "surrogate-pair"], "`roundtrip` exports, imports into a fresh session and continues with it; the runner checks its view equals the one before."))
+    out.append(script("no-filter", "export_import_round_trip",
+                      [(op("set_draft", field="m", value="77"), {}), (op("roundtrip"), ok(active=False, drafts={"m": "77"}))]))
+    # import size
+    out.append(script("two-mib", "import_size_limit",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}),
+                          (op("import_padded", bytes=2 * 1024 * 1024), ok(distinct_entries=1)),
+                          (op("insert", value="b"), ok(distinct_entries=2)),
+                          (op("import_padded", bytes=2 * 1024 * 1024 + 1), err("too_large")),
+                          (op("import_padded", bytes=3 * 1024 * 1024), err("too_large")),
+                      ], ["rule", "bound", "error"], "import_padded exports the current session, pads it with trailing spaces to exactly `bytes` bytes and imports that."))
+    # invalid imports
+    valid = json.loads(FIXTURE.read_text())
+    def mutate(f):
+        d = json.loads(json.dumps(valid))
+        f(d)
+        return d
+    bad = [
+        ("syntax", {"text": "{\"format\": \"bloomproof-session\", "}, "syntax"),
+        ("not-an-object", {"text": "[1, 2, 3]"}, None),
+        ("wrong-format", {"document": mutate(lambda d: d.update(format="something-else"))}, None),
+        ("future-version", {"document": mutate(lambda d: d.update(version=99))}, "unsupported_version"),
+        ("unknown-field", {"document": mutate(lambda d: d.update(bits="11111111"))}, None),
+        ("m-out-of-range", {"document": mutate(lambda d: (d["params"].update(m=2000), d["drafts"].update(m="2000")))}, None),
+        ("k-out-of-range", {"document": mutate(lambda d: (d["params"].update(k=0), d["drafts"].update(k="0")))}, None),
+        ("entry-257-units", {"document": mutate(lambda d: d["entries"].append("x" * 257))}, None),
+        ("empty-entry", {"document": mutate(lambda d: d["entries"].append(""))}, None),
+        ("duplicate-entries", {"document": mutate(lambda d: d["entries"].append("a"))}, None),
+        ("too-many-entries", {"document": mutate(lambda d: d["entries"].extend("e%d" % i for i in range(1017)))}, None),
+        ("false-positives-exceed-negatives", {"document": mutate(lambda d: d["counters"].update(false_positives=5))}, None),
+        ("counters-inconsistent-with-history", {"document": mutate(lambda d: d["counters"].update(negative_queries=7))}, None),
+        ("unit-out-of-range", {"document": mutate(lambda d: d["entries"].append([70000]))}, None),
+    ]
+    steps = [(s, {}) for s in create(16, 2)] + [(op("insert", value="kept"), ok(distinct_entries=1))]
+    for name, payload, kind in bad:
+        steps.append((op("import_text" if "text" in payload else "import", **payload), err(kind) if kind else {"error": "*"}))
+    steps.append((op("query", value="kept"), ok(distinct_entries=1, params={"m": 16, "k": 2}, last_operation={"outcome": "truly_present"})))
+    out.append(script("each-kind", "invalid_import_keeps_state", steps, ["rule", "error"],
+                      "An expected error of \"*\" accepts any error kind; every error step must leave the view exactly as before."))
+    # legacy
+    out.append(script("v1-fixture", "legacy_saved_state_readable",
+                      [(op("import", document=valid),
+                        ok(active=True, params={"m": 8, "k": 1}, bits="11111111", distinct_entries=8,
+                           counters=counters(2, 2), rate=rate(2, 2), panels={"positions": True, "model": False},
+                           last_operation={"kind": "query", "display": "\"\\ud800\"", "outcome": "false_positive"}))],
+                      ["legacy", "lone-surrogate", "seed-figure"], "The fixture crates/session/tests/fixtures/session-v1.json, embedded."))
+    # local save
+    out.append(script("hundred-thousand", "local_save_limit",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("save_local", units=100000), {"save": "saved"}),
+                          (op("save_local", units=100001), {"save": "kept"}),
+                          (op("save_local", units=1), {"save": "saved"}),
+                      ], ["rule", "bound"], "save_local builds a serialised state of exactly `units` UTF-16 code units and applies the rule with a previous copy."))
+    # estimates
+    for m, k, n in [(8, 1, 8), (8, 1, 1), (64, 3, 10), (1024, 12, 1024), (1024, 1, 1), (100, 7, 14), (512, 4, 0), (8, 12, 1024), (1000, 5, 200)]:
+        e = estimates(m, k, n)
+        out.append(case("m%d-k%d-n%d" % (m, k, n), "estimates_pinned", {"m": m, "k": k, "n": n}, e, ["exact-rational"]))
+    return out
+
+
+def render():
+    checks = {"$schema": "../schemas/checks.schema.json", "protocol": PROTOCOL, "format_version": 1,
+              "check_count": len(CHECKS),
+              "checks": [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS]}
+    cs = cases()
+    names = [n for n, _, _ in CHECKS]
+    for c in cs:
+        c["id"] = "%02d-%s" % (names.index(c["check"]) + 1, c["id"])
+    ids = [c["id"] for c in cs]
+    assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
+    file = {"$schema": "../schemas/" + PROTOCOL + ".cases.schema.json", "protocol": PROTOCOL, "format_version": 1,
+            "case_count": len(cs), "flags": dict(sorted(FLAGS.items())), "cases": cs}
+    dump = lambda v: json.dumps(v, indent=1, ensure_ascii=True) + "\n"
+    return {OUT / "checks.json": dump(checks), OUT / "cases.json": dump(file)}
+
+
+def main():
+    files = render()
+    if "--check" in sys.argv[1:]:
+        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
+        for p in stale:
+            print(f"{p} is stale: run `python3 spec/derive/{Path(__file__).name}` and commit", file=sys.stderr)
+        sys.exit(1 if stale else 0)
+    OUT.mkdir(parents=True, exist_ok=True)
+    for p, text in files.items():
+        p.write_text(text)
+        print("wrote", p)
+
+
+if __name__ == "__main__":
+    main()
