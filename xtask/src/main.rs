@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod ci;
+mod vectors;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,8 +22,11 @@ fn root() -> PathBuf {
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  conformance [--format text|json] [FILTER]   run every documented check of spec/
+  conformance [--format text|json] [--impl CMD] [--timeout SECS] [FILTER]
+                                              run every documented check of spec/, in process
+                                              or against an adapter command (spec/ADAPTER.md)
   schemas [--check]                           write spec/schemas/ from the Rust types
+  vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   ci                                          run every test, lint and freshness check";
 
 fn main() -> ExitCode {
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
         "conformance" => return conformance(rest),
         "schemas" => schemas(rest),
         "ci" => ci::run(rest),
+        "vectors" => vectors::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -63,6 +68,20 @@ fn conformance(args: &[String]) -> ExitCode {
                 Some("json") => options.format = Format::Json,
                 other => {
                     eprintln!("error: --format takes `text` or `json`, got {other:?}");
+                    return ExitCode::from(2);
+                }
+            },
+            "--impl" => match args.next() {
+                Some(command) => options.implementation = Some(command.clone()),
+                None => {
+                    eprintln!("error: --impl takes a command");
+                    return ExitCode::from(2);
+                }
+            },
+            "--timeout" => match args.next().and_then(|s| s.parse::<f64>().ok()) {
+                Some(secs) => options.timeout = std::time::Duration::try_from_secs_f64(secs).ok(),
+                None => {
+                    eprintln!("error: --timeout takes a number of seconds");
                     return ExitCode::from(2);
                 }
             },

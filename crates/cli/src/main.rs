@@ -18,6 +18,11 @@ struct Cli {
 enum Command {
     /// Run every documented check of the spec folder and report each by name.
     Conformance(ConformanceArgs),
+    /// Answer the adapter protocol (JSON lines on stdin/stdout) with the Rust
+    /// implementation; see spec/ADAPTER.md.
+    Adapter,
+    /// Serve the interactive fnv1a-utf16-v1 explorer page on this machine and print its URL.
+    Explore(ExploreArgs),
 }
 
 /// Arguments of `conformance`.
@@ -31,6 +36,28 @@ struct ConformanceArgs {
     format: FormatArg,
     /// Run only checks whose `<protocol>/<name>` contains this text.
     filter: Option<String>,
+    /// Run the checks against this command, spoken to through the adapter protocol
+    /// (spec/ADAPTER.md), instead of the in-process Rust implementation.
+    #[arg(long = "impl", value_name = "COMMAND")]
+    implementation: Option<String>,
+    /// Seconds an adapter has to answer one request.
+    #[arg(long, default_value_t = 20.0)]
+    timeout: f64,
+}
+
+/// Arguments of `explore`.
+#[derive(clap::Args)]
+struct ExploreArgs {
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Open the page in the default browser once listening.
+    #[arg(long)]
+    open: bool,
+    /// The address to listen on: loopback unless you ask for another (which
+    /// exposes the page to whoever can reach that address).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -49,6 +76,30 @@ fn main() -> ExitCode {
                 FormatArg::Json => Format::Json,
             },
             filter: args.filter,
+            implementation: args.implementation,
+            timeout: std::time::Duration::try_from_secs_f64(args.timeout).ok(),
         }),
+        Command::Adapter => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            match bloomproof_conformance::adapter::serve(stdin, stdout) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("bloomproof adapter: {err}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Explore(args) => match bloomproof_explorer::run(bloomproof_explorer::Options {
+            host: args.host,
+            port: args.port,
+            open: args.open,
+        }) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }

@@ -24,10 +24,18 @@ pub struct Options {
     pub format: Format,
     /// Only checks whose `<protocol>/<name>` contains this.
     pub filter: Option<String>,
+    /// Drive this command through the adapter protocol instead of the in-process
+    /// Rust implementation.
+    pub implementation: Option<String>,
+    /// Longest wait for one adapter response.
+    pub timeout: Option<std::time::Duration>,
 }
 
-/// Loads the spec, runs it against the in-process Rust implementation, prints the
-/// report. Exit code 0 when every check passed, 1 when one failed, 2 when the spec
+/// The default time an adapter has to answer one request.
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Loads the spec, runs it against the in-process Rust implementation (or the
+/// adapter command of `options.implementation`), prints the report. Exit code 0 when every check passed, 1 when one failed, 2 when the spec
 /// did not load.
 pub fn conformance(options: &Options) -> ExitCode {
     let spec = match crate::load(&options.spec_dir) {
@@ -40,7 +48,18 @@ pub fn conformance(options: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut subjects = Subjects::rust();
+    let mut subjects = match &options.implementation {
+        None => Subjects::rust(),
+        Some(command) => {
+            match Subjects::adapter(command, options.timeout.unwrap_or(DEFAULT_TIMEOUT)) {
+                Ok(subjects) => subjects,
+                Err(err) => {
+                    eprintln!("error: {err}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
     let report = run(&spec, &mut subjects, options.filter.as_deref());
     match options.format {
         Format::Text => print!("{}", report.render_text()),

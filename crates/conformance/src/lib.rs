@@ -9,6 +9,7 @@
 //! [`report`] prints one line per check, the figures the source documents published,
 //! and `N passed, M failed`.
 
+pub mod adapter;
 pub mod doc_checks;
 pub mod fnv_checks;
 pub mod load;

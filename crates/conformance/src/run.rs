@@ -23,6 +23,16 @@ impl Subjects {
         }
     }
 
+    /// Both protocols through one adapter subprocess, `timeout` per request.
+    pub fn adapter(command: &str, timeout: std::time::Duration) -> Result<Self, String> {
+        let process = crate::adapter::AdapterProcess::start(command, timeout)?;
+        let shared = std::sync::Arc::new(std::sync::Mutex::new(process));
+        Ok(Subjects {
+            doc: Box::new(crate::adapter::AdapterDoc(std::sync::Arc::clone(&shared))),
+            fnv: Box::new(crate::adapter::AdapterFnv(shared)),
+        })
+    }
+
     fn name(&self) -> String {
         self.doc.name()
     }
