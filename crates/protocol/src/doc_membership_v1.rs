@@ -16,6 +16,7 @@
 //! and `position_i = int(SHA-256(message_i), big-endian) mod m`.
 
 use core::fmt;
+use sha2::block_api::compress256;
 use sha2::{Digest, Sha256};
 
 /// Protocol name, as used in spec files, vectors and reports.
@@ -232,20 +233,236 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
 
 /// SHA-256 of the message for hash index `index` and `item`.
 pub fn digest(params: &Params, index: u8, item: &[u8]) -> Result<[u8; 32], BoundError> {
-    let message = message(params, index, item)?;
-    Ok(sha256(message.as_bytes()))
+    let state = FramedItem::new(params, item)?.state(index);
+    let mut out = [0u8; 32];
+    for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    Ok(out)
 }
 
 /// The digest read as one big-endian 256-bit integer, reduced mod `m`.
 pub fn reduce(digest: &[u8; 32], m: u16) -> u16 {
-    let m = u128::from(m.max(1));
-    let mut remainder: u128 = 0;
-    for limb in digest.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(limb);
-        remainder = ((remainder << 64) | u128::from(u64::from_be_bytes(word))) % m;
+    let mut words = [0u32; 8];
+    for (word, chunk) in words.iter_mut().zip(digest.chunks_exact(4)) {
+        let mut bytes = [0u8; 4];
+        bytes.copy_from_slice(chunk);
+        *word = u32::from_be_bytes(bytes);
     }
-    remainder as u16
+    reduce_words(&words, m)
+}
+
+/// The SHA-256 initial hash value (FIPS 180-4, section 5.3.3).
+pub const SHA256_INITIAL_STATE: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
+
+/// Precomputed constants that reduce a 256-bit digest mod one `m`.
+///
+/// The digest is eight big-endian 32-bit words `w[0..8]`, its value
+/// `sum(w[j] * 2^(32*(7-j)))`. With `weight[j] = 2^(32*(7-j)) mod m` (below 512),
+/// `sum(w[j] * weight[j])` is congruent to the digest and below `2^44`, so eight
+/// independent 64-bit multiplications and one Lemire fast remainder (one 64-bit and
+/// one 128-bit multiplication by `ceil(2^64 / m)`, exact for numerators below
+/// `2^(64 - log2 m)`) replace eight dependent divisions.
+#[derive(Clone, Copy)]
+struct Reducer {
+    weights: [u16; 8],
+    reciprocal: u64,
+}
+
+const fn reducer(m: u16) -> Reducer {
+    let m64 = m as u64;
+    let mut weights = [0u16; 8];
+    let mut weight = 1 % m64;
+    let step = (1u64 << 32) % m64;
+    let mut j = 8;
+    while j > 0 {
+        j -= 1;
+        weights[j] = weight as u16;
+        weight = weight * step % m64;
+    }
+    Reducer {
+        weights,
+        reciprocal: u64::MAX / m64 + 1,
+    }
+}
+
+/// One [`Reducer`] per allowed `m` (entries below [`M_MIN`] are never read).
+static REDUCERS: [Reducer; M_MAX as usize + 1] = {
+    let mut table = [reducer(M_MIN as u16); M_MAX as usize + 1];
+    let mut m = M_MIN as usize;
+    while m <= M_MAX as usize {
+        table[m] = reducer(m as u16);
+        m += 1;
+    }
+    table
+};
+
+impl Reducer {
+    #[inline(always)]
+    fn reduce(&self, words: &[u32; 8], m: u16) -> u16 {
+        let mut sum = 0u64;
+        for (&word, &weight) in words.iter().zip(&self.weights) {
+            sum += u64::from(word) * u64::from(weight);
+        }
+        let low = self.reciprocal.wrapping_mul(sum);
+        ((u128::from(low) * u128::from(m)) >> 64) as u16
+    }
+}
+
+/// The digest given as its eight big-endian 32-bit words (the SHA-256 state after the
+/// last block), read as one 256-bit integer and reduced mod `m` (`m = 0` is read as 1).
+///
+/// Allowed `m` (8..=512) use a precomputed table and no division; any other `m` takes
+/// the plain digit-by-digit path.
+pub fn reduce_words(words: &[u32; 8], m: u16) -> u16 {
+    match REDUCERS.get(usize::from(m)) {
+        Some(reducer) if u32::from(m) >= M_MIN => reducer.reduce(words, m),
+        _ => {
+            let m = u64::from(m.max(1));
+            let mut remainder = 0u64;
+            for &word in words {
+                remainder = ((remainder << 32) | u64::from(word)) % m;
+            }
+            remainder as u16
+        }
+    }
+}
+
+/// A message block template: the domain, then zeros.
+const BLOCK_TEMPLATE: [u8; 64] = {
+    let mut block = [0u8; 64];
+    let mut at = 0;
+    while at < DOMAIN.len() {
+        block[at] = DOMAIN[at];
+        at += 1;
+    }
+    block
+};
+
+/// An item framed and padded once into SHA-256 blocks on the stack, ready to hash for
+/// any hash index without framing again.
+///
+/// The message is at most [`MESSAGE_MAX`] (105) bytes, so with SHA-256 padding it
+/// fills one block (messages up to 55 bytes) or two. Only the hash-index byte differs
+/// between the `k` messages of an item, and it sits in the first block after the seed,
+/// so no compression can be shared between indices: each position costs exactly one
+/// or two calls of the block function, with no hasher buffering around them.
+///
+/// Two copies of the padded message alternate: while one is hashed for index `i`, the
+/// other already carries index `i + 1`, so the block function never reads a block
+/// right after a one-byte store into it (a store-forwarding stall).
+#[derive(Clone)]
+pub struct FramedItem {
+    messages: [[[u8; 64]; 2]; 2],
+    indices: [u8; 2],
+    block_count: usize,
+    index_at: usize,
+    m: u16,
+    reducer: &'static Reducer,
+}
+
+impl fmt::Debug for FramedItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FramedItem")
+            .field("block_count", &self.block_count)
+            .field("index_at", &self.index_at)
+            .field("m", &self.m)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FramedItem {
+    /// Frames and pads `item` under `params`; errors only for an item over 64 bytes.
+    #[inline(always)]
+    pub fn new(params: &Params, item: &[u8]) -> Result<Self, BoundError> {
+        check_item(item)?;
+        let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+        let item_at = index_at + 3;
+        let len = item_at + item.len();
+        let block_count = if len + 9 <= 64 { 1 } else { 2 };
+        let mut first = BLOCK_TEMPLATE;
+        let mut second = [0u8; 64];
+        let [m_high, m_low] = params.m.to_be_bytes();
+        first[18..22].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
+        // The whole seed buffer: its bytes past the seed are zero, and the index,
+        // length and item overwrite them below.
+        first[22..38].copy_from_slice(&params.seed);
+        first[index_at + 1..item_at].copy_from_slice(&(item.len() as u16).to_be_bytes());
+        let (head, tail) = item.split_at(item.len().min(64 - item_at));
+        first[item_at..item_at + head.len()].copy_from_slice(head);
+        if !tail.is_empty() {
+            second[..tail.len()].copy_from_slice(tail);
+        }
+        // Padding: 0x80 right after the message, the bit length in the last 8 bytes.
+        match first.get_mut(len) {
+            Some(byte) => *byte = 0x80,
+            None => second[len - 64] = 0x80,
+        }
+        let bit_len = (len as u64 * 8).to_be_bytes();
+        if block_count == 1 {
+            first[56..].copy_from_slice(&bit_len);
+        } else {
+            second[56..].copy_from_slice(&bit_len);
+        }
+        let mut framed = FramedItem {
+            messages: [[first, second]; 2],
+            indices: [0, 1],
+            block_count,
+            index_at,
+            m: params.m,
+            reducer: &REDUCERS[usize::from(params.m)],
+        };
+        framed.messages[1][0][index_at] = 1;
+        Ok(framed)
+    }
+
+    /// Number of SHA-256 blocks of each message (1 or 2).
+    pub fn block_count(&self) -> usize {
+        self.block_count
+    }
+
+    /// The padded blocks of the message for hash index `index`.
+    #[inline(always)]
+    pub fn blocks(&mut self, index: u8) -> &[[u8; 64]] {
+        let slot = usize::from(index & 1);
+        if self.indices[slot] != index {
+            self.messages[slot][0][self.index_at] = index;
+            self.indices[slot] = index;
+        }
+        // Ready the other copy for the next index while this one is hashed.
+        let next = index.wrapping_add(1);
+        let other = slot ^ 1;
+        if self.indices[other] != next {
+            self.messages[other][0][self.index_at] = next;
+            self.indices[other] = next;
+        }
+        &self.messages[slot][..self.block_count]
+    }
+
+    /// The SHA-256 state after the last block for hash index `index`: the digest as
+    /// eight big-endian words.
+    #[inline(always)]
+    pub fn state(&mut self, index: u8) -> [u32; 8] {
+        let mut state = SHA256_INITIAL_STATE;
+        compress256(&mut state, self.blocks(index));
+        state
+    }
+
+    /// Position for hash index `index`.
+    #[inline(always)]
+    pub fn position(&mut self, index: u8) -> u16 {
+        let state = self.state(index);
+        self.reducer.reduce(&state, self.m)
+    }
 }
 
 /// The `k` positions of `item`, in hash-index order (repeats kept).
@@ -270,17 +487,19 @@ impl fmt::Debug for Positions {
 
 /// Position of `item` for hash index `index`.
 pub fn position(params: &Params, index: u8, item: &[u8]) -> Result<u16, BoundError> {
-    Ok(reduce(&digest(params, index, item)?, params.m))
+    Ok(FramedItem::new(params, item)?.position(index))
 }
 
 /// All `k` positions of `item`, in hash-index order.
+#[inline]
 pub fn positions(params: &Params, item: &[u8]) -> Result<Positions, BoundError> {
+    let mut framed = FramedItem::new(params, item)?;
     let mut out = Positions {
         buf: [0; K_MAX as usize],
         len: usize::from(params.k),
     };
-    for index in 0..params.k {
-        out.buf[usize::from(index)] = position(params, index, item)?;
+    for (index, slot) in (0..params.k).zip(&mut out.buf) {
+        *slot = framed.position(index);
     }
     Ok(out)
 }
@@ -322,6 +541,62 @@ mod tests {
         let mut two64 = [0u8; 32];
         two64[23] = 1;
         assert_eq!(reduce(&two64, 10), 6);
+    }
+
+    /// The digit-by-digit reduction of the reference: `r = (256*r + byte) mod m`.
+    fn reduce_bytewise(digest: &[u8; 32], m: u16) -> u16 {
+        let m = u32::from(m.max(1));
+        let mut r = 0u32;
+        for &byte in digest {
+            r = ((r << 8) | u32::from(byte)) % m;
+        }
+        r as u16
+    }
+
+    /// A deterministic pseudo-random digest (xorshift64*).
+    fn pseudo_digest(state: &mut u64) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for chunk in out.chunks_exact_mut(8) {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            chunk.copy_from_slice(&state.wrapping_mul(0x2545_f491_4f6c_dd1d).to_be_bytes());
+        }
+        out
+    }
+
+    #[test]
+    fn table_reduction_equals_digit_by_digit_for_every_m() {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        let mut digests = vec![[0u8; 32], [0xff; 32]];
+        digests.extend((0..64).map(|_| pseudo_digest(&mut state)));
+        for m in (0..=1024).chain([u16::MAX - 1, u16::MAX]) {
+            for digest in &digests {
+                assert_eq!(reduce(digest, m), reduce_bytewise(digest, m), "m = {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn framed_blocks_hash_like_the_plain_hasher() {
+        let mut state = 0x0123_4567_89ab_cdef;
+        for seed_len in 0..=SEED_MAX {
+            for item_len in 0..=ITEM_MAX {
+                let bytes = pseudo_digest(&mut state);
+                let seed: Vec<u8> = bytes.iter().cycle().take(seed_len).copied().collect();
+                let item: Vec<u8> = bytes.iter().rev().cycle().take(item_len).copied().collect();
+                let params = Params::new(8 + (item_len as u64 * 7) % 505, 8, &seed).unwrap();
+                let mut framed = FramedItem::new(&params, &item).unwrap();
+                let len = message(&params, 0, &item).unwrap().as_bytes().len();
+                assert_eq!(framed.block_count(), if len <= 55 { 1 } else { 2 });
+                for index in 0..8 {
+                    let plain = sha256(message(&params, index, &item).unwrap().as_bytes());
+                    let got = digest(&params, index, &item).unwrap();
+                    assert_eq!(got, plain, "seed {seed_len} item {item_len} index {index}");
+                    assert_eq!(framed.position(index), reduce_bytewise(&plain, params.m()));
+                }
+            }
+        }
     }
 
     #[test]

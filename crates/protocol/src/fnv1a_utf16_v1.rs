@@ -112,9 +112,59 @@ pub fn position(hashes: BaseHashes, index: u8, m: u16) -> u16 {
 
 /// The `k` positions in order (repeats kept).
 pub fn positions(params: &Params, hashes: BaseHashes) -> Vec<u16> {
-    (0..params.k)
-        .map(|index| position(hashes, index, params.m))
-        .collect()
+    positions_inline(params, hashes).as_slice().to_vec()
+}
+
+/// The `k` positions of a string, held on the stack.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Positions {
+    buf: [u16; K_MAX as usize],
+    len: u8,
+}
+
+impl Positions {
+    /// The positions in hash-index order (repeats kept).
+    pub fn as_slice(&self) -> &[u16] {
+        &self.buf[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Debug for Positions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// The `k` positions in order, without allocating: the same values as [`positions`].
+///
+/// `(h1 + i*h2) mod m` equals `(h1 mod m + i*(h2 mod m)) mod m`, so two remainders
+/// are taken once and each further position is one addition and one conditional
+/// subtraction.
+#[inline]
+pub fn positions_inline(params: &Params, hashes: BaseHashes) -> Positions {
+    let m = u32::from(params.m.max(1));
+    let step = hashes.h2 % m;
+    let mut at = hashes.h1 % m;
+    let mut out = Positions {
+        buf: [0; K_MAX as usize],
+        len: params.k,
+    };
+    for slot in out.buf.iter_mut().take(usize::from(params.k)) {
+        *slot = at as u16;
+        at += step;
+        if at >= m {
+            at -= m;
+        }
+    }
+    out
+}
+
+/// `h1`, `h2` and the `k` positions of a string of UTF-16 code units, in one pass and
+/// without allocating.
+#[inline]
+pub fn hashes_and_positions(params: &Params, units: &[u16]) -> (BaseHashes, Positions) {
+    let hashes = base_hashes(units);
+    (hashes, positions_inline(params, hashes))
 }
 
 /// Encodes a Rust string into UTF-16 code units.
@@ -154,6 +204,41 @@ mod tests {
         assert_eq!(position(hashes, 1, 1000), 590);
         // A 32-bit wrap would give (2^32 - 2) mod 1000 = 294.
         assert_ne!(position(hashes, 1, 1000), 294);
+    }
+
+    #[test]
+    fn inline_positions_equal_the_formula() {
+        let mut state = 0x2545_f491u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        for m in [8, 9, 10, 31, 64, 100, 511, 1000, 1023, 1024] {
+            for k in [1, 2, 7, 12] {
+                let params = Params::new(m, k).unwrap();
+                for _ in 0..200 {
+                    let hashes = BaseHashes {
+                        h1: next(),
+                        h2: next() | 1,
+                    };
+                    let want: Vec<u16> = (0..params.k())
+                        .map(|i| position(hashes, i, params.m()))
+                        .collect();
+                    assert_eq!(positions_inline(&params, hashes).as_slice(), want);
+                    assert_eq!(positions(&params, hashes), want);
+                }
+                let extreme = BaseHashes {
+                    h1: u32::MAX,
+                    h2: u32::MAX,
+                };
+                let want: Vec<u16> = (0..params.k())
+                    .map(|i| position(extreme, i, params.m()))
+                    .collect();
+                assert_eq!(positions_inline(&params, extreme).as_slice(), want);
+            }
+        }
     }
 
     #[test]
