@@ -1,0 +1,346 @@
+//! `bloomproof explain` and `bloomproof positions`: every stage of one hash, for people
+//! whose implementation differs and who want to see exactly where.
+
+use bloomproof_protocol::doc_membership_v1 as doc;
+use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::fmt::Write as _;
+
+/// Which protocol, with its inputs.
+#[derive(Subcommand)]
+pub enum Target {
+    /// SHA-256 over the length-framed message, positions digest mod m.
+    #[command(name = "doc-membership-v1")]
+    Doc(DocArgs),
+    /// FNV-1a over UTF-16 code units, positions (h1 + i*h2) mod m.
+    #[command(name = "fnv1a-utf16-v1")]
+    Fnv(FnvArgs),
+}
+
+/// Inputs of a `doc-membership-v1` hash.
+#[derive(Args)]
+pub struct DocArgs {
+    /// Number of bits, 8..=512.
+    #[arg(long)]
+    m: u64,
+    /// Number of hash indices, 1..=8.
+    #[arg(long)]
+    k: u64,
+    /// The seed as hex (0..=16 bytes).
+    #[arg(long, conflicts_with = "seed_text")]
+    seed_hex: Option<String>,
+    /// The seed as text (its UTF-8 bytes).
+    #[arg(long)]
+    seed_text: Option<String>,
+    /// The item as hex (0..=64 bytes).
+    #[arg(
+        long,
+        conflicts_with = "item_text",
+        required_unless_present = "item_text"
+    )]
+    item_hex: Option<String>,
+    /// The item as text (its UTF-8 bytes).
+    #[arg(long)]
+    item_text: Option<String>,
+}
+
+/// Inputs of a `fnv1a-utf16-v1` hash.
+#[derive(Args)]
+pub struct FnvArgs {
+    /// Number of bits, 8..=1024.
+    #[arg(long)]
+    m: u64,
+    /// Number of hash indices, 1..=12.
+    #[arg(long)]
+    k: u64,
+    /// The string as text (encoded to UTF-16).
+    #[arg(
+        long,
+        conflicts_with = "units_hex",
+        required_unless_present = "units_hex"
+    )]
+    text: Option<String>,
+    /// The string as UTF-16 code units, four hex digits each (e.g. `d800` for a lone
+    /// surrogate); spaces and commas between units are allowed.
+    #[arg(long)]
+    units_hex: Option<String>,
+}
+
+fn bytes(hex_text: Option<&str>, text: Option<&str>, what: &str) -> Result<Vec<u8>, String> {
+    match (hex_text, text) {
+        (Some(h), _) => hex::decode(h.trim()).map_err(|err| format!("--{what}-hex {h:?}: {err}")),
+        (None, Some(t)) => Ok(t.as_bytes().to_vec()),
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
+fn units(args: &FnvArgs) -> Result<Vec<u16>, String> {
+    if let Some(text) = &args.text {
+        return Ok(fnv::units(text));
+    }
+    let raw = args.units_hex.as_deref().unwrap_or_default();
+    let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | ',')).collect();
+    if digits.is_empty() || digits.len() % 4 != 0 {
+        return Err(format!(
+            "--units-hex {raw:?}: {} hex digits; each code unit takes exactly four",
+            digits.len()
+        ));
+    }
+    let bytes = hex::decode(&digits).map_err(|err| format!("--units-hex {raw:?}: {err}"))?;
+    Ok(bytes
+        .chunks_exact(2)
+        .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
+        .collect())
+}
+
+fn quoted(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => format!(" {text:?}"),
+        Err(_) => String::new(),
+    }
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        "(empty)".to_string()
+    } else {
+        hex::encode(bytes)
+    }
+}
+
+struct DocInputs {
+    params: doc::Params,
+    item: Vec<u8>,
+}
+
+fn doc_inputs(args: &DocArgs) -> Result<DocInputs, String> {
+    let seed = bytes(args.seed_hex.as_deref(), args.seed_text.as_deref(), "seed")?;
+    let item = bytes(args.item_hex.as_deref(), args.item_text.as_deref(), "item")?;
+    let params = doc::Params::new(args.m, args.k, &seed).map_err(|e| e.to_string())?;
+    doc::check_item(&item).map_err(|e| e.to_string())?;
+    Ok(DocInputs { params, item })
+}
+
+fn fnv_inputs(args: &FnvArgs) -> Result<(fnv::Params, Vec<u16>), String> {
+    let params = fnv::Params::new(args.m, args.k).map_err(|e| e.to_string())?;
+    let units = units(args)?;
+    if units.is_empty() || units.len() > 256 {
+        return Err(format!(
+            "the string is {} code units long: must be 1..=256",
+            units.len()
+        ));
+    }
+    Ok((params, units))
+}
+
+fn packed(m: u16, positions: &[u16]) -> Vec<u8> {
+    let mut out = vec![0u8; usize::from(m).div_ceil(8)];
+    for &p in positions {
+        if let Some(byte) = out.get_mut(usize::from(p / 8)) {
+            *byte |= 1 << (p % 8);
+        }
+    }
+    out
+}
+
+/// The text explanation.
+pub fn explain(target: &Target) -> Result<String, String> {
+    let mut out = String::new();
+    match target {
+        Target::Doc(args) => {
+            let DocInputs { params, item } = doc_inputs(args)?;
+            let (m, k, seed) = (params.m(), params.k(), params.seed());
+            let _ = writeln!(
+                out,
+                "doc-membership-v1: SHA-256 over a length-framed message, position = digest mod m"
+            );
+            let _ = writeln!(out, "m = {m}, k = {k}");
+            let _ = writeln!(
+                out,
+                "seed = {} ({} bytes){}",
+                hex_of(seed),
+                seed.len(),
+                quoted(seed)
+            );
+            let _ = writeln!(
+                out,
+                "item = {} ({} bytes){}",
+                hex_of(&item),
+                item.len(),
+                quoted(&item)
+            );
+            let mut positions = Vec::new();
+            for index in 0..k {
+                let message = doc::message(&params, index, &item).map_err(|e| e.to_string())?;
+                let digest = doc::digest(&params, index, &item).map_err(|e| e.to_string())?;
+                let position = doc::reduce(&digest, m);
+                positions.push(position);
+                let _ = writeln!(out, "\nhash index {index}");
+                let _ = writeln!(
+                    out,
+                    "  message, {} bytes (multi-byte integers big-endian):",
+                    message.as_bytes().len()
+                );
+                let rows: [(&str, String, String); 8] = [
+                    (
+                        "domain",
+                        hex::encode(doc::DOMAIN),
+                        "\"doc-membership-v1\" and one zero byte".into(),
+                    ),
+                    ("m", hex::encode(m.to_be_bytes()), format!("{m}, 2 bytes")),
+                    ("k", format!("{k:02x}"), format!("{k}, 1 byte")),
+                    (
+                        "len(seed)",
+                        format!("{:02x}", seed.len()),
+                        format!("{}, 1 byte", seed.len()),
+                    ),
+                    ("seed", hex_of(seed), format!("{} bytes", seed.len())),
+                    (
+                        "i",
+                        format!("{index:02x}"),
+                        format!("hash index {index}, 1 byte"),
+                    ),
+                    (
+                        "len(item)",
+                        format!("{:04x}", item.len()),
+                        format!("{}, 2 bytes", item.len()),
+                    ),
+                    ("item", hex_of(&item), format!("{} bytes", item.len())),
+                ];
+                for (label, hex, note) in rows {
+                    let _ = writeln!(out, "    {label:<10} {hex:<38} {note}");
+                }
+                let _ = writeln!(out, "  message    {}", hex::encode(message.as_bytes()));
+                let _ = writeln!(out, "  sha256     {}", hex::encode(digest));
+                let _ = writeln!(
+                    out,
+                    "  reduction  int(sha256, big-endian) mod {m}, one 64-bit limb at a time: r = (r * 2^64 + limb) mod {m}"
+                );
+                let mut r: u128 = 0;
+                for (i, limb) in digest.chunks_exact(8).enumerate() {
+                    let mut word = [0u8; 8];
+                    word.copy_from_slice(limb);
+                    let value = u64::from_be_bytes(word);
+                    let next = ((r << 64) | u128::from(value)) % u128::from(m);
+                    let _ = writeln!(
+                        out,
+                        "    limb {i} {value:016x}: ({r} * 2^64 + {value}) mod {m} = {next}"
+                    );
+                    r = next;
+                }
+                let _ = writeln!(out, "  position   {position}");
+            }
+            let bits = packed(m, &positions);
+            let mut distinct = positions.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let _ = writeln!(out, "\npositions in hash-index order: {positions:?}");
+            let _ = writeln!(
+                out,
+                "bits set in a snapshot of just this item: {distinct:?}"
+            );
+            let _ = writeln!(
+                out,
+                "packed bits, ceil({m}/8) = {} bytes little-endian (bit p is bit p%8 of byte p/8): {}",
+                bits.len(),
+                hex::encode(&bits)
+            );
+        }
+        Target::Fnv(args) => {
+            let (params, units) = fnv_inputs(args)?;
+            let (m, k) = (params.m(), params.k());
+            let hashes = fnv::base_hashes(&units);
+            let _ = writeln!(
+                out,
+                "fnv1a-utf16-v1: FNV-1a over UTF-16 code units, position i = (h1 + i*h2) mod m, no 32-bit wrap"
+            );
+            let _ = writeln!(out, "m = {m}, k = {k}");
+            let listed: Vec<String> = units.iter().map(|u| format!("{u:04x}")).collect();
+            let _ = writeln!(out, "code units ({}): {}", units.len(), listed.join(" "));
+            for (name, basis, forced) in [("h1", fnv::BASIS_H1, false), ("h2", fnv::BASIS_H2, true)]
+            {
+                let _ = writeln!(
+                    out,
+                    "\n{name}: start from basis {basis} ({basis:#010x}); per unit u: h = (h XOR u) * 16777619 mod 2^32"
+                );
+                let mut h = basis;
+                for (i, &u) in units.iter().enumerate() {
+                    let xored = h ^ u32::from(u);
+                    let next = xored.wrapping_mul(fnv::PRIME);
+                    if i < 16 || i + 2 >= units.len() {
+                        let _ = writeln!(
+                            out,
+                            "  unit {i:>3} {u:04x}: ({h} XOR {u}) = {xored}; * 16777619 mod 2^32 = {next}"
+                        );
+                    } else if i == 16 {
+                        let _ = writeln!(out, "  ... ({} more units)", units.len() - 18);
+                    }
+                    h = next;
+                }
+                if forced {
+                    let _ = writeln!(out, "  forced odd: {h} | 1 = {}", h | 1);
+                    h |= 1;
+                }
+                let _ = writeln!(out, "  {name} = {h}");
+            }
+            let _ = writeln!(out, "\npositions:");
+            let mut positions = Vec::new();
+            for i in 0..k {
+                let sum = u64::from(hashes.h1) + u64::from(i) * u64::from(hashes.h2);
+                let position = fnv::position(hashes, i, m);
+                positions.push(position);
+                let wrapped = (sum % (1 << 32)) % u64::from(m);
+                let note = if sum >= 1 << 32 {
+                    if wrapped == u64::from(position) {
+                        format!("   (sum >= 2^32; a 32-bit wrap happens to give {wrapped} too)")
+                    } else {
+                        format!("   (sum >= 2^32; a 32-bit wrap would give {wrapped}: wrong)")
+                    }
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "  i = {i:>2}: {} + {i} * {} = {sum}; mod {m} = {position}{note}",
+                    hashes.h1, hashes.h2
+                );
+            }
+            let _ = writeln!(out, "\npositions in order: {positions:?}");
+        }
+    }
+    Ok(out)
+}
+
+/// The same as JSON.
+pub fn positions(target: &Target) -> Result<serde_json::Value, String> {
+    Ok(match target {
+        Target::Doc(args) => {
+            let DocInputs { params, item } = doc_inputs(args)?;
+            let mut stages = Vec::new();
+            let mut positions = Vec::new();
+            for index in 0..params.k() {
+                let message = doc::message(&params, index, &item).map_err(|e| e.to_string())?;
+                let digest = doc::digest(&params, index, &item).map_err(|e| e.to_string())?;
+                let position = doc::reduce(&digest, params.m());
+                positions.push(position);
+                stages.push(json!({"index": index, "message": hex::encode(message.as_bytes()), "digest": hex::encode(digest), "position": position}));
+            }
+            json!({
+                "protocol": doc::NAME, "m": params.m(), "k": params.k(),
+                "seed": hex::encode(params.seed()), "item": hex::encode(&item),
+                "stages": stages, "positions": positions,
+                "packed_bits": hex::encode(packed(params.m(), &positions)),
+            })
+        }
+        Target::Fnv(args) => {
+            let (params, units) = fnv_inputs(args)?;
+            let hashes = fnv::base_hashes(&units);
+            json!({
+                "protocol": fnv::NAME, "m": params.m(), "k": params.k(), "units": units,
+                "h1": hashes.h1, "h2": hashes.h2,
+                "positions": fnv::positions(&params, hashes),
+            })
+        }
+    })
+}

@@ -1,0 +1,221 @@
+//! `bloomproof explain` and `bloomproof positions`: every stage agrees with the
+//! independent oracle, and bad input gives one clear line on stderr and exit code 2.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bloomproof_oracle::{doc_membership as doc, fnv1a_utf16 as fnv};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn doc_positions_json_matches_the_oracle() {
+    let (code, out, err) = run(&[
+        "positions",
+        "doc-membership-v1",
+        "--m",
+        "16",
+        "--k",
+        "3",
+        "--seed-hex",
+        "6c6162",
+        "--item-text",
+        "doc-04",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for index in 0..3u32 {
+        let stage = &json["stages"][index as usize];
+        assert_eq!(
+            stage["message"],
+            doc::message_hex(16, 3, b"lab", index, b"doc-04")
+        );
+        assert_eq!(
+            stage["digest"],
+            doc::digest_hex(16, 3, b"lab", index, b"doc-04")
+        );
+    }
+    let positions: Vec<u32> = serde_json::from_value(json["positions"].clone()).unwrap();
+    assert_eq!(positions, doc::positions(16, 3, b"lab", b"doc-04"));
+    let occupied = doc::position_set(16, 3, b"lab", b"doc-04");
+    assert_eq!(json["packed_bits"], doc::packed_hex(&occupied, 16));
+}
+
+#[test]
+fn doc_explain_labels_every_field() {
+    let (code, out, _) = run(&[
+        "explain",
+        "doc-membership-v1",
+        "--m",
+        "9",
+        "--k",
+        "2",
+        "--seed-text",
+        "S",
+        "--item-hex",
+        "0041",
+    ]);
+    assert_eq!(code, 0);
+    // The seed's published wire bytes for index 1.
+    assert!(
+        out.contains("646f632d6d656d626572736869702d76310000090201530100020041"),
+        "{out}"
+    );
+    for label in [
+        "domain",
+        "len(seed)",
+        "len(item)",
+        "sha256",
+        "reduction",
+        "limb 3",
+        "packed bits",
+    ] {
+        assert!(out.contains(label), "missing {label}: {out}");
+    }
+}
+
+#[test]
+fn fnv_positions_json_matches_the_oracle_with_a_lone_surrogate() {
+    let (code, out, err) = run(&[
+        "positions",
+        "fnv1a-utf16-v1",
+        "--m",
+        "1000",
+        "--k",
+        "12",
+        "--units-hex",
+        "d800, 0061",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let units = [0xd800, 0x61];
+    assert_eq!(json["h1"], fnv::h1(&units));
+    assert_eq!(json["h2"], fnv::h2(&units));
+    let positions: Vec<u32> = serde_json::from_value(json["positions"].clone()).unwrap();
+    assert_eq!(positions, fnv::positions(1000, 12, &units));
+}
+
+#[test]
+fn fnv_explain_shows_the_arithmetic() {
+    let (code, out, _) = run(&[
+        "explain",
+        "fnv1a-utf16-v1",
+        "--m",
+        "1000",
+        "--k",
+        "3",
+        "--text",
+        "a",
+    ]);
+    assert_eq!(code, 0);
+    // The seed's figures and an exact sum past 2^32 whose wrap would differ.
+    assert!(
+        out.contains("h1 = 3826002220") && out.contains("h2 = 428013963"),
+        "{out}"
+    );
+    assert!(out.contains("= 4682030146; mod 1000 = 146"), "{out}");
+    assert!(out.contains("a 32-bit wrap would give 850: wrong"), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let long = "00".repeat(65);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "explain",
+                "doc-membership-v1",
+                "--m",
+                "16",
+                "--k",
+                "3",
+                "--seed-hex",
+                "6c616",
+                "--item-text",
+                "x",
+            ],
+            "--seed-hex \"6c616\"",
+        ),
+        (
+            &[
+                "explain",
+                "doc-membership-v1",
+                "--m",
+                "513",
+                "--k",
+                "3",
+                "--item-text",
+                "x",
+            ],
+            "m = 513 is out of bounds",
+        ),
+        (
+            &[
+                "explain",
+                "doc-membership-v1",
+                "--m",
+                "16",
+                "--k",
+                "9",
+                "--item-text",
+                "x",
+            ],
+            "k = 9 is out of bounds",
+        ),
+        (
+            &[
+                "explain",
+                "doc-membership-v1",
+                "--m",
+                "16",
+                "--k",
+                "3",
+                "--item-hex",
+                &long,
+            ],
+            "item is 65 bytes long",
+        ),
+        (
+            &[
+                "positions",
+                "fnv1a-utf16-v1",
+                "--m",
+                "8",
+                "--k",
+                "3",
+                "--units-hex",
+                "d80",
+            ],
+            "each code unit takes exactly four",
+        ),
+        (
+            &[
+                "positions",
+                "fnv1a-utf16-v1",
+                "--m",
+                "8",
+                "--k",
+                "13",
+                "--text",
+                "a",
+            ],
+            "k = 13 is out of bounds",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
