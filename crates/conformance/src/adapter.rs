@@ -286,7 +286,11 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 records,
                 item,
             } => {
-                let answers = doc.lookup(&raw(*m, *k, seed), &hexes(records), &[item.0.clone()])?;
+                let answers = doc.lookup(
+                    &raw(*m, *k, seed),
+                    &hexes(records),
+                    std::slice::from_ref(&item.0),
+                )?;
                 answers.first().map(triple_json).unwrap_or(Value::Null)
             }
             DocOp::LookupMany {
