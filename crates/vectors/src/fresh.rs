@@ -1,0 +1,95 @@
+//! Whether the files on disk are exactly what the generator writes.
+//!
+//! The generator owns three folders: `vectors/doc-membership-v1/`,
+//! `vectors/fnv1a-utf16-v1/` and `vectors/schemas/`. Every file in them must be a
+//! generated file with the generated contents; nothing else may be there. (The rest
+//! of `vectors/`, such as `README.md` and checkers in other languages, is not the
+//! generator's.)
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+/// The folders the generator owns, relative to the repository root.
+pub const OWNED_DIRS: [&str; 3] = [
+    "vectors/doc-membership-v1",
+    "vectors/fnv1a-utf16-v1",
+    "vectors/schemas",
+];
+
+/// What `cargo xtask vectors --check` prints when the files are stale.
+pub const STALE_HINT: &str = "vectors are stale: run `cargo xtask vectors` and commit";
+
+/// One way the files on disk differ from the generator's output.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Staleness {
+    /// A generated file is missing (path relative to the root).
+    Missing(String),
+    /// A generated file has other contents.
+    Differs(String),
+    /// A file in an owned folder that the generator does not write.
+    Extra(String),
+}
+
+impl fmt::Display for Staleness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Staleness::Missing(path) => write!(f, "missing: {path}"),
+            Staleness::Differs(path) => write!(f, "differs: {path}"),
+            Staleness::Extra(path) => write!(f, "not generated: {path}"),
+        }
+    }
+}
+
+/// Compares `generated` (as returned by [`crate::generate`]) with the files under
+/// `root`. An empty list means fresh.
+pub fn compare(root: &Path, generated: &[(String, String)]) -> Vec<Staleness> {
+    let mut out = Vec::new();
+    for (path, text) in generated {
+        match std::fs::read(root.join(path)) {
+            Ok(bytes) if bytes == text.as_bytes() => {}
+            Ok(_) => out.push(Staleness::Differs(path.clone())),
+            Err(_) => out.push(Staleness::Missing(path.clone())),
+        }
+    }
+    out.extend(
+        extra_files(root, generated)
+            .into_iter()
+            .map(Staleness::Extra),
+    );
+    out.sort();
+    out
+}
+
+/// Files (or folders) in the owned folders that the generator does not write, as
+/// paths relative to `root`.
+pub fn extra_files(root: &Path, generated: &[(String, String)]) -> Vec<String> {
+    let known: BTreeSet<&str> = generated.iter().map(|(path, _)| path.as_str()).collect();
+    let mut extra = Vec::new();
+    for dir in OWNED_DIRS {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
+            if !known.contains(path.as_str()) {
+                extra.push(path);
+            }
+        }
+    }
+    extra.sort();
+    extra
+}
+
+/// A report of stale files ending in [`STALE_HINT`], or `None` when fresh.
+pub fn report(stale: &[Staleness]) -> Option<String> {
+    if stale.is_empty() {
+        return None;
+    }
+    let mut text = String::new();
+    for item in stale {
+        text.push_str(&format!("  {item}\n"));
+    }
+    text.push_str(STALE_HINT);
+    Some(text)
+}

@@ -1,0 +1,476 @@
+//! `fnv1a-utf16-v1` vectors: positions and rejections.
+//!
+//! Values come from `bloomproof-protocol`; each is compared with `bloomproof-oracle`
+//! (its own UTF-16 encoder, wide FNV arithmetic, the exact sum reduced digit by digit)
+//! before it is kept.
+
+use super::{FlagSet, has_repeat, param_flags};
+use crate::model::{ErrorKindName, FnvPositionCase, FnvRejectionCase, RejectExpect};
+use crate::prng::SplitMix64;
+use bloomproof_oracle::fnv1a_utf16 as oracle;
+use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
+
+/// The m values every boundary grid covers.
+const MS: [u32; 24] = [
+    8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 511, 512, 513,
+    1000, 1023, 1024,
+];
+const BOUNDS: (u32, u32, u32, u32) = (
+    protocol::M_MIN,
+    protocol::M_MAX,
+    protocol::K_MIN,
+    protocol::K_MAX,
+);
+/// The longest string, in code units.
+const UNITS_MAX: usize = 256;
+/// Sweep sizes.
+const POSITION_SWEEP: usize = 3000;
+const REJECTION_SWEEP: usize = 100;
+/// Fixed PRNG seeds, one per file.
+const POSITION_SEED: u64 = 0x666e_762d_706f_7331; // "fnv-pos1"
+const REJECTION_SEED: u64 = 0x666e_762d_7265_6a31; // "fnv-rej1"
+
+fn io(id: &str, what: impl std::fmt::Display) -> String {
+    format!("vectors/fnv1a-utf16-v1: case `{id}`: {what}")
+}
+
+fn is_high(unit: u16) -> bool {
+    (0xD800..=0xDBFF).contains(&unit)
+}
+
+fn is_low(unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&unit)
+}
+
+/// Whether the units hold a valid pair, and whether they hold an unpaired surrogate,
+/// by a scan written here (independent of the standard library's decoder).
+fn surrogates(units: &[u16]) -> (bool, bool) {
+    let (mut pair, mut lone) = (false, false);
+    let mut at = 0;
+    while at < units.len() {
+        let unit = units[at];
+        if is_high(unit) && units.get(at + 1).is_some_and(|&next| is_low(next)) {
+            pair = true;
+            at += 2;
+            continue;
+        }
+        if is_high(unit) || is_low(unit) {
+            lone = true;
+        }
+        at += 1;
+    }
+    (pair, lone)
+}
+
+/// Whether wrapping `h1 + i*h2` to 32 bits would change some position.
+fn wrap_would_differ(h1: u32, h2: u32, k: u32, m: u32) -> bool {
+    (0..u64::from(k)).any(|i| {
+        let exact = u64::from(h1) + i * u64::from(h2);
+        exact >= 1 << 32 && (exact % (1 << 32)) % u64::from(m) != exact % u64::from(m)
+    })
+}
+
+/// One position case: production hashes and positions, each compared with the oracle.
+fn position_case(
+    id: String,
+    extra: &[&'static str],
+    m: u32,
+    k: u32,
+    units: Vec<u16>,
+) -> Result<FnvPositionCase, String> {
+    if units.is_empty() || units.len() > UNITS_MAX {
+        return Err(io(
+            &id,
+            format!("{} code units: 1..=256 are allowed", units.len()),
+        ));
+    }
+    let params = Params::new(m.into(), k.into()).map_err(|e| io(&id, e))?;
+    let hashes = protocol::base_hashes(&units);
+    let positions = protocol::positions(&params, hashes);
+    let text = String::from_utf16(&units).ok();
+    let (pair, lone) = surrogates(&units);
+    if lone == text.is_some() {
+        return Err(io(
+            &id,
+            "the surrogate scan and the UTF-16 decoder disagree",
+        ));
+    }
+    let encodes =
+        |text: &String| protocol::units(text) == units && oracle::utf16_units(text) == units;
+    if text.as_ref().is_some_and(|text| !encodes(text)) {
+        return Err(io(
+            &id,
+            "production or oracle encodes the text to other units",
+        ));
+    }
+    let (h1, h2) = (oracle::h1(&units), oracle::h2(&units));
+    if (hashes.h1, hashes.h2) != (h1, h2) {
+        return Err(io(
+            &id,
+            format!(
+                "base hashes differ: production ({}, {}), oracle ({h1}, {h2})",
+                hashes.h1, hashes.h2
+            ),
+        ));
+    }
+    let oracle_positions = oracle::positions(m, k, &units);
+    let widened: Vec<u32> = positions.iter().map(|&p| u32::from(p)).collect();
+    if widened != oracle_positions {
+        return Err(io(
+            &id,
+            format!("positions differ: production {positions:?}, oracle {oracle_positions:?}"),
+        ));
+    }
+    let mut flags = FlagSet::new(extra);
+    param_flags(&mut flags, m, k, BOUNDS);
+    flags.set("surrogate-pair", pair);
+    flags.set("lone-surrogate", lone);
+    flags.set("zero-unit", units.contains(&0x0000));
+    flags.set("max-unit", units.contains(&0xFFFF));
+    flags.set("min-length", units.len() == 1);
+    flags.set("max-length", units.len() == UNITS_MAX);
+    flags.set("repeated-position", has_repeat(&positions));
+    flags.set("wrap-would-differ", wrap_would_differ(h1, h2, k, m));
+    Ok(FnvPositionCase {
+        id,
+        flags: flags.into_vec(),
+        m,
+        k,
+        units,
+        text,
+        h1,
+        h2,
+        positions,
+    })
+}
+
+fn utf16(text: &str) -> Vec<u16> {
+    text.encode_utf16().collect()
+}
+
+/// Named strings for the boundary cases.
+fn special_strings() -> Vec<(&'static str, Vec<u16>)> {
+    let mut ascii_then_high = vec![u16::from(b'a'); 255];
+    ascii_then_high.push(0xD800);
+    vec![
+        ("unit-0000", vec![0x0000]),
+        ("unit-ffff", vec![0xFFFF]),
+        ("unit-0000-x256", vec![0x0000; 256]),
+        ("unit-ffff-x256", vec![0xFFFF; 256]),
+        ("lone-high-d800", vec![0xD800]),
+        ("lone-high-dbff", vec![0xDBFF]),
+        ("lone-low-dc00", vec![0xDC00]),
+        ("lone-low-dfff", vec![0xDFFF]),
+        ("low-then-high", vec![0xDC00, 0xD800]),
+        ("high-high", vec![0xD800, 0xD800]),
+        ("high-then-ascii", vec![0xD800, 0x0061]),
+        ("ascii-then-low", vec![0x0061, 0xDC00]),
+        ("pair-then-lone-low", vec![0xD83D, 0xDE00, 0xDE00]),
+        ("255-ascii-then-lone-high", ascii_then_high),
+        ("emoji-grinning", utf16("\u{1F600}")),
+        ("a-emoji-b", utf16("a\u{1F600}b")),
+        ("emoji-x128", utf16(&"\u{1F600}".repeat(128))),
+        ("first-supplementary", utf16("\u{10000}")),
+        ("last-code-point", utf16("\u{10FFFF}")),
+        ("e-acute-composed", utf16("\u{e9}")),
+        ("e-acute-decomposed", utf16("e\u{301}")),
+        ("space-a", utf16(" a")),
+        ("a-space", utf16("a ")),
+        ("capital-a", utf16("A")),
+        ("controls", utf16("\t\n\r\u{0}\u{1f}")),
+        ("json-quoting", utf16("\"\\/")),
+        ("bom", utf16("\u{FEFF}")),
+        ("noncharacter-fffe", utf16("\u{FFFE}")),
+        ("line-separator", utf16("\u{2028}\u{2029}")),
+        ("cjk", utf16("\u{65e5}\u{672c}\u{8a9e}")),
+    ]
+}
+
+/// Code units for the sweep: a length biased towards short strings, and units from a
+/// palette (ASCII, BMP, surrogates, pairs, extremes or anything).
+fn sweep_units(rng: &mut SplitMix64) -> Vec<u16> {
+    let len = match rng.below(20) {
+        0..=1 => 1,
+        2 => UNITS_MAX,
+        3..=9 => rng.range_usize(1, 8),
+        10..=15 => rng.range_usize(9, 32),
+        16..=18 => rng.range_usize(33, 128),
+        _ => rng.range_usize(129, UNITS_MAX),
+    };
+    let palette = rng.below(7);
+    let mut units = Vec::with_capacity(len);
+    while units.len() < len {
+        let choice = if palette == 6 { rng.below(6) } else { palette };
+        match choice {
+            0 => units.push(rng.range(0x20, 0x7e) as u16),
+            1 => {
+                let unit = rng.range(0x80, 0xFFFF) as u16;
+                units.push(if is_high(unit) || is_low(unit) {
+                    unit ^ 0x4000
+                } else {
+                    unit
+                });
+            }
+            2 => units.push(rng.range(0xD800, 0xDFFF) as u16),
+            3 if units.len() + 1 < len => {
+                units.push(rng.range(0xD800, 0xDBFF) as u16);
+                units.push(rng.range(0xDC00, 0xDFFF) as u16);
+            }
+            4 => units.push(
+                *rng.pick(&[0x0000, 0xFFFF, 0xD800, 0xDFFF, 0x0001, 0xFFFE])
+                    .unwrap_or(&0),
+            ),
+            _ => units.push(rng.next_u64() as u16),
+        }
+    }
+    units
+}
+
+fn sweep_m(rng: &mut SplitMix64) -> u32 {
+    if rng.chance(25) {
+        rng.pick(&MS).copied().unwrap_or(protocol::M_MIN)
+    } else {
+        rng.range(protocol::M_MIN.into(), protocol::M_MAX.into()) as u32
+    }
+}
+
+/// Every position case: the published example, boundary grids, then the sweep.
+pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
+    let mut cases = Vec::new();
+    for (letter, want) in "abcdefghi".chars().zip([4u16, 5, 2, 3, 0, 1, 6, 7, 4]) {
+        let case = position_case(
+            format!("published/m8-k1-{letter}"),
+            &["published"],
+            8,
+            1,
+            utf16(&letter.to_string()),
+        )?;
+        if case.positions != [want] {
+            return Err(io(&case.id, "does not reproduce the published position"));
+        }
+        if letter == 'a' && (case.h1, case.h2) != (3_826_002_220, 428_013_963) {
+            return Err(io(&case.id, "does not reproduce the published h1 and h2"));
+        }
+        cases.push(case);
+    }
+    let boundary = ["boundary"];
+    let long: Vec<u16> = (0..UNITS_MAX as u16)
+        .map(|i| 0x20 + (i * 7) % 0x5f)
+        .collect();
+    for m in MS {
+        for k in [protocol::K_MIN, protocol::K_MAX] {
+            cases.push(position_case(
+                format!("boundary/m{m}-k{k}-units1"),
+                &boundary,
+                m,
+                k,
+                utf16("a"),
+            )?);
+            cases.push(position_case(
+                format!("boundary/m{m}-k{k}-units256"),
+                &boundary,
+                m,
+                k,
+                long.clone(),
+            )?);
+        }
+    }
+    for k in 2..protocol::K_MAX {
+        for m in [8, 1000, 1024] {
+            cases.push(position_case(
+                format!("boundary/m{m}-k{k}-doc-04"),
+                &boundary,
+                m,
+                k,
+                utf16("doc-04"),
+            )?);
+        }
+    }
+    for (name, units) in special_strings() {
+        for (m, k) in [(1000, 12), (1024, 12), (8, 1), (257, 7)] {
+            cases.push(position_case(
+                format!("boundary/{name}-m{m}-k{k}"),
+                &boundary,
+                m,
+                k,
+                units.clone(),
+            )?);
+        }
+    }
+    let mut rng = SplitMix64::new(POSITION_SEED);
+    for n in 0..POSITION_SWEEP {
+        let m = sweep_m(&mut rng);
+        let k = rng.range(protocol::K_MIN.into(), protocol::K_MAX.into()) as u32;
+        let units = sweep_units(&mut rng);
+        cases.push(position_case(
+            format!("sweep/{n:04}"),
+            &["sweep"],
+            m,
+            k,
+            units,
+        )?);
+    }
+    Ok(cases)
+}
+
+/// Whether an out-of-range value lands in `low..=high` when truncated to 8, 16 or 32
+/// bits.
+fn truncation_trap(n: u64, low: u32, high: u32) -> bool {
+    let range = u64::from(low)..=u64::from(high);
+    !range.contains(&n)
+        && [8u32, 16, 32]
+            .iter()
+            .any(|&bits| range.contains(&(n % (1 << bits))))
+}
+
+/// One rejection: production must reject exactly the field the bounds say.
+fn rejection_case(
+    id: String,
+    extra: &[&'static str],
+    m: u64,
+    k: u64,
+    units: Vec<u16>,
+) -> Result<FnvRejectionCase, String> {
+    let m_ok = (u64::from(protocol::M_MIN)..=u64::from(protocol::M_MAX)).contains(&m);
+    let k_ok = (u64::from(protocol::K_MIN)..=u64::from(protocol::K_MAX)).contains(&k);
+    let field = match (m_ok, k_ok) {
+        (false, true) => "m",
+        (true, false) => "k",
+        _ => {
+            return Err(io(
+                &id,
+                "a rejection varies exactly one of m and k (a generator bug)",
+            ));
+        }
+    };
+    if m > (1 << 53) - 1 || k > (1 << 53) - 1 {
+        return Err(io(&id, "a value is beyond 2^53 - 1 (a generator bug)"));
+    }
+    match Params::new(m, k) {
+        Ok(_) => return Err(io(&id, "production accepted the parameters")),
+        Err(err) if err.field != field => {
+            return Err(io(
+                &id,
+                format!("production names {}, the bounds name {field}", err.field),
+            ));
+        }
+        Err(_) => {}
+    }
+    let mut flags = FlagSet::new(extra);
+    flags.set("value-error", true);
+    let (given, low, high) = if field == "m" {
+        (m, protocol::M_MIN, protocol::M_MAX)
+    } else {
+        (k, protocol::K_MIN, protocol::K_MAX)
+    };
+    flags.set("truncation-trap", truncation_trap(given, low, high));
+    flags.set(
+        "boundary",
+        given + 1 == u64::from(low) || given == u64::from(high) + 1,
+    );
+    Ok(FnvRejectionCase {
+        id,
+        flags: flags.into_vec(),
+        m,
+        k,
+        units,
+        expect: RejectExpect {
+            error: ErrorKindName::Value,
+            field: field.to_string(),
+        },
+    })
+}
+
+/// Every rejection case.
+pub(super) fn rejections() -> Result<Vec<FnvRejectionCase>, String> {
+    let mut cases = Vec::new();
+    for m in [
+        0,
+        7,
+        1025,
+        2048,
+        65536 + 8,
+        65536 + 1024,
+        (1 << 32) + 64,
+        (1 << 53) - 1,
+    ] {
+        cases.push(rejection_case(
+            format!("m/value-{m}"),
+            &[],
+            m,
+            3,
+            utf16("a"),
+        )?);
+    }
+    for k in [
+        0,
+        13,
+        256 + 1,
+        256 + 12,
+        65536 + 3,
+        (1 << 32) + 1,
+        (1 << 53) - 1,
+    ] {
+        cases.push(rejection_case(
+            format!("k/value-{k}"),
+            &[],
+            64,
+            k,
+            utf16("a"),
+        )?);
+    }
+    let long = vec![0x0061; UNITS_MAX];
+    cases.push(rejection_case(
+        "m/value-7-units256".into(),
+        &[],
+        7,
+        12,
+        long.clone(),
+    )?);
+    cases.push(rejection_case(
+        "k/value-13-units256".into(),
+        &[],
+        1024,
+        13,
+        long,
+    )?);
+    let mut rng = SplitMix64::new(REJECTION_SEED);
+    for n in 0..REJECTION_SWEEP {
+        let mut m = sweep_m(&mut rng).into();
+        let mut k = rng.range(protocol::K_MIN.into(), protocol::K_MAX.into());
+        let vary_m = rng.chance(50);
+        let (low, high) = if vary_m {
+            (protocol::M_MIN, protocol::M_MAX)
+        } else {
+            (protocol::K_MIN, protocol::K_MAX)
+        };
+        let bad = loop {
+            let candidate = match rng.below(4) {
+                0 => rng.range(0, u64::from(low) - 1),
+                1 => rng.range(u64::from(high) + 1, u64::from(high) * 8),
+                2 => rng.range(0, 1 << 40),
+                _ => {
+                    rng.range(u64::from(low), u64::from(high))
+                        + rng.range(1, 255) * (1 << [8, 16, 32][rng.below(3) as usize])
+                }
+            };
+            if !(u64::from(low)..=u64::from(high)).contains(&candidate) {
+                break candidate;
+            }
+        };
+        if vary_m {
+            m = bad;
+        } else {
+            k = bad;
+        }
+        let units = sweep_units(&mut rng);
+        cases.push(rejection_case(
+            format!("sweep/{n:04}"),
+            &["sweep"],
+            m,
+            k,
+            units,
+        )?);
+    }
+    Ok(cases)
+}

@@ -1,0 +1,207 @@
+//! The generator: every value computed by the production crates, checked against the
+//! independent oracle, rendered, and re-read by the strict loader before anything is
+//! returned.
+//!
+//! A disagreement between production and the oracle is an error naming the file and
+//! the case; the caller then writes nothing. Output is deterministic: fixed PRNG seeds
+//! ([`crate::prng::SplitMix64`]), ordered collections only, no clock.
+
+mod doc;
+mod fnv;
+
+use crate::flags;
+use crate::load;
+use crate::model::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The `generator` header value of every file.
+pub const GENERATOR: &str = concat!(
+    "cargo xtask vectors (bloomproof-vectors ",
+    env!("CARGO_PKG_VERSION"),
+    ")"
+);
+
+/// Flags as a sorted, duplicate-free list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FlagSet(BTreeSet<&'static str>);
+
+impl FlagSet {
+    pub(crate) fn new(flags: &[&'static str]) -> Self {
+        FlagSet(flags.iter().copied().collect())
+    }
+
+    pub(crate) fn set(&mut self, flag: &'static str, on: bool) {
+        if on {
+            self.0.insert(flag);
+        }
+    }
+
+    pub(crate) fn extend(&mut self, other: &[String]) -> Result<(), String> {
+        for flag in other {
+            let known = flags::ALL
+                .iter()
+                .find(|(name, _)| name == flag)
+                .map(|(name, _)| *name)
+                .ok_or_else(|| format!("unknown flag {flag:?}"))?;
+            self.0.insert(known);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<String> {
+        self.0.into_iter().map(str::to_string).collect()
+    }
+}
+
+/// Every generated file, as (path relative to the repository root, contents): the
+/// five vector files, then their JSON Schemas under `vectors/schemas/`.
+///
+/// # Errors
+///
+/// A message naming the file and case when production and the oracle disagree, when
+/// production rejects a valid input or accepts an invalid one, or when a rendered file
+/// does not load back to the same value.
+pub fn generate() -> Result<Vec<(String, String)>, String> {
+    let mut out = vec![
+        finish(FileKind::DocPositions, doc::positions()?, |_| Vec::new())?,
+        finish(FileKind::DocSnapshots, doc::snapshots()?, |case| {
+            case.lookups.iter().map(|l| l.flags.clone()).collect()
+        })?,
+        finish(FileKind::DocRejections, doc::rejections()?, |_| Vec::new())?,
+        finish(FileKind::FnvPositions, fnv::positions()?, |_| Vec::new())?,
+        finish(FileKind::FnvRejections, fnv::rejections()?, |_| Vec::new())?,
+    ];
+    for (kind, text) in crate::schemas::all() {
+        out.push((format!("vectors/schemas/{}", kind.schema_file()), text));
+    }
+    Ok(out)
+}
+
+/// Builds the header, renders the file, and loads it back: the loader must accept it
+/// and give back exactly the same value.
+fn finish<C>(
+    kind: FileKind,
+    cases: Vec<C>,
+    inner_flags: impl Fn(&C) -> Vec<Vec<String>>,
+) -> Result<(String, String), String>
+where
+    C: Serialize + CaseHeader + Clone,
+    VectorFileOf<C>: Into<VectorFile>,
+{
+    let path = kind.path();
+    let mut used = FlagSet::default();
+    for case in &cases {
+        used.extend(case.flags())
+            .map_err(|err| format!("{path}: case `{}`: {err}", case.id()))?;
+        for flags in inner_flags(case) {
+            used.extend(&flags)
+                .map_err(|err| format!("{path}: case `{}`: {err}", case.id()))?;
+        }
+    }
+    let mut table = BTreeMap::new();
+    for flag in used.0 {
+        let description =
+            flags::description(flag).ok_or_else(|| format!("{path}: undescribed flag {flag:?}"))?;
+        table.insert(flag.to_string(), description.to_string());
+    }
+    let file = VectorFileOf {
+        schema: kind.schema_ref(),
+        protocol: kind.protocol().to_string(),
+        kind: kind.kind().to_string(),
+        format_version: FORMAT_VERSION,
+        generator: GENERATOR.to_string(),
+        case_count: cases.len(),
+        flags: table,
+        cases,
+    };
+    let text = render(&file).map_err(|err| format!("{path}: cannot render: {err}"))?;
+    let loaded = load::parse_named(&path, &text).map_err(|err| {
+        format!("the generated file does not load back (a generator bug):\n{err}")
+    })?;
+    if loaded != file.into() {
+        return Err(format!(
+            "{path}: the generated file loads back to a different value (a generator bug)"
+        ));
+    }
+    Ok((path, text))
+}
+
+/// Renders a file: the header one field per line, the flags one per line, and each
+/// case as one compact JSON line (standard JSON; the layout only keeps diffs readable).
+pub fn render<C: Serialize>(file: &VectorFileOf<C>) -> Result<String, serde_json::Error> {
+    use serde_json::to_string as json;
+    let mut text = String::from("{\n");
+    for (name, value) in [
+        ("$schema", json(&file.schema)?),
+        ("protocol", json(&file.protocol)?),
+        ("kind", json(&file.kind)?),
+        ("format_version", json(&file.format_version)?),
+        ("generator", json(&file.generator)?),
+        ("case_count", json(&file.case_count)?),
+    ] {
+        text.push_str(&format!("  \"{name}\": {value},\n"));
+    }
+    if file.flags.is_empty() {
+        text.push_str("  \"flags\": {},\n");
+    } else {
+        text.push_str("  \"flags\": {\n");
+        let last = file.flags.len() - 1;
+        for (index, (flag, description)) in file.flags.iter().enumerate() {
+            let comma = if index == last { "" } else { "," };
+            text.push_str(&format!(
+                "    {}: {}{comma}\n",
+                json(flag)?,
+                json(description)?
+            ));
+        }
+        text.push_str("  },\n");
+    }
+    if file.cases.is_empty() {
+        text.push_str("  \"cases\": []\n");
+    } else {
+        text.push_str("  \"cases\": [\n");
+        let last = file.cases.len() - 1;
+        for (index, case) in file.cases.iter().enumerate() {
+            let comma = if index == last { "" } else { "," };
+            text.push_str(&format!("    {}{comma}\n", json(case)?));
+        }
+        text.push_str("  ]\n");
+    }
+    text.push_str("}\n");
+    Ok(text)
+}
+
+macro_rules! into_vector_file {
+    ($($case:ty => $variant:ident),*) => {
+        $(impl From<VectorFileOf<$case>> for VectorFile {
+            fn from(file: VectorFileOf<$case>) -> Self {
+                VectorFile::$variant(file)
+            }
+        })*
+    };
+}
+
+into_vector_file!(
+    crate::model::DocPositionCase => DocPositions,
+    crate::model::DocSnapshotCase => DocSnapshots,
+    crate::model::DocRejectionCase => DocRejections,
+    crate::model::FnvPositionCase => FnvPositions,
+    crate::model::FnvRejectionCase => FnvRejections
+);
+
+/// Flags that depend only on `m`, `k` and the protocol's bounds.
+pub(crate) fn param_flags(flags: &mut FlagSet, m: u32, k: u32, bounds: (u32, u32, u32, u32)) {
+    let (m_min, m_max, k_min, k_max) = bounds;
+    flags.set("min-m", m == m_min);
+    flags.set("max-m", m == m_max);
+    flags.set("min-k", k == k_min);
+    flags.set("max-k", k == k_max);
+    flags.set("m-not-multiple-of-8", !m.is_multiple_of(8));
+}
+
+/// Whether a list of positions holds a repeat.
+pub(crate) fn has_repeat<T: Ord>(positions: &[T]) -> bool {
+    let distinct: BTreeSet<&T> = positions.iter().collect();
+    distinct.len() != positions.len()
+}

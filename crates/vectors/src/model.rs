@@ -1,0 +1,527 @@
+//! The vector file format: serde types with unknown fields rejected, and their JSON
+//! Schemas (generated from these types, see [`crate::schemas`]).
+//!
+//! Every file is one JSON object with the same header (`$schema`, `protocol`, `kind`,
+//! `format_version`, `generator`, `case_count`, `flags`) and a `cases` array whose
+//! element type depends on the file's protocol and kind ([`FileKind`]).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The format version this crate reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+// ---------------------------------------------------------------------------------
+// Hex
+
+/// Bytes written as **lowercase** hex text in JSON, two digits per byte (`""` is no
+/// bytes). Uppercase digits, odd lengths and anything else are rejected.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Hex(pub Vec<u8>);
+
+impl Hex {
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The lowercase hex text.
+    pub fn to_hex(&self) -> String {
+        encode_hex(&self.0)
+    }
+}
+
+/// Lowercase hex text of `bytes`.
+pub fn encode_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for &byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    text
+}
+
+/// Decodes lowercase hex text; the error names the first bad character or the odd
+/// length.
+pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
+    let mut nibbles = Vec::with_capacity(text.len());
+    for (offset, c) in text.char_indices() {
+        let value = match c {
+            '0'..='9' => u32::from(c) - u32::from('0'),
+            'a'..='f' => u32::from(c) - u32::from('a') + 10,
+            _ => {
+                return Err(format!(
+                    "bad hex: {c:?} at offset {offset} is not a lowercase hex digit (0-9, a-f)"
+                ));
+            }
+        };
+        nibbles.push(value as u8);
+    }
+    if nibbles.len() % 2 != 0 {
+        return Err(format!(
+            "bad hex: odd number of hex digits ({})",
+            nibbles.len()
+        ));
+    }
+    Ok(nibbles
+        .chunks_exact(2)
+        .map(|pair| (pair[0] << 4) | pair[1])
+        .collect())
+}
+
+impl TryFrom<String> for Hex {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        decode_hex(&text).map(Hex)
+    }
+}
+
+impl From<Hex> for String {
+    fn from(value: Hex) -> Self {
+        encode_hex(&value.0)
+    }
+}
+
+impl fmt::Debug for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&encode_hex(&self.0))
+    }
+}
+
+impl JsonSchema for Hex {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hex".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^([0-9a-f]{2})*$",
+            "description": "Bytes as lowercase hex text, two digits per byte; \"\" is no bytes."
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The file and its header
+
+/// Which file: a protocol and a kind of case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FileKind {
+    /// `vectors/doc-membership-v1/positions.json`.
+    DocPositions,
+    /// `vectors/doc-membership-v1/snapshots.json`.
+    DocSnapshots,
+    /// `vectors/doc-membership-v1/rejections.json`.
+    DocRejections,
+    /// `vectors/fnv1a-utf16-v1/positions.json`.
+    FnvPositions,
+    /// `vectors/fnv1a-utf16-v1/rejections.json`.
+    FnvRejections,
+}
+
+impl FileKind {
+    /// Every file kind, in the order files are generated and listed.
+    pub const ALL: [FileKind; 5] = [
+        FileKind::DocPositions,
+        FileKind::DocSnapshots,
+        FileKind::DocRejections,
+        FileKind::FnvPositions,
+        FileKind::FnvRejections,
+    ];
+
+    /// The `protocol` header value (and folder name).
+    pub fn protocol(self) -> &'static str {
+        match self {
+            FileKind::DocPositions | FileKind::DocSnapshots | FileKind::DocRejections => {
+                bloomproof_protocol::doc_membership_v1::NAME
+            }
+            FileKind::FnvPositions | FileKind::FnvRejections => {
+                bloomproof_protocol::fnv1a_utf16_v1::NAME
+            }
+        }
+    }
+
+    /// The `kind` header value (and file stem): `positions`, `snapshots` or
+    /// `rejections`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            FileKind::DocPositions | FileKind::FnvPositions => "positions",
+            FileKind::DocSnapshots => "snapshots",
+            FileKind::DocRejections | FileKind::FnvRejections => "rejections",
+        }
+    }
+
+    /// The kind for a `protocol` and `kind` header pair, if there is one.
+    pub fn from_header(protocol: &str, kind: &str) -> Option<FileKind> {
+        FileKind::ALL
+            .into_iter()
+            .find(|file| file.protocol() == protocol && file.kind() == kind)
+    }
+
+    /// The file's path relative to the repository root, e.g.
+    /// `vectors/doc-membership-v1/positions.json`.
+    pub fn path(self) -> String {
+        format!("vectors/{}/{}.json", self.protocol(), self.kind())
+    }
+
+    /// The schema's file name under `vectors/schemas/`, e.g.
+    /// `doc-membership-v1.positions.schema.json`.
+    pub fn schema_file(self) -> String {
+        format!("{}.{}.schema.json", self.protocol(), self.kind())
+    }
+
+    /// The `$schema` header value: the schema's path relative to the vector file.
+    pub fn schema_ref(self) -> String {
+        format!("../schemas/{}", self.schema_file())
+    }
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.protocol(), self.kind())
+    }
+}
+
+/// One vector file: the header and the cases.
+///
+/// The header fields come first in this order in generated files; `cases` is last.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VectorFileOf<C> {
+    /// Path of this file's JSON Schema, relative to the file:
+    /// `../schemas/<protocol>.<kind>.schema.json`.
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    /// The protocol: `doc-membership-v1` or `fnv1a-utf16-v1`.
+    pub protocol: String,
+    /// The kind of case: `positions`, `snapshots` or `rejections`.
+    pub kind: String,
+    /// Vector format version; this crate reads and writes version 1.
+    pub format_version: u32,
+    /// What wrote the file: `cargo xtask vectors (bloomproof-vectors <version>)`.
+    pub generator: String,
+    /// Number of entries in `cases`; a mismatch is a load error.
+    pub case_count: usize,
+    /// Every flag used in this file (by a case or a lookup), with what it means.
+    /// Exactly the flags used: an undeclared or an unused flag is a load error.
+    pub flags: BTreeMap<String, String>,
+    /// The cases, each with an id unique in the file.
+    pub cases: Vec<C>,
+}
+
+/// `vectors/doc-membership-v1/positions.json`.
+pub type DocPositionsFile = VectorFileOf<DocPositionCase>;
+/// `vectors/doc-membership-v1/snapshots.json`.
+pub type DocSnapshotsFile = VectorFileOf<DocSnapshotCase>;
+/// `vectors/doc-membership-v1/rejections.json`.
+pub type DocRejectionsFile = VectorFileOf<DocRejectionCase>;
+/// `vectors/fnv1a-utf16-v1/positions.json`.
+pub type FnvPositionsFile = VectorFileOf<FnvPositionCase>;
+/// `vectors/fnv1a-utf16-v1/rejections.json`.
+pub type FnvRejectionsFile = VectorFileOf<FnvRejectionCase>;
+
+/// Any vector file, typed by its kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VectorFile {
+    /// `doc-membership-v1` positions: every stage of every hash index.
+    DocPositions(DocPositionsFile),
+    /// `doc-membership-v1` snapshots: packed bits, document counts, lookups.
+    DocSnapshots(DocSnapshotsFile),
+    /// `doc-membership-v1` rejections: typed inputs and the expected error.
+    DocRejections(DocRejectionsFile),
+    /// `fnv1a-utf16-v1` positions: code units, base hashes, positions.
+    FnvPositions(FnvPositionsFile),
+    /// `fnv1a-utf16-v1` rejections: out-of-range parameters and the expected error.
+    FnvRejections(FnvRejectionsFile),
+}
+
+macro_rules! each_file {
+    ($self:expr, $file:ident => $body:expr) => {
+        match $self {
+            VectorFile::DocPositions($file) => $body,
+            VectorFile::DocSnapshots($file) => $body,
+            VectorFile::DocRejections($file) => $body,
+            VectorFile::FnvPositions($file) => $body,
+            VectorFile::FnvRejections($file) => $body,
+        }
+    };
+}
+
+impl VectorFile {
+    /// Which file this is.
+    pub fn file_kind(&self) -> FileKind {
+        match self {
+            VectorFile::DocPositions(_) => FileKind::DocPositions,
+            VectorFile::DocSnapshots(_) => FileKind::DocSnapshots,
+            VectorFile::DocRejections(_) => FileKind::DocRejections,
+            VectorFile::FnvPositions(_) => FileKind::FnvPositions,
+            VectorFile::FnvRejections(_) => FileKind::FnvRejections,
+        }
+    }
+
+    /// Number of cases.
+    pub fn case_count(&self) -> usize {
+        each_file!(self, file => file.cases.len())
+    }
+
+    /// The `flags` table.
+    pub fn flags(&self) -> &BTreeMap<String, String> {
+        each_file!(self, file => &file.flags)
+    }
+
+    /// The `generator` header value.
+    pub fn generator(&self) -> &str {
+        each_file!(self, file => &file.generator)
+    }
+
+    /// The case ids, in file order.
+    pub fn ids(&self) -> Vec<&str> {
+        each_file!(self, file => file.cases.iter().map(|case| case.id.as_str()).collect())
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// doc-membership-v1
+
+/// One hash index of a `doc-membership-v1` position case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocHash {
+    /// The hash index `i`, `0..k`; entry `i` of `hashes` has index `i`.
+    pub index: u8,
+    /// The framed message: domain, m (2 bytes), k, len(seed), seed, i, len(item)
+    /// (2 bytes), item; integers big-endian.
+    pub message_hex: Hex,
+    /// SHA-256 of the message (32 bytes).
+    pub digest_hex: Hex,
+    /// The digest read as a big-endian integer, mod m.
+    pub position: u16,
+}
+
+/// `doc-membership-v1/positions`: one item under one parameter set, every stage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocPositionCase {
+    /// Stable id, unique in the file: `<group>/<name>`.
+    pub id: String,
+    /// Flags from the file's `flags` table.
+    pub flags: Vec<String>,
+    /// Number of bits, 8..=512.
+    pub m: u32,
+    /// Number of hash indices, 1..=8.
+    pub k: u32,
+    /// The seed, 0..=16 bytes.
+    pub seed_hex: Hex,
+    /// The item, 0..=64 bytes.
+    pub item_hex: Hex,
+    /// One entry per hash index, in index order (`k` entries).
+    pub hashes: Vec<DocHash>,
+    /// The `k` positions in index order, repeats kept (equal to `hashes[i].position`).
+    pub positions: Vec<u16>,
+}
+
+/// One lookup in a snapshot case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocLookup {
+    /// The query, 0..=64 bytes.
+    pub item_hex: Hex,
+    /// Flags from the file's `flags` table: `member` or `non-member`, and
+    /// `repeated-record`, `false-positive`, `empty-item`, `max-item` where they apply.
+    pub flags: Vec<String>,
+    /// All k bits of the item are set.
+    pub maybe_present: bool,
+    /// The exact set was consulted: always equal to `maybe_present`.
+    pub exact_checked: bool,
+    /// The exact set holds these bytes (only ever true when checked).
+    pub duplicate: bool,
+}
+
+/// `doc-membership-v1/snapshots`: one snapshot built from all its records at once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocSnapshotCase {
+    /// Stable id, unique in the file: `<group>/<name>`.
+    pub id: String,
+    /// Flags from the file's `flags` table.
+    pub flags: Vec<String>,
+    /// Number of bits, 8..=512.
+    pub m: u32,
+    /// Number of hash indices, 1..=8.
+    pub k: u32,
+    /// The seed, 0..=16 bytes.
+    pub seed_hex: Hex,
+    /// The records in the order given to the constructor (0..=64, repeats allowed).
+    pub records_hex: Vec<Hex>,
+    /// The filter as `ceil(m/8)` little-endian bytes: bit `p` is bit `p % 8` of byte
+    /// `p / 8`; unused high bits zero.
+    pub packed_bits_hex: Hex,
+    /// Number of set bits.
+    pub bits_set: u32,
+    /// Number of distinct documents (records after de-duplication by exact bytes).
+    pub documents: usize,
+    /// Lookups and their three booleans: every distinct record, then non-members.
+    pub lookups: Vec<DocLookup>,
+}
+
+/// A value as a dynamically typed language passes it: an object with exactly one key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TypedValue {
+    /// Exact immutable bytes (Python `bytes`), as hex.
+    Bytes(Hex),
+    /// A text string (Python `str`).
+    Str(String),
+    /// A mutable byte array (Python `bytearray`), as hex.
+    Bytearray(Hex),
+    /// A memory view over bytes (Python `memoryview`), as hex.
+    Memoryview(Hex),
+    /// An exact integer (Python `int`); always within +-(2^53 - 1).
+    Int(i64),
+    /// A boolean (Python `bool`, not an integer here).
+    Bool(bool),
+    /// A floating-point number, even one with an integral value (Python `float`).
+    Float(f64),
+    /// An exact tuple (the only accepted container of records).
+    Tuple(Vec<TypedValue>),
+    /// A list.
+    List(Vec<TypedValue>),
+}
+
+/// The kind of contract error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKindName {
+    /// A value of the wrong kind (Python `TypeError`).
+    Type,
+    /// A value of the right kind outside its bounds (Python `ValueError`).
+    Value,
+}
+
+impl ErrorKindName {
+    /// `"type"` or `"value"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKindName::Type => "type",
+            ErrorKindName::Value => "value",
+        }
+    }
+}
+
+/// The expected rejection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RejectExpect {
+    /// Type or value error.
+    pub error: ErrorKindName,
+    /// The field the error names: `m`, `k`, `seed`, `records`, `records[<i>]` or
+    /// `item` (`doc-membership-v1`); `m` or `k` (`fnv1a-utf16-v1`).
+    pub field: String,
+}
+
+/// `doc-membership-v1/rejections`: a construction (and, when `item` is present, a
+/// lookup) with typed values that must be rejected.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocRejectionCase {
+    /// Stable id, unique in the file: `<group>/<name>`.
+    pub id: String,
+    /// Flags from the file's `flags` table.
+    pub flags: Vec<String>,
+    /// The records argument.
+    pub records: TypedValue,
+    /// The m argument.
+    pub m: TypedValue,
+    /// The k argument.
+    pub k: TypedValue,
+    /// The seed argument.
+    pub seed: TypedValue,
+    /// When present, the construction succeeds and the lookup of this item is what
+    /// must be rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<TypedValue>,
+    /// The expected error.
+    pub expect: RejectExpect,
+}
+
+// ---------------------------------------------------------------------------------
+// fnv1a-utf16-v1
+
+/// `fnv1a-utf16-v1/positions`: one string under one parameter set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FnvPositionCase {
+    /// Stable id, unique in the file: `<group>/<name>`.
+    pub id: String,
+    /// Flags from the file's `flags` table.
+    pub flags: Vec<String>,
+    /// Number of bits, 8..=1024.
+    pub m: u32,
+    /// Number of hash indices, 1..=12.
+    pub k: u32,
+    /// The string's UTF-16 code units, 1..=256 of them (what is hashed).
+    pub units: Vec<u16>,
+    /// The string, present exactly when `units` is valid UTF-16 (no lone surrogate);
+    /// its UTF-16 encoding is `units`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// FNV-1a over the units from 2166136261.
+    pub h1: u32,
+    /// FNV-1a over the units from 0xdeadbeef, forced odd.
+    pub h2: u32,
+    /// `(h1 + i*h2) mod m` for `i` in `0..k`, the sum exact (no 32-bit wrap).
+    pub positions: Vec<u16>,
+}
+
+/// `fnv1a-utf16-v1/rejections`: parameters out of range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FnvRejectionCase {
+    /// Stable id, unique in the file: `<group>/<name>`.
+    pub id: String,
+    /// Flags from the file's `flags` table.
+    pub flags: Vec<String>,
+    /// The m given (at most 2^53 - 1).
+    pub m: u64,
+    /// The k given (at most 2^53 - 1).
+    pub k: u64,
+    /// A valid string's code units.
+    pub units: Vec<u16>,
+    /// The expected error (always a `value` error).
+    pub expect: RejectExpect,
+}
+
+/// What every case has: an id and flags.
+pub trait CaseHeader {
+    /// The case id.
+    fn id(&self) -> &str;
+    /// The case's flags.
+    fn flags(&self) -> &[String];
+}
+
+macro_rules! case_header {
+    ($($ty:ty),*) => {
+        $(impl CaseHeader for $ty {
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn flags(&self) -> &[String] {
+                &self.flags
+            }
+        })*
+    };
+}
+
+case_header!(
+    DocPositionCase,
+    DocSnapshotCase,
+    DocRejectionCase,
+    FnvPositionCase,
+    FnvRejectionCase
+);

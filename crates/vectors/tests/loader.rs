@@ -1,0 +1,360 @@
+//! The loader refuses every kind of malformed file, naming the file and the case, and
+//! never panics.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use bloomproof_vectors::prng::SplitMix64;
+use bloomproof_vectors::{FileKind, VectorFile, load_file, parse, parse_bytes, parse_named};
+
+/// A valid two-case `doc-membership-v1` positions file (the source document's framing
+/// example, and doc-00 under its fixture parameters).
+const DOC: &str = r#"{
+  "$schema": "../schemas/doc-membership-v1.positions.schema.json",
+  "protocol": "doc-membership-v1",
+  "kind": "positions",
+  "format_version": 1,
+  "generator": "test",
+  "case_count": 2,
+  "flags": {
+    "m-not-multiple-of-8": "m is not a multiple of 8",
+    "published": "a published figure"
+  },
+  "cases": [
+    {"id":"published/m9","flags":["m-not-multiple-of-8","published"],"m":9,"k":2,"seed_hex":"53","item_hex":"0041","hashes":[{"index":0,"message_hex":"646f632d6d656d626572736869702d76310000090201530000020041","digest_hex":"24b2cf1619b3d11a6f4d4ac76458d1b3989d9e5bd2dd3e3c6f00875fedb86931","position":7},{"index":1,"message_hex":"646f632d6d656d626572736869702d76310000090201530100020041","digest_hex":"81a882f9152f9b182a78ff82ce444c6d4828eef206166f4c6afb829a0bb58b17","position":8}],"positions":[7,8]},
+    {"id":"published/doc-00","flags":["published"],"m":16,"k":3,"seed_hex":"6c6162","item_hex":"646f632d3030","hashes":[{"index":0,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162000006646f632d3030","digest_hex":"9a3981579d371581545c12d12ce152dd09cd1bfbffc03f75531b1dc4724d1ac4","position":4},{"index":1,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162010006646f632d3030","digest_hex":"5b0d815377d7a556afbc61031e9a12ca905bbcdc58afc6f35c3eb64ef72ac29f","position":15},{"index":2,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162020006646f632d3030","digest_hex":"b5e73c9e005f5844f48b53fd7098bb1d11e71ab043e94ba14cc6e8bfd87f804c","position":12}],"positions":[4,15,12]}
+  ]
+}
+"#;
+
+/// A valid one-case `fnv1a-utf16-v1` positions file.
+const FNV: &str = r#"{
+  "$schema": "../schemas/fnv1a-utf16-v1.positions.schema.json",
+  "protocol": "fnv1a-utf16-v1",
+  "kind": "positions",
+  "format_version": 1,
+  "generator": "test",
+  "case_count": 1,
+  "flags": {"published": "a published figure"},
+  "cases": [
+    {"id":"published/a","flags":["published"],"m":8,"k":1,"units":[97],"text":"a","h1":3826002220,"h2":428013963,"positions":[4]}
+  ]
+}"#;
+
+/// A valid one-case `doc-membership-v1` snapshots file.
+const SNAPSHOT: &str = r#"{
+  "$schema": "../schemas/doc-membership-v1.snapshots.schema.json",
+  "protocol": "doc-membership-v1",
+  "kind": "snapshots",
+  "format_version": 1,
+  "generator": "test",
+  "case_count": 1,
+  "flags": {"non-member": "not a record"},
+  "cases": [
+    {"id":"boundary/empty","flags":["non-member"],"m":8,"k":1,"seed_hex":"","records_hex":[],"packed_bits_hex":"00","bits_set":0,"documents":0,"lookups":[{"item_hex":"61","flags":["non-member"],"maybe_present":false,"exact_checked":false,"duplicate":false}]}
+  ]
+}"#;
+
+/// A valid one-case `doc-membership-v1` rejections file.
+const REJECTION: &str = r#"{
+  "$schema": "../schemas/doc-membership-v1.rejections.schema.json",
+  "protocol": "doc-membership-v1",
+  "kind": "rejections",
+  "format_version": 1,
+  "generator": "test",
+  "case_count": 1,
+  "flags": {"type-error": "a type error"},
+  "cases": [
+    {"id":"m/type-bool-true","flags":["type-error"],"records":{"tuple":[{"bytes":"61"},{"bytes":""}]},"m":{"bool":true},"k":{"int":3},"seed":{"bytes":"6c6162"},"expect":{"error":"type","field":"m"}}
+  ]
+}"#;
+
+/// The error text of parsing `text` as `name`, which must fail.
+fn refused(name: &str, text: &str) -> String {
+    match parse_named(name, text) {
+        Ok(file) => panic!("accepted a malformed file ({} cases)", file.case_count()),
+        Err(err) => {
+            assert!(!err.problems.is_empty());
+            err.to_string()
+        }
+    }
+}
+
+fn assert_names(message: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(message.contains(part), "{part:?} missing from:\n{message}");
+    }
+}
+
+#[test]
+fn fixtures_are_valid() {
+    let doc = parse(DOC).unwrap();
+    assert_eq!(doc.file_kind(), FileKind::DocPositions);
+    assert_eq!(doc.ids(), ["published/m9", "published/doc-00"]);
+    assert!(matches!(parse(FNV).unwrap(), VectorFile::FnvPositions(_)));
+    assert!(matches!(
+        parse(SNAPSHOT).unwrap(),
+        VectorFile::DocSnapshots(_)
+    ));
+    assert!(matches!(
+        parse(REJECTION).unwrap(),
+        VectorFile::DocRejections(_)
+    ));
+}
+
+#[test]
+fn unknown_fields_are_refused_in_the_header_and_in_a_case() {
+    let header = DOC.replace(
+        "\"generator\": \"test\",",
+        "\"generator\": \"test\", \"extra\": 1,",
+    );
+    assert_names(
+        &refused("a.json", &header),
+        &["a.json", "unknown field `extra`"],
+    );
+
+    let in_case = DOC.replace(
+        "\"id\":\"published/doc-00\",",
+        "\"id\":\"published/doc-00\",\"note\":\"x\",",
+    );
+    assert_names(
+        &refused("a.json", &in_case),
+        &["a.json", "case `published/doc-00`", "unknown field `note`"],
+    );
+
+    let in_hash = DOC.replacen("\"index\":0,", "\"index\":0,\"bits\":1,", 1);
+    assert_names(
+        &refused("a.json", &in_hash),
+        &["case `published/m9`", "hashes[0]", "unknown field `bits`"],
+    );
+
+    let in_lookup = SNAPSHOT.replace("\"duplicate\":false", "\"duplicate\":false,\"x\":1");
+    assert_names(
+        &refused("s.json", &in_lookup),
+        &["case `boundary/empty`", "lookups[0]", "unknown field `x`"],
+    );
+
+    let typed = REJECTION.replace("{\"bool\":true}", "{\"bool\":true,\"int\":1}");
+    let message = refused("r.json", &typed);
+    assert_names(&message, &["case `m/type-bool-true`", "at m"]);
+    assert!(!message.contains("no case uses it"), "{message}");
+}
+
+#[test]
+fn a_case_count_mismatch_is_refused() {
+    let text = DOC.replace("\"case_count\": 2", "\"case_count\": 3");
+    assert_names(
+        &refused("count.json", &text),
+        &["count.json", "`case_count` says 3 but the file has 2 cases"],
+    );
+}
+
+#[test]
+fn a_duplicate_id_is_refused() {
+    let text = DOC.replace("\"id\":\"published/doc-00\"", "\"id\":\"published/m9\"");
+    assert_names(
+        &refused("dup.json", &text),
+        &["dup.json", "case `published/m9`", "duplicate case id"],
+    );
+    let empty = FNV.replace("\"id\":\"published/a\"", "\"id\":\"\"");
+    assert_names(
+        &refused("e.json", &empty),
+        &["case `#0`", "the case id is empty"],
+    );
+}
+
+#[test]
+fn undeclared_and_unused_flags_are_refused() {
+    let text = DOC.replace(
+        "\"flags\":[\"published\"]",
+        "\"flags\":[\"published\",\"max-m\"]",
+    );
+    assert_names(
+        &refused("flags.json", &text),
+        &[
+            "flags.json",
+            "case `published/doc-00`",
+            "flag \"max-m\" is not declared",
+        ],
+    );
+    let lookup = SNAPSHOT.replace(
+        "\"flags\":[\"non-member\"],\"maybe",
+        "\"flags\":[\"non-member\",\"ghost\"],\"maybe",
+    );
+    assert_names(
+        &refused("s.json", &lookup),
+        &[
+            "case `boundary/empty`",
+            "lookups[0]: flag \"ghost\" is not declared",
+        ],
+    );
+    let unused = FNV.replace(
+        "\"flags\": {\"published\": \"a published figure\"}",
+        "\"flags\": {\"published\": \"a published figure\", \"sweep\": \"unused\"}",
+    );
+    assert_names(
+        &refused("u.json", &unused),
+        &["u.json", "flag \"sweep\" is declared", "no case uses it"],
+    );
+    let twice = FNV.replace(
+        "\"flags\":[\"published\"]",
+        "\"flags\":[\"published\",\"published\"]",
+    );
+    assert_names(
+        &refused("t.json", &twice),
+        &["case `published/a`", "given twice"],
+    );
+}
+
+#[test]
+fn bad_hex_is_refused() {
+    for (bad, what) in [
+        ("\"seed_hex\":\"5\"", "odd number of hex digits"),
+        ("\"seed_hex\":\"zz\"", "not a lowercase hex digit"),
+        ("\"seed_hex\":\"4A\"", "not a lowercase hex digit"),
+        ("\"seed_hex\":\"0x53\"", "not a lowercase hex digit"),
+        ("\"seed_hex\":\" 53\"", "not a lowercase hex digit"),
+    ] {
+        let text = DOC.replace("\"seed_hex\":\"53\"", bad);
+        assert_names(
+            &refused("hex.json", &text),
+            &[
+                "hex.json",
+                "case `published/m9`",
+                "seed_hex",
+                "bad hex",
+                what,
+            ],
+        );
+    }
+    let typed = REJECTION.replace("{\"bytes\":\"6c6162\"}", "{\"bytes\":\"6C6162\"}");
+    assert_names(
+        &refused("r.json", &typed),
+        &["case `m/type-bool-true`", "bad hex"],
+    );
+}
+
+#[test]
+fn header_values_are_checked() {
+    let protocol = DOC.replace(
+        "\"protocol\": \"doc-membership-v1\"",
+        "\"protocol\": \"doc-membership-v2\"",
+    );
+    assert_names(
+        &refused("p.json", &protocol),
+        &["p.json", "unknown `protocol`/`kind` pair"],
+    );
+    let kind = FNV.replace("\"kind\": \"positions\"", "\"kind\": \"snapshots\"");
+    assert_names(
+        &refused("k.json", &kind),
+        &["unknown `protocol`/`kind` pair"],
+    );
+    let version = DOC.replace("\"format_version\": 1", "\"format_version\": 2");
+    assert_names(&refused("v.json", &version), &["`format_version` is 2"]);
+    let schema = DOC.replace(
+        "../schemas/doc-membership-v1.positions.schema.json",
+        "x.json",
+    );
+    assert_names(&refused("s.json", &schema), &["`$schema` is \"x.json\""]);
+    let missing = DOC.replace("\"generator\": \"test\",", "");
+    assert_names(&refused("g.json", &missing), &["missing field `generator`"]);
+}
+
+#[test]
+fn self_contradicting_cases_are_refused() {
+    let k = DOC.replace("\"m\":9,\"k\":2", "\"m\":9,\"k\":3");
+    assert_names(
+        &refused("k.json", &k),
+        &["case `published/m9`", "`hashes` has 2 entries but k = 3"],
+    );
+    let position = DOC.replace("\"positions\":[7,8]", "\"positions\":[7,9]");
+    assert_names(&refused("p.json", &position), &["positions[1] differs"]);
+    let m = DOC.replace("\"m\":9,", "\"m\":7,");
+    assert_names(&refused("m.json", &m), &["m = 7 is outside 8..=512"]);
+    let packed = SNAPSHOT.replace("\"packed_bits_hex\":\"00\"", "\"packed_bits_hex\":\"0000\"");
+    assert_names(&refused("s.json", &packed), &["needs ceil(m/8) = 1"]);
+    let lookup = SNAPSHOT.replace("\"exact_checked\":false", "\"exact_checked\":true");
+    assert_names(
+        &refused("s.json", &lookup),
+        &["exact_checked must equal maybe_present"],
+    );
+    let text = FNV.replace("\"text\":\"a\"", "\"text\":\"b\"");
+    assert_names(&refused("f.json", &text), &["does not encode to `units`"]);
+    let no_text = FNV.replace("\"text\":\"a\",", "");
+    assert_names(&refused("f.json", &no_text), &["`text` must be given"]);
+    let unit = FNV.replace("\"units\":[97]", "\"units\":[65536]");
+    assert_names(&refused("f.json", &unit), &["case `published/a`", "units"]);
+}
+
+#[test]
+fn not_json_and_not_utf8_are_refused() {
+    for text in ["", "[]", "{", "null", "{}", "\"x\""] {
+        assert_names(&refused("x.json", text), &["x.json", "not a vector file"]);
+    }
+    let trailing = format!("{FNV} {{}}");
+    assert_names(&refused("x.json", &trailing), &["trailing characters"]);
+    let duplicate_key = FNV.replace("\"m\":8,", "\"m\":8,\"m\":8,");
+    assert_names(&refused("x.json", &duplicate_key), &["duplicate field `m`"]);
+    let err = parse_bytes(&[0x7b, 0xff, 0x7d]).unwrap_err();
+    assert_names(&err.to_string(), &["<input>", "not UTF-8"]);
+}
+
+#[test]
+fn load_file_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("positions.json");
+    std::fs::write(&path, DOC.replace("\"case_count\": 2", "\"case_count\": 1")).unwrap();
+    let message = load_file(&path).unwrap_err().to_string();
+    assert_names(&message, &[&path.display().to_string(), "case_count"]);
+    std::fs::write(&path, DOC).unwrap();
+    assert_eq!(load_file(&path).unwrap().case_count(), 2);
+    let missing = load_file(dir.path().join("nope.json")).unwrap_err();
+    assert_names(&missing.to_string(), &["nope.json", "cannot read"]);
+}
+
+#[test]
+fn every_problem_is_reported_not_just_the_first() {
+    let text = DOC
+        .replace("\"case_count\": 2", "\"case_count\": 5")
+        .replace("\"id\":\"published/doc-00\"", "\"id\":\"published/m9\"")
+        .replace("\"seed_hex\":\"6c6162\"", "\"seed_hex\":\"6c616\"");
+    let err = parse(&text).unwrap_err();
+    assert!(err.problems.len() >= 2, "{err}");
+}
+
+#[test]
+fn never_panics_on_mutated_or_hostile_input() {
+    let mut rng = SplitMix64::new(7);
+    for fixture in [DOC, FNV, SNAPSHOT, REJECTION] {
+        let bytes = fixture.as_bytes();
+        for _ in 0..1500 {
+            let mut mutated = bytes.to_vec();
+            for _ in 0..rng.range(1, 4) {
+                let at = rng.range_usize(0, mutated.len() - 1);
+                match rng.below(3) {
+                    0 => mutated[at] = rng.next_u64() as u8,
+                    1 => {
+                        mutated.remove(at);
+                    }
+                    _ => {
+                        let byte = *rng.pick(b"{}[]\",:0123456789-.eE\\ ").unwrap();
+                        mutated.insert(at, byte);
+                    }
+                }
+            }
+            let _ = parse_bytes(&mutated);
+        }
+    }
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(parse(&deep).is_err());
+    let deep_value = REJECTION.replace(
+        "{\"bool\":true}",
+        &format!(
+            "{}{{\"int\":1}}{}",
+            "{\"tuple\":[".repeat(5_000),
+            "]}".repeat(5_000)
+        ),
+    );
+    assert!(parse(&deep_value).is_err());
+    let huge = FNV.replace("\"m\":8", "\"m\":99999999999999999999999999");
+    assert!(parse(&huge).is_err());
+}
