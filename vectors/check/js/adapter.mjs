@@ -4,29 +4,15 @@
 // One JSON request per line in, one JSON response per line out, in order; logs go to
 // stderr; exits when stdin closes. Node built-ins only.
 //
-// Typed values (op `typed`) become these JavaScript values, then the snapshot is called
-// the way a user would call it:
-//   {"bytes": hex}      -> Uint8Array
-//   {"str": text}       -> string
-//   {"bytearray": hex}  -> a plain (mutable) Array of numbers
-//   {"memoryview": hex} -> DataView over a fresh ArrayBuffer
-//   {"int": n}          -> a primitive number that is an integer (a bigint when the JSON
-//                          integer is outside the safe-integer range)
-//   {"bool": b}         -> boolean
-//   {"float": x}        -> new Number(x): a Number wrapper object, the "marked float";
-//                          in JS a primitive 16.0 is the integer 16, so a float that must
-//                          stay distinguishable from an integer is boxed
-//   {"tuple": [...]}    -> Object.freeze([...])  (the snapshot's `records` must be frozen)
-//   {"list": [...]}     -> a plain mutable Array
-// A TypeError from the snapshot answers kind "type", a RangeError kind "value", each with
-// the `field` the error carries (m, k, seed, records, records[<i>], item).
+// Typed values (op `typed`) are mapped to JavaScript values by typed.mjs (see there and
+// README.md); a TypeError from the snapshot answers kind "type", a RangeError kind
+// "value", each with the `field` the error carries (m, k, seed, records, records[<i>], item).
 
 import { createInterface } from 'node:readline';
 import * as dm from './doc_membership_v1.mjs';
 import * as fnv from './fnv1a_utf16_v1.mjs';
 import * as session from './session.mjs';
-
-class BadRequest extends Error {}
+import { typedValue, BadRequest } from './typed.mjs';
 
 const bad = (message) => new BadRequest(message);
 
@@ -64,44 +50,6 @@ function unitsArg(req, name) {
     throw bad(`\`${name}\` must be an array of UTF-16 code units 0..=65535`);
   }
   return v;
-}
-
-/** A typed JSON value (spec/README.md) -> the JavaScript value it stands for. */
-export function typedValue(t, where = 'value') {
-  if (t === null || typeof t !== 'object' || Array.isArray(t)) throw bad(`${where}: a typed value must be an object`);
-  const keys = Object.keys(t);
-  if (keys.length !== 1) throw bad(`${where}: a typed value has exactly one key, got ${JSON.stringify(keys)}`);
-  const [tag] = keys;
-  const v = t[tag];
-  const hex = () => {
-    if (typeof v !== 'string') throw bad(`${where}: ${tag} takes a hex string`);
-    try { return dm.fromHex(v); } catch (e) { throw bad(`${where}: ${e.message}`); }
-  };
-  const list = () => {
-    if (!Array.isArray(v)) throw bad(`${where}: ${tag} takes an array`);
-    return v.map((x, i) => typedValue(x, `${where}[${i}]`));
-  };
-  switch (tag) {
-    case 'bytes': return hex();
-    case 'str':
-      if (typeof v !== 'string') throw bad(`${where}: str takes a string`);
-      return v;
-    case 'bytearray': return Array.from(hex());
-    case 'memoryview': { const b = hex(); return new DataView(b.buffer, b.byteOffset, b.byteLength); }
-    case 'int':
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw bad(`${where}: int takes an integer`);
-      return Number.isSafeInteger(v) ? v : BigInt(v);
-    case 'bool':
-      if (typeof v !== 'boolean') throw bad(`${where}: bool takes true or false`);
-      return v;
-    case 'float':
-      if (typeof v !== 'number') throw bad(`${where}: float takes a number`);
-      // eslint-disable-next-line no-new-wrappers
-      return new Number(v);
-    case 'tuple': return Object.freeze(list());
-    case 'list': return list();
-    default: throw bad(`${where}: unknown typed-value tag \`${tag}\``);
-  }
 }
 
 // ------------------------------------------------------------ doc-membership-v1
