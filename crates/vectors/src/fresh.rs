@@ -81,15 +81,45 @@ pub fn extra_files(root: &Path, generated: &[(String, String)]) -> Vec<String> {
     extra
 }
 
-/// A report of stale files ending in [`STALE_HINT`], or `None` when fresh.
+/// A report of stale files: [`STALE_HINT`], then one line per file; `None` when fresh.
 pub fn report(stale: &[Staleness]) -> Option<String> {
     if stale.is_empty() {
         return None;
     }
-    let mut text = String::new();
+    let mut text = String::from(STALE_HINT);
     for item in stale {
-        text.push_str(&format!("  {item}\n"));
+        text.push_str(&format!("\n  {item}"));
     }
-    text.push_str(STALE_HINT);
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_leads_with_the_hint_and_lists_each_file() {
+        assert_eq!(report(&[]), None);
+        let text = report(&[
+            Staleness::Missing("vectors/a.json".into()),
+            Staleness::Extra("vectors/schemas/b.json".into()),
+        ])
+        .unwrap();
+        assert!(text.starts_with(STALE_HINT), "{text}");
+        assert!(text.contains("missing: vectors/a.json"), "{text}");
+        assert!(
+            text.contains("not generated: vectors/schemas/b.json"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_empty_root_is_missing_everything() {
+        let dir = std::env::temp_dir().join("bloomproof-vectors-fresh-test-nonexistent");
+        let generated = vec![("vectors/schemas/x.json".to_string(), "{}".to_string())];
+        assert_eq!(
+            compare(&dir, &generated),
+            [Staleness::Missing("vectors/schemas/x.json".into())]
+        );
+    }
 }
