@@ -48,6 +48,7 @@ fn steps() -> Vec<Step> {
             ..cargo("cargo test", &["test", "--workspace", "--locked"])
         },
         cargo("schemas are fresh", &["xtask", "schemas", "--check"]),
+        cargo("vectors are fresh", &["xtask", "vectors", "--check"]),
         Step {
             name: "doc-membership-v1 spec is its derivation",
             program: "python3",
