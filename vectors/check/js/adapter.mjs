@@ -13,6 +13,7 @@ import * as dm from './doc_membership_v1.mjs';
 import * as fnv from './fnv1a_utf16_v1.mjs';
 import * as session from './session.mjs';
 import { typedValue, BadRequest } from './typed.mjs';
+import { parseJson } from './json.mjs';
 
 const bad = (message) => new BadRequest(message);
 
@@ -168,7 +169,7 @@ function docMembership(req) {
 
 // ------------------------------------------------------------ fnv1a-utf16-v1
 
-function fnvProtocol(req) {
+function fnvProtocol(req, line) {
   switch (req.op) {
     case 'positions': {
       const m = intArg(req, 'm');
@@ -181,13 +182,15 @@ function fnvProtocol(req) {
       return fnv.fnvPositions(m, k, units);
     }
     case 'estimates': {
-      const m = intArg(req, 'm');
-      const k = intArg(req, 'k');
-      const n = intArg(req, 'n');
-      return session.estimates(m, k, n);
+      const e = session.estimates(intArg(req, 'm'), intArg(req, 'k'), intArg(req, 'n'));
+      return { classic: e.classic, finite_m: e.finite_m, exact: e.exact, optimal_k: e.optimal_k };
     }
     case 'session': {
-      const script = arg(req, 'script');
+      // Re-read the line losslessly: an `import` document must keep `1.0` apart from `1`,
+      // integers beyond 2^53 and repeated keys, which JSON.parse would lose.
+      let tree;
+      try { tree = parseJson(line, { loneSurrogates: true, lastKeyWins: true }); } catch (e) { throw bad(e.message); }
+      const script = tree.script;
       if (!Array.isArray(script)) throw bad('`script` must be an array of steps');
       return session.runScript(script, (msg) => bad(msg));
     }
@@ -213,7 +216,7 @@ function handle(line) {
     if (typeof req.op !== 'string') throw bad('`op` must be a string');
     let result;
     if (req.protocol === dm.PROTOCOL) result = docMembership(req);
-    else if (req.protocol === fnv.PROTOCOL) result = fnvProtocol(req);
+    else if (req.protocol === fnv.PROTOCOL) result = fnvProtocol(req, line);
     else throw bad(`unknown protocol ${JSON.stringify(req.protocol)}`);
     return { id, result };
   } catch (e) {

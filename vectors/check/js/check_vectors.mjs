@@ -197,6 +197,17 @@ function units(v, where) {
   return v;
 }
 
+function isValidUtf16(u) {
+  for (let j = 0; j < u.length; j++) {
+    if (u[j] >= 0xd800 && u[j] <= 0xdbff) {
+      if (j + 1 < u.length && u[j + 1] >= 0xdc00 && u[j + 1] <= 0xdfff) { j++; continue; }
+      return false;
+    }
+    if (u[j] >= 0xdc00 && u[j] <= 0xdfff) return false;
+  }
+  return true;
+}
+
 function fnvPositionCase(c, d) {
   const m = uint(c.m, 'm');
   const k = uint(c.k, 'k');
@@ -207,7 +218,14 @@ function fnvPositionCase(c, d) {
   const err = errorOf(() => fnv.checkParams(m, k));
   if (err) { d.check('parameters accepted', null, err); return; }
   d.check('units count within 1..=256', true, u.length >= fnv.UNITS_MIN && u.length <= fnv.UNITS_MAX);
-  if (c.text !== undefined && c.text !== null) {
+  const validUtf16 = isValidUtf16(u);
+  const hasText = c.text !== undefined && c.text !== null;
+  // `text` is present exactly when the units are valid UTF-16 (vectors/README.md).
+  if (hasText !== validUtf16) {
+    throw new Malformed(hasText ? 'text present although the units hold a lone surrogate'
+      : 'text absent although the units are valid UTF-16');
+  }
+  if (hasText) {
     if (typeof c.text !== 'string') throw new Malformed('text: not a string');
     d.check('units of text', u, fnv.unitsOf(c.text));
     // Hashing the string itself must give the same answer as hashing its units.
@@ -272,6 +290,10 @@ function fileLevel(doc, protocol, kind, rel) {
 
 function checkFlags(list, declared, where) {
   if (!Array.isArray(list) || !list.every((f) => typeof f === 'string')) throw new Malformed(`${where}flags: not an array of strings`);
+  // A sorted list of distinct names (vectors/README.md).
+  for (let i = 1; i < list.length; i++) {
+    if (!(list[i - 1] < list[i])) throw new Malformed(`${where}flags: not a sorted list of distinct names`);
+  }
   for (const f of list) {
     if (!Object.prototype.hasOwnProperty.call(declared, f)) throw new Malformed(`${where}flag \`${f}\` is not declared in the file's flags table`);
   }
@@ -299,7 +321,15 @@ function verifyFile(path, protocol) {
     try {
       keysExactly(c, shape.required, shape.optional, 'case');
       checkFlags(c.flags, doc.flags, '');
-      if (Array.isArray(c.lookups)) c.lookups.forEach((l, i) => { if (isObj(l)) checkFlags(l.flags, doc.flags, `lookups[${i}].`); });
+      if (Array.isArray(c.lookups)) {
+        c.lookups.forEach((l, i) => {
+          if (!isObj(l)) return;
+          checkFlags(l.flags, doc.flags, `lookups[${i}].`);
+          // A case's flags include every flag of its lookups (vectors/README.md).
+          const missing = l.flags.filter((f) => !c.flags.includes(f));
+          if (missing.length) throw new Malformed(`lookups[${i}] flag(s) ${missing.join(', ')} missing from the case's flags`);
+        });
+      }
       verify(c, d);
     } catch (e) {
       d.list.push(e instanceof Malformed ? `malformed case: ${e.message}` : `crashed: ${e && e.stack ? e.stack : e}`);
