@@ -231,6 +231,11 @@ def verify_doc_snapshots(case):
     _cmp(problems, "documents", case["documents"], len(snap.documents))
     if snap.bits >> m:
         problems.append(f"implementation: a bit at or above m={m} is set")
+    distinct = list(dict.fromkeys(records))
+    queried = [bytes.fromhex(l["item_hex"]) if type(l) is dict and is_hex(l.get("item_hex")) else None
+               for l in case["lookups"]]
+    if queried[:len(distinct)] != distinct or any(q in snap.documents for q in queried[len(distinct):]):
+        problems.append("lookups: must be every distinct record in order of first occurrence, then non-members")
     any_false_positive = False
     for i, lookup in enumerate(case["lookups"]):
         shape(lookup, DOC_LOOKUP_SHAPE, f"lookups[{i}]")
