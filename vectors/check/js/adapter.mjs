@@ -85,7 +85,12 @@ function immutabilityProbe(req) {
   const attempts = [];
   const attempt = (text, fn) => {
     let how;
-    try { const r = fn(); how = r === false ? 'refused (returned false)' : 'no error raised'; } catch (e) { how = `refused: ${e.constructor.name}: ${e.message}`; }
+    try {
+      const r = fn();
+      how = r === false ? 'refused (returned false)' : 'allowed, but it reaches only a copy or nothing';
+    } catch (e) {
+      how = `refused: ${e.constructor.name}: ${e.message}`;
+    }
     attempts.push({ attempt: `${text} -> ${how}`, unchanged: fingerprint(snap, probes) === before });
   };
   for (const field of ['m', 'k', 'seed', 'bits', 'documents', 'documentCount']) {

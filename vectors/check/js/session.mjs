@@ -94,17 +94,27 @@ function exactRate(m, k, n) {
   const hit = exactMemo.get(key);
   if (hit !== undefined) return hit;
   const top = Math.min(m, t);
+  const stay = new Float64Array(top + 1); // x/m: the throw lands on one of the x set bits
+  const move = new Float64Array(top + 1); // (m-(x-1))/m: it lands on a clear bit, x-1 -> x
+  for (let x = 0; x <= top; x++) { stay[x] = x / m; move[x] = (m - (x - 1)) / m; }
   let P = new Float64Array(top + 1);
   let Q = new Float64Array(top + 1);
   P[0] = 1;
+  // Probabilities below 1e-300 are flushed to 0 (subnormal arithmetic is ~10x slower);
+  // every non-zero result is at least (1/1024)^12 ~ 7e-37, so the error is < 1e-260
+  // relative. `lo` is the lowest x with P[x] != 0 (the mass only moves up).
+  let lo = 0;
   for (let throwNo = 1; throwNo <= t; throwNo++) {
-    const hi = Math.min(throwNo, top);
-    Q[0] = 0; // after at least one throw, at least one bit is set
-    for (let x = 1; x <= hi; x++) {
-      Q[x] = P[x] * (x / m) + P[x - 1] * ((m - (x - 1)) / m);
+    const hi = throwNo < top ? throwNo : top;
+    for (let x = 0; x <= lo; x++) Q[x] = 0;
+    let newLo = -1;
+    for (let x = lo > 0 ? lo : 1; x <= hi; x++) {
+      let v = P[x] * stay[x] + P[x - 1] * move[x];
+      if (v < 1e-300) v = 0; else if (newLo < 0) newLo = x;
+      Q[x] = v;
     }
-    for (let x = hi + 1; x <= top; x++) Q[x] = 0;
-    [P, Q] = [Q, P];
+    if (newLo >= 0) lo = newLo;
+    const swap = P; P = Q; Q = swap;
   }
   let sum = 0;
   for (let x = 0; x <= top; x++) sum += P[x] * Math.pow(x / m, k);
@@ -238,6 +248,9 @@ export class Session {
   setDraft(field, value) {
     if (!FIELDS.includes(field)) throw new TypeError(`set_draft: unknown field ${JSON.stringify(field)}`);
     if (typeof value !== 'string') throw new TypeError('set_draft: the value is a string');
+    // Drafts are always well-formed text (SESSION.md, section 3): an export must carry them
+    // as JSON strings, which cannot hold a lone surrogate.
+    if (!isWellFormed(value)) throw new TypeError('set_draft: a draft is well-formed text (no lone surrogate)');
     if (value.length > DRAFT_MAX_UNITS) {
       throw err('too_long', `${field} draft: ${value.length} UTF-16 code units, at most ${DRAFT_MAX_UNITS}`);
     }
