@@ -239,6 +239,8 @@ function handle(line) {
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
 rl.on('line', (line) => {
+  // Blank lines carry no request: skipped, so that responses stay aligned with requests.
+  if (line.trim() === '') return;
   // process.stdout is synchronous for pipes and files on Linux: each response is flushed.
   process.stdout.write(JSON.stringify(handle(line)) + '\n');
 });
