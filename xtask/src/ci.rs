@@ -62,6 +62,37 @@ fn steps() -> Vec<Step> {
             env: Vec::new(),
         },
         cargo("conformance", &["xtask", "conformance"]),
+        Step {
+            name: "Python implementation: unit tests",
+            program: "python3",
+            args: vec!["-m", "unittest", "discover", "-s", "vectors/check/python/tests"],
+            env: Vec::new(),
+        },
+        Step {
+            name: "Python implementation: every vector",
+            program: "python3",
+            args: vec!["vectors/check/python/check_vectors.py"],
+            env: Vec::new(),
+        },
+        Step {
+            name: "JavaScript implementation: every vector",
+            program: "node",
+            args: vec!["vectors/check/js/check_vectors.mjs"],
+            env: Vec::new(),
+        },
+        cargo("build the bloomproof binary", &["build", "-p", "bloomproof", "--locked"]),
+        cargo(
+            "conformance through the Rust adapter",
+            &["xtask", "conformance", "--impl", "cargo run -q --locked -p bloomproof -- adapter"],
+        ),
+        cargo(
+            "conformance through the Python adapter",
+            &["xtask", "conformance", "--impl", "python3 vectors/check/python/adapter.py"],
+        ),
+        cargo(
+            "conformance through the JavaScript adapter",
+            &["xtask", "conformance", "--impl", "node vectors/check/js/adapter.mjs"],
+        ),
     ]
 }
 
