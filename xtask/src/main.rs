@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod ci;
+mod e2e;
 mod vectors;
 
 fn root() -> PathBuf {
@@ -27,6 +28,7 @@ tasks:
                                               or against an adapter command (spec/ADAPTER.md)
   schemas [--check]                           write spec/schemas/ from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
+  e2e                                         the explorer page in a real browser (installs what is missing)
   ci                                          run every test, lint and freshness check";
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         "conformance" => return conformance(rest),
         "schemas" => schemas(rest),
         "ci" => ci::run(rest),
+        "e2e" => e2e::run(rest),
         "vectors" => vectors::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

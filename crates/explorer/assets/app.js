@@ -73,7 +73,7 @@
   }
 
   function setBusy() {
-    document.documentElement.dataset.idle = String(queue.length === 0 && !running);
+    document.documentElement.dataset.idle = String(queue.length === 0 && !running && !plotBusy);
   }
 
   // ---------------------------------------------------------------- server calls
@@ -187,7 +187,10 @@
     } catch (error) {
       previous = null;
     }
-    if (previous === sessionText) return;
+    if (previous === sessionText) {
+      setStorageWarning(null);
+      return;
+    }
     const result = await post('/api/save', { state: sessionText, previous });
     if (!result.ok) {
       setStorageWarning(`The session could not be saved in this browser: ${result.error.message}`);
@@ -417,13 +420,17 @@
 
   let plotKey = '';
   let plotData = null;
+  /** The series the page wants next ({m, k, n, key}), fetched one at a time. */
+  let plotWanted = null;
+  let plotBusy = false;
 
-  async function updatePlot() {
+  function updatePlot() {
     const caption = $('plot-caption');
     const area = $('plot-area');
     if (!view || !view.params) {
       plotKey = '';
       plotData = null;
+      plotWanted = null;
       area.replaceChildren();
       caption.textContent = 'No active filter.';
       return;
@@ -431,17 +438,80 @@
     const { m, k } = view.params;
     const n = view.distinct_entries;
     const key = `${m}/${k}/${n}`;
-    if (key !== plotKey) {
-      plotKey = key;
-      const result = await call(`/api/estimates?m=${m}&k=${k}&n=${n}`, { method: 'GET' });
-      if (plotKey !== key) return;
+    if (key === plotKey) {
+      drawPlot();
+      return;
+    }
+    plotWanted = { m, k, n, key };
+    if (!plotBusy) plotLoop();
+  }
+
+  async function plotLoop() {
+    plotBusy = true;
+    setBusy();
+    while (plotWanted) {
+      const want = plotWanted;
+      plotWanted = null;
+      const result = await call(`/api/estimates?m=${want.m}&k=${want.k}&n=${want.n}`, { method: 'GET' });
+      if (plotWanted) continue;
+      if (!view || !view.params) break;
       if (!result.ok) {
-        caption.textContent = `The estimates could not be computed: ${result.error.message}`;
-        return;
+        $('plot-caption').textContent = `The estimates could not be computed: ${result.error.message}`;
+        continue;
       }
       plotData = result.data;
+      plotKey = want.key;
+      drawPlot();
     }
-    drawPlot();
+    plotBusy = false;
+    setBusy();
+  }
+
+  /** An SVG path through the points (x increasing): straight segments when
+   * they are dense, else a monotone cubic (Fritsch-Carlson) that never
+   * overshoots between the computed values. */
+  function monotonePath(points) {
+    const count = points.length;
+    const fmt = (value) => value.toFixed(1);
+    if (count === 0) return '';
+    if (count < 3 || count > 40) {
+      return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${fmt(px)},${fmt(py)}`).join(' ');
+    }
+    const secants = [];
+    for (let i = 0; i < count - 1; i += 1) {
+      const dx = points[i + 1][0] - points[i][0];
+      secants.push(dx === 0 ? 0 : (points[i + 1][1] - points[i][1]) / dx);
+    }
+    const tangents = points.map((_, i) => {
+      if (i === 0) return secants[0];
+      if (i === count - 1) return secants[count - 2];
+      const a = secants[i - 1];
+      const b = secants[i];
+      return a * b <= 0 ? 0 : (a + b) / 2;
+    });
+    for (let i = 0; i < count - 1; i += 1) {
+      if (secants[i] === 0) {
+        tangents[i] = 0;
+        tangents[i + 1] = 0;
+        continue;
+      }
+      const alpha = tangents[i] / secants[i];
+      const beta = tangents[i + 1] / secants[i];
+      const norm = alpha * alpha + beta * beta;
+      if (norm > 9) {
+        const tau = 3 / Math.sqrt(norm);
+        tangents[i] = tau * alpha * secants[i];
+        tangents[i + 1] = tau * beta * secants[i];
+      }
+    }
+    let d = `M${fmt(points[0][0])},${fmt(points[0][1])}`;
+    for (let i = 0; i < count - 1; i += 1) {
+      const [x0, y0] = points[i];
+      const [x1, y1] = points[i + 1];
+      const h = (x1 - x0) / 3;
+      d += ` C${fmt(x0 + h)},${fmt(y0 + tangents[i] * h)} ${fmt(x1 - h)},${fmt(y1 - tangents[i + 1] * h)} ${fmt(x1)},${fmt(y1)}`;
+    }
+    return d;
   }
 
   function niceStep(span, ticks) {
@@ -459,7 +529,7 @@
     if (!plotData || !view || !view.params) return;
     const data = plotData;
     const width = Math.max(280, Math.floor(area.clientWidth));
-    const height = Math.round(Math.min(340, Math.max(220, width * 0.45)));
+    const height = Math.round(Math.min(300, Math.max(220, width * 0.4)));
     const margin = { left: 48, right: 14, top: 16, bottom: 40 };
     const plotW = width - margin.left - margin.right;
     const plotH = height - margin.top - margin.bottom;
@@ -468,7 +538,8 @@
     const root = svg('svg', {
       viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-labelledby': 'plot-svg-title plot-svg-desc', class: 'plot',
     });
-    const n = view.distinct_entries;
+    const n = data.n;
+    const current = n === view.distinct_entries;
     const at = data.points.find((point) => point.n === n);
     root.append(svg('title', { id: 'plot-svg-title' }, `Ideal-model false-positive estimates against n for m = ${data.m}, k = ${data.k}`));
     root.append(svg('desc', { id: 'plot-svg-desc' }, caption.textContent));
@@ -485,15 +556,15 @@
     root.append(svg('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: margin.top + plotH, class: 'axis' }));
     root.append(svg('text', { x: margin.left + plotW / 2, y: height - 6, class: 'axislabel', 'text-anchor': 'middle' }, 'n, distinct entries'));
     root.append(svg('text', { x: 12, y: margin.top + plotH / 2, class: 'axislabel', 'text-anchor': 'middle', transform: `rotate(-90 12 ${margin.top + plotH / 2})` }, 'rate'));
-    for (const series of ['exact', 'finite_m', 'classic']) {
-      const d = data.points.map((point, index) => `${index === 0 ? 'M' : 'L'}${x(point.n).toFixed(1)},${y(point[series]).toFixed(1)}`).join(' ');
+    for (const series of ['classic', 'finite_m', 'exact']) {
+      const d = monotonePath(data.points.map((point) => [x(point.n), y(point[series])]));
       root.append(svg('path', { d, class: `series ${series}` }));
     }
     const xn = x(n);
     root.append(svg('line', { x1: xn, x2: xn, y1: margin.top, y2: margin.top + plotH, class: 'current' }));
     const labelRight = xn < margin.left + plotW * 0.7;
     root.append(svg('text', { x: xn + (labelRight ? 5 : -5), y: margin.top + 12, class: 'marklabel', 'text-anchor': labelRight ? 'start' : 'end' }, `n = ${n}`));
-    if (view.rate.state === 'defined') {
+    if (current && view.rate.state === 'defined') {
       const yo = y(view.rate.value);
       const s = 6;
       root.append(svg('path', { d: `M${xn},${yo - s} L${xn + s},${yo} L${xn},${yo + s} L${xn - s},${yo} Z`, class: 'observed' }));
@@ -503,7 +574,7 @@
     area.replaceChildren(root);
     const parts = [`m = ${data.m}, k = ${data.k}, n from 0 to ${data.n_max}.`];
     if (at) parts.push(`At n = ${n}: classic ${number(at.classic)}, finite m ${number(at.finite_m)}, exact ${number(at.exact)}.`);
-    parts.push(view.rate.state === 'defined'
+    if (current) parts.push(view.rate.state === 'defined'
       ? `Observed rate ${view.rate.false_positives}/${view.rate.negative_queries} = ${number(view.rate.value)} (diamond).`
       : 'Observed rate undefined (no negative query yet).');
     caption.textContent = parts.join(' ');
@@ -659,7 +730,6 @@
         event.preventDefault();
         const input = $(kind);
         applyOps([{ op: kind, value: toText(input.value) }], 'ops-msg', {
-          errorPrefix: kind === 'insert' ? 'Cannot insert:' : 'Cannot query:',
           after: () => {
             if (document.activeElement === input) input.select();
           },
@@ -667,10 +737,10 @@
       });
     }
     $('example').addEventListener('click', () => {
-      applyOps([{ op: 'insert_example' }], 'ops-msg', { errorPrefix: 'Cannot insert the example:' });
+      applyOps([{ op: 'insert_example' }], 'ops-msg');
     });
     $('reset').addEventListener('click', () => {
-      applyOps([{ op: 'reset' }], 'ops-msg', { errorPrefix: 'Cannot reset:' });
+      applyOps([{ op: 'reset' }], 'ops-msg');
     });
     for (const name of ['positions', 'model']) {
       const details = $(`${name}-panel`);

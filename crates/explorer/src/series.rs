@@ -12,8 +12,9 @@ pub const MAX_POINTS: u32 = 129;
 /// Points when the caller does not say.
 pub const DEFAULT_POINTS: u32 = 65;
 /// Upper bound on the summed `k·n·m` of a series' exact estimates; past it the
-/// series gets fewer points.
-pub const WORK_BUDGET: u64 = 40_000_000;
+/// series gets fewer points (at least 3, plus the marked `n`). About half a
+/// second of work in a debug build.
+pub const WORK_BUDGET: u64 = 20_000_000;
 
 /// One `n` and the estimates there.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,9 +93,19 @@ pub fn series(m: u32, k: u32, n: Option<u32>, n_max: Option<u32>, points: Option
         .max(1);
     let mut count = points.unwrap_or(DEFAULT_POINTS).clamp(2, MAX_POINTS);
     let mut ns = sample(n_max, count);
-    while count > 3 && work(m, k, &ns) > WORK_BUDGET {
-        count = count / 2 + 1;
+    if work(m, k, &ns) > WORK_BUDGET {
+        // Evenly spaced points cost about k·m·n_max·count/2: start near the
+        // largest count that fits, then step down until it does.
+        let per_point = (u64::from(k) * u64::from(m) * u64::from(n_max))
+            .div_ceil(2)
+            .max(1);
+        let fits = u32::try_from(WORK_BUDGET / per_point).unwrap_or(u32::MAX);
+        count = count.min(fits.saturating_add(1)).max(3);
         ns = sample(n_max, count);
+        while count > 3 && work(m, k, &ns) > WORK_BUDGET {
+            count -= 1;
+            ns = sample(n_max, count);
+        }
     }
     if let Some(n) = n {
         ns.push(n);
