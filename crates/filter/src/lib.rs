@@ -23,7 +23,7 @@ mod error;
 pub use bloomproof_protocol::doc_membership_v1::Params;
 use bloomproof_protocol::doc_membership_v1::{self as protocol, BoundError, RECORDS_MAX};
 pub use error::{ContractError, ErrorKind};
-use std::collections::BTreeSet;
+use std::hash::{Hash, Hasher};
 
 /// The three booleans of a lookup.
 ///
@@ -41,39 +41,125 @@ pub struct Lookup {
 }
 
 /// The exact set of documents of a snapshot: a read-only view.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Documents(BTreeSet<Vec<u8>>);
+///
+/// The documents are kept distinct and in byte order, with a small open-addressing
+/// index (one byte per slot, at most 128 slots) keyed by a word of the SHA-256 digest
+/// that a lookup has already computed, so a positive lookup confirms a duplicate with
+/// one probe and one comparison instead of a tree search.
+#[derive(Clone, Debug)]
+pub struct Documents {
+    /// Distinct documents in byte order.
+    sorted: Box<[Box<[u8]>]>,
+    /// Open addressing, linear probing: 0 is an empty slot, otherwise the index in
+    /// `sorted` plus one. Its length is a power of two, at least twice the documents
+    /// (empty without documents).
+    slots: Box<[u8]>,
+}
+
+impl PartialEq for Documents {
+    fn eq(&self, other: &Self) -> bool {
+        self.sorted == other.sorted
+    }
+}
+
+impl Eq for Documents {}
+
+impl Hash for Documents {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.sorted.hash(state);
+    }
+}
 
 impl Documents {
     /// Whether the set holds exactly these bytes.
     pub fn contains(&self, item: &[u8]) -> bool {
-        self.0.contains(item)
+        self.sorted
+            .binary_search_by(|document| document.as_ref().cmp(item))
+            .is_ok()
     }
 
     /// Number of distinct documents.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.sorted.len()
     }
 
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.sorted.is_empty()
     }
 
     /// The documents in byte order.
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
-        self.0.iter().map(Vec::as_slice)
+        self.sorted.iter().map(AsRef::as_ref)
+    }
+
+    /// Heap bytes of the index beside the documents (one byte per slot).
+    pub fn index_bytes(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Builds the set from distinct, sorted documents and each one's key.
+    fn new(sorted: Vec<Box<[u8]>>, keys: &[u32]) -> Self {
+        let slot_count = if sorted.is_empty() {
+            0
+        } else {
+            (2 * sorted.len()).next_power_of_two()
+        };
+        let mut slots = vec![0u8; slot_count].into_boxed_slice();
+        let mask = slot_count.wrapping_sub(1);
+        for (index, &key) in keys.iter().enumerate() {
+            let mut slot = key as usize & mask;
+            while slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            // At most RECORDS_MAX (64) documents: index + 1 fits in a byte.
+            slots[slot] = (index + 1) as u8;
+        }
+        Documents {
+            sorted: sorted.into_boxed_slice(),
+            slots,
+        }
+    }
+
+    /// Whether the set holds `item`, whose key is `key`: probes the index.
+    #[inline]
+    fn contains_keyed(&self, item: &[u8], key: u32) -> bool {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut slot = key as usize & mask;
+        while let Some(&entry) = self.slots.get(slot) {
+            let Some(document) = usize::from(entry)
+                .checked_sub(1)
+                .and_then(|index| self.sorted.get(index))
+            else {
+                return false;
+            };
+            if document.as_ref() == item {
+                return true;
+            }
+            slot = (slot + 1) & mask;
+        }
+        false
     }
 }
 
-/// Number of 64-bit words holding the largest filter (512 bits).
-const WORDS: usize = (protocol::M_MAX as usize).div_ceil(64);
+/// The index key of an item: the last word of its index-0 digest.
+#[inline(always)]
+fn key_of(state: &[u32; 8]) -> u32 {
+    state[7]
+}
+
+/// Smallest number of items per thread for which [`DocumentPrefilter::lookup_batch`]
+/// starts another thread.
+pub const BATCH_MIN_PER_THREAD: usize = 64;
 
 /// An immutable snapshot: parameters, bits and the exact document set.
+///
+/// The bits are exactly `ceil(m/8)` little-endian bytes (the packed form), so a
+/// snapshot holds `ceil(m/8)` bytes plus a fixed header beyond its documents.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DocumentPrefilter {
     params: Params,
-    bits: [u64; WORDS],
+    bits: Box<[u8]>,
     documents: Documents,
 }
 
@@ -99,23 +185,36 @@ impl DocumentPrefilter {
         if records.len() > RECORDS_MAX {
             return Err(too_many_records(records.len()));
         }
-        let mut documents = BTreeSet::new();
+        let mut sorted: Vec<&[u8]> = Vec::with_capacity(records.len());
         for (index, record) in records.iter().enumerate() {
             let record = record.as_ref();
             protocol::check_item(record).map_err(|err| record_error(index, &err))?;
-            documents.insert(record.to_vec());
+            sorted.push(record);
         }
-        let mut bits = [0u64; WORDS];
-        for document in &documents {
-            let positions = protocol::positions(&params, document).map_err(ContractError::from)?;
-            for &position in positions.as_slice() {
-                bits[usize::from(position / 64)] |= 1 << (position % 64);
-            }
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut bits = vec![0u8; usize::from(params.m()).div_ceil(8)].into_boxed_slice();
+        let mut keys = Vec::with_capacity(sorted.len());
+        for document in &sorted {
+            let key = protocol::FramedItem::with(&params, document, |framed| {
+                let state = framed.state(0);
+                let mut position = framed.reduce(&state);
+                for index in 0..params.k() {
+                    if index > 0 {
+                        position = framed.position(index);
+                    }
+                    bits[usize::from(position / 8)] |= 1 << (position % 8);
+                }
+                key_of(&state)
+            })
+            .map_err(ContractError::from)?;
+            keys.push(key);
         }
+        let sorted = sorted.into_iter().map(Box::from).collect();
         Ok(DocumentPrefilter {
             params,
             bits,
-            documents: Documents(documents),
+            documents: Documents::new(sorted, &keys),
         })
     }
 
@@ -145,40 +244,123 @@ impl DocumentPrefilter {
     }
 
     /// Whether logical bit `position` is set (false at or above m).
+    #[inline]
     pub fn bit(&self, position: u16) -> bool {
-        position < self.m() && self.bits[usize::from(position / 64)] & (1 << (position % 64)) != 0
+        position < self.m()
+            && self
+                .bits
+                .get(usize::from(position / 8))
+                .is_some_and(|byte| byte & (1 << (position % 8)) != 0)
+    }
+
+    /// Heap bytes the snapshot holds other than its [`Documents`] (their bytes and
+    /// their index): the `ceil(m/8)` bytes of bits. With
+    /// `size_of::<DocumentPrefilter>() - size_of::<Documents>()`, what a snapshot
+    /// costs beyond its document set.
+    pub fn heap_bytes_beyond_documents(&self) -> usize {
+        self.bits.len()
     }
 
     /// Number of set bits.
     pub fn bits_set(&self) -> u32 {
-        self.bits.iter().map(|word| word.count_ones()).sum()
+        self.bits.iter().map(|byte| byte.count_ones()).sum()
     }
 
     /// The filter as `ceil(m/8)` little-endian bytes: logical bit `p` is bit `p % 8`
     /// of byte `p / 8`; unused high bits are zero.
     pub fn packed_bits(&self) -> Vec<u8> {
-        let len = usize::from(self.m()).div_ceil(8);
-        self.bits
-            .iter()
-            .flat_map(|word| word.to_le_bytes())
-            .take(len)
-            .collect()
+        self.bits.to_vec()
     }
 
     /// Whether all k bits of `item` are set. Errors only for an item over 64 bytes.
+    ///
+    /// Hashes stop at the first clear bit: a non-member usually costs fewer than k
+    /// SHA-256 computations.
+    #[inline]
     pub fn maybe_present(&self, item: &[u8]) -> Result<bool, ContractError> {
-        let positions = protocol::positions(&self.params, item).map_err(query_error)?;
-        Ok(positions.as_slice().iter().all(|&p| self.bit(p)))
+        self.probe(item).map(|key| key.is_some())
     }
 
     /// The three-field lookup: the exact set is consulted only after a positive.
+    #[inline]
     pub fn lookup(&self, item: &[u8]) -> Result<Lookup, ContractError> {
-        let maybe_present = self.maybe_present(item)?;
+        let key = self.probe(item)?;
         Ok(Lookup {
-            maybe_present,
-            exact_checked: maybe_present,
-            duplicate: maybe_present && self.documents.contains(item),
+            maybe_present: key.is_some(),
+            exact_checked: key.is_some(),
+            duplicate: key.is_some_and(|key| self.documents.contains_keyed(item, key)),
         })
+    }
+
+    /// The item's index key when all k bits are set, `None` at the first clear bit.
+    #[inline(always)]
+    fn probe(&self, item: &[u8]) -> Result<Option<u32>, ContractError> {
+        protocol::FramedItem::with(&self.params, item, |framed| {
+            let state = framed.state(0);
+            if !self.bit_below_m(framed.reduce(&state)) {
+                return None;
+            }
+            for index in 1..self.params.k() {
+                if !self.bit_below_m(framed.position(index)) {
+                    return None;
+                }
+            }
+            Some(key_of(&state))
+        })
+        .map_err(query_error)
+    }
+
+    /// Bit `position`, which the protocol keeps below m.
+    #[inline(always)]
+    fn bit_below_m(&self, position: u16) -> bool {
+        self.bits
+            .get(usize::from(position / 8))
+            .is_some_and(|byte| byte & (1 << (position % 8)) != 0)
+    }
+
+    /// [`lookup`](Self::lookup) of every item, results in input order, spread over all
+    /// available cores ([`std::thread::available_parallelism`]).
+    ///
+    /// Small batches (fewer than [`BATCH_MIN_PER_THREAD`] items per extra thread) run
+    /// on the calling thread alone, where starting a thread would cost more than it
+    /// saves.
+    pub fn lookup_batch(&self, items: &[&[u8]]) -> Vec<Result<Lookup, ContractError>> {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        self.lookup_batch_with_threads(items, threads)
+    }
+
+    /// [`lookup`](Self::lookup) of every item, results in input order, on at most
+    /// `threads` threads (the calling thread is one of them; 0 is read as 1). The input
+    /// is cut into one contiguous chunk per thread.
+    pub fn lookup_batch_with_threads(
+        &self,
+        items: &[&[u8]],
+        threads: usize,
+    ) -> Vec<Result<Lookup, ContractError>> {
+        const ABSENT: Lookup = Lookup {
+            maybe_present: false,
+            exact_checked: false,
+            duplicate: false,
+        };
+        let mut out = vec![Ok(ABSENT); items.len()];
+        let threads = threads.min(items.len() / BATCH_MIN_PER_THREAD).max(1);
+        let chunk = items.len().div_ceil(threads).max(1);
+        let fill = |items: &[&[u8]], out: &mut [Result<Lookup, ContractError>]| {
+            for (item, slot) in items.iter().zip(out) {
+                *slot = self.lookup(item);
+            }
+        };
+        std::thread::scope(|scope| {
+            let mut pairs = items.chunks(chunk).zip(out.chunks_mut(chunk));
+            let own = pairs.next();
+            for (items, out) in pairs {
+                scope.spawn(move || fill(items, out));
+            }
+            if let Some((items, out)) = own {
+                fill(items, out);
+            }
+        });
+        out
     }
 }
 
@@ -250,6 +432,72 @@ mod tests {
                 assert_eq!(packed[packed.len() - 1] >> used, 0, "m = {m}");
             }
         }
+    }
+
+    #[test]
+    fn lookup_agrees_with_the_positions_and_the_exact_set() {
+        let universe = universe();
+        for (m, k, seed) in [
+            (8, 1, &b""[..]),
+            (9, 2, b"S"),
+            (16, 3, b"lab"),
+            (512, 8, b"s"),
+        ] {
+            for members in [0, 1, 4, 33, 64] {
+                let snapshot = DocumentPrefilter::new(&universe[..members], m, k, seed).unwrap();
+                assert_eq!(snapshot.documents().len(), members);
+                for item in &universe {
+                    let positions = protocol::positions(snapshot.params(), item).unwrap();
+                    let maybe = positions.as_slice().iter().all(|&p| snapshot.bit(p));
+                    let exact = universe[..members].contains(item);
+                    assert_eq!(snapshot.documents().contains(item), exact);
+                    let want = Lookup {
+                        maybe_present: maybe,
+                        exact_checked: maybe,
+                        duplicate: maybe && exact,
+                    };
+                    assert_eq!(snapshot.lookup(item).unwrap(), want, "{m} {k} {members}");
+                    assert_eq!(snapshot.maybe_present(item).unwrap(), maybe);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn documents_are_distinct_sorted_and_order_free() {
+        let mut records: Vec<Vec<u8>> = universe()[..8].to_vec();
+        records.extend([b"".to_vec(), b"\x00".to_vec(), b"doc-03".to_vec()]);
+        let forward = DocumentPrefilter::new(&records, 64, 4, b"x").unwrap();
+        records.reverse();
+        let backward = DocumentPrefilter::new(&records, 64, 4, b"x").unwrap();
+        assert_eq!(forward, backward);
+        let listed: Vec<&[u8]> = forward.documents().iter().collect();
+        let mut want: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(listed, want);
+        assert_eq!(forward.documents().index_bytes(), 32);
+        assert_eq!(forward.heap_bytes_beyond_documents(), 8);
+    }
+
+    #[test]
+    fn batch_lookup_keeps_input_order_on_any_thread_count() {
+        let universe = universe();
+        let snapshot = DocumentPrefilter::new(&universe[..16], 64, 3, b"lab").unwrap();
+        let mut items: Vec<&[u8]> = Vec::new();
+        for round in 0..9 {
+            items.extend(universe.iter().map(Vec::as_slice));
+            if round % 3 == 0 {
+                items.push(&[0u8; 65]);
+            }
+        }
+        let one: Vec<_> = items.iter().map(|item| snapshot.lookup(item)).collect();
+        assert!(one.iter().any(Result::is_err));
+        for threads in [0, 1, 2, 3, 8, 1000] {
+            assert_eq!(snapshot.lookup_batch_with_threads(&items, threads), one);
+        }
+        assert_eq!(snapshot.lookup_batch(&items), one);
+        assert_eq!(snapshot.lookup_batch(&[]), []);
     }
 
     #[test]

@@ -233,7 +233,7 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
 
 /// SHA-256 of the message for hash index `index` and `item`.
 pub fn digest(params: &Params, index: u8, item: &[u8]) -> Result<[u8; 32], BoundError> {
-    let state = FramedItem::new(params, item)?.state(index);
+    let state = FramedItem::with(params, item, |framed| framed.state(index))?;
     let mut out = [0u8; 32];
     for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
         chunk.copy_from_slice(&word.to_be_bytes());
@@ -264,34 +264,42 @@ pub const SHA256_INITIAL_STATE: [u32; 8] = [
     0x5be0_cd19,
 ];
 
-/// Precomputed constants that reduce a 256-bit digest mod one `m`.
+/// Precomputed constants that reduce a 256-bit digest mod one `m` with 64-bit limbs.
 ///
-/// The digest is eight big-endian 32-bit words `w[0..8]`, its value
-/// `sum(w[j] * 2^(32*(7-j)))`. With `weight[j] = 2^(32*(7-j)) mod m` (below 512),
-/// `sum(w[j] * weight[j])` is congruent to the digest and below `2^44`, so eight
-/// independent 64-bit multiplications and one Lemire fast remainder (one 64-bit and
-/// one 128-bit multiplication by `ceil(2^64 / m)`, exact for numerators below
-/// `2^(64 - log2 m)`) replace eight dependent divisions.
+/// The digest is four big-endian 64-bit limbs `L[0..4]`, its value
+/// `sum(L[j] * 2^(64*(3-j)))`. With `weight[j] = 2^(64*(3-j)) mod m` (below 512),
+/// `S = sum(L[j] * weight[j])` is congruent to the digest and below `2^75`. Folding
+/// `S = hi*2^64 + mid*2^32 + low` with `2^64 mod m` and `2^32 mod m` gives a
+/// congruent value below `2^42`, and one Lemire fast remainder (multiplications by
+/// `ceil(2^64 / m)` and by m, exact for numerators below `2^(64 - log2 m)`) finishes:
+/// a handful of multiplications and no division.
 #[derive(Clone, Copy)]
 struct Reducer {
-    weights: [u16; 8],
+    /// `2^192`, `2^128` and `2^64` mod m (the last limb's weight is 1).
+    weights: [u64; 3],
+    /// `2^32 mod m`.
+    fold32: u64,
+    /// `ceil(2^64 / m)`.
     reciprocal: u64,
 }
 
-const fn reducer(m: u16) -> Reducer {
-    let m64 = m as u64;
-    let mut weights = [0u16; 8];
-    let mut weight = 1 % m64;
-    let step = (1u64 << 32) % m64;
-    let mut j = 8;
-    while j > 0 {
-        j -= 1;
-        weights[j] = weight as u16;
-        weight = weight * step % m64;
+/// `2^bits mod m`.
+const fn pow2_mod(bits: u32, m: u64) -> u64 {
+    let mut r = 1 % m;
+    let mut i = 0;
+    while i < bits {
+        r = r * 2 % m;
+        i += 1;
     }
+    r
+}
+
+const fn reducer(m: u16) -> Reducer {
+    let m = m as u64;
     Reducer {
-        weights,
-        reciprocal: u64::MAX / m64 + 1,
+        weights: [pow2_mod(192, m), pow2_mod(128, m), pow2_mod(64, m)],
+        fold32: pow2_mod(32, m),
+        reciprocal: u64::MAX / m + 1,
     }
 }
 
@@ -309,12 +317,17 @@ static REDUCERS: [Reducer; M_MAX as usize + 1] = {
 impl Reducer {
     #[inline(always)]
     fn reduce(&self, words: &[u32; 8], m: u16) -> u16 {
-        let mut sum = 0u64;
-        for (&word, &weight) in words.iter().zip(&self.weights) {
-            sum += u64::from(word) * u64::from(weight);
-        }
-        let low = self.reciprocal.wrapping_mul(sum);
-        ((u128::from(low) * u128::from(m)) >> 64) as u16
+        let limb = |j: usize| (u64::from(words[2 * j]) << 32) | u64::from(words[2 * j + 1]);
+        let [w0, w1, w2] = self.weights;
+        let sum = u128::from(limb(0)) * u128::from(w0)
+            + u128::from(limb(1)) * u128::from(w1)
+            + u128::from(limb(2)) * u128::from(w2)
+            + u128::from(limb(3));
+        // 2^64 mod m is weights[2].
+        let low = sum as u64;
+        let folded = (sum >> 64) as u64 * w2 + (low >> 32) * self.fold32 + (low & 0xffff_ffff);
+        let fraction = self.reciprocal.wrapping_mul(folded);
+        ((u128::from(fraction) * u128::from(m)) >> 64) as u16
     }
 }
 
@@ -357,15 +370,22 @@ const BLOCK_TEMPLATE: [u8; 64] = {
 /// so no compression can be shared between indices: each position costs exactly one
 /// or two calls of the block function, with no hasher buffering around them.
 ///
-/// Two copies of the padded message alternate: while one is hashed for index `i`, the
-/// other already carries index `i + 1`, so the block function never reads a block
-/// right after a one-byte store into it (a store-forwarding stall).
+/// Between indices only the 16-byte lane of the first block that holds the index
+/// byte is rewritten, with one 16-byte store: the block function reads its input in
+/// 16-byte lanes, so it gets the new lane straight from the store buffer instead of
+/// waiting for a one-byte store to reach the cache (a store-forwarding stall).
 #[derive(Clone)]
 pub struct FramedItem {
-    messages: [[[u8; 64]; 2]; 2],
-    indices: [u8; 2],
+    blocks: [[u8; 64]; 2],
     block_count: usize,
-    index_at: usize,
+    /// Offset of the 16-byte lane holding the index byte.
+    lane_at: usize,
+    /// That lane with index 0.
+    lane: [u8; 16],
+    /// 0xff at the index byte's place in the lane, zero elsewhere.
+    mask: [u8; 16],
+    /// The index the blocks currently hold.
+    index: u8,
     m: u16,
     reducer: &'static Reducer,
 }
@@ -374,55 +394,93 @@ impl fmt::Debug for FramedItem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FramedItem")
             .field("block_count", &self.block_count)
-            .field("index_at", &self.index_at)
+            .field("index", &self.index)
             .field("m", &self.m)
             .finish_non_exhaustive()
     }
 }
 
-impl FramedItem {
-    /// Frames and pads `item` under `params`; errors only for an item over 64 bytes.
-    #[inline(always)]
-    pub fn new(params: &Params, item: &[u8]) -> Result<Self, BoundError> {
-        check_item(item)?;
-        let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
-        let item_at = index_at + 3;
-        let len = item_at + item.len();
-        let block_count = if len + 9 <= 64 { 1 } else { 2 };
-        let mut first = BLOCK_TEMPLATE;
-        let mut second = [0u8; 64];
-        let [m_high, m_low] = params.m.to_be_bytes();
-        first[18..22].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
-        // The whole seed buffer: its bytes past the seed are zero, and the index,
-        // length and item overwrite them below.
-        first[22..38].copy_from_slice(&params.seed);
-        first[index_at + 1..item_at].copy_from_slice(&(item.len() as u16).to_be_bytes());
-        let (head, tail) = item.split_at(item.len().min(64 - item_at));
-        first[item_at..item_at + head.len()].copy_from_slice(head);
-        if !tail.is_empty() {
-            second[..tail.len()].copy_from_slice(tail);
-        }
-        // Padding: 0x80 right after the message, the bit length in the last 8 bytes.
+/// One-hot lane masks: `LANE_MASKS[j]` has 0xff at byte `j`.
+const LANE_MASKS: [[u8; 16]; 16] = {
+    let mut masks = [[0u8; 16]; 16];
+    let mut j = 0;
+    while j < 16 {
+        masks[j][j] = 0xff;
+        j += 1;
+    }
+    masks
+};
+
+/// Writes the padded message of hash index 0 and `item` into `blocks` (zeroed by
+/// the caller); returns the number of blocks.
+#[inline(always)]
+fn frame_into(blocks: &mut [[u8; 64]; 2], params: &Params, item: &[u8]) -> usize {
+    let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+    let item_at = index_at + 3;
+    let len = item_at + item.len();
+    let [first, second] = blocks;
+    *first = BLOCK_TEMPLATE;
+    let [m_high, m_low] = params.m.to_be_bytes();
+    first[18..22].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
+    // The whole seed buffer: its bytes past the seed are zero, and the index, length
+    // and item overwrite them below.
+    first[22..38].copy_from_slice(&params.seed);
+    let [len_high, len_low] = (item.len() as u16).to_be_bytes();
+    first[index_at..item_at].copy_from_slice(&[0, len_high, len_low]);
+    let (head, tail) = item.split_at(item.len().min(64 - item_at));
+    first[item_at..item_at + head.len()].copy_from_slice(head);
+    // Padding: 0x80 right after the message, the bit length in the last 8 bytes.
+    let bit_len = (len as u64 * 8).to_be_bytes();
+    if len + 9 <= 64 {
+        first[len] = 0x80;
+        first[56..].copy_from_slice(&bit_len);
+        1
+    } else {
+        second[..tail.len()].copy_from_slice(tail);
         match first.get_mut(len) {
             Some(byte) => *byte = 0x80,
             None => second[len - 64] = 0x80,
         }
-        let bit_len = (len as u64 * 8).to_be_bytes();
-        if block_count == 1 {
-            first[56..].copy_from_slice(&bit_len);
-        } else {
-            second[56..].copy_from_slice(&bit_len);
-        }
+        second[56..].copy_from_slice(&bit_len);
+        2
+    }
+}
+
+impl FramedItem {
+    /// Frames and pads `item` under `params`; errors only for an item over 64 bytes.
+    ///
+    /// In a hot loop prefer [`FramedItem::with`], which frames in place.
+    #[inline]
+    pub fn new(params: &Params, item: &[u8]) -> Result<Self, BoundError> {
+        Self::with(params, item, |framed| framed.clone())
+    }
+
+    /// Frames and pads `item` under `params` on this stack frame and runs `f` with it;
+    /// errors only for an item over 64 bytes.
+    #[inline(always)]
+    pub fn with<R>(
+        params: &Params,
+        item: &[u8],
+        f: impl FnOnce(&mut FramedItem) -> R,
+    ) -> Result<R, BoundError> {
+        check_item(item)?;
+        let mut blocks = [[0; 64]; 2];
+        let block_count = frame_into(&mut blocks, params, item);
+        let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+        let lane_at = index_at & !15;
+        let mut lane = [0u8; 16];
+        lane.copy_from_slice(&blocks[0][lane_at..lane_at + 16]);
         let mut framed = FramedItem {
-            messages: [[first, second]; 2],
-            indices: [0, 1],
+            blocks,
             block_count,
-            index_at,
+            lane_at,
+            lane,
+            mask: LANE_MASKS[index_at & 15],
+            index: 0,
             m: params.m,
             reducer: &REDUCERS[usize::from(params.m)],
         };
-        framed.messages[1][0][index_at] = 1;
-        Ok(framed)
+        Ok(f(&mut framed))
     }
 
     /// Number of SHA-256 blocks of each message (1 or 2).
@@ -433,19 +491,16 @@ impl FramedItem {
     /// The padded blocks of the message for hash index `index`.
     #[inline(always)]
     pub fn blocks(&mut self, index: u8) -> &[[u8; 64]] {
-        let slot = usize::from(index & 1);
-        if self.indices[slot] != index {
-            self.messages[slot][0][self.index_at] = index;
-            self.indices[slot] = index;
+        if self.index != index {
+            let mut lane = self.lane;
+            for (byte, mask) in lane.iter_mut().zip(self.mask) {
+                *byte |= mask & index;
+            }
+            let at = self.lane_at;
+            self.blocks[0][at..at + 16].copy_from_slice(&lane);
+            self.index = index;
         }
-        // Ready the other copy for the next index while this one is hashed.
-        let next = index.wrapping_add(1);
-        let other = slot ^ 1;
-        if self.indices[other] != next {
-            self.messages[other][0][self.index_at] = next;
-            self.indices[other] = next;
-        }
-        &self.messages[slot][..self.block_count]
+        &self.blocks[..self.block_count]
     }
 
     /// The SHA-256 state after the last block for hash index `index`: the digest as
@@ -461,7 +516,14 @@ impl FramedItem {
     #[inline(always)]
     pub fn position(&mut self, index: u8) -> u16 {
         let state = self.state(index);
-        self.reducer.reduce(&state, self.m)
+        self.reduce(&state)
+    }
+
+    /// A digest given as its state words (from [`FramedItem::state`]) reduced mod m:
+    /// the position, as [`reduce_words`] computes it.
+    #[inline(always)]
+    pub fn reduce(&self, state: &[u32; 8]) -> u16 {
+        self.reducer.reduce(state, self.m)
     }
 }
 
@@ -487,21 +549,22 @@ impl fmt::Debug for Positions {
 
 /// Position of `item` for hash index `index`.
 pub fn position(params: &Params, index: u8, item: &[u8]) -> Result<u16, BoundError> {
-    Ok(FramedItem::new(params, item)?.position(index))
+    FramedItem::with(params, item, |framed| framed.position(index))
 }
 
 /// All `k` positions of `item`, in hash-index order.
 #[inline]
 pub fn positions(params: &Params, item: &[u8]) -> Result<Positions, BoundError> {
-    let mut framed = FramedItem::new(params, item)?;
-    let mut out = Positions {
-        buf: [0; K_MAX as usize],
-        len: usize::from(params.k),
-    };
-    for (index, slot) in (0..params.k).zip(&mut out.buf) {
-        *slot = framed.position(index);
-    }
-    Ok(out)
+    FramedItem::with(params, item, |framed| {
+        let mut out = Positions {
+            buf: [0; K_MAX as usize],
+            len: usize::from(params.k),
+        };
+        for (index, slot) in (0..params.k).zip(&mut out.buf) {
+            *slot = framed.position(index);
+        }
+        out
+    })
 }
 
 #[cfg(test)]
