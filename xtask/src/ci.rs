@@ -65,7 +65,13 @@ fn steps() -> Vec<Step> {
         Step {
             name: "Python implementation: unit tests",
             program: "python3",
-            args: vec!["-m", "unittest", "discover", "-s", "vectors/check/python/tests"],
+            args: vec![
+                "-m",
+                "unittest",
+                "discover",
+                "-s",
+                "vectors/check/python/tests",
+            ],
             env: Vec::new(),
         },
         Step {
@@ -80,19 +86,38 @@ fn steps() -> Vec<Step> {
             args: vec!["vectors/check/js/check_vectors.mjs"],
             env: Vec::new(),
         },
-        cargo("build the bloomproof binary", &["build", "-p", "bloomproof", "--locked"]),
+        cargo(
+            "build the bloomproof binary",
+            &["build", "-p", "bloomproof", "--locked"],
+        ),
         cargo(
             "conformance through the Rust adapter",
-            &["xtask", "conformance", "--impl", "cargo run -q --locked -p bloomproof -- adapter"],
+            &[
+                "xtask",
+                "conformance",
+                "--impl",
+                "cargo run -q --locked -p bloomproof -- adapter",
+            ],
         ),
         cargo(
             "conformance through the Python adapter",
-            &["xtask", "conformance", "--impl", "python3 vectors/check/python/adapter.py"],
+            &[
+                "xtask",
+                "conformance",
+                "--impl",
+                "python3 vectors/check/python/adapter.py",
+            ],
         ),
         cargo(
             "conformance through the JavaScript adapter",
-            &["xtask", "conformance", "--impl", "node vectors/check/js/adapter.mjs"],
+            &[
+                "xtask",
+                "conformance",
+                "--impl",
+                "node vectors/check/js/adapter.mjs",
+            ],
         ),
+        cargo("explorer in a real browser", &["xtask", "e2e"]),
     ]
 }
 

@@ -81,7 +81,7 @@ fn units(args: &FnvArgs) -> Result<Vec<u16>, String> {
     }
     let raw = args.units_hex.as_deref().unwrap_or_default();
     let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | ',')).collect();
-    if digits.is_empty() || digits.len() % 4 != 0 {
+    if digits.is_empty() || !digits.len().is_multiple_of(4) {
         return Err(format!(
             "--units-hex {raw:?}: {} hex digits; each code unit takes exactly four",
             digits.len()

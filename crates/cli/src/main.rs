@@ -1,5 +1,7 @@
-//! `bloomproof`: run the documented checks, and (to come) explain hashes and serve as
-//! an adapter for the conformance protocol.
+//! `bloomproof`: run the documented checks, explain every stage of a hash, serve as an
+//! adapter for the conformance protocol, and serve the explorer page.
+
+mod explain;
 
 use bloomproof_conformance::front::{self, Format, Options};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -18,6 +20,12 @@ struct Cli {
 enum Command {
     /// Run every documented check of the spec folder and report each by name.
     Conformance(ConformanceArgs),
+    /// Print every stage of one hash: framed message, digest, reduction, positions, bits.
+    #[command(subcommand)]
+    Explain(explain::Target),
+    /// Print the stages and positions of one hash as JSON.
+    #[command(subcommand)]
+    Positions(explain::Target),
     /// Answer the adapter protocol (JSON lines on stdin/stdout) with the Rust
     /// implementation; see spec/ADAPTER.md.
     Adapter,
@@ -79,6 +87,20 @@ fn main() -> ExitCode {
             implementation: args.implementation,
             timeout: std::time::Duration::try_from_secs_f64(args.timeout).ok(),
         }),
+        Command::Explain(target) => match explain::explain(&target) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => bad_input(&message),
+        },
+        Command::Positions(target) => match explain::positions(&target) {
+            Ok(json) => {
+                println!("{json:#}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => bad_input(&message),
+        },
         Command::Adapter => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
@@ -102,4 +124,10 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// One clear line on stderr, exit code 2.
+fn bad_input(message: &str) -> ExitCode {
+    eprintln!("bloomproof: error: {message}");
+    ExitCode::from(2)
 }
