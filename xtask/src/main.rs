@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 mod ci;
 mod e2e;
+mod fuzz;
 mod vectors;
 
 fn root() -> PathBuf {
@@ -28,6 +29,7 @@ tasks:
                                               or against an adapter command (spec/ADAPTER.md)
   schemas [--check]                           write spec/schemas/ from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
+  fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
   e2e                                         the explorer page in a real browser (installs what is missing)
   ci                                          run every test, lint and freshness check";
 
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         "schemas" => schemas(rest),
         "ci" => ci::run(rest),
         "e2e" => e2e::run(rest),
+        "fuzz" => fuzz::run(rest),
         "vectors" => vectors::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

@@ -77,6 +77,8 @@ impl Spec {
 
 struct Loader {
     errors: Vec<LoadError>,
+    /// File texts given in memory ([`parse_protocol`]), read instead of the disk.
+    texts: BTreeMap<PathBuf, String>,
 }
 
 impl Loader {
@@ -89,7 +91,11 @@ impl Loader {
     }
 
     fn read_json(&mut self, file: &Path) -> Option<serde_json::Value> {
-        let text = match std::fs::read_to_string(file) {
+        let read = match self.texts.remove(file) {
+            Some(text) => Ok(text),
+            None => std::fs::read_to_string(file),
+        };
+        let text = match read {
             Ok(text) => text,
             Err(err) => {
                 self.error(file, None, format!("cannot read: {err}"));
@@ -298,7 +304,10 @@ impl Loader {
 /// Loads every protocol folder under `spec_dir` (folders without a `checks.json`,
 /// such as `schemas/`, are not protocols).
 pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
-    let mut loader = Loader { errors: Vec::new() };
+    let mut loader = Loader {
+        errors: Vec::new(),
+        texts: BTreeMap::new(),
+    };
     let mut dirs = Vec::new();
     match std::fs::read_dir(spec_dir) {
         Ok(entries) => {
@@ -337,5 +346,28 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
         Ok(Spec { protocols })
     } else {
         Err(loader.errors)
+    }
+}
+
+/// Loads one protocol from the texts of its `checks.json` and `cases.json`, with
+/// every check [`load`] makes of a protocol folder (errors name the files
+/// `<protocol>/checks.json` and `<protocol>/cases.json`). Never panics, whatever the
+/// texts: it is the spec loader's fuzzing entry point.
+pub fn parse_protocol(
+    protocol: &str,
+    checks_json: &str,
+    cases_json: &str,
+) -> Result<ProtocolSpec, Vec<LoadError>> {
+    let dir = Path::new(protocol);
+    let mut loader = Loader {
+        errors: Vec::new(),
+        texts: BTreeMap::from([
+            (dir.join("checks.json"), checks_json.to_string()),
+            (dir.join("cases.json"), cases_json.to_string()),
+        ]),
+    };
+    match loader.protocol(dir, protocol) {
+        Some(spec) if loader.errors.is_empty() => Ok(spec),
+        _ => Err(loader.errors),
     }
 }

@@ -363,6 +363,12 @@ pub trait FnvSubject {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RustFnv;
 
+/// Largest `import_padded` size (bytes) or `save_local` length (code units) that
+/// [`RustFnv`] builds: 8 times the import limit. A larger one is refused as
+/// [`SubjectError::Broken`] before anything is allocated (it used to panic with a
+/// capacity overflow, or exhaust memory).
+pub const SCRIPT_HELPER_MAX: usize = 8 * bloomproof_session::IMPORT_MAX_BYTES;
+
 fn session_op(op: &crate::model::ScriptOp) -> Answer<bloomproof_session::Op> {
     serde_json::to_value(op)
         .and_then(serde_json::from_value)
@@ -416,6 +422,11 @@ impl RustFnv {
                 }
             }
             ScriptOp::ImportPadded { bytes } => {
+                if *bytes > SCRIPT_HELPER_MAX {
+                    return Err(SubjectError::Broken(format!(
+                        "import_padded: {bytes} bytes is more than the {SCRIPT_HELPER_MAX} this subject builds"
+                    )));
+                }
                 let mut text = session.export();
                 if text.len() > *bytes {
                     return Err(SubjectError::Broken(format!(
@@ -429,6 +440,11 @@ impl RustFnv {
                 }
             }
             ScriptOp::SaveLocal { units } => {
+                if *units > SCRIPT_HELPER_MAX {
+                    return Err(SubjectError::Broken(format!(
+                        "save_local: {units} code units is more than the {SCRIPT_HELPER_MAX} this subject builds"
+                    )));
+                }
                 let state = "x".repeat(*units);
                 let previous = session.export();
                 let outcome = bloomproof_session::save_local(&state, Some(&previous));
