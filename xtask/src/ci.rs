@@ -24,6 +24,10 @@ fn cargo(name: &'static str, args: &[&'static str]) -> Step {
 fn steps() -> Vec<Step> {
     vec![
         cargo("rustfmt", &["fmt", "--all", "--check"]),
+        cargo(
+            "rustfmt (fuzz targets)",
+            &["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"],
+        ),
         Step {
             env: vec![("RUSTFLAGS", "")],
             ..cargo(
@@ -47,6 +51,10 @@ fn steps() -> Vec<Step> {
             env: vec![("INSTA_UPDATE", "no"), ("TRYBUILD", "")],
             ..cargo("cargo test", &["test", "--workspace", "--locked"])
         },
+        cargo(
+            "fuzz targets compile",
+            &["check", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
+        ),
         cargo("schemas are fresh", &["xtask", "schemas", "--check"]),
         cargo("vectors are fresh", &["xtask", "vectors", "--check"]),
         Step {
