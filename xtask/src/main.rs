@@ -9,6 +9,7 @@ use bloomproof_conformance::front::{self, Format, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod bench;
 mod ci;
 mod e2e;
 mod fuzz;
@@ -31,6 +32,7 @@ tasks:
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
   e2e                                         the explorer page in a real browser (installs what is missing)
+  bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
   ci                                          run every test, lint and freshness check";
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
     let result = match task.as_str() {
         "conformance" => return conformance(rest),
         "schemas" => schemas(rest),
+        "bench" => bench::run(rest),
         "ci" => ci::run(rest),
         "e2e" => e2e::run(rest),
         "fuzz" => fuzz::run(rest),

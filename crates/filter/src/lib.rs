@@ -42,23 +42,25 @@ pub struct Lookup {
 
 /// The exact set of documents of a snapshot: a read-only view.
 ///
-/// The documents are kept distinct and in byte order, with a small open-addressing
-/// index (one byte per slot, at most 128 slots) keyed by a word of the SHA-256 digest
-/// that a lookup has already computed, so a positive lookup confirms a duplicate with
-/// one probe and one comparison instead of a tree search.
+/// The documents are kept distinct and in byte order, concatenated in one buffer,
+/// with a small open-addressing index (one byte per slot, at most 128 slots) keyed by
+/// a word of the SHA-256 digest that a lookup has already computed, so a positive
+/// lookup confirms a duplicate with one probe and one comparison instead of a search.
 #[derive(Clone, Debug)]
 pub struct Documents {
-    /// Distinct documents in byte order.
-    sorted: Box<[Box<[u8]>]>,
-    /// Open addressing, linear probing: 0 is an empty slot, otherwise the index in
-    /// `sorted` plus one. Its length is a power of two, at least twice the documents
+    /// Distinct documents in byte order, concatenated.
+    bytes: Box<[u8]>,
+    /// Where each document ends in `bytes` (at most 64 documents of 64 bytes).
+    ends: Box<[u16]>,
+    /// Open addressing, linear probing: 0 is an empty slot, otherwise the document's
+    /// index plus one. Its length is a power of two, at least twice the documents
     /// (empty without documents).
     slots: Box<[u8]>,
 }
 
 impl PartialEq for Documents {
     fn eq(&self, other: &Self) -> bool {
-        self.sorted == other.sorted
+        self.bytes == other.bytes && self.ends == other.ends
     }
 }
 
@@ -66,40 +68,74 @@ impl Eq for Documents {}
 
 impl Hash for Documents {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.sorted.hash(state);
+        self.bytes.hash(state);
+        self.ends.hash(state);
     }
 }
 
 impl Documents {
     /// Whether the set holds exactly these bytes.
     pub fn contains(&self, item: &[u8]) -> bool {
-        self.sorted
-            .binary_search_by(|document| document.as_ref().cmp(item))
-            .is_ok()
+        let mut low = 0;
+        let mut high = self.len();
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.get(middle).map(|document| document.cmp(item)) {
+                Some(core::cmp::Ordering::Less) => low = middle + 1,
+                Some(core::cmp::Ordering::Greater) => high = middle,
+                Some(core::cmp::Ordering::Equal) => return true,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Number of distinct documents.
     pub fn len(&self) -> usize {
-        self.sorted.len()
+        self.ends.len()
     }
 
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
-        self.sorted.is_empty()
+        self.ends.is_empty()
     }
 
     /// The documents in byte order.
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
-        self.sorted.iter().map(AsRef::as_ref)
+        (0..self.len()).filter_map(|index| self.get(index))
     }
 
-    /// Heap bytes of the index beside the documents (one byte per slot).
+    /// Heap bytes the set holds: the documents' bytes, their end offsets (two bytes
+    /// each) and the probe index (one byte per slot).
+    pub fn heap_bytes(&self) -> usize {
+        self.bytes.len() + size_of_val(&*self.ends) + self.slots.len()
+    }
+
+    /// Heap bytes of the probe index alone (one byte per slot).
     pub fn index_bytes(&self) -> usize {
         self.slots.len()
     }
 
+    /// Document `index` in byte order.
+    #[inline]
+    fn get(&self, index: usize) -> Option<&[u8]> {
+        let end = usize::from(*self.ends.get(index)?);
+        let start = match index.checked_sub(1) {
+            Some(before) => usize::from(*self.ends.get(before)?),
+            None => 0,
+        };
+        self.bytes.get(start..end)
+    }
+
     /// Builds the set from distinct, sorted documents and each one's key.
-    fn new(sorted: Vec<Box<[u8]>>, keys: &[u32]) -> Self {
+    fn new(sorted: &[&[u8]], keys: &[u32]) -> Self {
+        let mut bytes = Vec::with_capacity(sorted.iter().map(|d| d.len()).sum());
+        let mut ends = Vec::with_capacity(sorted.len());
+        for document in sorted {
+            bytes.extend_from_slice(document);
+            // At most RECORDS_MAX (64) documents of ITEM_MAX (64) bytes: fits in u16.
+            ends.push(bytes.len() as u16);
+        }
         let slot_count = if sorted.is_empty() {
             0
         } else {
@@ -116,7 +152,8 @@ impl Documents {
             slots[slot] = (index + 1) as u8;
         }
         Documents {
-            sorted: sorted.into_boxed_slice(),
+            bytes: bytes.into_boxed_slice(),
+            ends: ends.into_boxed_slice(),
             slots,
         }
     }
@@ -129,11 +166,11 @@ impl Documents {
         while let Some(&entry) = self.slots.get(slot) {
             let Some(document) = usize::from(entry)
                 .checked_sub(1)
-                .and_then(|index| self.sorted.get(index))
+                .and_then(|index| self.get(index))
             else {
                 return false;
             };
-            if document.as_ref() == item {
+            if document == item {
                 return true;
             }
             slot = (slot + 1) & mask;
@@ -210,11 +247,10 @@ impl DocumentPrefilter {
             .map_err(ContractError::from)?;
             keys.push(key);
         }
-        let sorted = sorted.into_iter().map(Box::from).collect();
         Ok(DocumentPrefilter {
             params,
             bits,
-            documents: Documents::new(sorted, &keys),
+            documents: Documents::new(&sorted, &keys),
         })
     }
 

@@ -1,0 +1,129 @@
+//! Measurements that criterion does not take, for `cargo xtask bench`; each prints
+//! `key=value` lines on stdout.
+//!
+//! * `suite SPEC_DIR [RUNS]`: runs the whole in-process conformance suite
+//!   (`bloomproof_conformance::load` + `run`) RUNS times (default 5) in this process,
+//!   and prints the fastest and the median wall time and the process's peak resident
+//!   memory (`VmHWM`) before and after.
+//! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m.
+//! * `fnv-input PATH`: writes the fnv benchmark strings and their Rust answers as
+//!   JSON to PATH, for the Node timing script, and prints their checksum.
+
+use bloomproof_bench::{FNV_K, FNV_M, fnv_checksum, fnv_params, fnv_strings};
+use bloomproof_conformance::run::Subjects;
+use bloomproof_filter::{DocumentPrefilter, Documents};
+use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["suite", spec] => suite(Path::new(spec), 5),
+        ["suite", spec, runs] => match runs.parse() {
+            Ok(runs) => suite(Path::new(spec), runs),
+            Err(err) => Err(format!("RUNS must be a number: {err}")),
+        },
+        ["snapshot"] => snapshot(),
+        ["fnv-input", path] => fnv_input(Path::new(path)),
+        _ => Err(
+            "usage: bloomproof-bench-probe suite SPEC_DIR [RUNS] | snapshot | \
+                  fnv-input PATH"
+                .to_string(),
+        ),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Peak resident set size of this process, in KiB, where `/proc` tells it.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn suite(spec_dir: &Path, runs: usize) -> Result<(), String> {
+    let before = peak_rss_kib();
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        let started = Instant::now();
+        let spec = bloomproof_conformance::load(spec_dir).map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            format!("spec does not load:\n{}", lines.join("\n"))
+        })?;
+        let report = bloomproof_conformance::run::run(&spec, &mut Subjects::rust(), None);
+        let elapsed = started.elapsed().as_secs_f64() * 1e3;
+        if report.failed > 0 || report.passed == 0 {
+            return Err(format!("the suite failed:\n{}", report.render_text()));
+        }
+        times.push(elapsed);
+    }
+    times.sort_by(f64::total_cmp);
+    println!("suite_runs={}", times.len());
+    println!("suite_ms_min={:.3}", times[0]);
+    println!("suite_ms_median={:.3}", times[times.len() / 2]);
+    if let (Some(before), Some(after)) = (before, peak_rss_kib()) {
+        println!("peak_rss_kib_before={before}");
+        println!("peak_rss_kib={after}");
+    }
+    Ok(())
+}
+
+fn snapshot() -> Result<(), String> {
+    let fixed = size_of::<DocumentPrefilter>() - size_of::<Documents>();
+    println!("size_of_snapshot={}", size_of::<DocumentPrefilter>());
+    println!("size_of_documents={}", size_of::<Documents>());
+    for m in [8u64, 16, 64, 65, 128, 256, 512] {
+        let records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 64]).collect();
+        let snapshot =
+            DocumentPrefilter::new(&records, m, 8, &[b's'; 16]).map_err(|e| e.to_string())?;
+        let overhead = fixed + snapshot.heap_bytes_beyond_documents();
+        let packed = m.div_ceil(8);
+        println!("overhead_m{m}={overhead}");
+        println!("packed_m{m}={packed}");
+        if m == 512 {
+            println!(
+                "documents_index_bytes_64={}",
+                snapshot.documents().index_bytes()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn fnv_input(path: &Path) -> Result<(), String> {
+    let strings = fnv_strings();
+    let params = fnv_params();
+    let cases: Vec<serde_json::Value> = strings
+        .iter()
+        .map(|units| {
+            let (hashes, positions) = fnv::hashes_and_positions(&params, units);
+            serde_json::json!({
+                "units": units,
+                "h1": hashes.h1,
+                "h2": hashes.h2,
+                "positions": positions.as_slice(),
+            })
+        })
+        .collect();
+    let document = serde_json::json!({ "m": FNV_M, "k": FNV_K, "cases": cases });
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, document.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("fnv_strings={}", strings.len());
+    println!("fnv_checksum={}", fnv_checksum(&strings));
+    Ok(())
+}

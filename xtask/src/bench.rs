@@ -1,0 +1,527 @@
+//! `cargo xtask bench [--quick]`: runs every benchmark of `crates/bench` once and
+//! prints each figure and each ratio with its goal, PASS or MISS.
+//!
+//! Steps, all in one run so that every ratio compares figures measured together:
+//!
+//! 1. `cargo bench -p bloomproof-bench --bench hot_paths` (criterion); the figures
+//!    are the medians of criterion's `target/criterion/<group>/<bench>/new/estimates.json`.
+//! 2. `bloomproof-bench-probe suite`: the whole in-process conformance suite in a
+//!    child process (wall time, peak resident memory); `snapshot`: the bytes a
+//!    snapshot holds beyond its documents; `fnv-input`: the fnv strings and Rust's
+//!    answers for Node.
+//! 3. `node crates/bench/js/fnv_timing.mjs`: the JavaScript implementation on the same
+//!    strings, its answers checked against Rust's first.
+//!
+//! Goals are checked here, never in tests: timings vary from machine to machine.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Lookups per benchmark iteration (`bloomproof_bench::LOOKUPS_PER_ITER`).
+const LOOKUPS_PER_ITER: f64 = 64.0;
+/// Strings and units per fnv iteration (`FNV_STRINGS`, `FNV_UNITS`).
+const FNV_STRINGS: f64 = 64.0;
+const FNV_UNITS: f64 = 256.0;
+/// The lookup variants, as the benchmark names them.
+const VARIANTS: [&str; 4] = [
+    "k3_item6_seed3",
+    "k3_item64_seed16",
+    "k8_item6_seed3",
+    "k8_item64_seed16",
+];
+/// The JavaScript implementation the ratio is taken against.
+const JS_MODULE: &str = "vectors/check/js/fnv1a_utf16_v1.mjs";
+/// Largest "small constant" of the snapshot-overhead goal, in bytes.
+const OVERHEAD_CONSTANT_MAX: f64 = 64.0;
+
+/// Runs the benchmarks and prints the report.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let quick = match args {
+        [] => false,
+        [flag] if flag == "--quick" => true,
+        other => return Err(format!("bench takes only --quick, got {other:?}")),
+    };
+    let root = super::root();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        })
+        .unwrap_or_else(|| root.join("target"));
+
+    let mut criterion_args = vec!["bench", "-p", "bloomproof-bench", "--bench", "hot_paths"];
+    criterion_args.push("--");
+    if quick {
+        criterion_args.extend([
+            "--warm-up-time",
+            "0.5",
+            "--measurement-time",
+            "1",
+            "--sample-size",
+            "20",
+            "--nresamples",
+            "10000",
+        ]);
+    }
+    println!("==> cargo {}", criterion_args.join(" "));
+    run_status(
+        Command::new("cargo")
+            .args(&criterion_args)
+            .current_dir(&root),
+    )?;
+
+    let probe = |args: &[&str]| -> Result<BTreeMap<String, String>, String> {
+        let mut command = Command::new("cargo");
+        command
+            .args(["run", "-q", "--profile", "bench", "-p", "bloomproof-bench"])
+            .args(["--bin", "bloomproof-bench-probe", "--"])
+            .args(args)
+            .current_dir(&root);
+        println!("==> bloomproof-bench-probe {}", args.join(" "));
+        Ok(key_values(&run_output(&mut command)?))
+    };
+    let spec = root.join("spec");
+    let suite = probe(&[
+        "suite",
+        &spec.to_string_lossy(),
+        if quick { "3" } else { "7" },
+    ])?;
+    let snapshot = probe(&["snapshot"])?;
+    let fnv_input = target.join("bench").join("fnv_input.json");
+    let fnv = probe(&["fnv-input", &fnv_input.to_string_lossy()])?;
+    let js = node_timing(&root, &fnv_input, quick);
+
+    let estimates = Estimates {
+        dir: target.join("criterion"),
+    };
+    let mut report = Report::default();
+    report.machine(&root);
+    report.doc_lookup(&estimates)?;
+    report.doc_build(&estimates)?;
+    report.batch(&estimates)?;
+    report.fnv(&estimates, &fnv, js)?;
+    report.suite(&suite)?;
+    report.snapshot(&snapshot)?;
+    report.print();
+    Ok(())
+}
+
+fn run_status(command: &mut Command) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|err| format!("{command:?}: {err}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed: {status}"))
+    }
+}
+
+fn run_output(command: &mut Command) -> Result<String, String> {
+    let output = command
+        .output()
+        .map_err(|err| format!("{command:?}: {err}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{command:?} failed: {}\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// `key=value` lines.
+fn key_values(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter_map(|line| line.split_once('='))
+        .map(|(key, value)| (key.trim().to_string(), value.trim().to_string()))
+        .collect()
+}
+
+fn number(map: &BTreeMap<String, String>, key: &str) -> Result<f64, String> {
+    map.get(key)
+        .ok_or_else(|| format!("probe printed no {key}"))?
+        .parse()
+        .map_err(|err| format!("{key}: {err}"))
+}
+
+/// The JavaScript timing, or why it was skipped.
+fn node_timing(root: &Path, input: &Path, quick: bool) -> Result<BTreeMap<String, String>, String> {
+    let module = root.join(JS_MODULE);
+    if !module.exists() {
+        return Err(format!("{JS_MODULE} missing"));
+    }
+    let script = root.join("crates/bench/js/fnv_timing.mjs");
+    let mut command = Command::new("node");
+    command
+        .arg(&script)
+        .arg(input)
+        .arg(&module)
+        .arg(if quick { "11" } else { "31" });
+    println!("==> node {}", script.display());
+    match command.output() {
+        Err(err) => Err(format!("node could not start: {err}")),
+        Ok(output) if !output.status.success() => Err(format!(
+            "node failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        )),
+        Ok(output) => Ok(key_values(&String::from_utf8_lossy(&output.stdout))),
+    }
+}
+
+/// Criterion's estimates.
+struct Estimates {
+    dir: PathBuf,
+}
+
+impl Estimates {
+    /// The median time of one iteration of `group/bench`, in nanoseconds.
+    fn median_ns(&self, group: &str, bench: &str) -> Result<f64, String> {
+        let path = self
+            .dir
+            .join(group)
+            .join(bench)
+            .join("new")
+            .join("estimates.json");
+        let text = std::fs::read_to_string(&path).map_err(|err| {
+            format!(
+                "{}: {err} (did `cargo bench -p bloomproof-bench` run?)",
+                path.display()
+            )
+        })?;
+        point_estimate(&text, "median")
+            .ok_or_else(|| format!("{}: no median point_estimate", path.display()))
+    }
+}
+
+/// `estimates.json`'s `"<statistic>": {..., "point_estimate": X, ...}`, read without a
+/// JSON library: the statistic's object holds one `point_estimate` and its
+/// `confidence_interval` object comes before it.
+fn point_estimate(json: &str, statistic: &str) -> Option<f64> {
+    let start = json.find(&format!("\"{statistic}\""))?;
+    let rest = &json[start..];
+    let at = rest.find("\"point_estimate\"")?;
+    let value = rest[at + "\"point_estimate\"".len()..]
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
+    let end = value
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
+        .unwrap_or(value.len());
+    value[..end].parse().ok()
+}
+
+/// A goal on a figure.
+#[derive(Clone, Copy)]
+enum Goal {
+    AtMost(f64),
+    AtLeast(f64),
+    None,
+}
+
+struct Line {
+    name: String,
+    value: String,
+    goal: String,
+    verdict: &'static str,
+    /// Printed as `name: value`, unaligned.
+    raw: bool,
+}
+
+#[derive(Default)]
+struct Report {
+    lines: Vec<Line>,
+    notes: Vec<String>,
+}
+
+impl Report {
+    fn figure(&mut self, name: impl Into<String>, value: String) {
+        self.lines.push(Line {
+            name: name.into(),
+            value,
+            goal: String::new(),
+            verdict: "",
+            raw: false,
+        });
+    }
+
+    fn ratio(&mut self, name: impl Into<String>, value: f64, goal: Goal) {
+        let (goal, verdict) = match goal {
+            Goal::AtMost(max) => (
+                format!("goal <= {max}"),
+                if value <= max { "PASS" } else { "MISS" },
+            ),
+            Goal::AtLeast(min) => (
+                format!("goal >= {min}"),
+                if value >= min { "PASS" } else { "MISS" },
+            ),
+            Goal::None => ("no goal: reported".to_string(), ""),
+        };
+        self.lines.push(Line {
+            name: name.into(),
+            value: format!("{value:.3}"),
+            goal,
+            verdict,
+            raw: false,
+        });
+    }
+
+    fn machine(&mut self, root: &Path) {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find(|line| line.starts_with("model name"))
+                    .and_then(|line| line.split_once(':'))
+                    .map(|(_, model)| model.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown".to_string());
+        let rustc = Command::new("rustc")
+            .arg("-V")
+            .current_dir(root)
+            .output()
+            .ok()
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+            .unwrap_or_default();
+        self.figure("machine.cores", cores.to_string());
+        self.figure("machine.cpu", cpu);
+        self.figure("machine.rustc", rustc);
+    }
+
+    fn doc_lookup(&mut self, estimates: &Estimates) -> Result<(), String> {
+        for variant in VARIANTS {
+            let member = estimates.median_ns("doc_lookup", &format!("member_{variant}"))?;
+            let floor = estimates.median_ns("doc_lookup", &format!("floor_member_{variant}"))?;
+            self.figure(
+                format!("doc_lookup.member.{variant}"),
+                format!(
+                    "{:.1} ns/lookup (floor {:.1} ns)",
+                    member / LOOKUPS_PER_ITER,
+                    floor / LOOKUPS_PER_ITER
+                ),
+            );
+            self.ratio(
+                format!("doc_lookup_vs_sha256_floor.{variant}"),
+                member / floor,
+                Goal::AtMost(1.15),
+            );
+        }
+        for variant in VARIANTS {
+            let lookup = estimates.median_ns("doc_lookup", &format!("nonmember_{variant}"))?;
+            let floor = estimates.median_ns("doc_lookup", &format!("floor_nonmember_{variant}"))?;
+            self.figure(
+                format!("doc_lookup.nonmember.{variant}"),
+                format!(
+                    "{:.1} ns/lookup (floor {:.1} ns: hashes up to the first clear bit)",
+                    lookup / LOOKUPS_PER_ITER,
+                    floor / LOOKUPS_PER_ITER
+                ),
+            );
+            self.ratio(
+                format!("doc_lookup_nonmember_vs_sha256_floor.{variant}"),
+                lookup / floor,
+                Goal::None,
+            );
+        }
+        Ok(())
+    }
+
+    fn doc_build(&mut self, estimates: &Estimates) -> Result<(), String> {
+        let build = estimates.median_ns("doc_build", "max_snapshot")?;
+        let floor = estimates.median_ns("doc_build", "floor")?;
+        self.figure(
+            "doc_build.max_snapshot",
+            format!("{:.2} us (floor {:.2} us)", build / 1e3, floor / 1e3),
+        );
+        self.ratio(
+            "doc_build_vs_sha256_floor",
+            build / floor,
+            Goal::AtMost(1.15),
+        );
+        Ok(())
+    }
+
+    fn batch(&mut self, estimates: &Estimates) -> Result<(), String> {
+        let all = estimates.median_ns("batch_lookup", "all_cores")?;
+        let one = estimates.median_ns("batch_lookup", "one_core")?;
+        self.figure(
+            "batch_lookup",
+            format!(
+                "4096 queries: all cores {:.3} ms, one core {:.3} ms",
+                all / 1e6,
+                one / 1e6
+            ),
+        );
+        self.ratio(
+            "batch_lookup_parallel_speedup",
+            one / all,
+            Goal::AtLeast(1.8),
+        );
+        Ok(())
+    }
+
+    fn fnv(
+        &mut self,
+        estimates: &Estimates,
+        fnv: &BTreeMap<String, String>,
+        js: Result<BTreeMap<String, String>, String>,
+    ) -> Result<(), String> {
+        let positions = estimates.median_ns("fnv", "positions_256")?;
+        let floor = estimates.median_ns("fnv", "floor_256")?;
+        let per_unit = positions / (FNV_STRINGS * FNV_UNITS);
+        self.figure(
+            "fnv_ns_per_unit",
+            format!(
+                "{per_unit:.3} ns/unit (floor {:.3} ns/unit: one XOR and one multiply per unit)",
+                floor / (FNV_STRINGS * FNV_UNITS)
+            ),
+        );
+        self.ratio("fnv_ns_per_unit_vs_floor", positions / floor, Goal::None);
+        let rust_per_string = positions / FNV_STRINGS;
+        match js {
+            Err(why) => self.lines.push(Line {
+                name: "fnv_rust_vs_js".to_string(),
+                value: format!("skipped ({why})"),
+                goal: String::new(),
+                verdict: "",
+                raw: true,
+            }),
+            Ok(js) => {
+                let rust_sum = fnv.get("fnv_checksum");
+                if rust_sum != js.get("js_checksum") {
+                    return Err(format!(
+                        "JavaScript checksum {:?} differs from Rust's {rust_sum:?}",
+                        js.get("js_checksum")
+                    ));
+                }
+                let js_per_string = number(&js, "js_ns_per_string_median")?;
+                self.figure(
+                    "fnv_positions_per_string",
+                    format!(
+                        "Rust {rust_per_string:.1} ns, JavaScript {js_per_string:.1} ns (node {})",
+                        js.get("js_node").map_or("?", String::as_str)
+                    ),
+                );
+                self.ratio(
+                    "fnv_rust_vs_js",
+                    js_per_string / rust_per_string,
+                    Goal::AtLeast(3.0),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn suite(&mut self, suite: &BTreeMap<String, String>) -> Result<(), String> {
+        let min = number(suite, "suite_ms_min")?;
+        let median = number(suite, "suite_ms_median")?;
+        let runs = number(suite, "suite_runs")?;
+        self.figure(
+            "conformance_suite_ms",
+            format!("{min:.1} ms fastest, {median:.1} ms median of {runs} runs"),
+        );
+        match (
+            number(suite, "peak_rss_kib"),
+            number(suite, "peak_rss_kib_before"),
+        ) {
+            (Ok(peak), Ok(before)) => self.figure(
+                "conformance_suite_peak_memory",
+                format!(
+                    "{:.1} MiB peak resident (process before the suite: {:.1} MiB)",
+                    peak / 1024.0,
+                    before / 1024.0
+                ),
+            ),
+            _ => self.figure(
+                "conformance_suite_peak_memory",
+                "unavailable (no /proc)".to_string(),
+            ),
+        }
+        Ok(())
+    }
+
+    fn snapshot(&mut self, snapshot: &BTreeMap<String, String>) -> Result<(), String> {
+        let mut worst: f64 = 0.0;
+        let mut parts = Vec::new();
+        for m in [8, 16, 64, 65, 128, 256, 512] {
+            let overhead = number(snapshot, &format!("overhead_m{m}"))?;
+            let packed = number(snapshot, &format!("packed_m{m}"))?;
+            worst = worst.max(overhead - packed);
+            parts.push(format!("m={m}: {overhead} B"));
+        }
+        self.figure("snapshot_overhead_bytes", parts.join(", "));
+        self.lines.push(Line {
+            name: "snapshot_overhead_minus_ceil_m_over_8".to_string(),
+            value: format!("{worst} B (largest over m)"),
+            goal: format!("goal <= {OVERHEAD_CONSTANT_MAX} B"),
+            verdict: if worst <= OVERHEAD_CONSTANT_MAX {
+                "PASS"
+            } else {
+                "MISS"
+            },
+            raw: false,
+        });
+        if let Ok(index) = number(snapshot, "documents_index_bytes_64") {
+            self.notes.push(format!(
+                "the document set of 64 records also holds a {index} B probe index (counted with the documents)"
+            ));
+        }
+        Ok(())
+    }
+
+    fn print(&self) {
+        let width = 1 + self.lines.iter().map(|l| l.name.len()).max().unwrap_or(0);
+        println!("\nbloomproof benchmarks (one run; medians of criterion's samples)\n");
+        for line in &self.lines {
+            if line.raw {
+                println!("{}: {}", line.name, line.value);
+                continue;
+            }
+            let tail = match (line.goal.is_empty(), line.verdict.is_empty()) {
+                (true, _) => String::new(),
+                (false, true) => format!("  [{}]", line.goal),
+                (false, false) => format!("  [{}] {}", line.goal, line.verdict),
+            };
+            println!(
+                "{:<width$}  {}{tail}",
+                format!("{}:", line.name),
+                line.value
+            );
+        }
+        for note in &self.notes {
+            println!("note: {note}");
+        }
+        let missed = self.lines.iter().filter(|l| l.verdict == "MISS").count();
+        let passed = self.lines.iter().filter(|l| l.verdict == "PASS").count();
+        println!("\ngoals: {passed} met, {missed} missed (see BENCHMARKS.md for what bounds each)");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_criterion_point_estimates() {
+        let json = r#"{"mean":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.5,"standard_error":0.1},"median":{"confidence_interval":{"confidence_level":0.95,"lower_bound":3.0,"upper_bound":4.0},"point_estimate":3.25e2,"standard_error":0.2},"slope":null}"#;
+        assert_eq!(point_estimate(json, "mean"), Some(1.5));
+        assert_eq!(point_estimate(json, "median"), Some(325.0));
+        assert_eq!(point_estimate(json, "std_dev"), None);
+    }
+
+    #[test]
+    fn reads_key_values() {
+        let map = key_values("a=1\nnot a pair\n b = 2.5 \n");
+        assert_eq!(number(&map, "a"), Ok(1.0));
+        assert_eq!(number(&map, "b"), Ok(2.5));
+        assert!(number(&map, "c").is_err());
+    }
+}
