@@ -52,6 +52,10 @@ fn steps() -> Vec<Step> {
             ..cargo("cargo test", &["test", "--workspace", "--locked"])
         },
         cargo(
+            "benchmarks compile",
+            &["bench", "-p", "bloomproof-bench", "--no-run", "--locked"],
+        ),
+        cargo(
             "fuzz targets compile",
             &["check", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
         ),
