@@ -387,6 +387,7 @@ pub struct AdapterProcess {
     stdin: Option<ChildStdin>,
     lines: Option<Receiver<std::io::Result<String>>>,
     stderr: Arc<Mutex<String>>,
+    stderr_closed: Arc<std::sync::atomic::AtomicBool>,
     next_id: u64,
     timeout: Duration,
     dead: Option<String>,
@@ -426,7 +427,9 @@ impl AdapterProcess {
             }
         });
         let stderr = Arc::new(Mutex::new(String::new()));
+        let stderr_closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let sink = Arc::clone(&stderr);
+        let closed = Arc::clone(&stderr_closed);
         std::thread::spawn(move || {
             for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
                 if let Ok(mut text) = sink.lock() {
@@ -441,6 +444,7 @@ impl AdapterProcess {
                     }
                 }
             }
+            closed.store(true, std::sync::atomic::Ordering::SeqCst);
         });
         Ok(AdapterProcess {
             command: command.to_string(),
@@ -448,6 +452,7 @@ impl AdapterProcess {
             child: Some(child),
             lines: Some(receiver),
             stderr,
+            stderr_closed,
             next_id: 1,
             timeout,
             dead: None,
@@ -457,6 +462,27 @@ impl AdapterProcess {
     /// The command line.
     pub fn command(&self) -> &str {
         &self.command
+    }
+
+    /// How the adapter ended, waiting up to half a second for it to exit (and for its
+    /// stderr to be read to the end): `exited (exit status: 3)` or `is still running`.
+    fn exit_status(&mut self) -> String {
+        let Some(child) = self.child.as_mut() else {
+            return "is no longer running".into();
+        };
+        for _ in 0..50 {
+            if let Ok(Some(status)) = child.try_wait() {
+                for _ in 0..50 {
+                    if self.stderr_closed.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                return format!("exited ({status})");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        "is still running".into()
     }
 
     fn stderr_tail(&self) -> String {
@@ -502,8 +528,9 @@ impl AdapterProcess {
             None => Err(std::io::Error::other("no stdin")),
         };
         if let Err(err) = written {
+            let status = self.exit_status();
             let why = format!(
-                "cannot send request #{id} {request}: {err}{}",
+                "the adapter {status} before request #{id} could be sent ({err}): {request}{}",
                 self.stderr_tail()
             );
             return Err(self.kill(why));
@@ -527,15 +554,9 @@ impl AdapterProcess {
                 return Err(self.kill(why));
             }
             Err(RecvTimeoutError::Disconnected) => {
-                let status = self
-                    .child
-                    .as_mut()
-                    .and_then(|c| c.wait().ok())
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|| "unknown status".into());
-                std::thread::sleep(Duration::from_millis(50));
+                let status = self.exit_status();
                 let why = format!(
-                    "the adapter exited ({status}) without answering request #{id} {request}{}",
+                    "the adapter {status} without answering request #{id} {request}{}",
                     self.stderr_tail()
                 );
                 return Err(self.kill(why));

@@ -5,15 +5,12 @@
 //! filter, a message, a false-positive list), the independent oracle must agree with
 //! the spec too, so a wrong spec file fails as loudly as a wrong implementation.
 
-use crate::model::{
-    BuildExpect, BuildInput, Case, DocCase, DocParams, ErrorKindName, Hex, TripleExpect,
-};
+use crate::model::{BuildExpect, BuildInput, DocCase, DocParams, ErrorKindName, Hex, TripleExpect};
 use crate::report::{Failure, Figures};
-use crate::subject::{Answer, DocSubject, RawParams, SubjectError, Triple};
+use crate::subject::{DocSubject, RawParams, SubjectError, Triple};
+use crate::verdict::Verdict;
 use bloomproof_oracle::doc_membership as oracle;
-use serde::Serialize;
 use std::collections::BTreeSet;
-use std::fmt::Debug;
 
 /// The protocol these checks belong to.
 pub const PROTOCOL: &str = "doc-membership-v1";
@@ -37,56 +34,6 @@ pub const CHECKS: &[&str] = &[
     "every_stage_pinned",
     "parameter_boundaries_pinned",
 ];
-
-/// Collects the mismatches of one case.
-struct Verdict<'a> {
-    case: &'a str,
-    input: serde_json::Value,
-    failures: &'a mut Vec<Failure>,
-}
-
-impl Verdict<'_> {
-    fn fail(
-        &mut self,
-        what: impl Into<String>,
-        expected: impl Into<String>,
-        actual: impl Into<String>,
-    ) {
-        self.failures.push(Failure {
-            case: self.case.to_string(),
-            what: what.into(),
-            input: self.input.clone(),
-            expected: expected.into(),
-            actual: actual.into(),
-        });
-    }
-
-    fn eq<T: PartialEq + Debug>(&mut self, what: &str, expected: &T, actual: &T) -> bool {
-        if expected == actual {
-            return true;
-        }
-        self.fail(what, format!("{expected:?}"), format!("{actual:?}"));
-        false
-    }
-
-    fn holds(&mut self, what: &str, condition: bool, detail: impl FnOnce() -> String) -> bool {
-        if !condition {
-            self.fail(what, "true", detail());
-        }
-        condition
-    }
-
-    /// Unwraps an answer, recording a failure when there is none.
-    fn answer<T>(&mut self, what: &str, answer: Answer<T>) -> Option<T> {
-        match answer {
-            Ok(value) => Some(value),
-            Err(err) => {
-                self.fail(what, "an answer", err.to_string());
-                None
-            }
-        }
-    }
-}
 
 fn raw(params: &DocParams) -> RawParams {
     RawParams {
@@ -269,10 +216,6 @@ fn build_and_compare(
     Some(built.packed_bits)
 }
 
-fn input_json<I: Serialize, E>(case: &Case<I, E>) -> serde_json::Value {
-    serde_json::to_value(&case.input).unwrap_or_default()
-}
-
 /// Runs one case, recording mismatches and figures.
 pub fn evaluate(
     case: &DocCase,
@@ -280,18 +223,9 @@ pub fn evaluate(
     figures: &mut Figures,
 ) -> Vec<Failure> {
     let mut failures = Vec::new();
-    macro_rules! verdict {
-        ($c:expr) => {
-            Verdict {
-                case: &$c.id,
-                input: input_json($c),
-                failures: &mut failures,
-            }
-        };
-    }
     match case {
         DocCase::EmptySnapshot(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             v.holds(
                 "the snapshot has no records",
                 c.input.records_hex.is_empty(),
@@ -303,7 +237,7 @@ pub fn evaluate(
         }
         DocCase::NoFalseNegatives(c) | DocCase::MembersConfirmed(c) => {
             let confirm = matches!(case, DocCase::MembersConfirmed(_));
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let params = raw(&c.input.params);
             let records = bytes(&c.input.records_hex);
             if let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &records)) {
@@ -330,7 +264,7 @@ pub fn evaluate(
             }
         }
         DocCase::FalsePositives(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let params = raw(&c.input.params);
             let records = bytes(&c.input.records_hex);
             let non_members = bytes(&c.input.non_members_hex);
@@ -407,7 +341,7 @@ pub fn evaluate(
             );
         }
         DocCase::Idempotent(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let params = raw(&c.input.params);
             let a = bytes(&c.input.records_hex);
             let b = bytes(&c.input.equivalent_hex);
@@ -431,7 +365,7 @@ pub fn evaluate(
             }
         }
         DocCase::Extension(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let params = raw(&c.input.params);
             let base = bytes(&c.input.records_hex);
             let extended = bytes(&c.input.extended_hex);
@@ -470,15 +404,15 @@ pub fn evaluate(
             }
         }
         DocCase::RawForms(c) | DocCase::MaximumBounds(c) | DocCase::Boundaries(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             build_and_compare(&mut v, subject, &c.input, &c.expect);
         }
         DocCase::Framing(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             framing(&mut v, subject, &c.input, &c.expect);
         }
         DocCase::Immutable(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let params = raw(&c.input.params);
             let records = bytes(&c.input.records_hex);
             if let Some(report) = v.answer(
@@ -500,11 +434,11 @@ pub fn evaluate(
             }
         }
         DocCase::SharedBitFault(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             shared_bit_fault(&mut v, subject, &c.input, &c.expect, figures);
         }
         DocCase::ParameterRejected(c) | DocCase::RecordRejected(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let i = &c.input;
             let got = subject.typed(&i.records, &i.m, &i.k, &i.seed, i.item.as_ref());
             let want = match c.expect.error {
@@ -538,11 +472,11 @@ pub fn evaluate(
             }
         }
         DocCase::Exhaustive(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             exhaustive(&mut v, subject, &c.input, &c.expect, figures);
         }
         DocCase::Stages(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let p = &c.input.params;
             let params = raw(p);
             let item = &c.input.item_hex.0;

@@ -7,11 +7,12 @@
 //! gives back the view it started from.
 
 use crate::model::{
-    Case, EstimatesExpect, EstimatesInput, FnvCase, FnvCaseBody, FnvPositionsExpect,
-    FnvPositionsInput, ScriptExpect, ScriptInput, ScriptOp,
+    EstimatesExpect, EstimatesInput, FnvCase, FnvCaseBody, FnvPositionsExpect, FnvPositionsInput,
+    ScriptExpect, ScriptInput, ScriptOp,
 };
 use crate::report::{Failure, Figures};
 use crate::subject::{FnvSubject, ScriptAnswer};
+use crate::verdict::Verdict;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use serde_json::Value;
 
@@ -43,29 +44,6 @@ pub const CHECKS: &[&str] = &[
     "local_save_limit",
     "estimates_pinned",
 ];
-
-struct Verdict<'a> {
-    case: &'a str,
-    input: Value,
-    failures: &'a mut Vec<Failure>,
-}
-
-impl Verdict<'_> {
-    fn fail(
-        &mut self,
-        what: impl Into<String>,
-        expected: impl Into<String>,
-        actual: impl Into<String>,
-    ) {
-        self.failures.push(Failure {
-            case: self.case.to_string(),
-            what: what.into(),
-            input: self.input.clone(),
-            expected: expected.into(),
-            actual: actual.into(),
-        });
-    }
-}
 
 fn close(expected: f64, actual: f64) -> bool {
     expected == actual
@@ -333,10 +311,6 @@ fn estimates(
     }
 }
 
-fn input_json<I: serde::Serialize, E>(case: &Case<I, E>) -> Value {
-    serde_json::to_value(&case.input).unwrap_or_default()
-}
-
 /// Runs one case, recording mismatches and figures.
 pub fn evaluate(
     case: &FnvCase,
@@ -345,18 +319,9 @@ pub fn evaluate(
 ) -> Vec<Failure> {
     use FnvCase::*;
     let mut failures = Vec::new();
-    macro_rules! verdict {
-        ($c:expr) => {
-            Verdict {
-                case: &$c.id,
-                input: input_json($c),
-                failures: &mut failures,
-            }
-        };
-    }
     match case {
         BaseHashes(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             hashes(&mut v, subject, &c.input, &c.expect);
             if c.input.text.as_deref() == Some("a") {
                 figures.set("a.h1", c.expect.h1);
@@ -365,7 +330,7 @@ pub fn evaluate(
         }
         NoWrap(body) | RepeatedPositions(body) | AToH(body) => match body {
             FnvCaseBody::Positions(c) => {
-                let mut v = verdict!(c);
+                let mut v = Verdict::new(c, &mut failures);
                 hashes(&mut v, subject, &c.input, &c.expect);
                 let (h1, h2) = (u64::from(c.expect.h1), u64::from(c.expect.h2));
                 match case {
@@ -407,7 +372,7 @@ pub fn evaluate(
                 }
             }
             FnvCaseBody::Script(c) => {
-                let mut v = verdict!(c);
+                let mut v = Verdict::new(c, &mut failures);
                 script(&mut v, subject, &c.input, &c.expect);
             }
         },
@@ -428,7 +393,7 @@ pub fn evaluate(
         | InvalidImport(c)
         | Legacy(c)
         | LocalSave(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             let answer = script(&mut v, subject, &c.input, &c.expect);
             if matches!(case, RateOneHalf(_))
                 && let Some(rate) = answer
@@ -440,7 +405,7 @@ pub fn evaluate(
             }
         }
         Estimates(c) => {
-            let mut v = verdict!(c);
+            let mut v = Verdict::new(c, &mut failures);
             estimates(&mut v, subject, &c.input, &c.expect);
         }
     }

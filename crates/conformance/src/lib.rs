@@ -17,6 +17,7 @@ pub mod model;
 pub mod report;
 pub mod run;
 pub mod subject;
+mod verdict;
 
 pub use load::{LoadError, Spec, load};
 pub use report::{CheckOutcome, Failure, Report};

@@ -1,0 +1,81 @@
+//! Collecting the mismatches of one case: shared by every evaluator.
+
+use crate::model::Case;
+use crate::report::Failure;
+use crate::subject::Answer;
+use std::fmt::Debug;
+
+/// The mismatches of one case, each recorded with the case id and its inputs.
+pub(crate) struct Verdict<'a> {
+    case: &'a str,
+    input: serde_json::Value,
+    failures: &'a mut Vec<Failure>,
+}
+
+impl<'a> Verdict<'a> {
+    /// A verdict on `case`, recording into `failures`.
+    pub(crate) fn new<I: serde::Serialize, E>(
+        case: &'a Case<I, E>,
+        failures: &'a mut Vec<Failure>,
+    ) -> Self {
+        Verdict {
+            case: &case.id,
+            input: serde_json::to_value(&case.input).unwrap_or_default(),
+            failures,
+        }
+    }
+
+    /// Records one mismatch.
+    pub(crate) fn fail(
+        &mut self,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+    ) {
+        self.failures.push(Failure {
+            case: self.case.to_string(),
+            what: what.into(),
+            input: self.input.clone(),
+            expected: expected.into(),
+            actual: actual.into(),
+        });
+    }
+
+    /// Compares, recording a mismatch.
+    pub(crate) fn eq<T: PartialEq + Debug>(
+        &mut self,
+        what: &str,
+        expected: &T,
+        actual: &T,
+    ) -> bool {
+        if expected == actual {
+            return true;
+        }
+        self.fail(what, format!("{expected:?}"), format!("{actual:?}"));
+        false
+    }
+
+    /// Records a mismatch when `condition` does not hold.
+    pub(crate) fn holds(
+        &mut self,
+        what: &str,
+        condition: bool,
+        detail: impl FnOnce() -> String,
+    ) -> bool {
+        if !condition {
+            self.fail(what, "true", detail());
+        }
+        condition
+    }
+
+    /// Unwraps an answer, recording a failure when there is none.
+    pub(crate) fn answer<T>(&mut self, what: &str, answer: Answer<T>) -> Option<T> {
+        match answer {
+            Ok(value) => Some(value),
+            Err(err) => {
+                self.fail(what, "an answer", err.to_string());
+                None
+            }
+        }
+    }
+}
