@@ -13,6 +13,7 @@ mod bench;
 mod ci;
 mod e2e;
 mod fuzz;
+mod mutants;
 mod vectors;
 
 fn root() -> PathBuf {
@@ -31,6 +32,7 @@ tasks:
   schemas [--check]                           write spec/schemas/ from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
+  mutants [CARGO-MUTANTS ARGS]                mutation-test protocol, filter, session; fails if any is missed
   e2e                                         the explorer page in a real browser (installs what is missing)
   bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
   ci                                          run every test, lint and freshness check";
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         "e2e" => e2e::run(rest),
         "fuzz" => fuzz::run(rest),
         "vectors" => vectors::run(rest),
+        "mutants" => mutants::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
