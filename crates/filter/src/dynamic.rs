@@ -84,7 +84,8 @@ fn exact_bytes<'a>(field: &str, value: &'a Value) -> Result<&'a [u8], ContractEr
 pub fn params(m: &Value, k: &Value, seed: &Value) -> Result<Params, ContractError> {
     let m = exact_int("m", m)?;
     let k = exact_int("k", k)?;
-    let clamp = |n: i128| u64::try_from(n).unwrap_or(if n < 0 { 0 } else { u64::MAX });
+    // Negative values read as 0 and huge ones as u64::MAX: both are out of bounds.
+    let clamp = |n: i128| u64::try_from(n.max(0)).unwrap_or(u64::MAX);
     // Bounds of m and k come before the seed's type, as in the source document.
     Params::new(clamp(m), clamp(k), &[]).map_err(ContractError::from)?;
     let seed = exact_bytes("seed", seed)?;
