@@ -271,7 +271,9 @@ def adapter_request():
     request("doc-sha256", {"protocol": "doc-membership-v1", "op": "sha256", "data": "616263"})
     request("doc-frame", dict(doc, op="frame", index=2, item="00"))
     request("doc-lookup-many", dict(doc, op="lookup_many", records=records, items=["00", "646f632d3030", ""]))
-    request("doc-immutability-probe", dict(doc, op="immutability_probe", records=records, probes=["646f632d3030", "ff"]))
+    request("doc-read-damaged", dict(doc, op="read", packed_bits="c291", records=records[1:], items=["646f632d3031"]))
+    request("doc-mutate-assign-fields", dict(doc, op="mutate", records=records, attempt="assign_fields",
+                                             other=dict(m=9, k=8, seed="", records=["00"]), probes=["646f632d3030", "ff"]))
     request("doc-typed-lookup", {"protocol": "doc-membership-v1", "op": "typed", "records": {"list": [{"bytes": "61"}]}, "m": {"int": 16}, "k": {"int": 2}, "seed": {"bytes": ""}, "item": {"str": "a"}})
     request("doc-positions-m-too-big", dict(doc, op="positions", m=513, item="00"))
     request("doc-frame-index-past-k", dict(doc, op="frame", index=200, item="00"))

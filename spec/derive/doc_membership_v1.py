@@ -82,6 +82,9 @@ FLAGS = {
     "m-not-multiple-of-8": "m is not a multiple of 8: the last packed byte has unused high bits, which must be zero.",
     "repeated-record": "The record list holds the same bytes more than once.",
     "max-records": "64 records, the most a snapshot takes.",
+    "combined-violation": "The input breaks two adjacent rules of the documented contract order at once; the earlier rule decides the error.",
+    "read-rejected": "A snapshot given as its parts that does not verify: the reader must refuse it, naming the field.",
+    "mutation": "Every named mutation attempt is made by the implementation; the runner observes the snapshot afterwards.",
 }
 
 CHECKS = [
@@ -93,14 +96,37 @@ CHECKS = [
     ("compatible_extension_only_sets_bits", "A snapshot of a superset of records has every bit of the smaller snapshot, and the smaller set's records still pass.", "seed 000, section 3, self_check"),
     ("raw_bytes_empty_nul_and_unicode_forms_distinct", "Empty bytes, NUL and the UTF-8 of U+00E9 are members and duplicates; the decomposed form e+U+0301 and two NULs are not duplicates: no normalisation, no decoding.", "seed 000, sections 2 and 3"),
     ("hash_domain_framing_and_little_endian_bit_protocol", "SHA-256 is the standard hash; the framed message has the exact published wire bytes; different (seed, item) splits of the same bytes frame differently; packed bits are little-endian, equal the oracle's, and have no bit at or above m.", "seed 000, section 2 and section 3, self_check"),
-    ("snapshot_fields_are_immutable", "After construction nothing the public API offers changes the snapshot: every value handed out is a copy or a read-only view (and the Rust API has no mutator: see crates/filter/tests/immutability).", "seed 000, section 3, self_check"),
-    ("clearing_shared_bit_breaks_no_false_negative_contract", "Fault injection outside the public API: clearing the smallest position shared by the first intersecting pair of members (by the oracle's positions) makes the pair's second member fail maybe_present. Published: doc-00 / doc-01, bit 4.", "seed 000, sections 3 and 5"),
+    ("snapshot_fields_are_immutable", "After construction nothing changes a snapshot: for each named mutation attempt (assigning every field, mutating returned bits, documents and lookups, mutating the caller's record and seed buffers after the build, constructing again, mutating copies) the implementation makes the attempt, and the snapshot's m, k, seed, packed bits, document count and lookups then still equal what the runner computes with the oracle.", "seed 000, section 3, self_check"),
+    ("clearing_shared_bit_breaks_no_false_negative_contract", "Fault injection outside the public API, shown to the implementation: the runner takes the first pair of members (in combination order) whose positions, as the implementation gives them, intersect, clears the smallest shared position in the implementation's own packed bits, and asks it to read that damaged snapshot without the removed member; the reader refuses it, naming the pair's second member, whose maybe_present would otherwise fail. Published: doc-00 / doc-01, bit 4.", "seed 000, sections 3 and 5"),
     ("parameter_types_and_limits_rejected", "m and k must be exact integers (not bool, not float) in 8..=512 and 1..=8; the seed exact bytes of at most 16: type errors for the wrong kind, value errors out of bounds, naming the field.", "seed 000, sections 2 and 3"),
     ("record_and_query_contract_rejected", "Records must be an exact tuple of at most 64 exact bytes values of at most 64 bytes; a query exact bytes of at most 64 bytes: type errors for the wrong kind, value errors out of bounds, naming the field.", "seed 000, sections 2 and 3"),
     ("all_small_subsets_independent_position_set_oracle", "Every subset of 8 base records under 4 parameter profiles (1024 snapshots) has the oracle's bits, and 12 queries on each (12288) get the oracle's position-set answer and exact membership.", "seed 000, sections 3 and 4"),
     ("maximum_declared_snapshot_bounds", "The largest declared snapshot (64 records of 64 bytes, m=512, k=8, a 16-byte seed) holds 64 documents in 64 packed bytes, all duplicates, no bit above 512.", "seed 000, section 3, self_check"),
     ("every_stage_pinned", "For a handful of inputs across the bounds, every stage is pinned: each framed message, its digest, its position, and the one-record packed bits.", "bloomproof: pins the protocol beyond the seed"),
     ("parameter_boundaries_pinned", "Snapshots at every bound (m = 8, 9, 31, 100, 512; k = 1, 8; seed of 0 and 16 bytes; items of 0 and 64 bytes; 64 records) have the derived packed bits and lookups.", "bloomproof: pins the protocol beyond the seed"),
+    ("read_snapshot_verifies_its_bits", "A snapshot given as its parts (parameters, packed bits, records), as another implementation wrote it, is verified before it answers: the contract first, then exactly ceil(m/8) bytes, no bit at or above m, every record's positions set (else the first such record is named), no bit that no record sets; an intact one answers like the built snapshot.", "bloomproof: reading a snapshot (spec/ADAPTER.md), from the seed's no-false-negative contract"),
+]
+
+# What part of a check runs inside the implementation (its adapter), unseen by the runner.
+INSIDE = {
+    "snapshot_fields_are_immutable": "the adapter makes each named mutation attempt; the runner sees only the snapshot afterwards, so an attempt the adapter does not make goes unseen",
+    "parameter_types_and_limits_rejected": "the adapter turns each typed JSON value into its language's value and calls the constructor; the runner compares the error's kind and field",
+    "record_and_query_contract_rejected": "the adapter turns each typed JSON value into its language's value and calls the constructor and lookup; the runner compares the error's kind and field",
+}
+
+# The figures the seed published from its own run (its JSON report, section 4).
+PUBLISHED = [
+    ("fixture.occupied_bits", 7, CHECKS[3][0]),
+    ("fixture.packed_little_endian_hex", "d291", CHECKS[3][0]),
+    ("fixture.tested_nonmembers", 60, CHECKS[3][0]),
+    ("fixture.realized_false_positives", 5, CHECKS[3][0]),
+    ("fixture.false_positive_items", ["doc-04", "doc-41", "doc-43", "doc-44", "doc-51"], CHECKS[3][0]),
+    ("fixture.false_duplicate_decisions", 0, CHECKS[3][0]),
+    ("shared_bit_fault.removed_item", "doc-00", CHECKS[9][0]),
+    ("shared_bit_fault.damaged_member", "doc-01", CHECKS[9][0]),
+    ("shared_bit_fault.cleared_bit", 4, CHECKS[9][0]),
+    ("independent_oracle_snapshot_count", 1024, CHECKS[12][0]),
+    ("independent_oracle_queries", 12288, CHECKS[12][0]),
 ]
 
 
@@ -216,7 +242,18 @@ def cases():
                     {"packed_hex": packed(UNIVERSE[:16], 17, 8, b"hi")},
                     ["derived", "m-not-multiple-of-8", "max-k"]))
     # 9
-    out.append(case("fixture/doc-00..03", CHECKS[8][0], {"params": LAB, "records_hex": hx(MEMBERS)}, {}, ["seed-check"]))
+    attempts = ["assign_fields", "mutate_returned_bits", "mutate_returned_documents", "mutate_returned_lookup",
+                "mutate_records_after_build", "mutate_seed_after_build", "reconstruct", "mutate_copy"]
+    for cid, (snap_p, snap_r), (other_p, other_r), flags in [
+        ("fixture/doc-00..03", (LAB, MEMBERS), (params(9, 8, b"evil"), UNIVERSE[10:20]), ["seed-check", "mutation"]),
+        ("empty/m8-k1-no-seed", (params(8, 1, b""), []), (params(512, 8, b"s" * 16), UNIVERSE), ["mutation", "min-m", "min-k", "empty-seed"]),
+    ]:
+        m_, k_, s_ = snap_p["m"], snap_p["k"], bytes.fromhex(snap_p["seed_hex"])
+        out.append(case(cid, CHECKS[8][0],
+                        {"snapshot": {"params": snap_p, "records_hex": hx(snap_r)},
+                         "other": {"params": other_p, "records_hex": hx(other_r)},
+                         "probes_hex": hx([b"", b"intruder", b"doc-04"]), "attempts": attempts},
+                        {"packed_hex": packed(snap_r, m_, k_, s_), "documents": len(set(snap_r))}, flags))
     # 10
     out.append(case("fixture/doc-00..03", CHECKS[9][0], {"params": LAB, "records_hex": hx(MEMBERS)},
                     {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4},
@@ -251,6 +288,18 @@ def cases():
     ]:
         out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
                         [kind + "-error"]))
+    # Combined violations, one per adjacent pair of the documented order:
+    # m type, k type, m bound, k bound, seed type, seed length, records type, records count,
+    # each record (type, then length) in index order, then the item (type, then length).
+    for cid, m, k, s, kind, field, why in [
+        ("combined/m-type-and-k-type", {"bool": True}, {"float": 3.0}, b(b""), "type", "m", "m's type comes before k's type"),
+        ("combined/k-type-and-m-bound", i(7), {"bool": True}, b(b""), "type", "k", "both types come before either bound"),
+        ("combined/m-bound-and-k-bound", i(513), i(0), b(b""), "value", "m", "m's bound comes before k's bound"),
+        ("combined/k-bound-and-seed-type", i(16), i(9), {"str": "lab"}, "value", "k", "k's bound comes before the seed's type"),
+        ("combined/seed-type-and-seed-length", i(16), i(3), {"str": "x" * 17}, "type", "seed", "the seed's type comes before its length"),
+    ]:
+        out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
+                        [kind + "-error", "combined-violation"], why + "."))
     # 12
     ch = CHECKS[11][0]
     d = {"m": i(64), "k": i(3), "seed": b(b"")}
@@ -279,6 +328,28 @@ def cases():
     out.append(case("type/lookup-int", ch, {**fx, "item": i(97)}, {"error": "type", "field": "item"}, ["type-error"]))
     out.append(case("value/65-records-of-empty", ch, {"records": tup(*[b(b"")] * 65), **d}, {"error": "value", "field": "records"},
                     ["value-error", "empty-item"], "The bound applies before de-duplication."))
+    # Combined violations across the parameters and the records, then along the records.
+    for cid, inp, kind, field, why in [
+        ("combined/seed-length-and-records-type", {"records": {"list": [b(b"a")]}, "m": i(64), "k": i(3), "seed": b(b"x" * 17)},
+         "value", "seed", "the seed's length comes before the records' type"),
+        ("combined/records-type-and-records-count", {"records": {"list": [b(b"a")] * 65}, **d},
+         "type", "records", "the records' type comes before their count"),
+        ("combined/records-count-and-record-type", {"records": tup(*([{"str": "a"}] + [b(b"a")] * 64)), **d},
+         "value", "records", "the records' count comes before any record"),
+        ("combined/record-type-and-record-length", {"records": tup({"str": "a" * 65}), **d},
+         "type", "records[0]", "a record's type comes before its length"),
+        ("combined/record-0-length-and-record-1-type", {"records": tup(b(b"a" * 65), {"str": "b"}), **d},
+         "value", "records[0]", "records are checked in index order"),
+        ("combined/record-1-type-and-record-2-length", {"records": tup(b(b"a"), {"int": 1}, b(b"c" * 65)), **d},
+         "type", "records[1]", "records are checked in index order"),
+        ("combined/last-record-and-item-type", {"records": tup(b(b"a"), b(b"b" * 65)), **d, "item": {"str": "a"}},
+         "value", "records[1]", "every record comes before the item"),
+        ("combined/item-type-and-item-length", {**fx, "item": {"str": "a" * 65}},
+         "type", "item", "the item's type comes before its length"),
+        ("combined/m-bound-and-bad-records", {"records": {"list": [{"int": 1}] * 65}, "m": i(7), "k": i(3), "seed": b(b"")},
+         "value", "m", "the parameters come before the records"),
+    ]:
+        out.append(case(cid, ch, inp, {"error": kind, "field": field}, [kind + "-error", "combined-violation"], why + "."))
     # 13
     base = [b"", b"\x00", b"a", b"a\x00", b"\xff", b"A", b"00", b"\xc3\xa9"]
     queries = base + [b"b", b"c", b"\x00a", b"aa"]
@@ -323,13 +394,71 @@ def cases():
     ]:
         out.append(case("boundary/" + cid, CHECKS[15][0], {"params": params(m, k, seed), "records_hex": hx(recs)},
                         build_expect(recs, m, k, seed, probes), ["derived"] + flags))
+    # 17
+    ch = CHECKS[16][0]
+    d291 = bits(MEMBERS, 16, 3, b"lab")
+    lab_items = MEMBERS + [b"doc-04", b"doc-05", b""]
+
+    def le(value, m):
+        return value.to_bytes((m + 7) // 8, "little").hex()
+
+    def read_case(cid, p, recs, packed_hex, items, rejected=None, flags=(), comment=None):
+        expect = ({"rejected": {"error": "value", "field": rejected}} if rejected else
+                  {"results": [triple(recs, p["m"], p["k"], bytes.fromhex(p["seed_hex"]), x) for x in items]})
+        out.append(case(cid, ch, {"params": p, "records_hex": hx(recs), "packed_hex": packed_hex, "items_hex": hx(items)},
+                        expect, (["read-rejected"] if rejected else ["derived"]) + list(flags), comment))
+
+    read_case("intact/fixture", LAB, MEMBERS, "d291", lab_items, flags=["seed-check"])
+    read_case("intact/reordered-repeated", LAB, list(reversed(MEMBERS)) + MEMBERS, "d291", lab_items, flags=["repeated-record"])
+    read_case("intact/empty-m8", params(8, 1, b""), [], "00", [b"", b"a"], flags=["min-m", "empty-seed"])
+    read_case("intact/m9-k2-high-byte", params(9, 2, b"S"), [b"\x00A"], packed([b"\x00A"], 9, 2, b"S"), [b"\x00A", b"A"],
+              flags=["m-not-multiple-of-8"])
+    fault = d291 & ~(1 << 4)
+    read_case("fault/doc-00-removed-bit-4-cleared", LAB, MEMBERS[1:], le(fault, 16), MEMBERS[1:], rejected="records[0]",
+              flags=["seed-figure"],
+              comment="The seed's shared-bit fault: without doc-00 and with bit 4 cleared, doc-01 (records[0] here) misses bit 4.")
+    read_case("fault/bit-4-cleared-all-records", LAB, MEMBERS, le(fault, 16), MEMBERS, rejected="records[0]",
+              comment="doc-00 and doc-01 both miss bit 4: the first in the order given is named.")
+    only_last = [p for p in positions(16, 3, b"lab", MEMBERS[3]) if
+                 all(p not in positions(16, 3, b"lab", r) for r in MEMBERS[:3])]
+    assert only_last, "doc-03 has a position of its own"
+    read_case("fault/last-record-misses-its-own-bit", LAB, MEMBERS, le(d291 & ~(1 << only_last[0]), 16), MEMBERS,
+              rejected="records[3]")
+    read_case("bits/one-byte-short", LAB, MEMBERS, "d2", MEMBERS, rejected="packed_bits")
+    read_case("bits/one-byte-long", LAB, MEMBERS, "d29100", MEMBERS, rejected="packed_bits")
+    read_case("bits/empty-records-one-bit", params(8, 1, b""), [], "01", [b"a"], rejected="packed_bits",
+              comment="No record sets bit 0.")
+    extra = next(p for p in range(16) if not d291 >> p & 1)
+    read_case("bits/one-extra-bit", LAB, MEMBERS, le(d291 | 1 << extra, 16), MEMBERS, rejected="packed_bits",
+              comment="Bit %d is set, but no record sets it." % extra)
+    high = bits([b"\x00A"], 9, 2, b"S") | 1 << 9
+    read_case("bits/bit-at-m", params(9, 2, b"S"), [b"\x00A"], le(high, 9), [b"A"], rejected="packed_bits",
+              flags=["m-not-multiple-of-8"], comment="Bit 9 lies at m = 9: unused high bits must be zero.")
+    read_case("combined/length-before-records", LAB, MEMBERS, "d2", MEMBERS, rejected="packed_bits",
+              flags=["combined-violation"], comment="A wrong length is found before any record is checked.")
+    read_case("combined/bit-at-m-before-records", params(9, 2, b"S"), [b"\x00A"], le(1 << 9, 9), [b"A"],
+              rejected="packed_bits", flags=["combined-violation", "m-not-multiple-of-8"],
+              comment="Bits above m are found before the record that misses its positions.")
+    read_case("combined/missing-before-extra", LAB, MEMBERS, le((fault | 1 << extra), 16), MEMBERS, rejected="records[0]",
+              flags=["combined-violation"], comment="A record that misses a bit is named before an extra bit.")
+    read_case("combined/record-length-before-bits", LAB, [b"a" * 65], "d2", [], rejected="records[0]",
+              flags=["combined-violation", "value-error"], comment="The record contract comes before the bits.")
+    read_case("combined/m-bound-before-bits", params(7, 3, b"lab"), MEMBERS, "d291", [], rejected="m",
+              flags=["combined-violation", "value-error"], comment="The parameters come first.")
     return out
 
 
 def render():
+    entries = []
+    for n, a, s in CHECKS:
+        entry = {"name": n, "asserts": a, "source": s}
+        if n in INSIDE:
+            entry["inside_implementation"] = INSIDE[n]
+        entries.append(entry)
     checks = {"$schema": "../schemas/checks.schema.json", "protocol": PROTOCOL, "format_version": 1,
-              "check_count": len(CHECKS),
-              "checks": [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS]}
+              "check_count": len(CHECKS), "checks": entries,
+              "published_figures": [{"name": n, "check": c, "value": v, "source": "seed 000, its JSON report (section 4)"}
+                                    for n, v, c in PUBLISHED]}
     cs = cases()
     ids = [c["id"] + "@" + c["check"] for c in cs]
     assert len(ids) == len(set(ids))

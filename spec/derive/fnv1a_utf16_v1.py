@@ -463,10 +463,24 @@ def cases():
     return out
 
 
+# Figures published with the protocol: the seed's own example (observed rate 1/2), and the
+# check figures of shared/PROTOCOLS.md (computed there by running the seed's code).
+PUBLISHED = [
+    ("a.h1", 3826002220, "base_hashes_pinned", "shared/PROTOCOLS.md, check figures"),
+    ("a.h2", 428013963, "base_hashes_pinned", "shared/PROTOCOLS.md, check figures"),
+] + [
+    ("m8_k1.position(%s)" % s, p, "a_to_h_fill_every_bit", "shared/PROTOCOLS.md, check figures")
+    for s, p in zip("abcdefghi", [4, 5, 2, 3, 0, 1, 6, 7, 4])
+] + [
+    ("insert_a_query_i_a_b.observed_rate", "1/2", "observed_rate_one_half", "seed 002, the smaller example"),
+]
+
+
 def render():
     checks = {"$schema": "../schemas/checks.schema.json", "protocol": PROTOCOL, "format_version": 1,
               "check_count": len(CHECKS),
-              "checks": [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS]}
+              "checks": [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS],
+              "published_figures": [{"name": n, "check": c, "value": v, "source": s} for n, v, c, s in PUBLISHED]}
     cs = cases()
     names = [n for n, _, _ in CHECKS]
     for c in cs:

@@ -10,10 +10,10 @@
 //! on it send them, [`serve`] (behind `bloomproof adapter`) answers them with the
 //! production crates.
 
-use crate::model::{Hex, ScriptOp, TypedValue};
+use crate::model::{Hex, MutationAttempt, ScriptOp, TypedValue};
 use crate::subject::{
-    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, ImmutabilityReport,
-    RawParams, RustDoc, RustFnv, SaveAnswer, ScriptAnswer, StepAnswer, SubjectError, Triple,
+    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation,
+    Observation, RawParams, RustDoc, RustFnv, SaveAnswer, ScriptAnswer, StepAnswer, SubjectError, Triple,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -108,8 +108,26 @@ pub enum DocOp {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         item: Option<TypedValue>,
     },
-    /// Tries to change a built snapshot -> `{"attempts": [{"attempt", "unchanged"}]}`.
-    ImmutabilityProbe {
+    /// Reads a snapshot given as its parts, verifying it, and looks items up ->
+    /// `{"results": [triple, ..]}`, or a `value` error naming `packed_bits` or
+    /// `records[i]`.
+    Read {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// The packed bits given.
+        packed_bits: Hex,
+        /// The records given.
+        records: Vec<Hex>,
+        /// The queries.
+        items: Vec<Hex>,
+    },
+    /// Builds a snapshot, makes one named mutation attempt, observes the snapshot ->
+    /// `{"outcome", "detail", "m", "k", "seed", "packed_bits", "documents", "lookups"}`.
+    Mutate {
         /// m.
         m: u64,
         /// k.
@@ -118,9 +136,27 @@ pub enum DocOp {
         seed: Hex,
         /// Records.
         records: Vec<Hex>,
-        /// Items to look up before and after.
+        /// The values the attempt tries to put in.
+        other: OtherSnapshot,
+        /// The attempt.
+        attempt: MutationAttempt,
+        /// Items looked up after the attempt.
         probes: Vec<Hex>,
     },
+}
+
+/// The second snapshot of a `mutate` request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OtherSnapshot {
+    /// m.
+    pub m: u64,
+    /// k.
+    pub k: u64,
+    /// Seed.
+    pub seed: Hex,
+    /// Records.
+    pub records: Vec<Hex>,
 }
 
 /// A `fnv1a-utf16-v1` operation.
@@ -313,21 +349,50 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 let lookup = doc.typed(records, m, k, seed, item.as_ref())?;
                 json!({"lookup": lookup.as_ref().map(triple_json)})
             }
-            DocOp::ImmutabilityProbe {
+            DocOp::Read {
+                m,
+                k,
+                seed,
+                packed_bits,
+                records,
+                items,
+            } => {
+                let answers = doc.read(
+                    &raw(*m, *k, seed),
+                    &hexes(records),
+                    &packed_bits.0,
+                    &hexes(items),
+                )?;
+                json!({"results": answers.iter().map(triple_json).collect::<Vec<_>>()})
+            }
+            DocOp::Mutate {
                 m,
                 k,
                 seed,
                 records,
+                other,
+                attempt,
                 probes,
             } => {
-                let report =
-                    doc.immutability_probe(&raw(*m, *k, seed), &hexes(records), &hexes(probes))?;
-                let attempts: Vec<Value> = report
-                    .attempts
-                    .into_iter()
-                    .map(|(attempt, unchanged)| json!({"attempt": attempt, "unchanged": unchanged}))
-                    .collect();
-                json!({ "attempts": attempts })
+                let other_records = hexes(&other.records);
+                let mutation = doc.mutate(
+                    &raw(*m, *k, seed),
+                    &hexes(records),
+                    (&raw(other.m, other.k, &other.seed), &other_records),
+                    *attempt,
+                    &hexes(probes),
+                )?;
+                let seen = mutation.observed;
+                json!({
+                    "outcome": mutation.outcome,
+                    "detail": mutation.detail,
+                    "m": seen.m,
+                    "k": seen.k,
+                    "seed": hex::encode(seen.seed),
+                    "packed_bits": hex::encode(seen.packed_bits),
+                    "documents": seen.documents,
+                    "lookups": seen.lookups.iter().map(triple_json).collect::<Vec<_>>(),
+                })
             }
         },
         Request::Fnv(op) => match op {
@@ -703,15 +768,24 @@ struct TypedResult {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Attempt {
-    attempt: String,
-    unchanged: bool,
+struct MutationResult {
+    outcome: MutationOutcome,
+    detail: String,
+    m: u64,
+    k: u64,
+    seed: Hex,
+    packed_bits: Hex,
+    documents: usize,
+    lookups: Vec<TripleResult>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProbeResult {
-    attempts: Vec<Attempt>,
+/// The three accounts an adapter may give of an attempt.
+#[derive(Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum MutationOutcome {
+    Raised,
+    Done,
+    Impossible,
 }
 
 fn hex_list(list: &[Vec<u8>]) -> Vec<Hex> {
@@ -824,26 +898,62 @@ impl DocSubject for AdapterDoc {
         Ok(r.lookup.map(Triple::from))
     }
 
-    fn immutability_probe(
+    fn read(
         &mut self,
         p: &RawParams,
         records: &[Vec<u8>],
+        packed_bits: &[u8],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let op = DocOp::Read {
+            m: p.m,
+            k: p.k,
+            seed: Hex(p.seed.clone()),
+            packed_bits: Hex(packed_bits.to_vec()),
+            records: hex_list(records),
+            items: hex_list(items),
+        };
+        let r: ManyResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        Ok(r.results.into_iter().map(Triple::from).collect())
+    }
+
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
         probes: &[Vec<u8>],
-    ) -> Answer<ImmutabilityReport> {
-        let op = DocOp::ImmutabilityProbe {
+    ) -> Answer<Mutation> {
+        let op = DocOp::Mutate {
             m: p.m,
             k: p.k,
             seed: Hex(p.seed.clone()),
             records: hex_list(records),
+            other: OtherSnapshot {
+                m: other.0.m,
+                k: other.0.k,
+                seed: Hex(other.0.seed.clone()),
+                records: hex_list(other.1),
+            },
+            attempt,
             probes: hex_list(probes),
         };
-        let r: ProbeResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-        Ok(ImmutabilityReport {
-            attempts: r
-                .attempts
-                .into_iter()
-                .map(|a| (a.attempt, a.unchanged))
-                .collect(),
+        let r: MutationResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        Ok(Mutation {
+            outcome: serde_json::to_value(&r.outcome)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            detail: r.detail,
+            observed: Observation {
+                m: r.m,
+                k: r.k,
+                seed: r.seed.0,
+                packed_bits: r.packed_bits.0,
+                documents: r.documents,
+                lookups: r.lookups.into_iter().map(Triple::from).collect(),
+            },
         })
     }
 }

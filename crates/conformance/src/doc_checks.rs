@@ -5,9 +5,12 @@
 //! filter, a message, a false-positive list), the independent oracle must agree with
 //! the spec too, so a wrong spec file fails as loudly as a wrong implementation.
 
-use crate::model::{BuildExpect, BuildInput, DocCase, DocParams, ErrorKindName, Hex, TripleExpect};
+use crate::model::{
+    BuildExpect, BuildInput, DocCase, DocParams, ErrorKindName, Hex, MutationExpect, MutationInput,
+    ReadExpect, ReadInput, TripleExpect,
+};
 use crate::report::{Failure, Figures};
-use crate::subject::{DocSubject, RawParams, SubjectError, Triple};
+use crate::subject::{DocSubject, Observation, RawParams, SubjectError, Triple};
 use crate::verdict::Verdict;
 use bloomproof_oracle::doc_membership as oracle;
 use std::collections::BTreeSet;
@@ -33,6 +36,7 @@ pub const CHECKS: &[&str] = &[
     "maximum_declared_snapshot_bounds",
     "every_stage_pinned",
     "parameter_boundaries_pinned",
+    "read_snapshot_verifies_its_bits",
 ];
 
 fn raw(params: &DocParams) -> RawParams {
@@ -413,25 +417,7 @@ pub fn evaluate(
         }
         DocCase::Immutable(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let params = raw(&c.input.params);
-            let records = bytes(&c.input.records_hex);
-            if let Some(report) = v.answer(
-                "immutability probe",
-                subject.immutability_probe(&params, &records, &records),
-            ) {
-                v.holds(
-                    "at least one mutation was attempted",
-                    !report.attempts.is_empty(),
-                    || "no attempt".into(),
-                );
-                for (attempt, unchanged) in report.attempts {
-                    v.holds(
-                        &format!("snapshot unchanged after: {attempt}"),
-                        unchanged,
-                        || "the snapshot changed".into(),
-                    );
-                }
-            }
+            immutable(&mut v, subject, &c.input, &c.expect);
         }
         DocCase::SharedBitFault(c) => {
             let mut v = Verdict::new(c, &mut failures);
@@ -452,8 +438,15 @@ pub fn evaluate(
                     message,
                 }) => {
                     v.eq("error kind", &want.to_string(), &kind);
-                    if let Some(field) = field {
-                        v.eq("field named by the error", &c.expect.field, &field);
+                    match field {
+                        Some(field) => {
+                            v.eq("field named by the error", &c.expect.field, &field);
+                        }
+                        None => v.fail(
+                            "field named by the error",
+                            format!("{:?}", c.expect.field),
+                            "no field: every contract error must name its field",
+                        ),
                     }
                     v.holds(
                         "the message is not empty",
@@ -550,6 +543,10 @@ pub fn evaluate(
                 &c.expect.packed_hex,
                 &Hex(oracle_packed(p, std::slice::from_ref(item))),
             );
+        }
+        DocCase::Read(c) => {
+            let mut v = Verdict::new(c, &mut failures);
+            read(&mut v, subject, &c.input, &c.expect);
         }
     }
     failures
@@ -664,6 +661,37 @@ fn framing(
     }
 }
 
+/// The oracle's lookup of `item` in the snapshot of `records`.
+fn oracle_triple(
+    params: &DocParams,
+    occupied: &BTreeSet<u32>,
+    documents: &BTreeSet<&Vec<u8>>,
+    item: &Vec<u8>,
+) -> Triple {
+    let maybe = oracle_maybe(params, occupied, item);
+    Triple {
+        maybe_present: maybe,
+        exact_checked: maybe,
+        duplicate: maybe && documents.contains(item),
+    }
+}
+
+/// The first pair of `records` in combination order whose position sets intersect,
+/// with the smallest shared position.
+fn first_shared(sets: &[BTreeSet<u32>]) -> Option<(usize, usize, u32)> {
+    sets.iter().enumerate().find_map(|(i, a)| {
+        sets.iter().enumerate().skip(i + 1).find_map(|(j, b)| {
+            a.intersection(b)
+                .next()
+                .map(|&shared| (i, j, shared))
+        })
+    })
+}
+
+/// The seed's fault injection, shown to the implementation: the runner picks the pair
+/// and the bit from the implementation's own positions, clears that bit in the
+/// implementation's own packed bits, and asks it to read the damaged snapshot (without
+/// the removed record). The reader must refuse it, naming the damaged member.
 fn shared_bit_fault(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
@@ -672,41 +700,52 @@ fn shared_bit_fault(
     figures: &mut Figures,
 ) {
     let p = &input.params;
+    let params = raw(p);
     let records = bytes(&input.records_hex);
-    let set = |item: &[u8]| oracle::position_set(narrow(p.m), narrow(p.k), &p.seed_hex.0, item);
-    // The first pair in combination order whose oracle position sets intersect.
-    let mut pair = None;
-    'search: for (i, a) in records.iter().enumerate() {
-        for b in records.iter().skip(i + 1) {
-            if let Some(&shared) = set(a).intersection(&set(b)).next() {
-                pair = Some((a.clone(), b.clone(), shared));
-                break 'search;
-            }
+    let oracle_sets: Vec<BTreeSet<u32>> = records
+        .iter()
+        .map(|r| oracle::position_set(narrow(p.m), narrow(p.k), &p.seed_hex.0, r))
+        .collect();
+    match first_shared(&oracle_sets) {
+        Some((i, j, shared)) => {
+            v.eq(
+                "oracle agrees with the spec's removed item",
+                &expect.removed_hex,
+                &Hex(records[i].clone()),
+            );
+            v.eq(
+                "oracle agrees with the spec's damaged member",
+                &expect.damaged_hex,
+                &Hex(records[j].clone()),
+            );
+            v.eq(
+                "oracle agrees with the spec's cleared bit",
+                &u32::from(expect.cleared_bit),
+                &shared,
+            );
         }
+        None => v.fail("oracle: an intersecting pair of members", "a pair", "none"),
     }
-    let Some((removed, damaged, cleared)) = pair else {
-        v.fail("an intersecting pair of members", "a pair", "none");
+    let mut sets = Vec::new();
+    for record in &records {
+        let Some(positions) = v.answer("positions", subject.positions(&params, record)) else {
+            return;
+        };
+        sets.push(positions.iter().map(|&q| u32::from(q)).collect::<BTreeSet<u32>>());
+    }
+    let Some((i, j, cleared)) = first_shared(&sets) else {
+        v.fail(
+            "an intersecting pair of members (implementation's positions)",
+            "a pair",
+            "none",
+        );
         return;
     };
-    v.eq(
-        "oracle: removed item",
-        &expect.removed_hex,
-        &Hex(removed.clone()),
-    );
-    v.eq(
-        "oracle: damaged member",
-        &expect.damaged_hex,
-        &Hex(damaged.clone()),
-    );
-    v.eq(
-        "oracle: cleared bit",
-        &Some(expect.cleared_bit),
-        &u16::try_from(cleared).ok(),
-    );
+    let removed = records[i].clone();
     figures.set("shared_bit_fault.removed_item", text(&removed));
-    figures.set("shared_bit_fault.damaged_member", text(&damaged));
     figures.set("shared_bit_fault.cleared_bit", cleared);
-    let params = raw(p);
+    v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
+    v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared);
     let Some(built) = v.answer("build", subject.build(&params, &records)) else {
         return;
     };
@@ -715,29 +754,248 @@ fn shared_bit_fault(
         bit(&built.packed_bits, cleared),
         || hex::encode(&built.packed_bits),
     );
-    // Fault injection outside the public API: clear the bit in a local copy.
-    let mut corrupted = built.packed_bits.clone();
-    if let Some(byte) = corrupted.get_mut((cleared / 8) as usize) {
+    if let Some(answers) = v.answer(
+        "read the intact snapshot",
+        subject.read(&params, &records, &built.packed_bits, &records),
+    ) {
+        v.holds(
+            "every member passes maybe_present in the intact snapshot, read back",
+            answers.len() == records.len() && answers.iter().all(|t| t.maybe_present),
+            || format!("{answers:?}"),
+        );
+    }
+    let mut damaged_bits = built.packed_bits.clone();
+    if let Some(byte) = damaged_bits.get_mut((cleared / 8) as usize) {
         *byte &= !(1 << (cleared % 8));
     }
-    if let Some(positions) = v.answer("positions", subject.positions(&params, &damaged)) {
-        let intact = positions
+    let remaining: Vec<Vec<u8>> = records.iter().filter(|r| **r != removed).cloned().collect();
+    v.holds(
+        "the damaged member's positions include the cleared bit",
+        sets[j].contains(&cleared),
+        || format!("{:?}", sets[j]),
+    );
+    let expected_field = remaining
+        .iter()
+        .position(|r| *r == records[j])
+        .map(|index| format!("records[{index}]"))
+        .unwrap_or_default();
+    match subject.read(&params, &remaining, &damaged_bits, &remaining) {
+        Err(SubjectError::Rejected { kind, field, .. }) => {
+            v.eq("reading the damaged snapshot: error kind", &"value".to_string(), &kind);
+            let named = field
+                .as_deref()
+                .and_then(|f| f.strip_prefix("records["))
+                .and_then(|f| f.strip_suffix(']'))
+                .and_then(|index| index.parse::<usize>().ok())
+                .and_then(|index| remaining.get(index));
+            match named {
+                Some(damaged) => {
+                    figures.set("shared_bit_fault.damaged_member", text(damaged));
+                    v.eq("damaged member", &expect.damaged_hex, &Hex(damaged.clone()));
+                }
+                None => v.fail(
+                    "reading the damaged snapshot: the error names the damaged member",
+                    expected_field,
+                    format!("{field:?}"),
+                ),
+            }
+        }
+        Err(broken @ SubjectError::Broken(_)) => v.fail(
+            "reading the damaged snapshot",
+            format!("a value error naming {expected_field}"),
+            broken.to_string(),
+        ),
+        Ok(answers) => v.fail(
+            "reading the damaged snapshot",
+            format!(
+                "a value error naming {expected_field}: its bits miss position {cleared} of {}",
+                text(&records[j])
+            ),
+            format!("accepted, answering {answers:?} (a reader that accepts it answers false negatives)"),
+        ),
+    }
+}
+
+/// The bits the runner expects a snapshot to show, the number of its documents and
+/// its lookups of `probes`, all from the oracle.
+fn oracle_observation(p: &DocParams, records: &[Vec<u8>], probes: &[Vec<u8>]) -> Observation {
+    let occupied = oracle_occupied(p, records);
+    let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
+    Observation {
+        m: p.m,
+        k: p.k,
+        seed: p.seed_hex.0.clone(),
+        packed_bits: oracle_packed(p, records),
+        documents: documents.len(),
+        lookups: probes
             .iter()
-            .all(|&q| bit(&built.packed_bits, u32::from(q)));
-        v.holds("the damaged member passes before the fault", intact, || {
-            format!("{positions:?}")
-        });
-        let survives = positions.iter().all(|&q| bit(&corrupted, u32::from(q)));
-        v.holds(
-            "the damaged member fails maybe_present after the fault",
-            !survives,
-            || {
-                format!(
-                    "positions {positions:?} still all set in {}",
-                    hex::encode(&corrupted)
-                )
-            },
+            .map(|q| oracle_triple(p, &occupied, &documents, q))
+            .collect(),
+    }
+}
+
+fn shorten(text: &str) -> String {
+    const MAX: usize = 160;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// Every named attempt, each in its own request; the verdict is the runner's
+/// comparison of what the implementation then shows with what the oracle computes.
+fn immutable(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &MutationInput,
+    expect: &MutationExpect,
+) {
+    let p = &input.snapshot.params;
+    let records = bytes(&input.snapshot.records_hex);
+    let other_records = bytes(&input.other.records_hex);
+    let mut probes = records.clone();
+    probes.extend(records.iter().map(|r| r.iter().map(|b| b ^ 0xff).collect::<Vec<u8>>()));
+    probes.extend(other_records.iter().cloned());
+    probes.extend(bytes(&input.probes_hex));
+    let want = oracle_observation(p, &records, &probes);
+    v.eq(
+        "oracle agrees with the spec's packed bits",
+        &expect.packed_hex,
+        &Hex(want.packed_bits.clone()),
+    );
+    v.eq(
+        "oracle agrees with the spec's documents",
+        &expect.documents,
+        &want.documents,
+    );
+    v.holds(
+        "the case names at least one attempt (spec)",
+        !input.attempts.is_empty(),
+        || "none".into(),
+    );
+    let other = raw(&input.other.params);
+    for &attempt in &input.attempts {
+        let name = attempt.name();
+        let Some(mutation) = v.answer(
+            &format!("mutate {name}"),
+            subject.mutate(&raw(p), &records, (&other, &other_records), attempt, &probes),
+        ) else {
+            continue;
+        };
+        let seen = &mutation.observed;
+        let after = format!(
+            "after {name} (the implementation says {}: {})",
+            mutation.outcome,
+            shorten(&mutation.detail)
         );
+        v.eq(&format!("{after}: m"), &want.m, &seen.m);
+        v.eq(&format!("{after}: k"), &want.k, &seen.k);
+        v.eq(&format!("{after}: seed"), &Hex(want.seed.clone()), &Hex(seen.seed.clone()));
+        v.eq(
+            &format!("{after}: packed bits"),
+            &Hex(want.packed_bits.clone()),
+            &Hex(seen.packed_bits.clone()),
+        );
+        v.eq(&format!("{after}: documents"), &want.documents, &seen.documents);
+        if v.eq(
+            &format!("{after}: one lookup per probe"),
+            &want.lookups.len(),
+            &seen.lookups.len(),
+        ) {
+            for ((probe, expected), got) in probes.iter().zip(&want.lookups).zip(&seen.lookups) {
+                v.eq(&format!("{after}: lookup({})", text(probe)), expected, got);
+            }
+        }
+    }
+}
+
+/// The runner's own verdict on reading these parts: `Ok` or the field to name.
+fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<(), String> {
+    let (m, k) = (narrow(p.m), narrow(p.k));
+    if !(8..=512).contains(&m) {
+        return Err("m".into());
+    }
+    if !(1..=8).contains(&k) {
+        return Err("k".into());
+    }
+    if p.seed_hex.0.len() > 16 {
+        return Err("seed".into());
+    }
+    if records.len() > 64 {
+        return Err("records".into());
+    }
+    if let Some(index) = records.iter().position(|r| r.len() > 64) {
+        return Err(format!("records[{index}]"));
+    }
+    if packed.len() != m.div_ceil(8) as usize || (m..packed.len() as u32 * 8).any(|q| bit(packed, q)) {
+        return Err("packed_bits".into());
+    }
+    if let Some(index) = records.iter().position(|r| {
+        oracle::positions(m, k, &p.seed_hex.0, r)
+            .iter()
+            .any(|&q| !bit(packed, q))
+    }) {
+        return Err(format!("records[{index}]"));
+    }
+    if hex::encode(packed) != oracle::packed_hex(&oracle_occupied(p, records), m) {
+        return Err("packed_bits".into());
+    }
+    Ok(())
+}
+
+fn read(v: &mut Verdict<'_>, subject: &mut dyn DocSubject, input: &ReadInput, expect: &ReadExpect) {
+    let p = &input.params;
+    let records = bytes(&input.records_hex);
+    let items = bytes(&input.items_hex);
+    let packed = &input.packed_hex.0;
+    let runner = expected_read(p, &records, packed);
+    let spec = match &expect.rejected {
+        Some(rejection) => Err(rejection.field.clone()),
+        None => Ok(()),
+    };
+    v.eq("the runner's verdict agrees with the spec", &spec, &runner);
+    let occupied = oracle_occupied(p, &records);
+    let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
+    match (subject.read(&raw(p), &records, packed, &items), &expect.rejected) {
+        (Ok(answers), None) => {
+            if v.eq("one result per item", &items.len(), &answers.len()) {
+                for ((item, want), got) in items.iter().zip(&expect.results).zip(&answers) {
+                    if !triple_matches(want, got) {
+                        v.fail(format!("lookup({})", text(item)), format!("{want:?}"), format!("{got:?}"));
+                    }
+                    v.eq(
+                        &format!("lookup({}) equals the oracle's", text(item)),
+                        &oracle_triple(p, &occupied, &documents, item),
+                        got,
+                    );
+                }
+            }
+            v.eq("one spec result per item (spec)", &items.len(), &expect.results.len());
+        }
+        (Ok(answers), Some(rejection)) => v.fail(
+            "rejection",
+            format!("a {:?} error naming {}", rejection.error, rejection.field),
+            format!("accepted, answering {answers:?}"),
+        ),
+        (Err(SubjectError::Rejected { kind, field, message }), Some(rejection)) => {
+            let want = match rejection.error {
+                ErrorKindName::Type => "type",
+                ErrorKindName::Value => "value",
+            };
+            v.eq("error kind", &want.to_string(), &kind);
+            v.eq("field named by the error", &Some(rejection.field.clone()), &field);
+            v.holds("the message is not empty", !message.trim().is_empty(), || {
+                "empty message".into()
+            });
+        }
+        (Err(err), _) => v.fail(
+            "read",
+            match &expect.rejected {
+                Some(rejection) => format!("a {:?} error naming {}", rejection.error, rejection.field),
+                None => "an answer per item".to_string(),
+            },
+            err.to_string(),
+        ),
     }
 }
 

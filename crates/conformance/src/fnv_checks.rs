@@ -11,7 +11,7 @@ use crate::model::{
     ScriptExpect, ScriptInput, ScriptOp,
 };
 use crate::report::{Failure, Figures};
-use crate::subject::{FnvSubject, ScriptAnswer};
+use crate::subject::{FnvHashes, FnvSubject, ScriptAnswer};
 use crate::verdict::Verdict;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use serde_json::Value;
@@ -90,7 +90,7 @@ fn hashes(
     subject: &mut dyn FnvSubject,
     input: &FnvPositionsInput,
     expect: &FnvPositionsExpect,
-) {
+) -> Option<FnvHashes> {
     if let Some(text) = &input.text {
         let units = oracle::utf16_units(text);
         if units != input.units {
@@ -138,8 +138,12 @@ fn hashes(
                     format!("{:?}", got.positions),
                 );
             }
+            Some(got)
         }
-        Err(err) => v.fail("positions", format!("{expect:?}"), err.to_string()),
+        Err(err) => {
+            v.fail("positions", format!("{expect:?}"), err.to_string());
+            None
+        }
     }
 }
 
@@ -322,16 +326,16 @@ pub fn evaluate(
     match case {
         BaseHashes(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            hashes(&mut v, subject, &c.input, &c.expect);
-            if c.input.text.as_deref() == Some("a") {
-                figures.set("a.h1", c.expect.h1);
-                figures.set("a.h2", c.expect.h2);
+            let got = hashes(&mut v, subject, &c.input, &c.expect);
+            if let (Some("a"), Some(got)) = (c.input.text.as_deref(), got) {
+                figures.set("a.h1", got.h1);
+                figures.set("a.h2", got.h2);
             }
         }
         NoWrap(body) | RepeatedPositions(body) | AToH(body) => match body {
             FnvCaseBody::Positions(c) => {
                 let mut v = Verdict::new(c, &mut failures);
-                hashes(&mut v, subject, &c.input, &c.expect);
+                let got = hashes(&mut v, subject, &c.input, &c.expect);
                 let (h1, h2) = (u64::from(c.expect.h1), u64::from(c.expect.h2));
                 match case {
                     NoWrap(_) => {
@@ -364,7 +368,7 @@ pub fn evaluate(
                             c.input.m,
                             c.input.k,
                             &c.input.text,
-                            c.expect.positions.first(),
+                            got.as_ref().and_then(|g| g.positions.first()),
                         ) {
                             figures.set(&format!("m8_k1.position({text})"), position);
                         }
@@ -401,7 +405,11 @@ pub fn evaluate(
                     .and_then(|a| a.steps.last())
                     .and_then(|step| step.view.get("rate"))
             {
-                figures.set("insert_a_query_i_a_b.observed_rate", rate);
+                let count = |key: &str| rate.get(key).map(Value::to_string).unwrap_or_default();
+                figures.set(
+                    "insert_a_query_i_a_b.observed_rate",
+                    format!("{}/{}", count("false_positives"), count("negative_queries")),
+                );
             }
         }
         Estimates(c) => {

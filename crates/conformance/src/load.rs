@@ -7,7 +7,9 @@
 //! wrong. Every error is collected, not just the first. An empty spec folder is an
 //! error, never an empty run.
 
-use crate::model::{CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION, FnvCase};
+use crate::model::{
+    CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION, FnvCase, PublishedFigure,
+};
 use crate::{doc_checks, fnv_checks};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
@@ -55,6 +57,8 @@ pub struct ProtocolSpec {
     pub protocol: String,
     /// The documented checks, in file order.
     pub checks: Vec<DocumentedCheck>,
+    /// The figures the source document published.
+    pub published_figures: Vec<PublishedFigure>,
     /// Case ids per check name, in file order.
     pub case_ids: BTreeMap<String, Vec<String>>,
     /// The cases.
@@ -288,8 +292,29 @@ impl Loader {
                 );
             }
         }
+        let mut published = BTreeSet::new();
+        for figure in &checks_file.published_figures {
+            if !checks_file.checks.iter().any(|c| c.name == figure.check) {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!(
+                        "published figure `{}` names check `{}`, which is not documented",
+                        figure.name, figure.check
+                    ),
+                );
+            }
+            if !published.insert(figure.name.as_str()) {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!("published figure `{}` is listed twice", figure.name),
+                );
+            }
+        }
         Some(ProtocolSpec {
             protocol: protocol.to_string(),
+            published_figures: checks_file.published_figures.clone(),
             checks: checks_file.checks,
             case_ids,
             cases: if protocol == fnv_checks::PROTOCOL {

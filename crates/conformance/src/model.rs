@@ -65,6 +65,24 @@ pub struct ChecksFile {
     pub check_count: usize,
     /// The checks, each reported by name.
     pub checks: Vec<DocumentedCheck>,
+    /// Figures the source document published. A run shows each beside the value the
+    /// implementation gave and marks a difference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub published_figures: Vec<PublishedFigure>,
+}
+
+/// A figure the source document published.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedFigure {
+    /// The figure's name in the report.
+    pub name: String,
+    /// The check whose run observes it.
+    pub check: String,
+    /// The published value.
+    pub value: serde_json::Value,
+    /// Where it was published.
+    pub source: String,
 }
 
 /// One documented check.
@@ -78,6 +96,10 @@ pub struct DocumentedCheck {
     /// Where the rule comes from: the seed document and section, or `bloomproof`
     /// for checks this project adds to pin the protocol down.
     pub source: String,
+    /// What part of the check runs inside the implementation (its adapter), where the
+    /// runner cannot watch it; the report prints it beside the check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inside_implementation: Option<String>,
 }
 
 /// `cases.json`: every case of one protocol.
@@ -303,6 +325,91 @@ pub struct FramingExpect {
     pub packed_hex: Option<Hex>,
 }
 
+/// A mutation attempt, named by the spec and made by the implementation (see
+/// `spec/ADAPTER.md`, *Mutation attempts*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MutationAttempt {
+    /// Assign every public field the other snapshot's value, delete each, add one.
+    AssignFields,
+    /// Change in place every value handed out for the bits.
+    MutateReturnedBits,
+    /// Change in place what is handed out for the documents.
+    MutateReturnedDocuments,
+    /// Change in place every value a lookup returns.
+    MutateReturnedLookup,
+    /// Change the caller's records container and buffers after the build.
+    MutateRecordsAfterBuild,
+    /// Change the caller's seed buffer after the build.
+    MutateSeedAfterBuild,
+    /// Run the constructor again on the existing snapshot.
+    Reconstruct,
+    /// Copy the snapshot every way the language offers and assign the copies' fields.
+    MutateCopy,
+}
+
+impl MutationAttempt {
+    /// The name as the spec and the adapter protocol spell it (its serde name).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// A snapshot, the mutation attempts to make on it, and what to observe afterwards.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MutationInput {
+    /// The snapshot under attack.
+    pub snapshot: BuildInput,
+    /// A second, different snapshot whose values the attempts try to put into the first.
+    pub other: BuildInput,
+    /// Items looked up after each attempt, besides the records, the records XORed
+    /// with `ff` and the other snapshot's records.
+    pub probes_hex: Vec<Hex>,
+    /// The attempts, each sent in its own request.
+    pub attempts: Vec<MutationAttempt>,
+}
+
+/// What the snapshot must still show after every attempt (the lookups of the probes
+/// are the oracle's).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MutationExpect {
+    /// Its packed bits.
+    pub packed_hex: Hex,
+    /// Its number of documents.
+    pub documents: usize,
+}
+
+/// A snapshot given as its parts, read and verified, then looked up.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadInput {
+    /// Parameters.
+    pub params: DocParams,
+    /// The records, in the order given.
+    pub records_hex: Vec<Hex>,
+    /// The packed bits given with them.
+    pub packed_hex: Hex,
+    /// Items to look up once the snapshot is read.
+    pub items_hex: Vec<Hex>,
+}
+
+/// Either the rejection, or one lookup result per item.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadExpect {
+    /// The rejection, when the parts do not verify.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<RejectExpect>,
+    /// One full triple per item, when they do.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<TripleExpect>,
+}
+
 /// The shared-bit fault injection.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -452,7 +559,7 @@ pub enum DocCase {
     #[serde(rename = "hash_domain_framing_and_little_endian_bit_protocol")]
     Framing(Case<FramingInput, FramingExpect>),
     #[serde(rename = "snapshot_fields_are_immutable")]
-    Immutable(Case<BuildInput, Nothing>),
+    Immutable(Case<MutationInput, MutationExpect>),
     #[serde(rename = "clearing_shared_bit_breaks_no_false_negative_contract")]
     SharedBitFault(Case<BuildInput, FaultExpect>),
     #[serde(rename = "parameter_types_and_limits_rejected")]
@@ -467,6 +574,8 @@ pub enum DocCase {
     Stages(Case<StagesInput, StagesExpect>),
     #[serde(rename = "parameter_boundaries_pinned")]
     Boundaries(Case<BuildInput, BuildExpect>),
+    #[serde(rename = "read_snapshot_verifies_its_bits")]
+    Read(Case<ReadInput, ReadExpect>),
 }
 
 macro_rules! case_common {
@@ -502,6 +611,7 @@ case_common!(DocCase {
     MaximumBounds,
     Stages,
     Boundaries,
+    Read,
 });
 
 // ---------------------------------------------------------------------------------

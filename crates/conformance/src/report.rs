@@ -27,6 +27,9 @@ pub struct CheckOutcome {
     pub name: String,
     /// Number of cases run.
     pub cases: usize,
+    /// What part of the check runs inside the implementation, unseen by the runner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inside_implementation: Option<String>,
     /// Every mismatch; empty means the check passed.
     pub failures: Vec<Failure>,
 }
@@ -71,6 +74,78 @@ impl Figures {
     }
 }
 
+/// One figure line of the report: what the implementation gave in this run, beside
+/// what the source document published.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FigureLine {
+    /// The figure's name.
+    pub name: String,
+    /// The value the implementation gave in this run; `None` when it gave none.
+    pub observed: Option<serde_json::Value>,
+    /// The published value, where the source document published one.
+    pub published: Option<serde_json::Value>,
+    /// Whether both exist and differ.
+    pub differs: bool,
+}
+
+impl FigureLine {
+    /// Every observed figure in recording order, then every published figure that a
+    /// check of `ran` should have observed and did not.
+    pub fn merge(
+        observed: &Figures,
+        published: &[crate::model::PublishedFigure],
+        ran: &[&str],
+    ) -> Vec<Self> {
+        let published_value = |name: &str| {
+            published
+                .iter()
+                .find(|p| p.name == name)
+                .map(|p| p.value.clone())
+        };
+        let mut lines: Vec<FigureLine> = observed
+            .0
+            .iter()
+            .map(|(name, value)| {
+                let published = published_value(name);
+                FigureLine {
+                    name: name.clone(),
+                    differs: published.as_ref().is_some_and(|p| p != value),
+                    observed: Some(value.clone()),
+                    published,
+                }
+            })
+            .collect();
+        for figure in published {
+            if ran.contains(&figure.check.as_str())
+                && !observed.0.iter().any(|(name, _)| *name == figure.name)
+            {
+                lines.push(FigureLine {
+                    name: figure.name.clone(),
+                    observed: None,
+                    published: Some(figure.value.clone()),
+                    differs: false,
+                });
+            }
+        }
+        lines
+    }
+
+    /// `name: observed (published p)`, with `DIFFERS` when they differ.
+    pub fn render(&self) -> String {
+        let observed = self
+            .observed
+            .as_ref()
+            .map_or_else(|| "not observed".to_string(), ToString::to_string);
+        match (&self.published, self.differs) {
+            (Some(published), true) => {
+                format!("{}: {observed} (published {published}) DIFFERS", self.name)
+            }
+            (Some(published), false) => format!("{}: {observed} (published {published})", self.name),
+            (None, _) => format!("{}: {observed}", self.name),
+        }
+    }
+}
+
 /// A whole run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Report {
@@ -78,8 +153,9 @@ pub struct Report {
     pub implementation: String,
     /// One outcome per documented check, in spec order.
     pub checks: Vec<CheckOutcome>,
-    /// Figures per protocol.
-    pub figures: Vec<(String, Figures)>,
+    /// Figure lines per protocol: every value was given by the implementation in this
+    /// run.
+    pub figures: Vec<(String, Vec<FigureLine>)>,
     /// Number of checks passed.
     pub passed: usize,
     /// Number of checks failed.
@@ -116,17 +192,24 @@ impl Report {
                 "{status} {:proto_width$}  {:width$}  {} {plural}",
                 check.protocol, check.name, check.cases
             );
+            if let Some(inside) = &check.inside_implementation {
+                let _ = writeln!(out, "       (inside the implementation: {inside})");
+            }
             if !check.passed() {
                 out.push_str(&check.render_failures());
             }
         }
         for (protocol, figures) in &self.figures {
-            if figures.0.is_empty() {
+            if figures.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "\nfigures, {protocol}:");
-            for (name, value) in &figures.0 {
-                let _ = writeln!(out, "  {name}: {value}");
+            let _ = writeln!(
+                out,
+                "\nfigures, {protocol} (as {} answered in this run):",
+                self.implementation
+            );
+            for line in figures {
+                let _ = writeln!(out, "  {}", line.render());
             }
         }
         let _ = writeln!(out, "\n{} passed, {} failed", self.passed, self.failed);

@@ -1,7 +1,7 @@
 //! Running the documented checks: as one report, or as libtest-mimic trials.
 
 use crate::load::{Cases, ProtocolSpec, Spec};
-use crate::report::{CheckOutcome, Figures, Report};
+use crate::report::{CheckOutcome, FigureLine, Figures, Report};
 use crate::subject::{DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks};
 use libtest_mimic::{Failed, Trial};
@@ -49,6 +49,11 @@ pub fn run_check(
         protocol: protocol.protocol.clone(),
         name: check.to_string(),
         cases: 0,
+        inside_implementation: protocol
+            .checks
+            .iter()
+            .find(|c| c.name == check)
+            .and_then(|c| c.inside_implementation.clone()),
         failures: Vec::new(),
     };
     let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
@@ -81,14 +86,19 @@ pub fn run(spec: &Spec, subjects: &mut Subjects, filter: Option<&str>) -> Report
     };
     for protocol in &spec.protocols {
         let mut figures = Figures::default();
+        let mut ran = Vec::new();
         for check in &protocol.checks {
             let full = format!("{}/{}", protocol.protocol, check.name);
             if filter.is_some_and(|f| !full.contains(f)) {
                 continue;
             }
+            ran.push(check.name.as_str());
             report.push(run_check(protocol, &check.name, subjects, &mut figures));
         }
-        report.figures.push((protocol.protocol.clone(), figures));
+        report.figures.push((
+            protocol.protocol.clone(),
+            FigureLine::merge(&figures, &protocol.published_figures, &ran),
+        ));
     }
     report
 }

@@ -5,7 +5,7 @@
 //! drives any other implementation over stdin/stdout. Each method is one operation of
 //! the adapter protocol (`spec/ADAPTER.md`).
 
-use crate::model::TypedValue;
+use crate::model::{MutationAttempt, TypedValue};
 use bloomproof_filter::dynamic::{self, Value};
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
 use bloomproof_protocol::doc_membership_v1 as protocol;
@@ -125,21 +125,54 @@ pub trait DocSubject {
         seed: &TypedValue,
         item: Option<&TypedValue>,
     ) -> Answer<Option<Triple>>;
-    /// Tries to change a snapshot after construction through everything the
-    /// implementation hands out; answers whether the snapshot is unchanged.
-    fn immutability_probe(
+    /// Reads a snapshot given as its parts, verifying it (`spec/ADAPTER.md`, *Reading
+    /// a snapshot*), and looks each item up in it.
+    fn read(
         &mut self,
         params: &RawParams,
         records: &[Vec<u8>],
+        packed_bits: &[u8],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>>;
+    /// Builds a snapshot of `records`, makes the named mutation attempt (with `other`
+    /// as the values to put in), then observes the snapshot through its ordinary
+    /// operations.
+    fn mutate(
+        &mut self,
+        params: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
         probes: &[Vec<u8>],
-    ) -> Answer<ImmutabilityReport>;
+    ) -> Answer<Mutation>;
 }
 
-/// What an immutability probe saw.
+/// What an implementation did for one mutation attempt, and what it then observed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImmutabilityReport {
-    /// Every attempt made, with whether the snapshot stayed unchanged.
-    pub attempts: Vec<(String, bool)>,
+pub struct Mutation {
+    /// `raised`, `done` or `impossible`: the implementation's account, only printed.
+    pub outcome: String,
+    /// What was tried and what happened, in the implementation's words.
+    pub detail: String,
+    /// The snapshot as ordinary operations showed it after the attempt.
+    pub observed: Observation,
+}
+
+/// A snapshot as its ordinary operations show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// m, as the snapshot reports it.
+    pub m: u64,
+    /// k, as the snapshot reports it.
+    pub k: u64,
+    /// The seed, as the snapshot reports it.
+    pub seed: Vec<u8>,
+    /// The packed bits.
+    pub packed_bits: Vec<u8>,
+    /// The number of documents.
+    pub documents: usize,
+    /// One lookup per probe, in order.
+    pub lookups: Vec<Triple>,
 }
 
 /// The production crates, called in process.
@@ -243,49 +276,109 @@ impl DocSubject for RustDoc {
         }
     }
 
-    fn immutability_probe(
+    fn read(
         &mut self,
         raw: &RawParams,
         records: &[Vec<u8>],
-        probes: &[Vec<u8>],
-    ) -> Answer<ImmutabilityReport> {
-        let snapshot = snapshot(raw, records)?;
-        let before = snapshot.clone();
-        let answers = |s: &DocumentPrefilter| -> Answer<Vec<Triple>> {
-            probes.iter().map(|p| Ok(triple(s.lookup(p)?))).collect()
-        };
-        let expected_answers = answers(&snapshot)?;
-        let mut attempts = Vec::new();
+        packed_bits: &[u8],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let snapshot = DocumentPrefilter::read(params(raw)?, records, packed_bits)?;
+        items
+            .iter()
+            .map(|item| Ok(triple(snapshot.lookup(item)?)))
+            .collect()
+    }
 
-        // Everything the API hands out is a copy or a shared view; changing the
-        // copies must leave the snapshot as it was.
-        let mut packed = snapshot.packed_bits();
-        packed.iter_mut().for_each(|byte| *byte = !*byte);
-        attempts.push((
-            "flip every byte of the packed_bits() copy".to_string(),
-            snapshot == before && snapshot.packed_bits() != packed,
-        ));
-        let mut documents: Vec<Vec<u8>> = snapshot.documents().iter().map(<[u8]>::to_vec).collect();
-        documents.clear();
-        documents.extend(probes.iter().cloned());
-        attempts.push((
-            "replace the contents of a copy of documents()".to_string(),
-            snapshot == before,
-        ));
-        let mut seed = snapshot.seed().to_vec();
-        seed.push(0xff);
-        attempts.push(("extend a copy of seed()".to_string(), snapshot == before));
-        let mut params_copy = *snapshot.params();
-        params_copy = Params::new(u64::from(params_copy.m()), 1, b"").unwrap_or(params_copy);
-        attempts.push((
-            format!("rebuild a copy of params() as {params_copy:?}"),
-            snapshot == before,
-        ));
-        attempts.push((
-            "look up every probe, then compare all answers".to_string(),
-            answers(&snapshot)? == expected_answers && snapshot == before,
-        ));
-        Ok(ImmutabilityReport { attempts })
+    fn mutate(
+        &mut self,
+        raw: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        // The caller's buffers, owned here so that they can be changed after the build.
+        let mut record_buffers: Vec<Vec<u8>> = records.to_vec();
+        let mut seed_buffer = raw.seed.clone();
+        let snapshot = DocumentPrefilter::new(&record_buffers, raw.m, raw.k, &seed_buffer)?;
+        let no_field = "DocumentPrefilter has no public field and no method taking &mut self; \
+                        assigning one does not compile (crates/filter/tests/immutability)";
+        let (outcome, detail) = match attempt {
+            MutationAttempt::AssignFields => ("impossible", no_field.to_string()),
+            MutationAttempt::MutateReturnedBits => {
+                let mut packed = snapshot.packed_bits();
+                packed.fill(0xff);
+                ("done", "filled the Vec that packed_bits() returned with ff".to_string())
+            }
+            MutationAttempt::MutateReturnedDocuments => {
+                let mut documents: Vec<Vec<u8>> =
+                    snapshot.documents().iter().map(<[u8]>::to_vec).collect();
+                documents.clear();
+                documents.extend(other.1.iter().cloned());
+                (
+                    "done",
+                    "documents() is a shared view with no mutator; replaced the contents of a Vec collected from it".to_string(),
+                )
+            }
+            MutationAttempt::MutateReturnedLookup => {
+                let mut flipped = 0;
+                for probe in probes {
+                    let mut answer = snapshot.lookup(probe)?;
+                    answer.maybe_present = !answer.maybe_present;
+                    answer.exact_checked = !answer.exact_checked;
+                    answer.duplicate = !answer.duplicate;
+                    flipped += usize::from(answer != snapshot.lookup(probe)?);
+                }
+                (
+                    "done",
+                    format!("flipped every field of {flipped} returned Lookup values (Copy values)"),
+                )
+            }
+            MutationAttempt::MutateRecordsAfterBuild => {
+                for record in &mut record_buffers {
+                    record.iter_mut().for_each(|byte| *byte ^= 0xff);
+                }
+                record_buffers.extend(other.1.iter().cloned());
+                record_buffers.reverse();
+                ("done", "XORed every record buffer with ff, appended the other records, reversed the Vec".to_string())
+            }
+            MutationAttempt::MutateSeedAfterBuild => {
+                seed_buffer.iter_mut().for_each(|byte| *byte ^= 0xff);
+                seed_buffer.push(0xff);
+                ("done", "XORed the seed buffer with ff and appended ff".to_string())
+            }
+            MutationAttempt::Reconstruct => (
+                "impossible",
+                "Rust has no constructor to run again on an existing value; the snapshot binding is not mut".to_string(),
+            ),
+            MutationAttempt::MutateCopy => {
+                let clone = snapshot.clone();
+                (
+                    "impossible",
+                    format!(
+                        "cloned the snapshot (the clone equals it: {}); the clone is a DocumentPrefilter too: {no_field}",
+                        clone == snapshot
+                    ),
+                )
+            }
+        };
+        let lookups = probes
+            .iter()
+            .map(|probe| Ok(triple(snapshot.lookup(probe)?)))
+            .collect::<Answer<Vec<_>>>()?;
+        Ok(Mutation {
+            outcome: outcome.to_string(),
+            detail,
+            observed: Observation {
+                m: u64::from(snapshot.m()),
+                k: u64::from(snapshot.k()),
+                seed: snapshot.seed().to_vec(),
+                packed_bits: snapshot.packed_bits(),
+                documents: snapshot.documents().len(),
+                lookups,
+            },
+        })
     }
 }
 

@@ -129,10 +129,12 @@ fn report_summary() -> Value {
         .figures
         .iter()
         .flat_map(|(protocol, figures)| {
-            figures
-                .0
-                .iter()
-                .map(move |(name, value)| (format!("{protocol}/{name}"), value.clone()))
+            figures.iter().map(move |line| {
+                (
+                    format!("{protocol}/{}", line.name),
+                    json!({"observed": line.observed, "published": line.published}),
+                )
+            })
         })
         .collect();
     json!({"checks": checks, "figures": figures, "passed": report.passed, "failed": report.failed})

@@ -254,6 +254,56 @@ impl DocumentPrefilter {
         })
     }
 
+    /// Reads a snapshot given as its parts (as another implementation wrote it) and
+    /// verifies it, so that a damaged snapshot can never answer a false negative.
+    ///
+    /// The checks run in this order; the first failure decides: the record contract
+    /// (as [`with_params`](Self::with_params)); `packed_bits` exactly `ceil(m/8)`
+    /// bytes; no bit at or above m; every record, in the order given, has all its k
+    /// positions set (else the error names `records[i]`); no bit is set that no
+    /// record sets. Each is a value error naming its field.
+    pub fn read<R: AsRef<[u8]>>(
+        params: Params,
+        records: &[R],
+        packed_bits: &[u8],
+    ) -> Result<Self, ContractError> {
+        let built = Self::with_params(params, records)?;
+        let bits_error = |message: String| ContractError::new(ErrorKind::Value, "packed_bits", message);
+        if packed_bits.len() != built.bits.len() {
+            return Err(bits_error(format!(
+                "{} bytes given: m = {} needs exactly {}",
+                packed_bits.len(),
+                built.m(),
+                built.bits.len()
+            )));
+        }
+        let given = |position: u16| {
+            packed_bits
+                .get(usize::from(position / 8))
+                .is_some_and(|byte| byte & (1 << (position % 8)) != 0)
+        };
+        let m = built.m();
+        let width = u16::try_from(packed_bits.len() * 8).unwrap_or(u16::MAX);
+        if let Some(high) = (m..width).find(|&p| given(p)) {
+            return Err(bits_error(format!("bit {high} is set: bits stop below m = {m}")));
+        }
+        for (index, record) in records.iter().enumerate() {
+            let positions = protocol::positions(&built.params, record.as_ref())
+                .map_err(|err| record_error(index, &err))?;
+            if let Some(&missing) = positions.as_slice().iter().find(|&&p| !given(p)) {
+                return Err(ContractError::new(
+                    ErrorKind::Value,
+                    format!("records[{index}]"),
+                    format!("position {missing} of this record is not set in packed_bits"),
+                ));
+            }
+        }
+        if let Some(extra) = (0..m).find(|&p| given(p) && !built.bit(p)) {
+            return Err(bits_error(format!("bit {extra} is set, but no record sets it")));
+        }
+        Ok(built)
+    }
+
     /// The parameters the snapshot was built with.
     pub fn params(&self) -> &Params {
         &self.params

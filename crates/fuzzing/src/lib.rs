@@ -242,7 +242,8 @@ pub fn is_cheap(request: &Request) -> bool {
             | DocOp::Lookup { .. }
             | DocOp::LookupMany { .. }
             | DocOp::Typed { .. }
-            | DocOp::ImmutabilityProbe { .. },
+            | DocOp::Read { .. }
+            | DocOp::Mutate { .. },
         ) => true,
         Request::Fnv(FnvOp::Positions { .. }) => true,
         Request::Fnv(FnvOp::Estimates { m, k, n }) => {
