@@ -6,9 +6,21 @@
 //
 // Typed values (op `typed`) are mapped to JavaScript values by typed.mjs (see there and
 // README.md); a TypeError from the snapshot answers kind "type", a RangeError kind
-// "value", each with the `field` the error carries (m, k, seed, records, records[<i>], item).
+// "value", each with the `field` the error carries (m, k, seed, records, records[<i>], item,
+// packed_bits).
+//
+// `read` reads a snapshot given as its parts with DocumentPrefilter.read, which verifies
+// it (ADAPTER.md, "Reading a snapshot"). `mutate` builds a snapshot from buffers the
+// adapter owns, makes one named attempt of ADAPTER.md's table for real (mutateSnapshot
+// below), then observes the same snapshot through its ordinary operations.
+//
+// Run as a program it serves stdin/stdout; imported (tests) it only exports handle(),
+// mutateSnapshot(), observeSnapshot() and ATTEMPTS.
 
 import { createInterface } from 'node:readline';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import * as dm from './doc_membership_v1.mjs';
 import * as fnv from './fnv1a_utf16_v1.mjs';
 import * as session from './session.mjs';
@@ -124,6 +136,458 @@ function immutabilityProbe(req) {
   return { attempts };
 }
 
+// ------------------------------------------------------------ mutation attempts (op `mutate`)
+
+/** The attempts of ADAPTER.md's table, in its order. */
+export const ATTEMPTS = Object.freeze([
+  'assign_fields', 'mutate_returned_bits', 'mutate_returned_documents', 'mutate_returned_lookup',
+  'mutate_records_after_build', 'mutate_seed_after_build', 'reconstruct', 'mutate_copy',
+]);
+
+const TRIPLE = Object.freeze(['maybe_present', 'exact_checked', 'duplicate']);
+const NOOP = Symbol('no-op');
+const hasOwn = (o, key) => Object.prototype.hasOwnProperty.call(o, key);
+const nameOf = (key) => (typeof key === 'symbol' ? `[${String(key)}]` : String(key));
+const errorText = (e) => {
+  const text = `${e && e.constructor ? e.constructor.name : 'Error'}: ${e && e.message !== undefined ? e.message : String(e)}`;
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+/** A Reflect operation that returns false refused the step: count it as refused. */
+function must(ok, what) {
+  if (ok !== true) throw new TypeError(`${what} returned false (refused)`);
+}
+const protoSetter = Object.getOwnPropertyDescriptor(Object.prototype, '__proto__').set;
+const defineGetter = Object.prototype.__defineGetter__;
+
+/**
+ * The steps of one attempt. A step throws (refused: an exception, or a Reflect operation
+ * returning false), returns NOOP (the language accepted it but it touches nothing, e.g.
+ * `delete` of a property the object does not own), or goes through.
+ */
+class Steps {
+  constructor() { this.list = []; this.notes = []; }
+  run(label, fn) {
+    let r;
+    try { r = fn(); } catch (e) { this.list.push({ label, result: 'refused', why: errorText(e) }); return; }
+    this.list.push({ label, result: r === NOOP ? 'noop' : 'done' });
+  }
+  note(text) { this.notes.push(text); }
+  count(result) { return this.list.filter((s) => s.result === result).length; }
+}
+
+/** Every public property name of `obj`: its own and its prototypes' (up to Object.prototype). */
+function publicNames(obj) {
+  const names = new Set(['m', 'k', 'seed', 'bits', 'documents', 'documentCount']);
+  for (let o = obj; o !== null && o !== undefined && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const key of Reflect.ownKeys(o)) names.add(key);
+  }
+  return [...names];
+}
+
+/** The first object on target's prototype chain (not target itself) that owns `key`. */
+function holderOf(target, key) {
+  for (let o = Object.getPrototypeOf(target); o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    if (hasOwn(o, key)) return o;
+  }
+  return null;
+}
+
+/** The value of `key` on the other snapshot; a method is bound to it (it answers for other). */
+function otherValue(otherSnap, key) {
+  let v;
+  try { v = Reflect.get(otherSnap, key); } catch { v = undefined; }
+  return typeof v === 'function' ? v.bind(otherSnap) : v;
+}
+
+/**
+ * assign_fields on `target`: every name gets the other snapshot's value by every means
+ * (assignment, Reflect.set, Object.defineProperty with a value and with a getter,
+ * Reflect.defineProperty, Object.defineProperties, Object.assign, __defineGetter__, and on
+ * the prototype that holds the property); then every name is deleted (delete,
+ * Reflect.deleteProperty, and on the holding prototype); then new fields are added and the
+ * prototype is replaced by one that answers with the other's values.
+ */
+function assignFields(steps, target, names, otherSnap, label) {
+  for (const key of names) {
+    const n = nameOf(key);
+    const v = otherValue(otherSnap, key);
+    steps.run(`${label}.${n} = other`, () => { target[key] = v; });
+    steps.run(`Reflect.set(${label}, ${n})`, () => must(Reflect.set(target, key, v), 'Reflect.set'));
+    steps.run(`Object.defineProperty(${label}, ${n}, {value})`, () => {
+      Object.defineProperty(target, key, { value: v, writable: true, enumerable: true, configurable: true });
+    });
+    steps.run(`Object.defineProperty(${label}, ${n}, {get})`, () => {
+      Object.defineProperty(target, key, { get: () => v, enumerable: true, configurable: true });
+    });
+    steps.run(`Reflect.defineProperty(${label}, ${n})`, () => must(Reflect.defineProperty(target, key, { value: v }), 'Reflect.defineProperty'));
+    steps.run(`Object.defineProperties(${label}, {${n}})`, () => { Object.defineProperties(target, { [key]: { value: v } }); });
+    steps.run(`Object.assign(${label}, {${n}})`, () => { Object.assign(target, { [key]: v }); });
+    steps.run(`${label}.__defineGetter__(${n})`, () => { Reflect.apply(defineGetter, target, [key, () => v]); });
+    const holder = holderOf(target, key);
+    if (holder !== null) {
+      steps.run(`prototype.${n} = other`, () => { holder[key] = v; });
+      steps.run(`Object.defineProperty(prototype, ${n}, {value})`, () => {
+        Object.defineProperty(holder, key, { value: v, writable: true, enumerable: true, configurable: true });
+      });
+    }
+  }
+  for (const key of names) {
+    const n = nameOf(key);
+    steps.run(`delete ${label}.${n}`, () => { const own = hasOwn(target, key); delete target[key]; return own ? undefined : NOOP; });
+    steps.run(`Reflect.deleteProperty(${label}, ${n})`, () => {
+      const own = hasOwn(target, key);
+      must(Reflect.deleteProperty(target, key), 'Reflect.deleteProperty');
+      return own ? undefined : NOOP;
+    });
+    const holder = holderOf(target, key);
+    if (holder !== null) steps.run(`delete prototype.${n}`, () => { delete holder[key]; });
+  }
+  steps.run(`${label}.extra = 1 (new field)`, () => { target.extra = 1; });
+  steps.run(`Object.defineProperty(${label}, Symbol(extra))`, () => { Object.defineProperty(target, Symbol('extra'), { value: 1 }); });
+  const fake = () => {
+    const proto = Object.create(Object.getPrototypeOf(target));
+    for (const key of names) {
+      try { Object.defineProperty(proto, key, { value: otherValue(otherSnap, key), configurable: true }); } catch { /* skip */ }
+    }
+    return proto;
+  };
+  steps.run(`Object.setPrototypeOf(${label}, other-like)`, () => { Object.setPrototypeOf(target, fake()); });
+  steps.run(`${label}.__proto__ = other-like`, () => { Reflect.apply(protoSetter, target, [fake()]); });
+  steps.run(`Reflect.setPrototypeOf(${label}, other-like)`, () => must(Reflect.setPrototypeOf(target, fake()), 'Reflect.setPrototypeOf'));
+}
+
+const isTypedArray = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView);
+
+/**
+ * Changes a value the snapshot handed out, in place, by every means that fits its type;
+ * `get` fetches a fresh one for each step. `ones` is the byte to write (0xff: every bit 1).
+ */
+function mutateInPlace(steps, label, get, ones = 0xff) {
+  let sample;
+  try { sample = get(); } catch (e) { steps.run(`get ${label}`, () => { throw e; }); return; }
+  const bytesOf = (v) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  if (sample === null || (typeof sample !== 'object' && typeof sample !== 'function')) {
+    steps.note(`${label} is ${sample === null ? 'null' : `a ${typeof sample}`}: an immutable value, nothing to change in place`);
+    return;
+  }
+  if (isTypedArray(sample)) {
+    steps.run(`${label}.fill(0x${ones.toString(16)})`, () => { bytesOf(get()).fill(ones); });
+    steps.run(`${label}[i] = 0x${ones.toString(16)} for every i`, () => { const v = bytesOf(get()); for (let i = 0; i < v.length; i++) v[i] = ones; });
+    steps.run(`${label}[i] ^= 0xff for every i`, () => { const v = bytesOf(get()); for (let i = 0; i < v.length; i++) v[i] ^= 0xff; });
+    steps.run(`DataView(${label}).setUint8(i, 0x${ones.toString(16)})`, () => {
+      const v = get(); const dv = new DataView(v.buffer, v.byteOffset, v.byteLength);
+      for (let i = 0; i < v.byteLength; i++) dv.setUint8(i, ones);
+    });
+    steps.run(`new Uint8Array(${label}.buffer).fill(0x${ones.toString(16)}) (the whole backing buffer)`, () => { new Uint8Array(get().buffer).fill(ones); });
+    steps.run(`detach ${label}.buffer (structuredClone transfer)`, () => { const b = get().buffer; structuredClone(b, { transfer: [b] }); });
+  } else if (sample instanceof DataView) {
+    steps.run(`${label}.setUint8(i, 0x${ones.toString(16)})`, () => { const v = get(); for (let i = 0; i < v.byteLength; i++) v.setUint8(i, ones); });
+  } else if (sample instanceof ArrayBuffer) {
+    steps.run(`new Uint8Array(${label}).fill(0x${ones.toString(16)})`, () => { new Uint8Array(get()).fill(ones); });
+  } else if (Array.isArray(sample)) {
+    steps.run(`${label}.fill(1)`, () => { get().fill(1); });
+    steps.run(`${label}[i] = 1 for every i`, () => { const v = get(); for (let i = 0; i < v.length; i++) v[i] = 1; });
+  } else if (sample instanceof Set || sample instanceof Map) {
+    steps.run(`${label}.clear()`, () => { get().clear(); });
+  } else {
+    steps.note(`${label} is an object of no known mutable kind`);
+  }
+}
+
+/** Reads `key` of the snapshot the ordinary way: a method is called, a property read. */
+function handedOut(snap, key) {
+  const v = snap[key];
+  return typeof v === 'function' ? Reflect.apply(v, snap, []) : v;
+}
+
+function mutateReturnedBits(steps, snap) {
+  const keys = publicNames(snap).filter((key) => typeof key === 'string' && /bit|packed/i.test(key));
+  for (const key of keys) {
+    mutateInPlace(steps, typeof snap[key] === 'function' ? `${key}()` : key, () => handedOut(snap, key), 0xff);
+  }
+}
+
+function mutateReturnedDocuments(steps, snap, otherRecords) {
+  const get = () => snap.documents;
+  let sample;
+  try { sample = get(); } catch (e) { steps.run('get documents', () => { throw e; }); return; }
+  if (Array.isArray(sample)) {
+    steps.run('documents.length = 0', () => { get().length = 0; });
+    steps.run('documents.splice(0) (remove all)', () => { const d = get(); d.splice(0, d.length); });
+    steps.run('documents.pop() until empty', () => { const d = get(); while (d.length > 0) d.pop(); });
+    steps.run('documents.shift() until empty', () => { const d = get(); while (d.length > 0) d.shift(); });
+    steps.run('delete documents[i] for every i', () => { const d = get(); for (let i = d.length - 1; i >= 0; i--) delete d[i]; });
+    steps.run('Reflect.deleteProperty(documents, i) for every i', () => {
+      const d = get(); for (let i = d.length - 1; i >= 0; i--) must(Reflect.deleteProperty(d, i), 'Reflect.deleteProperty');
+    });
+    steps.run('documents.push(...other records)', () => { get().push(...otherRecords()); });
+    steps.run('documents.splice(0, n, ...other records) (replace all)', () => { const d = get(); d.splice(0, d.length, ...otherRecords()); });
+    steps.run('documents[i] = other record', () => { const d = get(); otherRecords().forEach((r, i) => { d[i] = r; }); });
+    steps.run('Object.defineProperty(documents, i, other record)', () => {
+      const d = get(); otherRecords().forEach((r, i) => { Object.defineProperty(d, i, { value: r, writable: true, enumerable: true, configurable: true }); });
+    });
+    steps.run('Object.setPrototypeOf(documents, Set.prototype)', () => { Object.setPrototypeOf(get(), Set.prototype); });
+  } else if (sample instanceof Set) {
+    steps.run('documents.clear()', () => { get().clear(); });
+    steps.run('documents.delete(d) for every d', () => { const d = get(); for (const x of [...d]) d.delete(x); });
+    steps.run('documents.add(other record)', () => { const d = get(); for (const r of otherRecords()) d.add(r); });
+  } else if (sample instanceof Map) {
+    steps.run('documents.clear()', () => { get().clear(); });
+    steps.run('documents.set(other record)', () => { const d = get(); for (const r of otherRecords()) d.set(dm.toHex(r), r); });
+  } else {
+    steps.note(`documents is ${sample === null ? 'null' : typeof sample}: nothing to remove or add`);
+  }
+  // The documents themselves: rewrite each handed-out record's bytes in place.
+  const n = (() => { try { const d = get(); return Array.isArray(d) ? d.length : d instanceof Set || d instanceof Map ? d.size : 0; } catch { return 0; } })();
+  for (let i = 0; i < n; i++) {
+    const element = () => { const d = get(); return Array.isArray(d) ? d[i] : [...d.values()][i]; };
+    mutateInPlace(steps, `documents[${i}]`, element, 0x00);
+  }
+  try {
+    const c = snap.documentCount;
+    if (c !== undefined) steps.note(`documentCount is a ${typeof c}: an immutable value`);
+  } catch { /* observed later */ }
+}
+
+function mutateReturnedLookup(steps, snap, probes) {
+  probes.forEach((probe, i) => {
+    let r;
+    try { r = snap.lookup(probe); } catch (e) { steps.run(`lookup(probes[${i}])`, () => { throw e; }); return; }
+    if (r === null || typeof r !== 'object') { steps.note(`lookup(probes[${i}]) is a ${typeof r}: immutable`); return; }
+    for (const f of TRIPLE) {
+      steps.run(`lookup(probes[${i}]).${f} = !${f}`, () => { r[f] = !r[f]; });
+      steps.run(`Reflect.set(lookup(probes[${i}]), ${f}, !${f})`, () => must(Reflect.set(r, f, !r[f]), 'Reflect.set'));
+      steps.run(`Object.defineProperty(lookup(probes[${i}]), ${f}, !${f})`, () => {
+        Object.defineProperty(r, f, { value: !r[f], writable: true, enumerable: true, configurable: true });
+      });
+    }
+    steps.run(`Object.assign(lookup(probes[${i}]), flipped)`, () => {
+      Object.assign(r, Object.fromEntries(TRIPLE.map((f) => [f, !r[f]])));
+    });
+    for (const key of new Set([...TRIPLE, ...Reflect.ownKeys(r)])) {
+      steps.run(`delete lookup(probes[${i}]).${nameOf(key)}`, () => { const own = hasOwn(r, key); delete r[key]; return own ? undefined : NOOP; });
+    }
+    steps.run(`Object.setPrototypeOf(lookup(probes[${i}]), null)`, () => { Object.setPrototypeOf(r, null); });
+  });
+}
+
+/** XOR every byte of a view with 0xff, in place. */
+const xorAll = (v) => { for (let i = 0; i < v.length; i++) v[i] ^= 0xff; };
+
+/** Appends one 0xff byte to a length-tracking view over a resizable ArrayBuffer. */
+function growByFF(v) {
+  const buf = v.buffer;
+  if (!buf.resizable) throw new TypeError('the buffer is not resizable');
+  const n = v.length;
+  buf.resize(n + 1);
+  v[n] = 0xff;
+}
+
+const detach = (v) => { const b = v.buffer; structuredClone(b, { transfer: [b] }); };
+
+function mutateRecordsAfterBuild(steps, records, otherRecords) {
+  steps.note('the contract admits only a frozen Array of records (a mutable Array is a TypeError), each a Uint8Array the adapter owns over a resizable ArrayBuffer');
+  records.forEach((r, i) => steps.run(`records[${i}][j] ^= 0xff for every j`, () => xorAll(r)));
+  records.forEach((r, i) => steps.run(`records[${i}]: append 0xff (resize its buffer)`, () => growByFF(r)));
+  steps.run('records.push(...other records)', () => { records.push(...otherRecords()); });
+  steps.run('records.splice(n, 0, ...other records)', () => { records.splice(records.length, 0, ...otherRecords()); });
+  steps.run('records[n] = other record', () => { otherRecords().forEach((r, i) => { records[records.length + i] = r; }); });
+  steps.run('Reflect.set(records, n, other record)', () => {
+    otherRecords().forEach((r) => must(Reflect.set(records, records.length, r), 'Reflect.set'));
+  });
+  steps.run('Object.defineProperty(records, n, other record)', () => {
+    otherRecords().forEach((r) => { Object.defineProperty(records, records.length, { value: r, writable: true, enumerable: true, configurable: true }); });
+  });
+  steps.run('records.reverse()', () => { records.reverse(); return records.length < 2 ? NOOP : undefined; });
+  steps.run('reverse records by swapping elements', () => {
+    for (let i = 0, j = records.length - 1; i < j; i++, j--) { const t = records[i]; records[i] = records[j]; records[j] = t; }
+    return records.length < 2 ? NOOP : undefined;
+  });
+  records.forEach((r, i) => steps.run(`detach records[${i}].buffer (structuredClone transfer)`, () => detach(r)));
+}
+
+function mutateSeedAfterBuild(steps, seed) {
+  steps.note('the seed is a Uint8Array the adapter owns over a resizable ArrayBuffer');
+  steps.run('seed[j] ^= 0xff for every j', () => xorAll(seed));
+  steps.run('seed: append 0xff (resize its buffer)', () => growByFF(seed));
+  steps.run('detach seed.buffer (structuredClone transfer)', () => detach(seed));
+}
+
+const CLASS_CTOR = /cannot be invoked without 'new'/;
+
+function reconstruct(steps, snap, Impl, args) {
+  steps.run('Impl.call(snapshot, ...other)', () => { Impl.call(snap, ...args); });
+  steps.run('Impl.apply(snapshot, other)', () => { Impl.apply(snap, args); });
+  steps.run('Reflect.apply(Impl, snapshot, other)', () => { Reflect.apply(Impl, snap, args); });
+  steps.run('Function.prototype.call.call(Impl, snapshot, ...other)', () => { Function.prototype.call.call(Impl, snap, ...args); });
+  steps.run('Impl.bind(snapshot)(...other)', () => { Impl.bind(snap)(...args); });
+  let ctor;
+  try { ctor = snap.constructor; } catch { ctor = undefined; }
+  if (typeof ctor === 'function' && ctor !== Impl) {
+    steps.run('snapshot.constructor.call(snapshot, ...other)', () => { ctor.call(snap, ...args); });
+  }
+  for (const init of ['init', 'initialize', 'initialise', 'reinit', 'reset']) {
+    let f;
+    try { f = snap[init]; } catch { f = undefined; }
+    if (typeof f === 'function') steps.run(`snapshot.${init}(...other)`, () => { Reflect.apply(f, snap, args); });
+  }
+  steps.note('a class constructor runs only under `new`, which makes a new object: JavaScript cannot run it again on an existing one');
+}
+
+function mutateCopy(steps, snap, names, otherSnap) {
+  const means = [
+    ['structuredClone', () => structuredClone(snap)],
+    ['v8.deserialize(v8.serialize())', () => v8.deserialize(v8.serialize(snap))],
+    ['JSON round trip', () => JSON.parse(JSON.stringify(snap))],
+    ['Object.assign({}, snapshot)', () => Object.assign({}, snap)],
+    ['{...snapshot}', () => ({ ...snap })],
+    ['Object.fromEntries(Object.entries(snapshot))', () => Object.fromEntries(Object.entries(snap))],
+    ['Object.create(prototype, own descriptors)', () => Object.create(Object.getPrototypeOf(snap), Object.getOwnPropertyDescriptors(snap))],
+    ['Object.create(snapshot)', () => Object.create(snap)],
+  ];
+  for (const method of ['clone', 'copy', 'deepCopy', 'deepClone']) {
+    let f;
+    try { f = snap[method]; } catch { f = undefined; }
+    if (typeof f === 'function') means.push([`snapshot.${method}()`, () => Reflect.apply(f, snap, [])]);
+  }
+  for (const [label, make] of means) {
+    let copy;
+    try { copy = make(); } catch (e) { steps.run(`copy by ${label}`, () => { throw e; }); continue; }
+    if (copy === null || typeof copy !== 'object') { steps.note(`${label} gave a ${typeof copy}`); continue; }
+    assignFields(steps, copy, names, otherSnap, `copy(${label})`);
+  }
+}
+
+/**
+ * Observes a snapshot through its ordinary operations. A value that cannot be read, has
+ * the wrong kind, or disagrees with another ordinary operation is reported as null (with a
+ * note), so that the runner's comparison fails on it.
+ */
+export function observeSnapshot(snap, probesHex, notes = []) {
+  const read = (what, fn) => {
+    try { return fn(); } catch (e) { notes.push(`observing ${what} threw ${errorText(e)}`); return null; }
+  };
+  const integer = (what, v) => {
+    if (typeof v === 'number' && Number.isInteger(v)) return v;
+    if (typeof v === 'bigint') return Number(v);
+    notes.push(`${what} is not an integer`);
+    return null;
+  };
+  const bytes = (what, v) => {
+    if (dm.isBytes(v)) return dm.toHex(v);
+    notes.push(`${what} is not a Uint8Array`);
+    return null;
+  };
+  const m = read('m', () => integer('m', snap.m));
+  const k = read('k', () => integer('k', snap.k));
+  const seed = read('seed', () => bytes('seed', snap.seed));
+  const packed = read('packedBits()', () => bytes('packedBits()', snap.packedBits()));
+  const documents = read('documents', () => {
+    const d = snap.documents;
+    const n = Array.isArray(d) ? d.length : (d instanceof Set || d instanceof Map) ? d.size : null;
+    if (n === null) { notes.push('documents is not an array, set or map'); return null; }
+    const c = snap.documentCount;
+    if (c !== undefined && c !== n) { notes.push(`documentCount ${String(c)} differs from documents (${n})`); return null; }
+    return n;
+  });
+  const lookups = probesHex.map((hex, i) => read(`lookup(probes[${i}])`, () => {
+    const probe = dm.fromHex(hex); // a fresh buffer: nothing an attempt did can reach it
+    const r = snap.lookup(probe);
+    const out = {};
+    for (const f of TRIPLE) out[f] = r !== null && typeof r === 'object' && typeof r[f] === 'boolean' ? r[f] : null;
+    if (typeof snap.maybePresent === 'function' && snap.maybePresent(dm.fromHex(hex)) !== out.maybe_present) {
+      notes.push(`maybePresent(probes[${i}]) disagrees with lookup`);
+      out.maybe_present = null;
+    }
+    if (typeof snap.has === 'function' && out.maybe_present === true && snap.has(dm.fromHex(hex)) !== out.duplicate) {
+      notes.push(`has(probes[${i}]) disagrees with lookup`);
+      out.duplicate = null;
+    }
+    return out;
+  }));
+  return { m, k, seed, packed_bits: packed, documents, lookups };
+}
+
+/** A Uint8Array the adapter owns: a length-tracking view over a resizable ArrayBuffer. */
+function ownedBytes(hex) {
+  const bytes = dm.fromHex(hex);
+  const view = new Uint8Array(new ArrayBuffer(bytes.length, { maxByteLength: bytes.length + 64 }));
+  view.set(bytes);
+  return view;
+}
+
+function summarise(attempt, steps) {
+  const done = steps.list.filter((s) => s.result === 'done');
+  const refused = steps.list.filter((s) => s.result === 'refused');
+  const noop = steps.count('noop');
+  const parts = [`${attempt}: ${steps.list.length} steps, ${done.length} went through, ${refused.length} refused, ${noop} no-op`];
+  if (done.length > 0) {
+    const shown = done.slice(0, 3).map((s) => s.label).join('; ');
+    parts.push(`went through: ${shown}${done.length > 3 ? `; +${done.length - 3} more` : ''}`);
+  }
+  if (refused.length > 0) parts.push(`refused e.g. ${refused[0].label}: ${refused[0].why}`);
+  for (const n of steps.notes) parts.push(n);
+  return parts.join('. ');
+}
+
+/**
+ * Op `mutate`: builds a snapshot of `records` (hex) under m, k, seed (hex) from buffers
+ * the adapter owns, makes the named attempt for real, then observes the same snapshot.
+ * `other` is {m, k, seed, records} (hex). `Impl` is the snapshot class (a test passes a
+ * deliberately mutable one to show that the result is observed, not assumed).
+ */
+export function mutateSnapshot({ m, k, seed, records, other, attempt, probes }, Impl = dm.DocumentPrefilter) {
+  if (!ATTEMPTS.includes(attempt)) throw bad(`unknown attempt \`${attempt}\` (one of ${ATTEMPTS.join(', ')})`);
+  const ownedRecords = Object.freeze(records.map(ownedBytes));
+  const ownedSeed = ownedBytes(seed);
+  const snap = new Impl(ownedRecords, m, k, ownedSeed);
+  const otherRecords = () => other.records.map(dm.fromHex);
+  const otherArgs = () => [Object.freeze(otherRecords()), other.m, other.k, dm.fromHex(other.seed)];
+  const otherSnap = new Impl(...otherArgs());
+  const names = publicNames(snap);
+  const steps = new Steps();
+  switch (attempt) {
+    case 'assign_fields': assignFields(steps, snap, names, otherSnap, 'snapshot'); break;
+    case 'mutate_returned_bits': mutateReturnedBits(steps, snap); break;
+    case 'mutate_returned_documents': mutateReturnedDocuments(steps, snap, otherRecords); break;
+    case 'mutate_returned_lookup': mutateReturnedLookup(steps, snap, probes.map(dm.fromHex)); break;
+    case 'mutate_records_after_build': mutateRecordsAfterBuild(steps, ownedRecords, otherRecords); break;
+    case 'mutate_seed_after_build': mutateSeedAfterBuild(steps, ownedSeed); break;
+    case 'reconstruct': reconstruct(steps, snap, Impl, otherArgs()); break;
+    case 'mutate_copy': mutateCopy(steps, snap, names, otherSnap); break;
+    default: throw bad(`unknown attempt \`${attempt}\``);
+  }
+  const notes = [];
+  const observed = observeSnapshot(snap, probes, notes);
+  let outcome;
+  if (steps.count('done') > 0) outcome = 'done';
+  else if (attempt === 'reconstruct' && steps.list.length > 0
+    && steps.list.every((s) => s.result === 'refused' && CLASS_CTOR.test(s.why))) outcome = 'impossible';
+  else outcome = 'raised';
+  for (const n of notes) steps.note(n);
+  return { outcome, detail: summarise(attempt, steps), ...observed };
+}
+
+function mutateRequest(req) {
+  const params = (obj, where) => {
+    try {
+      return { m: intArg(obj, 'm'), k: intArg(obj, 'k'), seed: dm.toHex(hexArg(obj, 'seed')), records: hexListArg(obj, 'records').map(dm.toHex) };
+    } catch (e) {
+      if (e instanceof BadRequest && where) throw bad(`${where}: ${e.message}`);
+      throw e;
+    }
+  };
+  const own = params(req, '');
+  const o = arg(req, 'other');
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw bad('`other` must be an object {m, k, seed, records}');
+  const other = params(o, '`other`');
+  const attempt = arg(req, 'attempt');
+  if (typeof attempt !== 'string') throw bad('`attempt` must be a string');
+  if (!ATTEMPTS.includes(attempt)) throw bad(`unknown attempt \`${attempt}\` (one of ${ATTEMPTS.join(', ')})`);
+  const probes = hexListArg(req, 'probes').map(dm.toHex);
+  return mutateSnapshot({ ...own, other, attempt, probes });
+}
+
 function docMembership(req) {
   switch (req.op) {
     case 'sha256':
@@ -165,7 +629,20 @@ function docMembership(req) {
       const snap = new dm.DocumentPrefilter(records, m, k, seed);
       return { lookup: hasItem ? triple(snap.lookup(item)) : null };
     }
+    case 'read': {
+      const m = intArg(req, 'm');
+      const k = intArg(req, 'k');
+      const seed = hexArg(req, 'seed');
+      const packed = hexArg(req, 'packed_bits');
+      const records = Object.freeze(hexListArg(req, 'records'));
+      const items = hexListArg(req, 'items');
+      const snap = dm.DocumentPrefilter.read(m, k, seed, packed, records);
+      return { results: items.map((it) => triple(snap.lookup(it))) };
+    }
+    case 'mutate':
+      return mutateRequest(req);
     case 'immutability_probe':
+      // Superseded by `mutate`; kept while the runner still sends it.
       return immutabilityProbe(req);
     default:
       throw bad(`unknown op \`${req.op}\` for doc-membership-v1`);
@@ -206,7 +683,7 @@ function fnvProtocol(req, line) {
 
 // ------------------------------------------------------------ framing
 
-function handle(line) {
+export function handle(line) {
   let req;
   try { req = JSON.parse(line); } catch (e) {
     return { id: null, error: { kind: 'bad_request', message: `not JSON: ${e.message}` } };
@@ -237,10 +714,20 @@ function handle(line) {
   }
 }
 
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-rl.on('line', (line) => {
-  // Blank lines carry no request: skipped, so that responses stay aligned with requests.
-  if (line.trim() === '') return;
-  // process.stdout is synchronous for pipes and files on Linux: each response is flushed.
-  process.stdout.write(JSON.stringify(handle(line)) + '\n');
-});
+function isMain() {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  rl.on('line', (line) => {
+    // Blank lines carry no request: skipped, so that responses stay aligned with requests.
+    if (line.trim() === '') return;
+    // process.stdout is synchronous for pipes and files on Linux: each response is flushed.
+    process.stdout.write(JSON.stringify(handle(line)) + '\n');
+  });
+}

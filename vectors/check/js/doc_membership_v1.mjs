@@ -13,11 +13,15 @@
 //                  object (how the adapter represents a Python float such as 16.0)
 //                  or anything else: TypeError.
 //   Out-of-bounds values: RangeError.
-// Every error carries `.field`: m, k, seed, records, records[<i>] or item.
-// Checks run in the seed's order: m and k types, m and k bounds, seed type, seed
-// length, records type, records count (before de-duplication), each record.
+// Every error carries `.field`: m, k, seed, records, records[<i>], item or (for
+// DocumentPrefilter.read) packed_bits.
+// When several rules are broken at once, the first in this order decides (spec/ADAPTER.md):
+// m type, k type, m bound, k bound, seed type, seed length, records type, records count
+// (before de-duplication), then each record in index order (its type, then its length),
+// then the lookup item (its type, then its length).
 //
-// Bytes passed in are copied; nothing returned shares memory with the snapshot.
+// Bytes passed in are copied (read through the typed-array intrinsics, so a shadowed
+// `length` or iterator changes nothing); nothing returned shares memory with the snapshot.
 
 import { createHash } from 'node:crypto';
 
@@ -34,12 +38,42 @@ export const RECORDS_MAX = 64;
 
 // ---------------------------------------------------------------- helpers
 
-const typedArrayTag = Object.getOwnPropertyDescriptor(
-  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+// The typed-array intrinsics, captured once: they read a view's internal slots, so an own
+// property shadowing `length` (Object.defineProperty(bytes, 'length', {value: 1})) or a
+// replaced iterator cannot make a 65-byte record pass the bound check or change what is
+// copied.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name).get;
+const typedArrayTag = intrinsic(Symbol.toStringTag);
+const viewBuffer = intrinsic('buffer');
+const viewByteOffset = intrinsic('byteOffset');
+const viewByteLength = intrinsic('byteLength');
+const typedArraySet = TypedArrayPrototype.set;
+const isView = ArrayBuffer.isView;
 
 /** True for a genuine Uint8Array (or subclass such as Buffer), false for anything else. */
 export function isBytes(v) {
-  return ArrayBuffer.isView(v) && typedArrayTag.call(v) === 'Uint8Array';
+  return isView(v) && Reflect.apply(typedArrayTag, v, []) === 'Uint8Array';
+}
+
+/** The current length of a Uint8Array, read from its internal slots (0 once detached). */
+function byteLength(v) {
+  return Reflect.apply(viewByteLength, v, []);
+}
+
+/**
+ * A private copy of a Uint8Array's current bytes: a fresh ArrayBuffer that shares nothing
+ * with the caller's buffer (which may be resizable, shared with other views, or later
+ * detached).
+ */
+function copyBytes(v) {
+  const n = byteLength(v);
+  const out = new Uint8Array(n);
+  if (n > 0) {
+    const view = new Uint8Array(Reflect.apply(viewBuffer, v, []), Reflect.apply(viewByteOffset, v, []), n);
+    Reflect.apply(typedArraySet, out, [view]);
+  }
+  return out;
 }
 
 function fail(Kind, field, message) {
@@ -52,7 +86,7 @@ function describe(v) {
   if (v === null) return 'null';
   if (typeof v !== 'object') return typeof v;
   if (Array.isArray(v)) return Object.isFrozen(v) ? 'frozen Array' : 'Array';
-  if (ArrayBuffer.isView(v)) return typedArrayTag.call(v) ?? 'DataView';
+  if (isView(v)) return Reflect.apply(typedArrayTag, v, []) ?? 'DataView';
   if (v instanceof Number) return 'Number object (float)';
   return Object.prototype.toString.call(v).slice(8, -1);
 }
@@ -76,8 +110,9 @@ function checkBytes(field, v, max) {
   if (!isBytes(v)) {
     throw fail(TypeError, field, `must be exact bytes (Uint8Array), got ${describe(v)} (no implicit encoding)`);
   }
-  if (v.length > max) throw fail(RangeError, field, `at most ${max} bytes, got ${v.length}`);
-  return Uint8Array.from(v);
+  const n = byteLength(v);
+  if (n > max) throw fail(RangeError, field, `at most ${max} bytes, got ${n}`);
+  return copyBytes(v);
 }
 
 export function toHex(bytes) {
@@ -170,8 +205,32 @@ export function referencePositions(m, k, seed, item) {
 const EMPTY = new Uint8Array(0);
 
 /**
+ * The construction contract, in the documented order (m type, k type, m bound, k bound,
+ * seed type, seed length, records type, records count, then each record in index order:
+ * its type, then its length). Each record is read once. Returns {m, k, seed, records}:
+ * numbers, and private copies of the seed and of every record in the given order
+ * (repeats kept).
+ */
+function validateSnapshotArgs(records, m, k, seed) {
+  const { m: mm, k: kk, seed: s } = validateParams(m, k, seed);
+  if (!Array.isArray(records) || !Object.isFrozen(records)) {
+    throw fail(TypeError, 'records', `must be a frozen Array (the tuple), got ${describe(records)}`);
+  }
+  const n = records.length;
+  if (n > RECORDS_MAX) {
+    throw fail(RangeError, 'records', `at most ${RECORDS_MAX} records before de-duplication, got ${n}`);
+  }
+  const copies = new Array(n);
+  for (let i = 0; i < n; i++) copies[i] = checkBytes(`records[${i}]`, records[i], ITEM_MAX);
+  return { m: mm, k: kk, seed: s, records: copies };
+}
+
+const bitIsSet = (packed, p) => (packed[p >> 3] & (1 << (p & 7))) !== 0;
+
+/**
  * An immutable snapshot: built once from all records, then only queried.
  *   new DocumentPrefilter(records, m = 64, k = 3, seed = new Uint8Array())
+ *   DocumentPrefilter.read(m, k, seed, packedBits, records)   a snapshot given as its parts, verified
  * Fields (read-only accessors): m, k, seed (a fresh copy), bits (a bigint, bit p = 1n << p),
  * documents (a fresh frozen array of fresh Uint8Array copies, sorted by hex), documentCount.
  * Methods: maybePresent(item), lookup(item), packedBits(), has(item).
@@ -180,18 +239,9 @@ export class DocumentPrefilter {
   #m; #k; #seed; #packed; #bits; #documents;
 
   constructor(records, m = 64, k = 3, seed = EMPTY) {
-    const { m: mm, k: kk, seed: s } = validateParams(m, k, seed);
-    if (!Array.isArray(records) || !Object.isFrozen(records)) {
-      throw fail(TypeError, 'records', `must be a frozen Array (the tuple), got ${describe(records)}`);
-    }
-    if (records.length > RECORDS_MAX) {
-      throw fail(RangeError, 'records', `at most ${RECORDS_MAX} records before de-duplication, got ${records.length}`);
-    }
+    const { m: mm, k: kk, seed: s, records: copies } = validateSnapshotArgs(records, m, k, seed);
     const documents = new Map(); // hex -> bytes
-    for (let i = 0; i < records.length; i++) {
-      const r = checkBytes(`records[${i}]`, records[i], ITEM_MAX);
-      documents.set(toHex(r), r);
-    }
+    for (const r of copies) documents.set(toHex(r), r);
     const packed = new Uint8Array((mm + 7) >> 3);
     for (const doc of documents.values()) {
       for (const p of positions(mm, kk, s, doc)) packed[p >> 3] |= 1 << (p & 7);
@@ -207,17 +257,64 @@ export class DocumentPrefilter {
     Object.freeze(this);
   }
 
+  /**
+   * Reads a snapshot given as its parts (another implementation's output, a stored one, a
+   * damaged one) and VERIFIES it, in this order; the first failure decides the error:
+   *   1. m, k, seed, records: exactly as for the constructor (same errors, same order);
+   *   2. packedBits: a Uint8Array (else TypeError) of exactly ceil(m/8) bytes (else
+   *      RangeError), field `packed_bits`;
+   *   3. no bit at or above m is set: else RangeError, field `packed_bits`;
+   *   4. each record, in the given order, has all k of its positions set: else RangeError,
+   *      field `records[<i>]` of the first record that misses one (the message names the
+   *      position);
+   *   5. no bit is set that no record sets: else RangeError, field `packed_bits` (the
+   *      message names the lowest such bit).
+   * A reader never answers from bits that would give a false negative. The result is an
+   * ordinary immutable snapshot, equal to `new DocumentPrefilter(records, m, k, seed)`.
+   */
+  static read(m, k, seed, packedBits, records) {
+    const v = validateSnapshotArgs(records, m, k, seed);
+    if (!isBytes(packedBits)) {
+      throw fail(TypeError, 'packed_bits', `must be exact bytes (Uint8Array), got ${describe(packedBits)} (no implicit encoding)`);
+    }
+    const given = copyBytes(packedBits);
+    const size = (v.m + 7) >> 3;
+    if (given.length !== size) {
+      throw fail(RangeError, 'packed_bits', `must be exactly ceil(m/8) = ${size} bytes for m = ${v.m}, got ${given.length}`);
+    }
+    for (let p = v.m; p < size * 8; p++) {
+      if (bitIsSet(given, p)) throw fail(RangeError, 'packed_bits', `bit ${p} is set, at or above m = ${v.m}`);
+    }
+    const union = new Uint8Array(size);
+    for (let i = 0; i < v.records.length; i++) {
+      const ps = positions(v.m, v.k, v.seed, v.records[i]);
+      for (let j = 0; j < ps.length; j++) {
+        if (!bitIsSet(given, ps[j])) {
+          throw fail(RangeError, `records[${i}]`,
+            `position ${ps[j]} (hash index ${j}) is not set in packed_bits: the record would be a false negative`);
+        }
+        union[ps[j] >> 3] |= 1 << (ps[j] & 7);
+      }
+    }
+    for (let p = 0; p < v.m; p++) {
+      if (bitIsSet(given, p) && !bitIsSet(union, p)) {
+        throw fail(RangeError, 'packed_bits', `bit ${p} is set but no record sets it`);
+      }
+    }
+    return new DocumentPrefilter(Object.freeze(v.records), v.m, v.k, v.seed);
+  }
+
   get m() { return this.#m; }
   get k() { return this.#k; }
-  get seed() { return Uint8Array.from(this.#seed); }
+  get seed() { return copyBytes(this.#seed); }
   get bits() { return this.#bits; }
   get documentCount() { return this.#documents.size; }
   get documents() {
-    return Object.freeze([...this.#documents.keys()].sort().map((h) => Uint8Array.from(this.#documents.get(h))));
+    return Object.freeze([...this.#documents.keys()].sort().map((h) => copyBytes(this.#documents.get(h))));
   }
 
   /** Little-endian packing, ceil(m/8) bytes, unused high bits zero. A fresh copy. */
-  packedBits() { return Uint8Array.from(this.#packed); }
+  packedBits() { return copyBytes(this.#packed); }
 
   /** True when all k bits of item are set. */
   maybePresent(item) {

@@ -7,6 +7,7 @@ after each; exits when stdin closes.  Standard library only, Python 3.11+.
     cargo xtask conformance --impl 'python3 vectors/check/python/adapter.py'
 """
 import copy
+import gc
 import json
 import os
 import pickle
@@ -104,16 +105,32 @@ def doc_lookup(req):
     return _triple(snap.lookup(_hex(req, "item")))
 
 
-def doc_lookup_many(req):
-    snap = _snapshot(req)
-    items = _hex_list(req, "items")
+def _lookup_all(snap, items):
+    """One triple per item, in order.  A bound broken by an item is a value error naming
+    the field `item` (ADAPTER.md); the message says which one."""
     results = []
     for i, item in enumerate(items):
         try:
             results.append(_triple(snap.lookup(item)))
         except doc.ContractValueError as e:
-            raise doc.ContractValueError(f"items[{i}]", str(e).split(": ", 1)[-1]) from None
+            raise doc.ContractValueError("item", f"items[{i}]: {str(e).split(': ', 1)[-1]}") from None
     return {"results": results}
+
+
+def doc_lookup_many(req):
+    snap = _snapshot(req)
+    return _lookup_all(snap, _hex_list(req, "items"))
+
+
+def doc_read(req):
+    """ADAPTER.md, "Reading a snapshot": verify the parts in the documented order, then
+    look each item up in the snapshot they describe."""
+    m, k, seed = _int(req, "m"), _int(req, "k"), _hex(req, "seed")
+    packed = _hex(req, "packed_bits")
+    records = tuple(_hex_list(req, "records"))
+    items = _hex_list(req, "items")
+    snap = doc.read_snapshot(m, k, seed, packed, records)
+    return _lookup_all(snap, items)
 
 
 def doc_typed(req):
@@ -208,6 +225,375 @@ def doc_immutability_probe(req):
     return {"attempts": attempts}
 
 
+# ------------------------------------------------------------------ mutate (ADAPTER.md, "Mutation attempts")
+# Each attempt is made for real, step by step, with the means Python offers; then the
+# SAME snapshot is observed through its ordinary operations.  The runner compares the
+# observation with its own values; the outcome is only this adapter's account.
+
+ATTEMPTS = ("assign_fields", "mutate_returned_bits", "mutate_returned_documents",
+            "mutate_returned_lookup", "mutate_records_after_build", "mutate_seed_after_build",
+            "reconstruct", "mutate_copy")
+
+
+class _Steps:
+    """The steps of one attempt: each one either raises or goes through."""
+
+    def __init__(self):
+        self.raised = []   # (text, name of the exception type)
+        self.through = []  # text
+        self.notes = []
+
+    def step(self, text, action):
+        try:
+            action()
+        except Exception as e:  # noqa: BLE001 - any refusal counts as a refusal
+            self.raised.append((text, type(e).__name__))
+            return False
+        self.through.append(text)
+        return True
+
+    def outcome(self):
+        return "done" if self.through else "raised"
+
+    def detail(self):
+        kinds = sorted({kind for _, kind in self.raised})
+        text = f"{len(self.raised) + len(self.through)} steps, {len(self.raised)} raised"
+        if kinds:
+            text += f" ({', '.join(kinds)})"
+        if self.through:
+            shown = "; ".join(self.through[:4]) + ("; ..." if len(self.through) > 4 else "")
+            text += f"; {len(self.through)} went through: {shown}"
+        for note in dict.fromkeys(self.notes):  # each note once, in order
+            text += f"; {note}"
+        return text
+
+
+def _public_names(obj):
+    """Every public field, property or method name of the snapshot."""
+    return sorted(name for name in dir(obj) if not name.startswith("_"))
+
+
+def _descriptor_set(obj, name, value):
+    """Write `name` through the data descriptor the class holds for it, bypassing __setattr__."""
+    for klass in type(obj).__mro__:
+        descriptor = klass.__dict__.get(name)
+        if descriptor is not None and hasattr(type(descriptor), "__set__"):
+            type(descriptor).__set__(descriptor, obj, value)
+            return
+    raise AttributeError(f"no data descriptor for {name!r} in type(obj).__mro__")
+
+
+def _fill_ones(value):
+    """Every byte of `value` to ff in place, through a memoryview (TypeError for an int,
+    which has no buffer, and for read-only bytes)."""
+    view = memoryview(value).cast("B")
+    view[:] = b"\xff" * view.nbytes
+
+
+def _scribble(value):
+    """Change `value` in place by what it supports: clear() a container, else every byte
+    to ff (TypeError for int, frozenset, read-only bytes)."""
+    if callable(getattr(value, "clear", None)) and not isinstance(value, type):
+        value.clear()
+        return
+    _fill_ones(value)
+
+
+def _slot_names(klass):
+    slots = klass.__dict__.get("__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
+
+
+def _class_swaps(steps, snap, other, names, where):
+    """Swap in a layout-compatible class (object.__setattr__ on __class__), write the
+    fields through it, swap back.  With slot storage this would reach the state."""
+    cls = type(snap)
+    candidates = []
+    for label, bases, namespace in (
+            ("Swapped", (cls.__base__,), {"__slots__": _slot_names(cls)}),
+            ("Unfrozen", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
+                                  "__delattr__": object.__delattr__})):
+        try:
+            candidates.append(type(label, bases, namespace))
+        except Exception as e:  # noqa: BLE001
+            steps.notes.append(f"no class {label} ({type(e).__name__})")
+    for swapped in candidates:
+        if not steps.step(f"object.__setattr__({where}, '__class__', {swapped.__name__})",
+                          lambda s=swapped: object.__setattr__(snap, "__class__", s)):
+            continue
+        try:
+            for name in names:
+                value = getattr(other, name, None)
+                steps.step(f"as {swapped.__name__}: {where}.{name} = ...",
+                           lambda n=name, v=value: setattr(snap, n, v))
+            for slot in _slot_names(swapped):
+                value = getattr(other, slot.lstrip("_"), None)
+                steps.step(f"as {swapped.__name__}: slot {slot}.__set__",
+                           lambda s=slot, v=value: swapped.__dict__[s].__set__(snap, v))
+        finally:
+            object.__setattr__(snap, "__class__", cls)
+        steps.notes.append(f"__class__ set back to {cls.__name__} after each swap")
+
+
+def _assign_fields(steps, snap, other, where="snapshot"):
+    names = _public_names(snap)
+    for name in names:
+        value = getattr(other, name, None)
+        steps.step(f"{where}.{name} = other.{name}", lambda n=name, v=value: setattr(snap, n, v))
+        steps.step(f"object.__setattr__({where}, {name!r}, ...)",
+                   lambda n=name, v=value: object.__setattr__(snap, n, v))
+        steps.step(f"object.__setattr__({where}, '_{name}', ...)",
+                   lambda n=name, v=value: object.__setattr__(snap, "_" + n, v))
+        steps.step(f"type({where}).{name}.__set__({where}, ...)",
+                   lambda n=name, v=value: _descriptor_set(snap, n, v))
+        steps.step(f"vars({where})[{name!r}] = ...", lambda n=name, v=value: vars(snap).__setitem__(n, v))
+    for name in names:
+        steps.step(f"del {where}.{name}", lambda n=name: delattr(snap, n))
+        steps.step(f"object.__delattr__({where}, {name!r})", lambda n=name: object.__delattr__(snap, n))
+        steps.step(f"object.__delattr__({where}, '_{name}')", lambda n=name: object.__delattr__(snap, "_" + n))
+    steps.step(f"{where}.new_field = 1", lambda: setattr(snap, "new_field", 1))
+    steps.step(f"object.__setattr__({where}, 'new_field', 1)", lambda: object.__setattr__(snap, "new_field", 1))
+    _class_swaps(steps, snap, other, names, where)
+    for referent in gc.get_referents(snap):
+        if isinstance(referent, type):
+            continue  # the class itself: replacing code is not changing this snapshot
+        steps.step(f"change gc.get_referents({where}) item {type(referent).__name__} in place",
+                   lambda r=referent: _scribble(r))
+
+
+def _handed_out(snap, keyword):
+    """(expression, value) for every public field or no-argument method whose name has `keyword`."""
+    out = []
+    for name in _public_names(snap):
+        if keyword not in name:
+            continue
+        value = getattr(snap, name)
+        if callable(value):
+            try:
+                out.append((f"snapshot.{name}()", value()))
+            except TypeError:
+                continue  # needs arguments: not a value handed out
+        else:
+            out.append((f"snapshot.{name}", value))
+    return out
+
+
+def _attempt_returned_bits(steps, snap, other, probes):
+    for expr, value in _handed_out(snap, "bit"):
+        steps.step(f"every byte of {expr} ({type(value).__name__}) to ff in place",
+                   lambda v=value: _fill_ones(v))
+        steps.step(f"{expr}[0] = 0xff", lambda v=value: v.__setitem__(0, 0xFF))
+    steps.notes.append("int and bytes have no in-place operation (|= only rebinds a name)")
+
+
+def _attempt_returned_documents(steps, snap, other, probes):
+    for expr, documents in _handed_out(snap, "document"):
+        for document in sorted(documents):
+            steps.step(f"{expr}.discard(document)", lambda d=documents, x=document: d.discard(x))
+        steps.step(f"{expr}.clear()", lambda d=documents: d.clear())
+        steps.step(f"set.clear({expr})", lambda d=documents: set.clear(d))
+        for record in other.documents:
+            steps.step(f"{expr}.add(other record)", lambda d=documents, x=record: d.add(x))
+            steps.step(f"set.add({expr}, other record)", lambda d=documents, x=record: set.add(d, x))
+
+
+def _attempt_returned_lookup(steps, snap, other, probes):
+    for probe in probes or [b""]:
+        result = snap.lookup(probe)
+        for key in ("maybe_present", "exact_checked", "duplicate"):
+            steps.step(f"lookup(probe)[{key!r}] = not ...",
+                       lambda r=result, k=key: r.__setitem__(k, not r[k]))
+        steps.step("lookup(probe).clear()", lambda r=result: r.clear())
+    steps.notes.append("lookup() returns a fresh dict on every call")
+
+
+def _mutable_buffer(value):
+    try:
+        return not memoryview(value).readonly
+    except TypeError:
+        return False
+
+
+def _build_as_mutable_as_admitted(candidates, build):
+    """Build with the most mutable caller-owned buffers the contract admits.  Returns
+    (snapshot, buffers, label, rejected) where rejected lists the refused kinds."""
+    rejected = []
+    for index, (label, make) in enumerate(candidates):
+        buffers = make()
+        try:
+            return build(buffers), buffers, label, rejected
+        except TypeError as e:
+            if index == len(candidates) - 1:
+                raise
+            rejected.append(f"{label} ({type(e).__name__} on {getattr(e, 'field', '?')})")
+    raise AssertionError("unreachable")
+
+
+def _attempt_records_after_build(steps, records, m, k, seed, other):
+    snap, buffers, label, rejected = _build_as_mutable_as_admitted(
+        [("a list of bytearray", lambda: [bytearray(r) for r in records]),
+         ("a tuple of bytearray", lambda: tuple(bytearray(r) for r in records)),
+         ("a list of bytes", lambda: [bytes(r) for r in records]),
+         ("a tuple of bytes", lambda: tuple(bytes(r) for r in records))],
+        lambda buffers: doc.DocumentPrefilter(buffers, m, k, seed))
+    expressible = callable(getattr(buffers, "append", None)) or any(_mutable_buffer(r) for r in buffers)
+
+    def xor_all(record):
+        view = memoryview(record).cast("B")
+        view[:] = bytes(b ^ 0xFF for b in view)
+
+    for i, record in enumerate(buffers):
+        steps.step(f"records[{i}] ^= ff in place", lambda r=record: xor_all(r))
+    for record in other.documents:
+        steps.step("records.append(other record)", lambda r=record: buffers.append(bytes(r)))
+    steps.step("records.reverse()", lambda: buffers.reverse())
+    if rejected:
+        steps.notes.append("the contract rejected " + ", ".join(rejected))
+    steps.notes.append(f"built from {label}")
+    return snap, expressible
+
+
+def _attempt_seed_after_build(steps, records, m, k, seed):
+    snap, buffer, label, rejected = _build_as_mutable_as_admitted(
+        [("a bytearray seed", lambda: bytearray(seed)), ("a bytes seed", lambda: bytes(seed))],
+        lambda s: doc.DocumentPrefilter(tuple(records), m, k, s))
+    expressible = _mutable_buffer(buffer)
+
+    def xor_all():
+        view = memoryview(buffer).cast("B")
+        view[:] = bytes(b ^ 0xFF for b in view)
+
+    steps.step("seed ^= ff in place", xor_all)
+    steps.step("seed.append(0xff)", lambda: buffer.append(0xFF))
+    if rejected:
+        steps.notes.append("the contract rejected " + ", ".join(rejected))
+    steps.notes.append(f"built from {label}")
+    return snap, expressible
+
+
+def _attempt_reconstruct(steps, snap, other, other_args):
+    steps.step("snapshot.__init__(*other)", lambda: snap.__init__(*other_args))
+    for klass in type(snap).__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is not None:
+            steps.step(f"{klass.__name__}.__init__(snapshot, *other)",
+                       lambda f=init: f(snap, *other_args))
+
+
+def _attempt_copy(steps, snap, other):
+    makers = [("copy.copy", lambda: copy.copy(snap)), ("copy.deepcopy", lambda: copy.deepcopy(snap))]
+    makers += [(f"pickle protocol {p}", lambda p=p: pickle.loads(pickle.dumps(snap, protocol=p)))
+               for p in range(pickle.HIGHEST_PROTOCOL + 1)]
+    if hasattr(copy, "replace"):  # Python 3.13+
+        makers.append(("copy.replace", lambda: copy.replace(snap)))
+    same = []
+    for label, make in makers:
+        made = []
+        if not steps.step(label, lambda f=make: made.append(f())):
+            continue
+        clone = made[0]
+        if clone is snap:
+            same.append(label)
+        _assign_fields(steps, clone, other, where=f"{label} copy")
+    if same:
+        steps.notes.append(f"{', '.join(same)} return the snapshot itself")
+
+
+def _json_int(value):
+    return value if type(value) is int else repr(value)[:40]
+
+
+def _observation(snap, probes):
+    """(observation, failures): m, k, seed, packed_bits, documents and one triple per
+    probe, read from the snapshot through its ordinary operations.  A read that fails
+    (a snapshot broken by the attempt) gives null and is named in the failures."""
+    out, failures = {}, []
+    for key, read in (("m", lambda: _json_int(snap.m)), ("k", lambda: _json_int(snap.k)),
+                      ("seed", lambda: snap.seed.hex()), ("packed_bits", lambda: snap.packed_bits().hex()),
+                      ("documents", lambda: _json_int(len(snap.documents)))):
+        try:
+            out[key] = read()
+        except Exception as e:  # noqa: BLE001 - report what the observation saw
+            out[key] = None
+            failures.append(f"{key}: {type(e).__name__}")
+    lookups = []
+    for i, probe in enumerate(probes):
+        try:
+            lookups.append({key: value if type(value) is bool else repr(value)[:40]
+                            for key, value in _triple(snap.lookup(probe)).items()})
+        except Exception as e:  # noqa: BLE001
+            lookups.append(None)
+            failures.append(f"lookups[{i}]: {type(e).__name__}")
+    out["lookups"] = lookups
+    return out, failures
+
+
+def _other(req):
+    value = _arg(req, "other")
+    if type(value) is not dict:
+        raise BadRequest("other: expected an object {m, k, seed, records}")
+    try:
+        m, k, seed = _int(value, "m"), _int(value, "k"), _hex(value, "seed")
+        records = _hex_list(value, "records")
+    except BadRequest as e:
+        raise BadRequest(f"other: {e}") from None
+    try:
+        return doc.DocumentPrefilter(tuple(records), m, k, seed), (tuple(records), m, k, seed)
+    except (TypeError, ValueError) as e:
+        raise BadRequest(f"other: not a valid snapshot: {e}") from None
+
+
+def doc_mutate(req):
+    """ADAPTER.md, "Mutation attempts": build, make the named attempt, observe."""
+    m, k, seed = _int(req, "m"), _int(req, "k"), _hex(req, "seed")
+    records = _hex_list(req, "records")
+    probes = _hex_list(req, "probes")
+    attempt = _arg(req, "attempt")
+    if type(attempt) is not str or attempt not in ATTEMPTS:
+        raise BadRequest(f"attempt: expected one of {', '.join(ATTEMPTS)}, got {json.dumps(attempt)[:40]}")
+    other, other_args = _other(req)
+    # Contract errors first, in the contract order: the snapshot's, then the probes'.
+    doc.check_params(m, k, seed)
+    doc.check_records(tuple(records))
+    for i, probe in enumerate(probes):
+        try:
+            doc.check_item(probe)
+        except doc.ContractValueError as e:
+            raise doc.ContractValueError("item", f"probes[{i}]: {str(e).split(': ', 1)[-1]}") from None
+    steps = _Steps()
+    expressible = True
+    if attempt == "mutate_records_after_build":
+        snap, expressible = _attempt_records_after_build(steps, records, m, k, seed, other)
+    elif attempt == "mutate_seed_after_build":
+        snap, expressible = _attempt_seed_after_build(steps, records, m, k, seed)
+    else:
+        snap = doc.DocumentPrefilter(tuple(records), m, k, seed)
+        if attempt == "assign_fields":
+            _assign_fields(steps, snap, other)
+        elif attempt == "mutate_returned_bits":
+            _attempt_returned_bits(steps, snap, other, probes)
+        elif attempt == "mutate_returned_documents":
+            _attempt_returned_documents(steps, snap, other, probes)
+        elif attempt == "mutate_returned_lookup":
+            _attempt_returned_lookup(steps, snap, other, probes)
+        elif attempt == "reconstruct":
+            _attempt_reconstruct(steps, snap, other, other_args)
+        else:
+            _attempt_copy(steps, snap, other)
+    if not expressible:
+        outcome = "impossible"
+        detail = ("impossible: the contract admits only immutable buffers (an exact tuple of exact bytes, "
+                  "exact bytes for the seed), which Python cannot change in place; tried anyway: " + steps.detail())
+    else:
+        outcome, detail = steps.outcome(), steps.detail()
+    observation, failures = _observation(snap, probes)
+    if failures:
+        detail += "; observing afterwards raised: " + ", ".join(failures)
+    result = {"outcome": outcome, "detail": detail}
+    result.update(observation)
+    return result
+
+
 # ------------------------------------------------------------------ fnv1a-utf16-v1
 
 def fnv_positions(req):
@@ -241,7 +627,8 @@ OPS = {
     "doc-membership-v1": {
         "sha256": doc_sha256, "frame": doc_frame, "positions": doc_positions,
         "build": doc_build, "lookup": doc_lookup, "lookup_many": doc_lookup_many,
-        "typed": doc_typed, "immutability_probe": doc_immutability_probe,
+        "typed": doc_typed, "read": doc_read, "mutate": doc_mutate,
+        "immutability_probe": doc_immutability_probe,
     },
     "fnv1a-utf16-v1": {
         "positions": fnv_positions, "estimates": fnv_estimates, "session": fnv_session,
@@ -300,7 +687,11 @@ def main():
             if not line.strip():
                 continue
             response = respond(line)
-        out.write(_dumps(response) + "\n")
+        try:
+            text = _dumps(response)
+        except (TypeError, ValueError) as e:  # a result that is not JSON: never die on it
+            text = _dumps({"id": response.get("id"), "error": _error("internal", f"unserialisable result: {e}")})
+        out.write(text + "\n")
         out.flush()
 
 

@@ -139,34 +139,52 @@ def pack_bits(bits, m):
 
 # ---------------------------------------------------------------- the snapshot
 
-class DocumentPrefilter:
+def _build_state(records, m, k, seed):
+    """Validate in the contract order and compute (m, k, seed, bits, documents)."""
+    check_params(m, k, seed)
+    check_records(records)
+    documents = frozenset(records)
+    bits = 0
+    for document in documents:
+        for position in _positions_unchecked(m, k, seed, document):
+            bits |= 1 << position
+    return m, k, seed, bits, documents
+
+
+def _not_a_sequence(self, *args, **kwargs):
+    raise TypeError("a DocumentPrefilter is not a sequence: use its fields m, k, seed, bits, documents")
+
+
+class DocumentPrefilter(tuple):
     """An immutable snapshot: m, k, seed, the bits and the exact set, fixed at construction.
 
     DocumentPrefilter(records, m=64, k=3, seed=b"") with records an exact tuple of exact
     bytes.  Nothing is added, removed or imported afterwards; build a new snapshot instead.
 
-    The state lives in private slots whose descriptors are removed from the class right
-    after it is defined (see below), so neither `snapshot.x = ...`, `del snapshot.x`,
-    `object.__setattr__(snapshot, ...)` nor `vars(snapshot)` reaches it; the public
-    fields are read-only properties that hand out immutable values (int, bytes,
-    frozenset).  Assignment raises dataclasses.FrozenInstanceError, as in the seed.
+    The state is the five items of the tuple this object is (m, k, seed, bits,
+    documents), every one of them immutable itself (int, bytes, frozenset).  A tuple's
+    items cannot be written by any Python-level means: there are no slots or instance
+    dict to reach with object.__setattr__, vars() or a layout-compatible class swapped in
+    through __class__ (a tuple subclass cannot even declare slots), and gc only hands
+    the immutable items out.  The public fields are read-only properties.  Assignment,
+    deletion and a second __init__ with other arguments raise
+    dataclasses.FrozenInstanceError, as the seed's frozen dataclass does.  The tuple
+    protocol itself (len, iteration, indexing, +, *, ordering) is switched off.
     """
 
-    __slots__ = ("_m", "_k", "_seed", "_bits", "_documents")
+    __slots__ = ()
+
+    def __new__(cls, records, m=64, k=3, seed=b""):
+        return tuple.__new__(cls, _build_state(records, m, k, seed))
 
     def __init__(self, records, m=64, k=3, seed=b""):
+        # Python calls __init__ right after __new__ with the same arguments.  A later
+        # call (snapshot.__init__(...)) with arguments that describe another snapshot
+        # is a re-initialisation attempt: refused (and the tuple could not change anyway).
         check_params(m, k, seed)
         check_records(records)
-        documents = frozenset(records)
-        bits = 0
-        for document in documents:
-            for position in _positions_unchecked(m, k, seed, document):
-                bits |= 1 << position
-        for name, value in (("_m", m), ("_k", k), ("_seed", seed),
-                            ("_bits", bits), ("_documents", documents)):
-            if _slot_get_default(self, name) is not _UNSET:
-                raise FrozenInstanceError("snapshot already constructed")
-            _SLOTS[name].__set__(self, value)
+        if (m, k, seed, frozenset(records)) != (self.m, self.k, self.seed, self.documents):
+            raise FrozenInstanceError("snapshot already constructed: build a new one instead")
 
     def __setattr__(self, name, value):
         raise FrozenInstanceError(f"cannot assign to field {name!r}: the snapshot is immutable")
@@ -175,11 +193,11 @@ class DocumentPrefilter:
         raise FrozenInstanceError(f"cannot delete field {name!r}: the snapshot is immutable")
 
     # read-only fields
-    m = property(lambda self: _SLOTS["_m"].__get__(self), doc="number of bits, 8..=512")
-    k = property(lambda self: _SLOTS["_k"].__get__(self), doc="number of hash indices, 1..=8")
-    seed = property(lambda self: _SLOTS["_seed"].__get__(self), doc="the seed (bytes, 0..=16)")
-    bits = property(lambda self: _SLOTS["_bits"].__get__(self), doc="the filter as an int; bit p is 1 << p")
-    documents = property(lambda self: _SLOTS["_documents"].__get__(self), doc="the exact set (frozenset of bytes)")
+    m = property(lambda self: tuple.__getitem__(self, 0), doc="number of bits, 8..=512")
+    k = property(lambda self: tuple.__getitem__(self, 1), doc="number of hash indices, 1..=8")
+    seed = property(lambda self: tuple.__getitem__(self, 2), doc="the seed (bytes, 0..=16)")
+    bits = property(lambda self: tuple.__getitem__(self, 3), doc="the filter as an int; bit p is 1 << p")
+    documents = property(lambda self: tuple.__getitem__(self, 4), doc="the exact set (frozenset of bytes)")
 
     def maybe_present(self, item):
         """All k bits of `item` are set."""
@@ -198,14 +216,18 @@ class DocumentPrefilter:
         """ceil(m/8) little-endian bytes; logical bit 0 is the least significant bit of byte 0."""
         return pack_bits(self.bits, self.m)
 
+    # Equal to another snapshot with the same state, never to a plain tuple.
     def __eq__(self, other):
-        if type(other) is not DocumentPrefilter:
-            return NotImplemented
-        return (self.m, self.k, self.seed, self.bits, self.documents) == \
-               (other.m, other.k, other.seed, other.bits, other.documents)
+        return isinstance(other, DocumentPrefilter) and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
 
     def __hash__(self):
-        return hash((self.m, self.k, self.seed, self.bits, self.documents))
+        return tuple.__hash__(self)
+
+    def __bool__(self):
+        return True
 
     def __repr__(self):
         return (f"DocumentPrefilter(m={self.m}, k={self.k}, seed={self.seed!r}, "
@@ -220,20 +242,55 @@ class DocumentPrefilter:
     def __deepcopy__(self, memo):
         return self
 
-
-_UNSET = object()
-
-
-def _slot_get_default(obj, name):
-    try:
-        return _SLOTS[name].__get__(obj)
-    except AttributeError:
-        return _UNSET
+    # not a sequence, not ordered
+    __len__ = __iter__ = __getitem__ = __contains__ = _not_a_sequence
+    __add__ = __mul__ = __rmul__ = count = index = _not_a_sequence
+    __lt__ = __le__ = __gt__ = __ge__ = lambda self, other: NotImplemented
+    __getnewargs__ = _not_a_sequence
 
 
-# Keep the slot descriptors privately and remove them from the class: from now on only
-# this module can write the state (and only once, in __init__).
-_SLOTS = {name: DocumentPrefilter.__dict__[name] for name in DocumentPrefilter.__slots__}
-for _name in DocumentPrefilter.__slots__:
-    delattr(DocumentPrefilter, _name)
-del _name
+# ---------------------------------------------------------------- reading a snapshot
+
+def read_snapshot(m, k, seed, packed_bits, records):
+    """Read a snapshot given as its parts, verifying them (ADAPTER.md, "Reading a snapshot").
+
+    The first failing check decides the error:
+      1. m, k, seed, records as for construction (same errors, same order);
+      2. packed_bits is exact bytes (else type error) of exactly ceil(m/8) bytes;
+      3. no bit at or above m is set;
+      4. each record, in the order given, has all k of its positions set
+         (field records[<i>] of the first that misses one, the message names the position);
+      5. no bit is set that no record sets (the message names the lowest such bit).
+    Every failure names field `packed_bits` except 1 (its own fields) and 4.  The result
+    is an ordinary DocumentPrefilter, equal to DocumentPrefilter(records, m, k, seed):
+    a reader never answers from bits that would give a false negative.
+    """
+    check_params(m, k, seed)
+    check_records(records)
+    if type(packed_bits) is not bytes:
+        raise ContractTypeError("packed_bits", f"must be exact bytes, got {_kind(packed_bits)}")
+    size = (m + 7) // 8
+    if len(packed_bits) != size:
+        raise ContractValueError("packed_bits", f"must be exactly ceil(m/8) = {size} bytes for m={m}, got {len(packed_bits)}")
+    bits = int.from_bytes(packed_bits, "little")
+    if bits >> m:
+        high = bits >> m
+        lowest = m + (high & -high).bit_length() - 1
+        raise ContractValueError("packed_bits", f"bit {lowest} is set, at or above m={m}")
+    covered = 0
+    for index, record in enumerate(records):
+        for hash_index, position in enumerate(_positions_unchecked(m, k, seed, record)):
+            if not bits >> position & 1:
+                raise ContractValueError(
+                    f"records[{index}]",
+                    f"position {position} (hash index {hash_index}) of this record is not set in packed_bits: "
+                    "reading it would give a false negative")
+            covered |= 1 << position
+    extra = bits & ~covered
+    if extra:
+        lowest = (extra & -extra).bit_length() - 1
+        raise ContractValueError("packed_bits", f"bit {lowest} is set but no record sets it")
+    snapshot = DocumentPrefilter(records, m, k, seed)
+    if snapshot.bits != bits:  # implied by checks 3 to 5; kept as a guard
+        raise AssertionError("read_snapshot: verified bits differ from the rebuilt snapshot")
+    return snapshot

@@ -1,0 +1,56 @@
+// The adapter as the runner starts it: a separate `node adapter.mjs` process, one JSON
+// request per line in, one response per line out, exiting when stdin closes.
+//
+//   node --test vectors/check/js/test/
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ADAPTER = fileURLToPath(new URL('../adapter.mjs', import.meta.url));
+const hexOf = (s) => Buffer.from(s).toString('hex');
+const RECORDS = ['doc-00', 'doc-01', 'doc-02', 'doc-03'].map(hexOf);
+const OTHER = { m: 32, k: 2, seed: hexOf('raw'), records: ['', '00', 'c3a9'] };
+const DM = 'doc-membership-v1';
+
+function exchange(requests) {
+  const input = requests.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+  const run = spawnSync(process.execPath, [ADAPTER], { input, encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+}
+
+test('read, mutate and typed over stdin/stdout, blank lines skipped', () => {
+  const attempts = ['assign_fields', 'mutate_returned_bits', 'mutate_returned_documents', 'mutate_returned_lookup',
+    'mutate_records_after_build', 'mutate_seed_after_build', 'reconstruct', 'mutate_copy'];
+  const probes = [...RECORDS, hexOf('doc-04'), hexOf('doc-05')];
+  const responses = exchange([
+    { id: 1, protocol: DM, op: 'build', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS },
+    '',
+    { id: 2, protocol: DM, op: 'read', m: 16, k: 3, seed: hexOf('lab'), packed_bits: 'd291', records: RECORDS, items: probes },
+    { id: 3, protocol: DM, op: 'read', m: 16, k: 3, seed: hexOf('lab'), packed_bits: 'c291', records: RECORDS.slice(1), items: probes },
+    ...attempts.map((attempt, i) => ({
+      id: 10 + i, protocol: DM, op: 'mutate', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS, other: OTHER, attempt, probes,
+    })),
+    { id: 20, protocol: DM, op: 'mutate', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS, other: OTHER, attempt: 'nope', probes },
+    { id: 21, protocol: DM, op: 'typed', records: { tuple: [] }, m: { int: 7 }, k: { bool: true }, seed: { bytes: '' } },
+    { id: 22, protocol: DM, op: 'immutability_probe', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS, probes },
+  ]);
+  assert.deepEqual(responses.map((r) => r.id), [1, 2, 3, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21, 22]);
+  assert.deepEqual(responses[0].result, { packed_bits: 'd291', documents: 4 });
+  const t = (a, b, c) => ({ maybe_present: a, exact_checked: b, duplicate: c });
+  assert.deepEqual(responses[1].result.results, [t(true, true, true), t(true, true, true), t(true, true, true), t(true, true, true),
+    t(true, true, false), t(false, false, false)]);
+  assert.equal(responses[2].error.field, 'records[0]');
+  for (const r of responses.slice(3, 11)) {
+    const { m, k, seed, packed_bits: packed, documents, lookups } = r.result;
+    assert.deepEqual({ m, k, seed, packed, documents, lookups }, {
+      m: 16, k: 3, seed: hexOf('lab'), packed: 'd291', documents: 4, lookups: responses[1].result.results,
+    }, r.result.detail);
+    assert.ok(['raised', 'done', 'impossible'].includes(r.result.outcome));
+  }
+  assert.equal(responses[11].error.kind, 'bad_request');
+  assert.deepEqual([responses[12].error.kind, responses[12].error.field], ['type', 'k']);
+  assert.ok(responses[13].result.attempts.every((a) => a.unchanged));
+});
