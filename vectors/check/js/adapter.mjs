@@ -77,65 +77,6 @@ function snapshotOf(req) {
   return new dm.DocumentPrefilter(records, m, k, seed);
 }
 
-function fingerprint(snap, probes) {
-  return JSON.stringify({
-    m: snap.m, k: snap.k, seed: dm.toHex(snap.seed), bits: snap.bits.toString(16),
-    packed: dm.toHex(snap.packedBits()), documents: snap.documents.map(dm.toHex),
-    count: snap.documentCount, lookups: probes.map((p) => triple(snap.lookup(p))),
-  });
-}
-
-function immutabilityProbe(req) {
-  const m = intArg(req, 'm');
-  const k = intArg(req, 'k');
-  const seed = hexArg(req, 'seed');
-  const recordBytes = hexListArg(req, 'records');
-  const records = Object.freeze(recordBytes);
-  const probes = hexListArg(req, 'probes');
-  const snap = new dm.DocumentPrefilter(records, m, k, seed);
-  const before = fingerprint(snap, probes);
-  const attempts = [];
-  const attempt = (text, fn) => {
-    let how;
-    try {
-      const r = fn();
-      how = r === false ? 'refused (returned false)' : 'allowed, but it reaches only a copy or nothing';
-    } catch (e) {
-      how = `refused: ${e.constructor.name}: ${e.message}`;
-    }
-    attempts.push({ attempt: `${text} -> ${how}`, unchanged: fingerprint(snap, probes) === before });
-  };
-  for (const field of ['m', 'k', 'seed', 'bits', 'documents', 'documentCount']) {
-    attempt(`assign snapshot.${field}`, () => { snap[field] = field === 'bits' ? 0n : 0; });
-    attempt(`Reflect.set(snapshot, '${field}', ...)`, () => Reflect.set(snap, field, field === 'bits' ? (1n << 600n) - 1n : 1));
-    attempt(`Object.defineProperty(snapshot, '${field}', {value})`, () => { Object.defineProperty(snap, field, { value: 0 }); });
-    attempt(`delete snapshot.${field}`, () => { delete snap[field]; });
-  }
-  attempt('add a new property to the snapshot', () => { snap.extra = 1; });
-  attempt('Object.setPrototypeOf(snapshot, {})', () => { Object.setPrototypeOf(snap, {}); });
-  attempt('replace DocumentPrefilter.prototype.lookup', () => {
-    dm.DocumentPrefilter.prototype.lookup = () => ({ maybe_present: true, exact_checked: true, duplicate: true });
-  });
-  attempt('replace DocumentPrefilter.prototype.maybePresent', () => { dm.DocumentPrefilter.prototype.maybePresent = () => true; });
-  attempt("redefine the 'bits' getter on DocumentPrefilter.prototype", () => {
-    Object.defineProperty(dm.DocumentPrefilter.prototype, 'bits', { get: () => 0n });
-  });
-  attempt('fill the array returned by packedBits() with 0xff', () => { snap.packedBits().fill(0xff); });
-  attempt('fill the array returned by packedBits() with 0', () => { snap.packedBits().fill(0); });
-  attempt('fill the bytes returned by seed with 0xff', () => { snap.seed.fill(0xff); });
-  attempt('push onto the documents array', () => { snap.documents.push(new Uint8Array([1, 2, 3])); });
-  attempt('empty the documents array (length = 0)', () => { snap.documents.length = 0; });
-  attempt('overwrite the bytes of every returned document', () => { for (const d of snap.documents) d.fill(0x5a); });
-  attempt('fill the caller\'s record buffers after construction', () => { for (const r of recordBytes) r.fill(0x5a); });
-  attempt('fill the caller\'s seed buffer after construction', () => { seed.fill(0x5a); });
-  attempt('assign fields of a returned lookup result', () => {
-    const r = snap.lookup(probes[0] ?? new Uint8Array(0));
-    r.maybe_present = true; r.duplicate = true;
-  });
-  attempt('Object.freeze / Object.seal the snapshot again', () => { Object.freeze(snap); Object.seal(snap); });
-  return { attempts };
-}
-
 // ------------------------------------------------------------ mutation attempts (op `mutate`)
 
 /** The attempts of ADAPTER.md's table, in its order. */
@@ -641,9 +582,6 @@ function docMembership(req) {
     }
     case 'mutate':
       return mutateRequest(req);
-    case 'immutability_probe':
-      // Superseded by `mutate`; kept while the runner still sends it.
-      return immutabilityProbe(req);
     default:
       throw bad(`unknown op \`${req.op}\` for doc-membership-v1`);
   }

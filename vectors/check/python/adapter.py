@@ -148,83 +148,6 @@ def doc_typed(req):
     return {"lookup": _triple(snapshot.lookup(item)) if has_item else None}
 
 
-def _observe(snap, probes):
-    """Everything observable about a snapshot."""
-    return (snap.m, snap.k, snap.seed, snap.bits, snap.documents, snap.packed_bits(),
-            tuple(tuple(sorted(snap.lookup(p).items())) for p in probes))
-
-
-def doc_immutability_probe(req):
-    snap = _snapshot(req)
-    probes = _hex_list(req, "probes")
-    before = _observe(snap, probes)
-    other = doc.DocumentPrefilter((b"intruder",), 8, 1, b"x")
-    attempts = []
-
-    def attempt(text, action):
-        try:
-            action()
-            outcome = "no error"
-        except Exception as e:  # noqa: BLE001 - we report whatever happens
-            outcome = f"{type(e).__name__}: {e}"
-        attempts.append({"attempt": f"{text} -> {outcome}",
-                         "unchanged": _observe(snap, probes) == before})
-
-    fields = {"m": 9, "k": 2, "seed": b"evil", "bits": 0, "documents": frozenset()}
-    for name, value in fields.items():
-        attempt(f"snapshot.{name} = {value!r}", lambda n=name, v=value: setattr(snap, n, v))
-        attempt(f"del snapshot.{name}", lambda n=name: delattr(snap, n))
-        attempt(f"object.__setattr__(snapshot, {name!r}, {value!r})",
-                lambda n=name, v=value: object.__setattr__(snap, n, v))
-        attempt(f"object.__setattr__(snapshot, '_{name}', {value!r})",
-                lambda n=name, v=value: object.__setattr__(snap, "_" + n, v))
-        attempt(f"object.__delattr__(snapshot, '_{name}')",
-                lambda n=name: object.__delattr__(snap, "_" + n))
-    attempt("snapshot.new_attribute = 1", lambda: setattr(snap, "new_attribute", 1))
-    attempt("snapshot.__class__ = type(other snapshot)", lambda: setattr(snap, "__class__", type(other)))
-    attempt("vars(snapshot)['bits'] = 0", lambda: vars(snap).__setitem__("bits", 0))
-    attempt("snapshot.__init__((b'intruder',), 8, 1, b'x')", lambda: snap.__init__((b"intruder",), 8, 1, b"x"))
-    attempt("DocumentPrefilter.__init__(snapshot, (), 16, 3, b'')",
-            lambda: doc.DocumentPrefilter.__init__(snap, (), 16, 3, b""))
-    attempt("snapshot.documents.add(b'intruder')", lambda: snap.documents.add(b"intruder"))
-    attempt("snapshot.documents.clear()", lambda: snap.documents.clear())
-
-    def ior_documents():
-        documents = snap.documents
-        documents |= {b"intruder"}
-    attempt("documents = snapshot.documents; documents |= {b'intruder'}", ior_documents)
-
-    def write_packed():
-        memoryview(snap.packed_bits())[0] = 0xFF
-    attempt("memoryview(snapshot.packed_bits())[0] = 0xff", write_packed)
-
-    def write_packed_copy():
-        packed = bytearray(snap.packed_bits())
-        packed[:] = b"\xff" * len(packed)
-    attempt("bytearray(snapshot.packed_bits())[:] = ff...", write_packed_copy)
-
-    def write_seed():
-        memoryview(snap.seed)[:1] = b"\xff"
-    attempt("memoryview(snapshot.seed)[:1] = b'\\xff'", write_seed)
-
-    def mutate_lookup():
-        for p in probes:
-            result = snap.lookup(p)
-            result["maybe_present"] = not result["maybe_present"]
-            result["duplicate"] = True
-            result.clear()
-    attempt("result = snapshot.lookup(probe); result[...] = ...; result.clear()", mutate_lookup)
-
-    def mutate_copies():
-        for clone in (copy.copy(snap), copy.deepcopy(snap), pickle.loads(pickle.dumps(snap))):
-            try:
-                setattr(clone, "bits", 0)
-            except AttributeError:
-                pass
-    attempt("copy.copy / copy.deepcopy / pickle round trip, then assign bits on the copy", mutate_copies)
-    return {"attempts": attempts}
-
-
 # ------------------------------------------------------------------ mutate (ADAPTER.md, "Mutation attempts")
 # Each attempt is made for real, step by step, with the means Python offers; then the
 # SAME snapshot is observed through its ordinary operations.  The runner compares the
@@ -628,7 +551,6 @@ OPS = {
         "sha256": doc_sha256, "frame": doc_frame, "positions": doc_positions,
         "build": doc_build, "lookup": doc_lookup, "lookup_many": doc_lookup_many,
         "typed": doc_typed, "read": doc_read, "mutate": doc_mutate,
-        "immutability_probe": doc_immutability_probe,
     },
     "fnv1a-utf16-v1": {
         "positions": fnv_positions, "estimates": fnv_estimates, "session": fnv_session,

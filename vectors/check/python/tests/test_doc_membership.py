@@ -327,12 +327,10 @@ class Mutate(unittest.TestCase):
             _, error = ask("mutate", **dict(base, attempt=attempt, seed="00" * 17))
             self.assertEqual((error["kind"], error["field"]), ("value", "seed"))
 
-    def test_old_immutability_probe_still_answers(self):
-        result, error = ask("immutability_probe", m=16, k=3, seed="6c6162", records=hexes(RECORDS),
-                            probes=hexes(RECORDS))
-        self.assertIsNone(error)
-        self.assertTrue(result["attempts"])
-        self.assertTrue(all(a["unchanged"] for a in result["attempts"]), result)
+    def test_old_immutability_probe_is_gone(self):
+        _, error = ask("immutability_probe", m=16, k=3, seed="6c6162", records=hexes(RECORDS),
+                       probes=hexes(RECORDS))
+        self.assertEqual(error["kind"], "bad_request")
 
 
 # ------------------------------------------------------------------ mutable variants: the op observes
