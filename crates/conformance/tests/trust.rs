@@ -1,0 +1,299 @@
+//! The runner observes and judges: a wrong or lying subject cannot make a figure or a
+//! verdict that it did not earn. Each test wraps the production subject in one
+//! realistic flaw and asserts the report shows the flaw.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
+use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::subject::{
+    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
+    RustDoc, RustFnv, ScriptAnswer, SubjectError, Triple,
+};
+use bloomproof_conformance::{Report, load};
+use std::path::Path;
+
+fn report(doc: impl DocSubject + Send + 'static, fnv: impl FnvSubject + Send + 'static) -> Report {
+    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
+    let mut subjects = Subjects {
+        doc: Box::new(doc),
+        fnv: Box::new(fnv),
+    };
+    run(&spec, &mut subjects, None)
+}
+
+fn failed(report: &Report) -> Vec<String> {
+    report
+        .checks
+        .iter()
+        .filter(|c| !c.passed())
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// Every production answer, except what a test overrides.
+macro_rules! delegate_doc {
+    () => {
+        fn name(&self) -> String { "wrapped".into() }
+        fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> { RustDoc.sha256(data) }
+        fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+            RustDoc.frame(p, index, item)
+        }
+        fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+            RustDoc.positions(p, item)
+        }
+        fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+            RustDoc.build(p, records)
+        }
+        fn lookup(&mut self, p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+            RustDoc.lookup(p, records, items)
+        }
+        fn read(&mut self, p: &RawParams, records: &[Vec<u8>], bits: &[u8], items: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+            RustDoc.read(p, records, bits, items)
+        }
+    };
+}
+
+/// Drops the `field` of every contract error, as one of the wrappers did.
+struct NoField;
+
+impl DocSubject for NoField {
+    delegate_doc!();
+    fn typed(
+        &mut self,
+        records: &TypedValue,
+        m: &TypedValue,
+        k: &TypedValue,
+        seed: &TypedValue,
+        item: Option<&TypedValue>,
+    ) -> Answer<Option<Triple>> {
+        RustDoc
+            .typed(records, m, k, seed, item)
+            .map_err(|err| match err {
+                SubjectError::Rejected { kind, message, .. } => SubjectError::Rejected {
+                    kind,
+                    field: None,
+                    message,
+                },
+                other => other,
+            })
+    }
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        RustDoc.mutate(p, records, other, attempt, probes)
+    }
+}
+
+#[test]
+fn a_contract_error_without_its_field_fails() {
+    let report = report(NoField, RustFnv);
+    assert_eq!(
+        failed(&report),
+        [
+            "parameter_types_and_limits_rejected",
+            "record_and_query_contract_rejected"
+        ]
+    );
+    let text = report.render_text();
+    assert!(
+        text.contains("field named by the error")
+            && text.contains("expected: \"m\"")
+            && text.contains("no field: every contract error must name its field"),
+        "{text}"
+    );
+}
+
+/// A snapshot whose packed-bits buffer is its own state: filling the returned buffer
+/// with ff changes the snapshot. The subject reports `impossible` for every attempt,
+/// as a lying adapter would, but it cannot report anything but what it then shows.
+struct AliasedBits;
+
+impl DocSubject for AliasedBits {
+    delegate_doc!();
+    fn typed(
+        &mut self,
+        records: &TypedValue,
+        m: &TypedValue,
+        k: &TypedValue,
+        seed: &TypedValue,
+        item: Option<&TypedValue>,
+    ) -> Answer<Option<Triple>> {
+        RustDoc.typed(records, m, k, seed, item)
+    }
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        let mut mutation = RustDoc.mutate(p, records, other, attempt, probes)?;
+        mutation.outcome = "impossible".into();
+        mutation.detail = "nothing tried: the snapshot is unchanged".into();
+        if attempt == MutationAttempt::MutateReturnedBits {
+            let seen = &mut mutation.observed;
+            seen.packed_bits.fill(0xff);
+            let used = p.m % 8;
+            if let (Some(last), true) = (seen.packed_bits.last_mut(), used != 0) {
+                *last >>= 8 - used;
+            }
+            for (probe, triple) in probes.iter().zip(&mut seen.lookups) {
+                triple.maybe_present = true;
+                triple.exact_checked = true;
+                triple.duplicate = records.contains(probe);
+            }
+        }
+        Ok(mutation)
+    }
+}
+
+#[test]
+fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
+    let report = report(AliasedBits, RustFnv);
+    assert_eq!(failed(&report), ["snapshot_fields_are_immutable"]);
+    let text = report.render_text();
+    assert!(
+        text.contains("after mutate_returned_bits (the implementation says impossible")
+            && text.contains("packed bits")
+            && text.contains("expected: d291")
+            && text.contains("actual:   ffff"),
+        "{text}"
+    );
+}
+
+/// h1 + 1 for every string, as one of the wrappers did.
+struct WrongH1;
+
+impl FnvSubject for WrongH1 {
+    fn name(&self) -> String {
+        "h1 + 1".into()
+    }
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        let mut hashes = RustFnv.positions(m, k, units)?;
+        hashes.h1 = hashes.h1.wrapping_add(1);
+        hashes.positions = (0..k)
+            .map(|i| {
+                let p = (u64::from(hashes.h1) + i * u64::from(hashes.h2)) % m;
+                u16::try_from(p).unwrap()
+            })
+            .collect();
+        Ok(hashes)
+    }
+    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
+        RustFnv.session(script)
+    }
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        RustFnv.estimates(m, k, n)
+    }
+}
+
+/// Packs big-endian: the first byte of `d291` comes out as `91d2`.
+struct BigEndianPacking;
+
+impl DocSubject for BigEndianPacking {
+    fn name(&self) -> String {
+        "big-endian packing".into()
+    }
+    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+        RustDoc.sha256(data)
+    }
+    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+        RustDoc.frame(p, index, item)
+    }
+    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+        RustDoc.positions(p, item)
+    }
+    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+        let mut built = RustDoc.build(p, records)?;
+        built.packed_bits.reverse();
+        Ok(built)
+    }
+    fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+        RustDoc.lookup(p, r, i)
+    }
+    fn read(
+        &mut self,
+        p: &RawParams,
+        r: &[Vec<u8>],
+        bits: &[u8],
+        i: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let mut bits = bits.to_vec();
+        bits.reverse();
+        RustDoc.read(p, r, &bits, i)
+    }
+    fn typed(
+        &mut self,
+        records: &TypedValue,
+        m: &TypedValue,
+        k: &TypedValue,
+        seed: &TypedValue,
+        item: Option<&TypedValue>,
+    ) -> Answer<Option<Triple>> {
+        RustDoc.typed(records, m, k, seed, item)
+    }
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        let mut mutation = RustDoc.mutate(p, records, other, attempt, probes)?;
+        mutation.observed.packed_bits.reverse();
+        Ok(mutation)
+    }
+}
+
+#[test]
+fn figures_are_the_subjects_own_answers() {
+    let report = report(BigEndianPacking, WrongH1);
+    let text = report.render_text();
+    for line in [
+        "a.h1: 3826002221 (published 3826002220) DIFFERS",
+        "a.h2: 428013963 (published 428013963)\n",
+        "fixture.packed_little_endian_hex: \"91d2\" (published \"d291\") DIFFERS",
+        // Bit counts do not depend on the byte order: the same as published.
+        "fixture.occupied_bits: 7 (published 7)\n",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    let a_position = text
+        .lines()
+        .find(|l| l.contains("m8_k1.position(a):"))
+        .expect("a figure line for a");
+    assert!(a_position.ends_with("DIFFERS"), "{a_position}");
+    assert!(report.failed >= 5, "{:?}", failed(&report));
+}
+
+#[test]
+fn a_published_figure_the_subject_never_gave_is_not_observed() {
+    struct Silent;
+    impl FnvSubject for Silent {
+        fn name(&self) -> String {
+            "silent".into()
+        }
+        fn positions(&mut self, _: u64, _: u64, _: &[u16]) -> Answer<FnvHashes> {
+            Err(SubjectError::Broken("no answer".into()))
+        }
+        fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
+            RustFnv.session(script)
+        }
+        fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+            RustFnv.estimates(m, k, n)
+        }
+    }
+    let text = report(RustDoc, Silent).render_text();
+    assert!(
+        text.contains("a.h1: not observed (published 3826002220)"),
+        "{text}"
+    );
+}
