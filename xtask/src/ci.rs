@@ -129,6 +129,10 @@ fn steps() -> Vec<Step> {
                 "node vectors/check/js/adapter.mjs",
             ],
         ),
+        cargo(
+            "planted-bug gallery: every planted bug is caught",
+            &["xtask", "gallery"],
+        ),
         cargo("explorer in a real browser", &["xtask", "e2e"]),
     ]
 }

@@ -4,6 +4,8 @@
 //! * `schemas [--check]`: write `spec/schemas/*.json` from the Rust types, or fail
 //!   when they are stale.
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
+//! * `gallery [FILTER]`: every planted bug and lying adapter of
+//!   `vectors/check/gallery/bugs.json` against the suite; fails when one survives.
 
 use bloomproof_conformance::front::{self, Format, Options};
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ mod bench;
 mod ci;
 mod e2e;
 mod fuzz;
+mod gallery;
 mod mutants;
 mod vectors;
 
@@ -33,6 +36,7 @@ tasks:
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
   mutants [CARGO-MUTANTS ARGS]                mutation-test protocol, filter, session; fails if any is missed
+  gallery [FILTER]                            planted bugs and lying adapters vs the suite; fails if any survives
   e2e                                         the explorer page in a real browser (installs what is missing)
   bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
   ci                                          run every test, lint and freshness check";
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "vectors" => vectors::run(rest),
         "mutants" => mutants::run(rest),
+        "gallery" => gallery::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,1038 @@
+//! `cargo xtask gallery [FILTER]`: the planted-bug gallery, the suite proving its own
+//! power.
+//!
+//! `vectors/check/gallery/bugs.json` lists planted bugs, each a small patch against a
+//! copy of the Python implementation (`vectors/check/python`), and lying adapters, each
+//! a mode of `vectors/check/gallery/liar.py` in front of a real adapter. The task:
+//!
+//! 1. loads the file: its `bug_count` and `liar_count`, unique ids, every liar mode
+//!    known to `liar.py --modes`;
+//! 2. builds the runner (`cargo build -q -p bloomproof --locked`);
+//! 3. runs the controls: the unpatched Python implementation (in a fresh copy) and
+//!    every wrapped adapter behind `liar.py passthrough` must pass every check, or the
+//!    gallery means nothing and stops there;
+//! 4. applies every patch in memory (each `find` text must occur exactly once in its
+//!    file, else the bug is a stale patch) and runs each bug, two at a time: a fresh
+//!    temporary copy of the Python implementation with the patch written into it,
+//!    checked with `bloomproof conformance --impl 'python3 <copy>/adapter.py' --format
+//!    json --timeout 20`, or the liar's command; the runner is killed with everything
+//!    it started after 120 s, and the copy is removed;
+//! 5. prints one row per bug with the checks that failed (that caught it), as soon as
+//!    it and the rows above it are known, then a summary with the counts and the time.
+//!
+//! It fails when a bug or liar passes every check (`<id> survived: no check caught
+//! it`), when a patch is stale, when a subject cannot be run at all (or fails every
+//! check: a patch that breaks the adapter outright is no realistic bug), or when a
+//! control fails. `FILTER` runs only the bugs whose id contains it (the controls always
+//! run).
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The gallery's data, relative to the repository root.
+const BUGS_FILE: &str = "vectors/check/gallery/bugs.json";
+/// The implementation the patches apply to.
+const PYTHON_DIR: &str = "vectors/check/python";
+/// The lying proxy.
+const LIAR: &str = "vectors/check/gallery/liar.py";
+/// Subjects run at once (the machine has two cores).
+const JOBS: usize = 2;
+/// The runner's `--timeout`: the longest wait for one adapter response, in seconds.
+const REQUEST_TIMEOUT_SECS: &str = "20";
+/// The longest one whole conformance run may take before it is killed.
+const SUBJECT_LIMIT: Duration = Duration::from_secs(120);
+/// A liar command starting with this word runs the runner binary just built.
+const BINARY_WORD: &str = "target/debug/bloomproof";
+/// Widest line of check names in the matrix.
+const NAMES_WIDTH: usize = 100;
+
+/// One textual edit of a planted bug.
+struct Edit {
+    file: String,
+    find: String,
+    replace: String,
+}
+
+/// What a bug plants.
+enum Plant {
+    /// Edits to a fresh copy of the Python implementation.
+    Patch(Vec<Edit>),
+    /// `liar.py MODE -- COMMAND`.
+    Liar { mode: String, command: String },
+}
+
+/// One planted bug or lying adapter of `bugs.json`.
+struct Bug {
+    id: String,
+    area: String,
+    description: String,
+    plant: Plant,
+}
+
+/// The whole file.
+struct Gallery {
+    bugs: Vec<Bug>,
+}
+
+/// A subject ready to run: the files its patch rewrites, or why it is stale.
+enum Subject {
+    /// Patched files (path relative to the Python folder, whole new text).
+    Patched(Vec<(String, String)>),
+    /// A stale patch, with the message.
+    Stale(String),
+    /// A liar's `--impl` command.
+    Liar(String),
+}
+
+/// How one conformance run ended.
+enum Run {
+    /// The runner's report: the names of the checks that failed, and how many ran.
+    Report { failed: Vec<String>, total: usize },
+    /// No report: why.
+    Broken(String),
+}
+
+/// The verdict on one bug.
+enum Verdict {
+    /// Caught by these checks.
+    Caught(Vec<String>),
+    /// Passed every check.
+    Survived,
+    /// The patch no longer applies.
+    Stale(String),
+    /// The subject could not be run (or did not run at all).
+    Error(String),
+}
+
+/// One row of the matrix.
+struct Row {
+    verdict: Verdict,
+    seconds: f64,
+}
+
+/// Everything a run needs.
+struct Context {
+    root: PathBuf,
+    binary: PathBuf,
+    /// Number of checks the controls ran; every bug's run must run as many.
+    total: usize,
+}
+
+/// Runs the gallery.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let filter = match args {
+        [] => None,
+        [flag] if flag.starts_with('-') => {
+            return Err(format!(
+                "unknown option {flag:?}; usage: cargo xtask gallery [FILTER]"
+            ));
+        }
+        [filter] => Some(filter.as_str()),
+        other => return Err(format!("gallery takes at most one FILTER, got {other:?}")),
+    };
+    let started = Instant::now();
+    let root = super::root();
+    let gallery = load(&root)?;
+    let binary = build(&root)?;
+    let mut context = Context {
+        root,
+        binary,
+        total: 0,
+    };
+    context.total = controls(&context, &gallery)?;
+
+    let chosen: Vec<&Bug> = gallery
+        .bugs
+        .iter()
+        .filter(|bug| filter.is_none_or(|f| bug.id.contains(f)))
+        .collect();
+    if chosen.is_empty() {
+        return Err(format!("no bug id contains {filter:?}"));
+    }
+    let subjects: Vec<(&Bug, Subject)> = chosen
+        .iter()
+        .map(|&bug| (bug, prepare(&context, bug)))
+        .collect();
+    let id_width = chosen.iter().map(|b| b.id.len()).fold(3, usize::max);
+    let area_width = chosen.iter().map(|b| b.area.len()).fold(4, usize::max);
+    let liars = chosen
+        .iter()
+        .filter(|b| matches!(b.plant, Plant::Liar { .. }))
+        .count();
+    println!(
+        "\n==> gallery: {} and {}, {JOBS} at a time\n",
+        plural(chosen.len() - liars, "planted bug", "planted bugs"),
+        plural(liars, "liar", "liars"),
+    );
+    println!(
+        "{:<8}  {:<id_width$}  {:<area_width$}  {:>6}  {:>2}  checks that failed (caught it)",
+        "verdict", "bug", "area", "time", "n"
+    );
+    let rows = parallel(
+        &subjects,
+        |index, (bug, subject)| run_bug(&context, index, bug, subject),
+        |index, row| {
+            if let Some((bug, _)) = subjects.get(index) {
+                print_row(bug, row, id_width, area_width);
+            }
+        },
+    );
+    summarise(&gallery, &context, &chosen, &rows, started)
+}
+
+// ------------------------------------------------------------------ loading
+
+fn text(value: &Value, key: &str, at: &str) -> Result<String, String> {
+    match value.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+        _ => Err(format!(
+            "{BUGS_FILE}: {at}: `{key}` must be a non-empty string"
+        )),
+    }
+}
+
+fn count(value: &Value, key: &str) -> Result<usize, String> {
+    value
+        .get(key)
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| format!("{BUGS_FILE}: `{key}` must be a non-negative integer"))
+}
+
+fn only_keys(value: &Value, allowed: &[&str], at: &str) -> Result<(), String> {
+    let Some(object) = value.as_object() else {
+        return Err(format!("{BUGS_FILE}: {at}: expected an object"));
+    };
+    match object.keys().find(|key| !allowed.contains(&key.as_str())) {
+        Some(key) => Err(format!(
+            "{BUGS_FILE}: {at}: unknown key `{key}` (known: {})",
+            allowed.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+fn edit(value: &Value, at: &str) -> Result<Edit, String> {
+    only_keys(value, &["file", "find", "replace"], at)?;
+    let file = text(value, "file", at)?;
+    if file.starts_with('/') || file.split('/').any(|part| part == "..") {
+        return Err(format!(
+            "{BUGS_FILE}: {at}: `file` must be a path inside {PYTHON_DIR}, got {file:?}"
+        ));
+    }
+    let find = text(value, "find", at)?;
+    let replace = match value.get("replace") {
+        Some(Value::String(s)) => s.clone(),
+        _ => return Err(format!("{BUGS_FILE}: {at}: `replace` must be a string")),
+    };
+    if replace == find {
+        return Err(format!(
+            "{BUGS_FILE}: {at}: `replace` equals `find`: nothing is planted"
+        ));
+    }
+    Ok(Edit {
+        file,
+        find,
+        replace,
+    })
+}
+
+fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
+    let at = format!("bugs[{index}]");
+    only_keys(
+        value,
+        &[
+            "id",
+            "area",
+            "description",
+            "file",
+            "find",
+            "replace",
+            "edits",
+            "liar",
+        ],
+        &at,
+    )?;
+    let id = text(value, "id", &at)?;
+    let at = format!("bug {id}");
+    if !id
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(format!(
+            "{BUGS_FILE}: {at}: an id is lowercase letters, digits and `-`"
+        ));
+    }
+    let area = text(value, "area", &at)?;
+    let description = text(value, "description", &at)?;
+    if description.contains('\n') {
+        return Err(format!("{BUGS_FILE}: {at}: `description` must be one line"));
+    }
+    let has = |key: &str| value.get(key).is_some();
+    let plant = match (
+        has("file") || has("find") || has("replace"),
+        has("edits"),
+        has("liar"),
+    ) {
+        (true, false, false) => {
+            let mut single = serde_json::Map::new();
+            for key in ["file", "find", "replace"] {
+                if let Some(v) = value.get(key) {
+                    single.insert(key.to_owned(), v.clone());
+                }
+            }
+            Plant::Patch(vec![edit(&Value::Object(single), &at)?])
+        }
+        (false, true, false) => {
+            let Some(edits) = value.get("edits").and_then(Value::as_array) else {
+                return Err(format!("{BUGS_FILE}: {at}: `edits` must be an array"));
+            };
+            if edits.is_empty() {
+                return Err(format!("{BUGS_FILE}: {at}: `edits` is empty"));
+            }
+            Plant::Patch(
+                edits
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| edit(e, &format!("{at}, edits[{i}]")))
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        (false, false, true) => {
+            let liar = value.get("liar").unwrap_or(&Value::Null);
+            let at = format!("{at}, liar");
+            only_keys(liar, &["mode", "command"], &at)?;
+            let mode = text(liar, "mode", &at)?;
+            if !modes.contains(&mode) {
+                return Err(format!(
+                    "{BUGS_FILE}: {at}: unknown mode {mode:?}; {LIAR} knows {}",
+                    modes.join(", ")
+                ));
+            }
+            Plant::Liar {
+                mode,
+                command: text(liar, "command", &at)?,
+            }
+        }
+        _ => {
+            return Err(format!(
+                "{BUGS_FILE}: {at}: give exactly one of a patch (`file`, `find`, `replace`), `edits`, or `liar`"
+            ));
+        }
+    };
+    Ok(Bug {
+        id,
+        area,
+        description,
+        plant,
+    })
+}
+
+/// The modes `liar.py --modes` knows.
+fn liar_modes(root: &Path) -> Result<Vec<String>, String> {
+    let output = Command::new("python3")
+        .arg(root.join(LIAR))
+        .arg("--modes")
+        .output()
+        .map_err(|e| format!("cannot run python3 {LIAR} --modes: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "python3 {LIAR} --modes failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect())
+}
+
+/// Loads and checks `bugs.json`.
+fn load(root: &Path) -> Result<Gallery, String> {
+    let path = root.join(BUGS_FILE);
+    let raw = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let value: Value =
+        serde_json::from_str(&raw).map_err(|e| format!("{BUGS_FILE}: not JSON: {e}"))?;
+    only_keys(
+        &value,
+        &["about", "bug_count", "liar_count", "bugs"],
+        "top level",
+    )?;
+    let declared = count(&value, "bug_count")?;
+    let declared_liars = count(&value, "liar_count")?;
+    let Some(entries) = value.get("bugs").and_then(Value::as_array) else {
+        return Err(format!("{BUGS_FILE}: `bugs` must be an array"));
+    };
+    let modes = liar_modes(root)?;
+    let bugs: Vec<Bug> = entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| bug(entry, index, &modes))
+        .collect::<Result<_, _>>()?;
+    if bugs.len() != declared {
+        return Err(format!(
+            "{BUGS_FILE}: bug_count is {declared} but the file lists {} bugs (planted bugs and liars)",
+            bugs.len()
+        ));
+    }
+    let liars = bugs
+        .iter()
+        .filter(|b| matches!(b.plant, Plant::Liar { .. }))
+        .count();
+    if liars != declared_liars {
+        return Err(format!(
+            "{BUGS_FILE}: liar_count is {declared_liars} but the file lists {liars} liars"
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    if let Some(repeated) = bugs.iter().find(|b| !seen.insert(b.id.as_str())) {
+        return Err(format!("{BUGS_FILE}: the id {} repeats", repeated.id));
+    }
+    Ok(Gallery { bugs })
+}
+
+// ------------------------------------------------------------------ preparing
+
+/// Applies a bug's edits, in memory, to the current files of the Python folder.
+fn patch(root: &Path, bug: &Bug, edits: &[Edit]) -> Result<Vec<(String, String)>, String> {
+    let mut files: BTreeMap<&str, String> = BTreeMap::new();
+    for edit in edits {
+        let current = match files.remove(edit.file.as_str()) {
+            Some(text) => text,
+            None => {
+                let path = root.join(PYTHON_DIR).join(&edit.file);
+                std::fs::read_to_string(&path).map_err(|e| {
+                    format!(
+                        "stale patch: bug {}: cannot read {PYTHON_DIR}/{}: {e}",
+                        bug.id, edit.file
+                    )
+                })?
+            }
+        };
+        let found = current.matches(edit.find.as_str()).count();
+        if found != 1 {
+            return Err(format!(
+                "stale patch: bug {}: its find text occurs {found} times in {PYTHON_DIR}/{} (it must occur exactly once): {:?}",
+                bug.id, edit.file, edit.find
+            ));
+        }
+        files.insert(&edit.file, current.replacen(&edit.find, &edit.replace, 1));
+    }
+    Ok(files
+        .into_iter()
+        .map(|(file, text)| (file.to_owned(), text))
+        .collect())
+}
+
+/// `'text'` for `sh`, unless every character is safe as it is.
+fn shell_quote(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The `--impl` command of a liar: `python3 liar.py MODE -- COMMAND`, with a leading
+/// `target/debug/bloomproof` in COMMAND replaced by the binary just built.
+fn liar_command(context: &Context, mode: &str, command: &str) -> String {
+    let command = match command.strip_prefix(BINARY_WORD) {
+        Some(rest) if rest.is_empty() || rest.starts_with(' ') => {
+            format!("{}{rest}", shell_quote(&context.binary.to_string_lossy()))
+        }
+        _ => command.to_owned(),
+    };
+    format!(
+        "python3 {} {mode} -- {command}",
+        shell_quote(&context.root.join(LIAR).to_string_lossy())
+    )
+}
+
+fn prepare(context: &Context, bug: &Bug) -> Subject {
+    match &bug.plant {
+        Plant::Patch(edits) => match patch(&context.root, bug, edits) {
+            Ok(files) => Subject::Patched(files),
+            Err(message) => Subject::Stale(message),
+        },
+        Plant::Liar { mode, command } => Subject::Liar(liar_command(context, mode, command)),
+    }
+}
+
+// ------------------------------------------------------------------ building and running
+
+fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
+        Some(dir) if dir.is_absolute() => dir,
+        Some(dir) => root.join(dir),
+        None => root.join("target"),
+    }
+}
+
+/// Builds the runner; returns the path of the binary.
+fn build(root: &Path) -> Result<PathBuf, String> {
+    println!("==> cargo build -q -p bloomproof --locked");
+    let status = Command::new("cargo")
+        .args(["build", "-q", "-p", "bloomproof", "--locked"])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo build: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo build -p bloomproof failed ({status})"));
+    }
+    Ok(target_dir(root).join("debug").join("bloomproof"))
+}
+
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Result<Self, String> {
+        let path = std::env::temp_dir().join(name);
+        if path.exists() {
+            std::fs::remove_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        std::fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Self(path))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies a folder, leaving out `__pycache__`.
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
+        let source = entry.path();
+        let target = to.join(entry.file_name());
+        if source.is_dir() {
+            if entry.file_name() != "__pycache__" {
+                copy_dir(&source, &target)?;
+            }
+        } else {
+            std::fs::copy(&source, &target).map_err(|e| format!("{}: {e}", source.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The last lines of a text, for an error message.
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    all[all.len().saturating_sub(lines)..].join(" | ")
+}
+
+/// Stops a runner that overran its time, with everything it started (its process
+/// group), before it is reaped.
+fn kill(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+}
+
+/// One conformance run of `implementation`, killed after [`SUBJECT_LIMIT`].
+fn conformance(context: &Context, implementation: &str) -> Run {
+    let mut command = Command::new(&context.binary);
+    command
+        .args(["conformance", "--impl", implementation, "--format", "json"])
+        .args(["--timeout", REQUEST_TIMEOUT_SECS])
+        .current_dir(&context.root)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        command.process_group(0);
+    }
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            return Run::Broken(format!("cannot start {}: {e}", context.binary.display()));
+        }
+    };
+    let read_all = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = read_all(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read_all(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if started.elapsed() < SUBJECT_LIMIT => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Ok(None) => {
+                kill(&mut child);
+                let _ = child.wait();
+                break Err(format!(
+                    "killed after {} s: the run did not finish",
+                    SUBJECT_LIMIT.as_secs()
+                ));
+            }
+            Err(e) => {
+                kill(&mut child);
+                let _ = child.wait();
+                break Err(format!("cannot wait for the runner: {e}"));
+            }
+        }
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    let status = match status {
+        Ok(status) => status,
+        Err(message) => return Run::Broken(message),
+    };
+    let report: Value = match serde_json::from_str(&stdout) {
+        Ok(report) => report,
+        Err(_) => {
+            return Run::Broken(format!(
+                "the runner gave no JSON report ({status}); stderr: {}",
+                tail(&stderr, 4)
+            ));
+        }
+    };
+    let Some(checks) = report.get("checks").and_then(Value::as_array) else {
+        return Run::Broken("the runner's report has no `checks` array".to_owned());
+    };
+    let failed = checks
+        .iter()
+        .filter(|check| {
+            check
+                .get("failures")
+                .and_then(Value::as_array)
+                .is_none_or(|failures| !failures.is_empty())
+        })
+        .map(|check| {
+            check
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_owned()
+        })
+        .collect();
+    Run::Report {
+        failed,
+        total: checks.len(),
+    }
+}
+
+/// The `--impl` command of a fresh copy of the Python implementation with `files`
+/// written over it; the copy lives as long as the returned guard.
+fn python_copy(
+    context: &Context,
+    name: &str,
+    files: &[(String, String)],
+) -> Result<(TempDir, String), String> {
+    let dir = TempDir::new(&format!("bloomproof-gallery-{}-{name}", std::process::id()))?;
+    let copy = dir.0.join("python");
+    copy_dir(&context.root.join(PYTHON_DIR), &copy)?;
+    for (file, text) in files {
+        let path = copy.join(file);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let compiled = Command::new("python3")
+            .args(["-m", "py_compile"])
+            .arg(&path)
+            .output()
+            .map_err(|e| format!("cannot run python3 -m py_compile: {e}"))?;
+        if !compiled.status.success() {
+            return Err(format!(
+                "the patched {file} does not compile: {}",
+                tail(&String::from_utf8_lossy(&compiled.stderr), 2)
+            ));
+        }
+    }
+    let adapter = copy.join("adapter.py");
+    let command = format!("python3 {}", shell_quote(&adapter.to_string_lossy()));
+    Ok((dir, command))
+}
+
+/// Runs the controls; returns the number of checks they ran.
+fn controls(context: &Context, gallery: &Gallery) -> Result<usize, String> {
+    let mut commands: Vec<String> = Vec::new();
+    for bug in &gallery.bugs {
+        if let Plant::Liar { command, .. } = &bug.plant
+            && !commands.contains(command)
+        {
+            commands.push(command.clone());
+        }
+    }
+    let mut names = vec!["the unpatched Python implementation (a fresh copy)".to_owned()];
+    names.extend(
+        commands
+            .iter()
+            .map(|c| format!("liar.py passthrough -- {c}")),
+    );
+    println!("==> controls: each must pass every check");
+    let runs = parallel(
+        &names,
+        |index, _| {
+            let started = Instant::now();
+            let run = if index == 0 {
+                match python_copy(context, "control", &[]) {
+                    Ok((_dir, command)) => conformance(context, &command),
+                    Err(message) => Run::Broken(message),
+                }
+            } else {
+                let command = commands.get(index - 1).map(String::as_str).unwrap_or("");
+                conformance(context, &liar_command(context, "passthrough", command))
+            };
+            (run, started.elapsed().as_secs_f64())
+        },
+        |index, (run, seconds)| {
+            let name = names.get(index).map(String::as_str).unwrap_or("?");
+            match run {
+                Run::Report { failed, total } if failed.is_empty() => {
+                    println!("ok        {name}: {total} checks passed ({seconds:.1}s)");
+                }
+                Run::Report { failed, total } => println!(
+                    "FAILED    {name}: {} of {total} checks failed ({seconds:.1}s)",
+                    failed.len()
+                ),
+                Run::Broken(message) => println!("ERROR     {name}: {message}"),
+            }
+        },
+    );
+    let mut total = None;
+    for (name, (run, _)) in names.iter().zip(&runs) {
+        match run {
+            Run::Report { failed, total: n } if failed.is_empty() && *n > 0 => {
+                if total.is_some_and(|t| t != *n) {
+                    return Err(format!(
+                        "the controls ran different numbers of checks ({n} for {name})"
+                    ));
+                }
+                total = Some(*n);
+            }
+            Run::Report { failed, total: n } => {
+                return Err(format!(
+                    "{name} fails {} of {n} checks ({}): the gallery is meaningless until it passes every check",
+                    failed.len(),
+                    failed.join(", ")
+                ));
+            }
+            Run::Broken(message) => {
+                return Err(format!(
+                    "{name} could not be run ({message}): the gallery is meaningless until it passes every check"
+                ));
+            }
+        }
+    }
+    total.ok_or_else(|| "no control ran".to_owned())
+}
+
+fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subject) -> Row {
+    let started = Instant::now();
+    let run = match subject {
+        Subject::Stale(message) => {
+            return Row {
+                verdict: Verdict::Stale(message.clone()),
+                seconds: 0.0,
+            };
+        }
+        Subject::Patched(files) => match python_copy(context, &index.to_string(), files) {
+            Ok((_dir, command)) => conformance(context, &command),
+            Err(message) => Run::Broken(message),
+        },
+        Subject::Liar(command) => conformance(context, command),
+    };
+    let verdict = match run {
+        Run::Broken(message) => Verdict::Error(message),
+        Run::Report { total, .. } if total != context.total => Verdict::Error(format!(
+            "the runner ran {total} checks for {}, the controls {}",
+            bug.id, context.total
+        )),
+        Run::Report { failed, .. } if failed.is_empty() => Verdict::Survived,
+        Run::Report { failed, total } if failed.len() == total => Verdict::Error(format!(
+            "every check failed: the subject does not run at all, which is no realistic planted bug (first failure: {})",
+            failed.first().map(String::as_str).unwrap_or("?")
+        )),
+        Run::Report { failed, .. } => Verdict::Caught(failed),
+    };
+    Row {
+        verdict,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// Runs `work` over `items`, [`JOBS`] at a time; calls `ready` on each result in item
+/// order as soon as it and every earlier one are done; returns the results in order.
+fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(usize, &T) -> R + Sync,
+    ready: impl FnMut(usize, &R) + Send,
+) -> Vec<R> {
+    struct State<R, F> {
+        results: Vec<Option<R>>,
+        next: usize,
+        ready: F,
+    }
+    let state = Mutex::new(State {
+        results: items.iter().map(|_| None).collect(),
+        next: 0,
+        ready,
+    });
+    let claimed = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..JOBS.min(items.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = claimed.fetch_add(1, Ordering::SeqCst);
+                    let Some(item) = items.get(index) else { break };
+                    let result = work(index, item);
+                    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+                    let State {
+                        results,
+                        next,
+                        ready,
+                    } = &mut *state;
+                    if let Some(slot) = results.get_mut(index) {
+                        *slot = Some(result);
+                    }
+                    while let Some(Some(result)) = results.get(*next) {
+                        ready(*next, result);
+                        *next += 1;
+                    }
+                }
+            });
+        }
+    });
+    let state = state.into_inner().unwrap_or_else(PoisonError::into_inner);
+    state.results.into_iter().flatten().collect()
+}
+
+// ------------------------------------------------------------------ printing
+
+/// `names` joined with `, ` in lines of at most [`NAMES_WIDTH`] characters.
+fn wrap(names: &[String]) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for (i, name) in names.iter().enumerate() {
+        let piece = if i + 1 < names.len() {
+            format!("{name},")
+        } else {
+            name.clone()
+        };
+        if !line.is_empty() && line.len() + 1 + piece.len() > NAMES_WIDTH {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+fn print_row(bug: &Bug, row: &Row, id_width: usize, area_width: usize) {
+    let (status, detail) = match &row.verdict {
+        Verdict::Caught(names) => ("caught", wrap(names)),
+        Verdict::Survived => ("SURVIVED", vec!["no check caught it".to_owned()]),
+        Verdict::Stale(message) => ("STALE", vec![message.clone()]),
+        Verdict::Error(message) => ("ERROR", vec![message.clone()]),
+    };
+    let caught = match &row.verdict {
+        Verdict::Caught(names) => names.len().to_string(),
+        _ => "-".to_owned(),
+    };
+    let prefix = format!(
+        "{status:<8}  {:<id_width$}  {:<area_width$}  {:>5.1}s  {caught:>2}  ",
+        bug.id, bug.area, row.seconds
+    );
+    let indent = " ".repeat(prefix.len());
+    for (i, line) in detail.iter().enumerate() {
+        if i == 0 {
+            println!("{prefix}{line}");
+        } else {
+            println!("{indent}{line}");
+        }
+    }
+}
+
+fn summarise(
+    gallery: &Gallery,
+    context: &Context,
+    chosen: &[&Bug],
+    rows: &[Row],
+    started: Instant,
+) -> Result<(), String> {
+    let mut caught = 0;
+    let mut survived = Vec::new();
+    let mut problems = Vec::new();
+    let mut catches: BTreeMap<&str, usize> = BTreeMap::new();
+    for (bug, row) in chosen.iter().zip(rows) {
+        match &row.verdict {
+            Verdict::Caught(names) => {
+                caught += 1;
+                for name in names {
+                    *catches.entry(name.as_str()).or_default() += 1;
+                }
+            }
+            Verdict::Survived => survived.push(*bug),
+            Verdict::Stale(message) => problems.push(message.clone()),
+            Verdict::Error(message) => problems.push(format!("bug {}: {message}", bug.id)),
+        }
+    }
+    let elapsed = started.elapsed().as_secs();
+    let liars = chosen
+        .iter()
+        .filter(|b| matches!(b.plant, Plant::Liar { .. }))
+        .count();
+    let strongest: Vec<String> = strongest(&catches)
+        .iter()
+        .map(|(name, n)| format!("{name} ({n})"))
+        .collect();
+    if !strongest.is_empty() {
+        println!(
+            "\nthe checks that caught the most: {}",
+            strongest.join(", ")
+        );
+    }
+    println!();
+    for bug in &survived {
+        println!(
+            "{} survived: no check caught it ({})",
+            bug.id, bug.description
+        );
+    }
+    for problem in &problems {
+        println!("{problem}");
+    }
+    println!(
+        "gallery: {} of {} ({}, {}) against {} checks: {caught} caught, \
+         {} survived, {} stale or broken; total time {}m {:02}s",
+        chosen.len(),
+        gallery.bugs.len(),
+        plural(chosen.len() - liars, "planted bug", "planted bugs"),
+        plural(liars, "liar", "liars"),
+        context.total,
+        survived.len(),
+        problems.len(),
+        elapsed / 60,
+        elapsed % 60
+    );
+    if survived.is_empty() && problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} survived, {} stale or broken, of {}",
+            survived.len(),
+            problems.len(),
+            plural(
+                chosen.len(),
+                "planted bug or liar",
+                "planted bugs and liars"
+            )
+        ))
+    }
+}
+
+/// `1 bug`, `2 bugs`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The five checks that caught the most bugs, most first.
+fn strongest<'a>(catches: &BTreeMap<&'a str, usize>) -> Vec<(&'a str, usize)> {
+    let mut all: Vec<(&str, usize)> = catches.iter().map(|(name, n)| (*name, *n)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    all.truncate(5);
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quote_leaves_plain_paths_and_quotes_the_rest() {
+        assert_eq!(shell_quote("/tmp/a-b_c.py"), "/tmp/a-b_c.py");
+        assert_eq!(shell_quote("/tmp/a b"), "'/tmp/a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn wrap_keeps_every_name_in_order() {
+        let names: Vec<String> = (0..30).map(|i| format!("check_number_{i}")).collect();
+        let lines = wrap(&names);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|line| line.len() <= NAMES_WIDTH));
+        let joined = lines.join(" ");
+        assert_eq!(joined, names.join(", "));
+    }
+
+    #[test]
+    fn a_patch_whose_find_text_is_missing_or_repeated_is_stale() {
+        let dir = TempDir::new(&format!("bloomproof-gallery-test-{}", std::process::id()));
+        let Ok(dir) = dir else {
+            return;
+        };
+        let python = dir.0.join(PYTHON_DIR);
+        assert!(std::fs::create_dir_all(&python).is_ok());
+        assert!(std::fs::write(python.join("x.py"), "a = 1\nb = 1\n").is_ok());
+        let bug = |find: &str| Bug {
+            id: "x".to_owned(),
+            area: "test".to_owned(),
+            description: "test".to_owned(),
+            plant: Plant::Patch(vec![Edit {
+                file: "x.py".to_owned(),
+                find: find.to_owned(),
+                replace: "2".to_owned(),
+            }]),
+        };
+        let apply = |b: &Bug| match &b.plant {
+            Plant::Patch(edits) => patch(&dir.0, b, edits),
+            Plant::Liar { .. } => Err("liar".to_owned()),
+        };
+        let ok = apply(&bug("a = 1"));
+        assert!(
+            matches!(ok.as_deref(), Ok([(file, text)]) if file == "x.py" && text == "2\nb = 1\n")
+        );
+        for stale in ["c = 1", "= 1"] {
+            let message = apply(&bug(stale)).err().unwrap_or_default();
+            assert!(message.starts_with("stale patch: bug x:"), "{message}");
+            assert!(message.contains("x.py"), "{message}");
+        }
+    }
+}
