@@ -115,6 +115,7 @@ FLAGS = {
     "bound": "A value at or just past a documented bound.",
     "error": "A step is rejected; the session must stay exactly as it was.",
     "legacy": "A saved state of an earlier format version, which must stay readable.",
+    "combined-violation": "One step breaks two rules that are adjacent in a documented check order (SESSION.md: the table of section 5, 5.2, the steps of section 10); the expected kind is the earlier rule's, derived by hand from that order (see the case's comment).",
 }
 
 CHECKS = [
@@ -193,6 +194,227 @@ def rate(fp, neg):
 
 def counters(neg, fp):
     return {"negative_queries": neg, "false_positives": fp}
+
+
+VALID = json.loads(FIXTURE.read_text())
+
+
+def mutate(f):
+    """A deep copy of the v1 fixture (section 9 of SESSION.md), changed by f."""
+    d = json.loads(json.dumps(VALID))
+    f(d)
+    return d
+
+
+COMBINED = ("rule", "error", "combined-violation")
+
+
+def combined(id, check, setup, steps, comment, flags=COMBINED):
+    """A combined-violation case: `setup` steps (each accepted), then the (step, expectation) pairs."""
+    return script("combined/" + id, check, [(s, {}) for s in setup] + steps, flags, comment)
+
+
+def imports(document_steps):
+    """import steps of the given documents, each expecting the given kind."""
+    return [(op("import", document=d), err(kind)) for d, kind in document_steps]
+
+
+# The session every invalid import must leave unchanged (as in 19-each-kind).
+KEPT = create(16, 2) + [op("insert", value="kept")]
+# 1025 entries: the fixture's a..h and 1017 more.
+MANY = ["e%d" % i for i in range(1017)]
+# 257 history items: the fixture's 11 and 246 older absent queries (m = 8, k = 1).
+OLDER = [{"kind": "query", "value": "zz", "outcome": "definitely_absent"}] * 246
+
+
+def combined_create_cases():
+    """Section 5 (create) and 5.2: m syntax, m bounds, k syntax, k bounds, in that order."""
+    def attempt(m, k, kind):
+        return [(op("set_draft", field="m", value=m), {}), (op("set_draft", field="k", value=k), {}), (op("create"), err(kind))]
+    out = []
+    out.append(combined("m-syntax-and-m-bounds", "parameter_bounds", [],
+                        [s for m in [" 7", "+2000", "7.0", "1e4", "-8"] for s in attempt(m, "3", "invalid_draft")],
+                        "Pair (m syntax, m bounds). Section 5.2 parses the m draft completely, syntax then bounds. Each m draft "
+                        "breaks the syntax rule (a space, a sign, a decimal point, an exponent, a sign) and denotes a value outside "
+                        "8..=1024 as a lax number parser (int(), Number()) reads it: 7, 2000, 7, 10000, -8. Syntax comes first: "
+                        "invalid_draft every time, never out_of_range. k is valid."))
+    out.append(combined("m-bounds-and-k-syntax", "parameter_bounds", [],
+                        attempt("7", "x", "out_of_range") + attempt("2000", " 3", "out_of_range") + attempt("0", "", "out_of_range"),
+                        "Pair (m bounds, k syntax). Section 5.2: m is checked completely (syntax, then bounds) before k. "
+                        "m \"7\" with k \"x\" is the section's own example: m's bounds fail first, out_of_range (for m), "
+                        "not k's invalid_draft. Likewise m \"2000\" with k \" 3\" and m \"0\" with an empty k."))
+    out.append(combined("k-syntax-and-k-bounds", "parameter_bounds", [],
+                        [s for k in [" 13", "+0", "13.0", "-1"] for s in attempt("8", k, "invalid_draft")],
+                        "Pair (k syntax, k bounds). m \"8\" is valid; each k draft breaks k's syntax rule and denotes a value "
+                        "outside 1..=12 to a lax number parser (13, 0, 13, -1). Syntax before bounds: invalid_draft."))
+    out.append(combined("m-syntax-and-k-bounds", "parameter_bounds", [],
+                        attempt("x", "0", "invalid_draft") + attempt("", "13", "invalid_draft"),
+                        "Not an adjacent pair, but the second example of section 5.2: m \"x\" with k \"0\" fails on m's "
+                        "syntax first: invalid_draft (for m), not out_of_range (for k)."))
+    return out
+
+
+def combined_no_filter_cases():
+    """Section 5, insert and query: no active filter, then empty value, then over 256 units."""
+    out = []
+    out.append(combined("no-filter-and-empty-string", "parameter_bounds", [],
+                        [(op("insert", value=""), err("no_active_filter")), (op("query", value=""), err("no_active_filter"))] +
+                        [(s, {}) for s in create(8, 1)] +
+                        [(op("set_draft", field="m", value="16"), ok(active=False)),
+                         (op("insert", value=""), err("no_active_filter")), (op("query", value=""), err("no_active_filter"))],
+                        "Pair (no active filter, empty value) of insert and of query (table of section 5). With no filter, in a "
+                        "new session and after an m draft change discarded the filter (5.1), an empty value breaks both rules; "
+                        "the filter is checked first: no_active_filter, not empty_string."))
+    out.append(combined("no-filter-and-too-long", "parameter_bounds", [],
+                        [(op("insert", value="x" * 257), err("no_active_filter")), (op("query", value="y" * 257), err("no_active_filter"))],
+                        "The pair (empty value, over 256 units) that follows in the insert and query orders cannot be broken at "
+                        "once, so this pairs the rules on either side of it: no filter and a 257-unit value. The filter is "
+                        "checked first: no_active_filter, not too_long.", COMBINED + ("bound",)))
+    return out
+
+
+def combined_entry_limit_cases():
+    """Section 5, insert: ... empty value, over 256 units, then a new value beyond 1024 entries."""
+    return [combined("too-long-and-too-many-entries", "distinct_entry_limit", create(1024, 1),
+                     [(op("insert_many", prefix="entry-", count=1024), ok(distinct_entries=1024)),
+                      (op("insert", value="x" * 257), err("too_long")),
+                      (op("insert", value=""), err("empty_string")),
+                      (op("insert", value="one-too-many"), err("too_many_entries")),
+                      (op("insert", value="entry-0"), ok(distinct_entries=1024, last_operation={"outcome": "duplicate"}))],
+                     "Pair (over 256 units, too many entries) of insert (table of section 5). With 1024 entries, a 257-unit "
+                     "value is not an entry (no entry is over 256 units), so it breaks both: the length comes first, too_long. "
+                     "An empty value is not an entry either: empty_string (this pairs the rules on either side of the pair "
+                     "(empty, too long), which cannot be broken at once). Then the single violation, a new valid value: "
+                     "too_many_entries; a duplicate is still accepted.", COMBINED + ("bound",))]
+
+
+def combined_import_size_cases():
+    """Section 10, steps 1 and 2."""
+    return [combined("too-large-and-syntax", "import_size_limit", create(8, 1) + [op("insert", value="a")],
+                     [(op("import_text", text="x" * (2 * 1024 * 1024 + 1)), err("too_large"))],
+                     "Pair (step 1, step 2) of section 10. The text is 2097153 bytes (one over the limit) and is not JSON: "
+                     "both broken. The size is checked before any parsing: too_large, not syntax.", COMBINED + ("bound",))]
+
+
+def combined_import_cases():
+    """Section 10, steps 2 to 15 (pairs whose two rules give different kinds)."""
+    C = "invalid_import_keeps_state"
+    out = []
+    out.append(combined("syntax-and-not-an-object", C, KEPT,
+                        [(op("import_text", text=t), err("syntax")) for t in ["[NaN]", '["\\ud800"]', "[1, 2, 3,]", "[1, 2, 3] [4]"]],
+                        "Pair (step 2, step 3). Each text is not strict JSON (NaN; a \\u escape of a lone surrogate; a trailing "
+                        "comma; a second value after the first) and is an array, not an object, to a lax parser (Python's "
+                        "json.loads reads the first two, lenient or streaming parsers the last two): both broken. Strict JSON "
+                        "is step 2: syntax, not invalid."))
+    out.append(combined("format-and-version", C, KEPT, imports([
+        (mutate(lambda d: d.update(format="something-else", version=99)), "invalid"),
+        (mutate(lambda d: (d.pop("format"), d.update(version=2))), "invalid"),
+        (mutate(lambda d: d.update(format=7, version=0)), "invalid"),
+    ]), "Pair (step 4, step 5). A wrong format with version 99, no format with version 2, a format that is not a "
+        "string with version 0: step 4's format rule (invalid) comes before step 5's unsupported_version. invalid."))
+    out.append(combined("version-and-shape", C, KEPT, imports([
+        (mutate(lambda d: d.update(version=99, bits="11111111")), "unsupported_version"),
+        (mutate(lambda d: (d.update(version=2), d.pop("entries"))), "unsupported_version"),
+        (mutate(lambda d: d.update(version=0, history=5)), "unsupported_version"),
+    ]), "Pair (step 5, step 6): stage B before stage C. Version 99 with an unknown field, version 2 without entries, "
+        "version 0 with a history that is not an array: the version is known to be unsupported before the shape of "
+        "version 1 is checked (another version may have another shape). unsupported_version, not invalid."))
+    out.append(combined("shape-and-rules", C, KEPT, imports([
+        (mutate(lambda d: (d.update(bits="11111111"), d["drafts"].update(query="q" * 1025))), "invalid"),
+        (mutate(lambda d: (d["drafts"].update(query="q" * 1025), d["entries"].append([70000]))), "invalid"),
+        (mutate(lambda d: (d["entries"].append(""), d["history"][0].update(kind="lookup"))), "invalid"),
+        (mutate(lambda d: (d["params"].update(m=2000), d["drafts"].update(m="2000"), d["panels"].update(model="no"))), "invalid"),
+    ]), "Not an adjacent pair (steps 6 and 7 are both invalid), but the rule that all of stage C comes before any "
+        "check of stage D: a shape error (an unknown field, a code unit 70000, a history kind \"lookup\", a panel that "
+        "is not a boolean) with a draft over 1024 units (step 8), an empty entry (step 12) or params m 2000 (step 10), "
+        "even where the shape error comes later in the document: invalid every time."))
+    out.append(combined("protocol-and-draft-length", C, KEPT, imports([
+        (mutate(lambda d: (d.update(protocol="other-protocol"), d["drafts"].update(query="q" * 1025))), "invalid"),
+        (mutate(lambda d: (d.update(protocol="fnv1a-utf16-v2"), d["drafts"].update(insert="i" * 1025))), "invalid"),
+    ]), "Pair (step 7, step 8). Another protocol with a draft of 1025 units: the protocol (invalid) comes first, "
+        "not too_long.", COMBINED + ("bound",)))
+    out.append(combined("draft-length-and-no-filter", C, KEPT, imports([
+        (mutate(lambda d: (d.update(params=None), d["drafts"].update(insert="i" * 1025))), "too_long"),
+        (mutate(lambda d: (d.pop("params"), d["drafts"].update(m="m" * 1025))), "too_long"),
+    ]), "Pair (step 8, step 9). params null (then omitted, which means null) with the fixture's 8 entries, counters, "
+        "last operation and history (step 9: they must be empty: invalid) and a draft of 1025 units (step 8: "
+        "too_long). The drafts come first: too_long.", COMBINED + ("bound",)))
+    out.append(combined("draft-length-and-params-bounds", C, KEPT, imports([
+        (mutate(lambda d: (d["params"].update(m=2000), d["drafts"].update(m="2000", insert="i" * 1025))), "too_long"),
+        (mutate(lambda d: (d["params"].update(k=13), d["drafts"].update(k="13", query="q" * 1025))), "too_long"),
+    ]), "Pair (step 8, step 10): step 9 applies only when params is null, so with params step 10 follows step 8. "
+        "params m 2000 (or k 13), drafts denoting them, and a draft of 1025 units: too_long, not out_of_range.",
+        COMBINED + ("bound",)))
+    out.append(combined("params-bounds-and-draft-denotes", C, KEPT, imports([
+        (mutate(lambda d: d["params"].update(m=2000)), "out_of_range"),
+        (mutate(lambda d: d["params"].update(k=0)), "out_of_range"),
+    ]), "Pair (step 10, step 11). params m 2000 with the fixture's m draft \"8\" (which does not denote 2000), then "
+        "params k 0 with the k draft \"1\": the bounds come first, out_of_range, not invalid.", COMBINED + ("bound",)))
+    out.append(combined("draft-denotes-and-entry-count", C, KEPT, imports([
+        (mutate(lambda d: (d["drafts"].update(m="9"), d["entries"].extend(MANY))), "invalid"),
+        (mutate(lambda d: (d["drafts"].update(k="2"), d["entries"].extend(MANY))), "invalid"),
+    ]), "Pair (step 11, step 12). The m draft \"9\" does not denote params.m 8 (then the k draft \"2\", params.k 1) "
+        "and there are 1025 entries: step 11 comes first, invalid, not too_many_entries.", COMBINED + ("bound",)))
+    out.append(combined("entry-count-and-entry-rules", C, KEPT, imports([
+        (mutate(lambda d: (d["entries"].extend(MANY), d["entries"].__setitem__(0, ""))), "too_many_entries"),
+        (mutate(lambda d: (d["entries"].extend(MANY), d["entries"].__setitem__(0, "x" * 257))), "too_many_entries"),
+        (mutate(lambda d: (d["entries"].extend(MANY), d["entries"].__setitem__(1, "a"))), "too_many_entries"),
+    ]), "Step 12: more than 1024 entries is checked before the entries themselves. 1025 entries of which entries[0] is "
+        "empty (the adjacent rule, empty_string), then 257 units (too_long), then entries[1] a duplicate of entries[0] "
+        "(invalid): too_many_entries each time.", COMBINED + ("bound",)))
+    out.append(combined("entry-duplicate-then-next-entry", C, KEPT, imports([
+        (mutate(lambda d: d["entries"].extend(["a", ""])), "invalid"),
+        (mutate(lambda d: d["entries"].extend(["b", "x" * 257])), "invalid"),
+    ]), "Step 12 checks the entries in order, all the rules of one entry before the next: entries[8] repeats "
+        "entries[0] (its last rule: invalid) and entries[9] is empty (the next entry's first rule: empty_string), "
+        "then entries[9] is 257 units (too_long). entries[8] comes first: invalid.", COMBINED + ("bound",)))
+    out.append(combined("entry-too-long-and-duplicate", C, KEPT, imports([
+        (mutate(lambda d: d["entries"].extend(["x" * 257, "x" * 257])), "too_long"),
+    ]), "Step 12, one entry's over-256-units rule (too_long) then its duplicate rule (invalid): entries[9] breaks "
+        "both. A too-long duplicate needs an earlier equal, equally long entry (entries[8]), which fails first with "
+        "the same kind: too_long. (Checking the duplicates of all entries before their lengths would answer invalid.)",
+        COMBINED + ("bound",)))
+    out.append(combined("entries-and-counters", C, KEPT, imports([
+        (mutate(lambda d: (d["entries"].append(""), d["counters"].update(false_positives=5))), "empty_string"),
+        (mutate(lambda d: (d["entries"].append("x" * 257), d["counters"].update(false_positives=5))), "too_long"),
+        (mutate(lambda d: (d["entries"].extend(MANY), d["counters"].update(false_positives=5))), "too_many_entries"),
+    ]), "Pair (step 12, step 13). Counters 2/5 (false_positives > negative_queries: invalid) with an empty ninth "
+        "entry, a 257-unit ninth entry, 1025 entries: step 12 comes first: empty_string, too_long, too_many_entries. "
+        "(Step 12's last rule, a duplicate, is invalid like step 13: not a pair a kind can tell.)", COMBINED + ("bound",)))
+    out.append(combined("counters-and-history-rules", C, KEPT, imports([
+        (mutate(lambda d: (d["counters"].update(false_positives=5), d["history"].extend(OLDER))), "invalid"),
+        (mutate(lambda d: (d["counters"].update(false_positives=5), d["history"][0].update(value=""))), "invalid"),
+    ]), "Pair (step 13, step 14). Counters 2/5 (invalid) with 257 history items (too_long), then with an empty "
+        "history[0] value (empty_string): step 13 comes first: invalid.", COMBINED + ("bound",)))
+    out.append(combined("history-count-and-item-rules", C, KEPT, imports([
+        (mutate(lambda d: (d["history"].extend(OLDER), d["history"][0].update(value=""))), "too_long"),
+    ]), "Step 14: more than 256 items (too_long) is checked before the items themselves. 257 items of which "
+        "history[0]'s value is empty (empty_string): too_long.", COMBINED + ("bound",)))
+    out.append(combined("history-item-too-long-and-outcome", C, KEPT, imports([
+        (mutate(lambda d: d["history"][0].update(value="x" * 257, outcome="new")), "too_long"),
+        (mutate(lambda d: d["history"][3].update(value="x" * 257, outcome="truly_present")), "too_long"),
+    ]), "Step 14, each item: empty value, value over 256 units, then an outcome that does not belong to its kind. "
+        "A query item of 257 units with outcome new, an insert item of 257 units with outcome truly_present: the "
+        "length comes first, too_long, not invalid.", COMBINED + ("bound",)))
+    out.append(combined("history-item-empty-and-outcome", C, KEPT, imports([
+        (mutate(lambda d: d["history"][0].update(value="", outcome="duplicate")), "empty_string"),
+    ]), "Step 14, one item: the empty and too-long rules cannot both be broken, so this pairs the rules on either "
+        "side of that pair: a query item with an empty value and the insert outcome duplicate. empty_string, not "
+        "invalid."))
+    out.append(combined("history-item-outcome-then-next-item", C, KEPT, imports([
+        (mutate(lambda d: (d["history"][0].update(outcome="new"), d["history"][1].update(value=""))), "invalid"),
+        (mutate(lambda d: (d["history"][0].update(outcome="new"), d["history"][1].update(value="x" * 257))), "invalid"),
+    ]), "Step 14 checks the items in order (history[0] first), all the rules of one item before the next: "
+        "history[0], a query, has the insert outcome new (its last rule: invalid) and history[1]'s value is empty "
+        "(the next item's first rule: empty_string), then 257 units (too_long). history[0] comes first: invalid.",
+        COMBINED + ("bound",)))
+    out.append(combined("history-items-and-accounting", C, KEPT, imports([
+        (mutate(lambda d: d["history"].insert(0, {"kind": "insert", "value": "", "outcome": "new"})), "empty_string"),
+        (mutate(lambda d: d["history"].insert(0, {"kind": "insert", "value": "x" * 257, "outcome": "new"})), "too_long"),
+    ]), "Pair (step 14, step 15). A newest history item inserting an empty (then a 257-unit) value with outcome "
+        "new: step 14 rejects the value, and the new insertions (a..h and this value) are not the entries (a..h), "
+        "so step 15 (invalid) is broken too. Step 14 comes first: empty_string, then too_long.", COMBINED + ("bound",)))
+    return out
 
 
 def cases():
@@ -343,6 +565,7 @@ def cases():
                           (op("insert", value="entry-0"), ok(distinct_entries=1024, last_operation={"outcome": "duplicate"})),
                           (op("query", value="one-too-many"), ok(distinct_entries=1024)),
                       ], ["rule", "bound", "error"], "insert_many inserts prefix+0 .. prefix+(count-1), in order."))
+    out += combined_entry_limit_cases()
     # parameter bounds
     steps = []
     for m, k, result in [(7, 3, "m"), (1025, 3, "m"), (8, 0, "k"), (8, 13, "k"), (0, 1, "m")]:
@@ -358,6 +581,8 @@ def cases():
     out.append(script("no-filter-yet", "parameter_bounds",
                       [(op("insert", value="a"), err("no_active_filter")), (op("query", value="a"), err("no_active_filter"))],
                       ["rule", "error"]))
+    out += combined_create_cases()
+    out += combined_no_filter_cases()
     # reset
     out.append(script("drafts", "reset_keeps_drafts",
                       [(s, {}) for s in create(16, 2)] + [
@@ -414,12 +639,9 @@ def cases():
                           (op("import_padded", bytes=2 * 1024 * 1024 + 1), err("too_large")),
                           (op("import_padded", bytes=3 * 1024 * 1024), err("too_large")),
                       ], ["rule", "bound", "error"], "import_padded exports the current session, pads it with trailing spaces to exactly `bytes` bytes and imports that."))
+    out += combined_import_size_cases()
     # invalid imports
-    valid = json.loads(FIXTURE.read_text())
-    def mutate(f):
-        d = json.loads(json.dumps(valid))
-        f(d)
-        return d
+    valid = VALID
     bad = [
         ("syntax", {"text": "{\"format\": \"bloomproof-session\", "}, "syntax"),
         ("not-an-object", {"text": "[1, 2, 3]"}, None),
@@ -442,6 +664,7 @@ def cases():
     steps.append((op("query", value="kept"), ok(distinct_entries=1, params={"m": 16, "k": 2}, last_operation={"outcome": "truly_present"})))
     out.append(script("each-kind", "invalid_import_keeps_state", steps, ["rule", "error"],
                       "An expected error of \"*\" accepts any error kind; every error step must leave the view exactly as before."))
+    out += combined_import_cases()
     # legacy
     out.append(script("v1-fixture", "legacy_saved_state_readable",
                       [(op("import", document=valid),
