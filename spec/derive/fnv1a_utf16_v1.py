@@ -128,13 +128,13 @@ CHECKS = [
     ("query_counters", "Queries of inserted strings enter no counter; queries of absent strings count as negative, and as false positives when all k bits are set; repeated queries count again.", "seed 002, paragraph 4"),
     ("duplicate_insertion_changes_nothing", "Inserting a string already present leaves the bits, the distinct count and the counters unchanged.", "seed 002, paragraph 2"),
     ("new_distinct_insertion_resets_counters", "A new distinct insertion resets both counters.", "seed 002, paragraph 4"),
-    ("string_length_in_code_units", "Strings have 1..=256 UTF-16 code units: 256 accepted, 257 rejected, empty rejected; a surrogate pair counts two units.", "seed 002, paragraph 2"),
+    ("string_length_in_code_units", "Strings have 1..=256 UTF-16 code units: 256 accepted, 257 rejected, empty rejected; a surrogate pair counts two units. Drafts have at most 1024 code units: 1024 accepted and kept through export and import, 1025 rejected.", "seed 002, paragraph 2; SESSION.md 5.1 (drafts)"),
     ("exact_comparison_no_normalisation", "Comparison is exact: no trim, no Unicode normalisation, case-sensitive; spaces count; composed and decomposed accents are distinct.", "seed 002, paragraph 2"),
     ("distinct_entry_limit", "At most 1024 distinct strings: the 1024th is accepted, the 1025th rejected with the session unchanged; a duplicate at the limit is still accepted.", "seed 002, paragraph 2"),
     ("parameter_bounds", "m is an integer 8..=1024 and k 1..=12; anything else is rejected when the filter is created, naming the field.", "seed 002, paragraph 2"),
     ("reset_keeps_drafts", "Reset clears the filter (bits, entries, counters) and keeps the drafts.", "seed 002, paragraphs 2 and 6"),
     ("parameter_change_discards_filter", "Changing m or k discards the active filter until it is created again.", "seed 002, paragraph 2"),
-    ("last_operation_and_history", "The last operation lists each position in order with the bit before and after; history is newest first; strings are displayed with JSON quotes and escapes.", "seed 002, paragraphs 2, 8 and 9"),
+    ("last_operation_and_history", "The last operation lists each position in order with the bit before and after; history is newest first and keeps the 256 most recent operations, the oldest dropped; strings are displayed with JSON quotes and escapes.", "seed 002, paragraphs 2, 8 and 9; SESSION.md 5.8 (history cap)"),
     ("export_import_round_trip", "Exporting a session and importing it gives back the same session.", "seed 002, paragraph 6"),
     ("import_size_limit", "An import of at most 2 MiB is accepted; one byte more is rejected before parsing, with the session unchanged.", "seed 002, paragraph 6"),
     ("invalid_import_keeps_state", "Every kind of invalid import (syntax, format, version, unknown field, bounds, entry length, duplicates, inconsistent counters) is rejected with the session unchanged.", "seed 002, paragraph 6"),
@@ -194,6 +194,14 @@ def rate(fp, neg):
 
 def counters(neg, fp):
     return {"negative_queries": neg, "false_positives": fp}
+
+
+def history_ends(newest, oldest, length=256):
+    """A partial `history` of exactly `length` items: the newest and the oldest given in full
+    ({kind, display, outcome}), the items between them `{}` (present, nothing compared)."""
+    def item(kind, text, outcome):
+        return {"kind": kind, "display": json.dumps(text), "outcome": outcome}
+    return [item(*newest)] + [{}] * (length - 2) + [item(*oldest)]
 
 
 VALID = json.loads(FIXTURE.read_text())
@@ -543,6 +551,30 @@ def cases():
                           (op("insert", value=[0xD800] * 256), ok(distinct_entries=3)),
                           (op("query", value="z" * 256), ok()),
                       ], ["rule", "surrogate-pair", "lone-surrogate", "bound", "error"]))
+    # drafts: at most 1024 code units (SESSION.md 2, 5.1), kept through export and import
+    m_1024 = "0" * 1023 + "8"
+    k_1024 = "0" * 1023 + "1"
+    out.append(script("drafts/1024-units", "string_length_in_code_units",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("set_draft", field="insert", value="i" * 1024), ok(drafts={"insert": "i" * 1024})),
+                          (op("set_draft", field="insert", value="j" * 1025), err("too_long")),
+                          (op("set_draft", field="query", value=smile * 512), ok(drafts={"query": smile * 512})),
+                          (op("set_draft", field="query", value=smile * 512 + "q"), err("too_long")),
+                          (op("set_draft", field="m", value=m_1024), ok(active=True, params={"m": 8, "k": 1}, drafts={"m": m_1024})),
+                          (op("set_draft", field="k", value="0" + k_1024), err("too_long")),
+                          (op("set_draft", field="k", value=k_1024), ok(active=True, params={"m": 8, "k": 1}, drafts={"k": k_1024})),
+                          (op("insert", value="a"), ok(distinct_entries=1)),
+                          (op("roundtrip"), ok(active=True, params={"m": 8, "k": 1}, distinct_entries=1,
+                                               drafts={"m": m_1024, "k": k_1024, "insert": "i" * 1024, "query": smile * 512})),
+                          (op("create"), ok(active=True, params={"m": 8, "k": 1}, bits="0" * 8, distinct_entries=0,
+                                            drafts={"m": m_1024, "k": k_1024, "insert": "i" * 1024, "query": smile * 512})),
+                      ], ["rule", "surrogate-pair", "bound", "error"],
+                      "Drafts hold at most 1024 UTF-16 code units (SESSION.md 2 and 5.1): 1024 accepted and stored verbatim, "
+                      "1025 rejected (too_long, nothing stored, the filter kept). 512 emoji are 1024 units (accepted); one more "
+                      "unit makes 1025 (rejected, though only 513 code points). The m draft of 1023 zeros and an 8 denotes 8, so "
+                      "the m = 8 filter stays (5.1), likewise k; the roundtrip must keep the four 1024-unit drafts (the export "
+                      "writes them, import step 8 accepts 1024 and step 11 finds that they denote params), and create parses "
+                      "them as m = 8, k = 1 (leading zeros allowed, 5.2)."))
     # exact comparison
     out.append(script("forms", "exact_comparison_no_normalisation",
                       [(s, {}) for s in create(1024, 4)] + [
@@ -616,6 +648,27 @@ def cases():
                           (op("query", value=[0xD800]), ok(last_operation={"display": "\"\\ud800\""})),
                           (op("query", value="\u00e9\U0001F600"), ok(last_operation={"display": "\"\u00e9\U0001F600\""})),
                       ], ["rule", "derived", "lone-surrogate", "surrogate-pair"]))
+    # history cap (SESSION.md 5.8: newest first, at most 256, the oldest dropped)
+    out.append(script("history/cap-256", "last_operation_and_history",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert_many", prefix="w", count=256),
+                           ok(distinct_entries=256, history=history_ends(("insert", "w255", "new"), ("insert", "w0", "new")))),
+                          (op("insert", value="w256"),
+                           ok(distinct_entries=257, last_operation={"kind": "insert", "display": "\"w256\"", "outcome": "new"},
+                              history=history_ends(("insert", "w256", "new"), ("insert", "w1", "new")))),
+                          (op("query", value="w0"),
+                           ok(distinct_entries=257, counters=counters(0, 0),
+                              last_operation={"kind": "query", "display": "\"w0\"", "outcome": "truly_present"},
+                              history=history_ends(("query", "w0", "truly_present"), ("insert", "w2", "new")))),
+                          (op("insert", value="w1"),
+                           ok(distinct_entries=257, last_operation={"kind": "insert", "display": "\"w1\"", "outcome": "duplicate"},
+                              history=history_ends(("insert", "w1", "duplicate"), ("insert", "w3", "new")))),
+                      ], ["rule", "bound"],
+                      "History keeps the 256 most recent insertions and queries, newest first (SESSION.md 5.8). insert_many "
+                      "records w0 .. w255 (256 items, none dropped); each further operation drops the oldest item. w0 and w1 "
+                      "stay entries after their items are dropped: a query of w0 is truly_present, w1 again a duplicate. "
+                      "A `history` expectation is an array of exactly that length; the items between the newest and the "
+                      "oldest are `{}` (present, nothing compared)."))
     # round trip
     out.append(script("populated", "export_import_round_trip",
                       [(s, {}) for s in create(64, 4)] + [
@@ -630,6 +683,32 @@ def cases():
                       ["rule", "lone-surrogate", "surrogate-pair"], "`roundtrip` exports, imports into a fresh session and continues with it; the runner checks its view equals the one before."))
     out.append(script("no-filter", "export_import_round_trip",
                       [(op("set_draft", field="m", value="77"), {}), (op("roundtrip"), ok(active=False, drafts={"m": "77"}))]))
+    # a full history through export and import (SESSION.md 10, steps 14 to 17)
+    words = ["w%d" % i for i in range(300)]
+    zz = utf16("zz")
+    zz_outcome = "false_positive" if all(bits_after(8, 1, words)[p] == "1" for p in positions(8, 1, zz)) else "definitely_absent"
+    zz_fp = 1 if zz_outcome == "false_positive" else 0
+    out.append(script("full-history", "export_import_round_trip",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert_many", prefix="w", count=300), ok(distinct_entries=300, bits=bits_after(8, 1, words))),
+                          (op("query", value="zz"),
+                           ok(counters=counters(1, zz_fp), last_operation={"outcome": zz_outcome},
+                              history=history_ends(("query", "zz", zz_outcome), ("insert", "w45", "new")))),
+                          (op("roundtrip"),
+                           ok(distinct_entries=300, bits=bits_after(8, 1, words), counters=counters(1, zz_fp),
+                              last_operation={"kind": "query", "display": "\"zz\"", "outcome": zz_outcome},
+                              history=history_ends(("query", "zz", zz_outcome), ("insert", "w45", "new")))),
+                          (op("insert", value="w0"),
+                           ok(distinct_entries=300, counters=counters(1, zz_fp),
+                              history=history_ends(("insert", "w0", "duplicate"), ("insert", "w46", "new")))),
+                          (op("query", value="zz"), ok(counters=counters(2, 2 * zz_fp))),
+                      ], ["rule", "derived", "bound"],
+                      "300 insertions and a query: the history is full (256 items: the query, then w299 .. w45) and the "
+                      "entries w0 .. w44 came before its oldest item. The export holds all 300 entries and the 256 items; "
+                      "import (SESSION.md 10) sees a full history, takes w0 .. w44 as the prefix, replays the rest and "
+                      "keeps the counters; the roundtrip must give back the same view. Afterwards w0 (an entry with no "
+                      "history item) is a duplicate and the history drops w45. With m = 8, k = 1 the 300 entries give the "
+                      "bits " + bits_after(8, 1, words) + " (derived), so \"zz\" is a " + zz_outcome + "."))
     # import size
     out.append(script("two-mib", "import_size_limit",
                       [(s, {}) for s in create(8, 1)] + [
