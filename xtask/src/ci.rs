@@ -93,6 +93,12 @@ fn steps() -> Vec<Step> {
             env: Vec::new(),
         },
         Step {
+            name: "JavaScript implementation: unit tests",
+            program: "node",
+            args: vec!["--test", "vectors/check/js/test/"],
+            env: Vec::new(),
+        },
+        Step {
             name: "JavaScript implementation: every vector",
             program: "node",
             args: vec!["vectors/check/js/check_vectors.mjs"],

@@ -13,7 +13,8 @@
 use crate::model::{Hex, MutationAttempt, ScriptOp, TypedValue};
 use crate::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation,
-    Observation, RawParams, RustDoc, RustFnv, SaveAnswer, ScriptAnswer, StepAnswer, SubjectError, Triple,
+    Observation, RawParams, RustDoc, RustFnv, SaveAnswer, ScriptAnswer, StepAnswer, SubjectError,
+    Triple,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};

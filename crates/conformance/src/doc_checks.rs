@@ -680,11 +680,10 @@ fn oracle_triple(
 /// with the smallest shared position.
 fn first_shared(sets: &[BTreeSet<u32>]) -> Option<(usize, usize, u32)> {
     sets.iter().enumerate().find_map(|(i, a)| {
-        sets.iter().enumerate().skip(i + 1).find_map(|(j, b)| {
-            a.intersection(b)
-                .next()
-                .map(|&shared| (i, j, shared))
-        })
+        sets.iter()
+            .enumerate()
+            .skip(i + 1)
+            .find_map(|(j, b)| a.intersection(b).next().map(|&shared| (i, j, shared)))
     })
 }
 
@@ -731,7 +730,12 @@ fn shared_bit_fault(
         let Some(positions) = v.answer("positions", subject.positions(&params, record)) else {
             return;
         };
-        sets.push(positions.iter().map(|&q| u32::from(q)).collect::<BTreeSet<u32>>());
+        sets.push(
+            positions
+                .iter()
+                .map(|&q| u32::from(q))
+                .collect::<BTreeSet<u32>>(),
+        );
     }
     let Some((i, j, cleared)) = first_shared(&sets) else {
         v.fail(
@@ -781,7 +785,11 @@ fn shared_bit_fault(
         .unwrap_or_default();
     match subject.read(&params, &remaining, &damaged_bits, &remaining) {
         Err(SubjectError::Rejected { kind, field, .. }) => {
-            v.eq("reading the damaged snapshot: error kind", &"value".to_string(), &kind);
+            v.eq(
+                "reading the damaged snapshot: error kind",
+                &"value".to_string(),
+                &kind,
+            );
             let named = field
                 .as_deref()
                 .and_then(|f| f.strip_prefix("records["))
@@ -811,7 +819,9 @@ fn shared_bit_fault(
                 "a value error naming {expected_field}: its bits miss position {cleared} of {}",
                 text(&records[j])
             ),
-            format!("accepted, answering {answers:?} (a reader that accepts it answers false negatives)"),
+            format!(
+                "accepted, answering {answers:?} (a reader that accepts it answers false negatives)"
+            ),
         ),
     }
 }
@@ -854,7 +864,11 @@ fn immutable(
     let records = bytes(&input.snapshot.records_hex);
     let other_records = bytes(&input.other.records_hex);
     let mut probes = records.clone();
-    probes.extend(records.iter().map(|r| r.iter().map(|b| b ^ 0xff).collect::<Vec<u8>>()));
+    probes.extend(
+        records
+            .iter()
+            .map(|r| r.iter().map(|b| b ^ 0xff).collect::<Vec<u8>>()),
+    );
     probes.extend(other_records.iter().cloned());
     probes.extend(bytes(&input.probes_hex));
     let want = oracle_observation(p, &records, &probes);
@@ -878,7 +892,13 @@ fn immutable(
         let name = attempt.name();
         let Some(mutation) = v.answer(
             &format!("mutate {name}"),
-            subject.mutate(&raw(p), &records, (&other, &other_records), attempt, &probes),
+            subject.mutate(
+                &raw(p),
+                &records,
+                (&other, &other_records),
+                attempt,
+                &probes,
+            ),
         ) else {
             continue;
         };
@@ -890,13 +910,21 @@ fn immutable(
         );
         v.eq(&format!("{after}: m"), &want.m, &seen.m);
         v.eq(&format!("{after}: k"), &want.k, &seen.k);
-        v.eq(&format!("{after}: seed"), &Hex(want.seed.clone()), &Hex(seen.seed.clone()));
+        v.eq(
+            &format!("{after}: seed"),
+            &Hex(want.seed.clone()),
+            &Hex(seen.seed.clone()),
+        );
         v.eq(
             &format!("{after}: packed bits"),
             &Hex(want.packed_bits.clone()),
             &Hex(seen.packed_bits.clone()),
         );
-        v.eq(&format!("{after}: documents"), &want.documents, &seen.documents);
+        v.eq(
+            &format!("{after}: documents"),
+            &want.documents,
+            &seen.documents,
+        );
         if v.eq(
             &format!("{after}: one lookup per probe"),
             &want.lookups.len(),
@@ -927,7 +955,9 @@ fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<()
     if let Some(index) = records.iter().position(|r| r.len() > 64) {
         return Err(format!("records[{index}]"));
     }
-    if packed.len() != m.div_ceil(8) as usize || (m..packed.len() as u32 * 8).any(|q| bit(packed, q)) {
+    if packed.len() != m.div_ceil(8) as usize
+        || (m..packed.len() as u32 * 8).any(|q| bit(packed, q))
+    {
         return Err("packed_bits".into());
     }
     if let Some(index) = records.iter().position(|r| {
@@ -956,12 +986,19 @@ fn read(v: &mut Verdict<'_>, subject: &mut dyn DocSubject, input: &ReadInput, ex
     v.eq("the runner's verdict agrees with the spec", &spec, &runner);
     let occupied = oracle_occupied(p, &records);
     let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
-    match (subject.read(&raw(p), &records, packed, &items), &expect.rejected) {
+    match (
+        subject.read(&raw(p), &records, packed, &items),
+        &expect.rejected,
+    ) {
         (Ok(answers), None) => {
             if v.eq("one result per item", &items.len(), &answers.len()) {
                 for ((item, want), got) in items.iter().zip(&expect.results).zip(&answers) {
                     if !triple_matches(want, got) {
-                        v.fail(format!("lookup({})", text(item)), format!("{want:?}"), format!("{got:?}"));
+                        v.fail(
+                            format!("lookup({})", text(item)),
+                            format!("{want:?}"),
+                            format!("{got:?}"),
+                        );
                     }
                     v.eq(
                         &format!("lookup({}) equals the oracle's", text(item)),
@@ -970,28 +1007,47 @@ fn read(v: &mut Verdict<'_>, subject: &mut dyn DocSubject, input: &ReadInput, ex
                     );
                 }
             }
-            v.eq("one spec result per item (spec)", &items.len(), &expect.results.len());
+            v.eq(
+                "one spec result per item (spec)",
+                &items.len(),
+                &expect.results.len(),
+            );
         }
         (Ok(answers), Some(rejection)) => v.fail(
             "rejection",
             format!("a {:?} error naming {}", rejection.error, rejection.field),
             format!("accepted, answering {answers:?}"),
         ),
-        (Err(SubjectError::Rejected { kind, field, message }), Some(rejection)) => {
+        (
+            Err(SubjectError::Rejected {
+                kind,
+                field,
+                message,
+            }),
+            Some(rejection),
+        ) => {
             let want = match rejection.error {
                 ErrorKindName::Type => "type",
                 ErrorKindName::Value => "value",
             };
             v.eq("error kind", &want.to_string(), &kind);
-            v.eq("field named by the error", &Some(rejection.field.clone()), &field);
-            v.holds("the message is not empty", !message.trim().is_empty(), || {
-                "empty message".into()
-            });
+            v.eq(
+                "field named by the error",
+                &Some(rejection.field.clone()),
+                &field,
+            );
+            v.holds(
+                "the message is not empty",
+                !message.trim().is_empty(),
+                || "empty message".into(),
+            );
         }
         (Err(err), _) => v.fail(
             "read",
             match &expect.rejected {
-                Some(rejection) => format!("a {:?} error naming {}", rejection.error, rejection.field),
+                Some(rejection) => {
+                    format!("a {:?} error naming {}", rejection.error, rejection.field)
+                }
                 None => "an answer per item".to_string(),
             },
             err.to_string(),

@@ -140,7 +140,9 @@ impl FigureLine {
             (Some(published), true) => {
                 format!("{}: {observed} (published {published}) DIFFERS", self.name)
             }
-            (Some(published), false) => format!("{}: {observed} (published {published})", self.name),
+            (Some(published), false) => {
+                format!("{}: {observed} (published {published})", self.name)
+            }
             (None, _) => format!("{}: {observed}", self.name),
         }
     }

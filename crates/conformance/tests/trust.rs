@@ -34,8 +34,12 @@ fn failed(report: &Report) -> Vec<String> {
 /// Every production answer, except what a test overrides.
 macro_rules! delegate_doc {
     () => {
-        fn name(&self) -> String { "wrapped".into() }
-        fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> { RustDoc.sha256(data) }
+        fn name(&self) -> String {
+            "wrapped".into()
+        }
+        fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+            RustDoc.sha256(data)
+        }
         fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
             RustDoc.frame(p, index, item)
         }
@@ -45,10 +49,21 @@ macro_rules! delegate_doc {
         fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
             RustDoc.build(p, records)
         }
-        fn lookup(&mut self, p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+        fn lookup(
+            &mut self,
+            p: &RawParams,
+            records: &[Vec<u8>],
+            items: &[Vec<u8>],
+        ) -> Answer<Vec<Triple>> {
             RustDoc.lookup(p, records, items)
         }
-        fn read(&mut self, p: &RawParams, records: &[Vec<u8>], bits: &[u8], items: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+        fn read(
+            &mut self,
+            p: &RawParams,
+            records: &[Vec<u8>],
+            bits: &[u8],
+            items: &[Vec<u8>],
+        ) -> Answer<Vec<Triple>> {
             RustDoc.read(p, records, bits, items)
         }
     };

@@ -268,7 +268,8 @@ impl DocumentPrefilter {
         packed_bits: &[u8],
     ) -> Result<Self, ContractError> {
         let built = Self::with_params(params, records)?;
-        let bits_error = |message: String| ContractError::new(ErrorKind::Value, "packed_bits", message);
+        let bits_error =
+            |message: String| ContractError::new(ErrorKind::Value, "packed_bits", message);
         if packed_bits.len() != built.bits.len() {
             return Err(bits_error(format!(
                 "{} bytes given: m = {} needs exactly {}",
@@ -285,7 +286,9 @@ impl DocumentPrefilter {
         let m = built.m();
         let width = u16::try_from(packed_bits.len() * 8).unwrap_or(u16::MAX);
         if let Some(high) = (m..width).find(|&p| given(p)) {
-            return Err(bits_error(format!("bit {high} is set: bits stop below m = {m}")));
+            return Err(bits_error(format!(
+                "bit {high} is set: bits stop below m = {m}"
+            )));
         }
         for (index, record) in records.iter().enumerate() {
             let positions = protocol::positions(&built.params, record.as_ref())
@@ -299,7 +302,9 @@ impl DocumentPrefilter {
             }
         }
         if let Some(extra) = (0..m).find(|&p| given(p) && !built.bit(p)) {
-            return Err(bits_error(format!("bit {extra} is set, but no record sets it")));
+            return Err(bits_error(format!(
+                "bit {extra} is set, but no record sets it"
+            )));
         }
         Ok(built)
     }

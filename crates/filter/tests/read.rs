@@ -22,7 +22,10 @@ fn an_intact_snapshot_reads_back_equal() {
     let read = DocumentPrefilter::read(lab(), &MEMBERS, &[0xd2, 0x91]).unwrap();
     assert_eq!(read, built);
     let reordered: Vec<&[u8]> = MEMBERS.iter().rev().chain(&MEMBERS).copied().collect();
-    assert_eq!(DocumentPrefilter::read(lab(), &reordered, &[0xd2, 0x91]).unwrap(), built);
+    assert_eq!(
+        DocumentPrefilter::read(lab(), &reordered, &[0xd2, 0x91]).unwrap(),
+        built
+    );
 }
 
 #[test]
