@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::assets;
+use crate::object::Object;
 use crate::series::series;
 use crate::share::{SharedFilter, decode_fragment, encode_fragment};
 
@@ -52,13 +53,13 @@ pub struct ErrorDetail {
 
 /// An error answer: a status and its [`ErrorDetail`].
 #[derive(Debug)]
-struct ApiError {
+pub(crate) struct ApiError {
     status: StatusCode,
     detail: ErrorDetail,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, kind: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, kind: &str, message: impl Into<String>) -> Self {
         ApiError {
             status,
             detail: ErrorDetail {
@@ -144,7 +145,7 @@ pub fn router() -> Router {
         .layer(axum::middleware::map_response(security_headers))
 }
 
-async fn security_headers(mut response: Response) -> Response {
+pub(crate) async fn security_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
@@ -186,6 +187,15 @@ async fn method_not_allowed(uri: Uri) -> ApiError {
     )
 }
 
+/// The 413 answer for a body over its call's limit.
+pub(crate) fn too_large(what: &str, limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        format!("{what} is over the {limit}-byte limit of this call; it was not parsed"),
+    )
+}
+
 /// The body, or the error for a body that could not be read (413 over the limit).
 fn body_bytes(
     body: Result<Bytes, BytesRejection>,
@@ -195,18 +205,15 @@ fn body_bytes(
     body.map_err(|rejection| {
         let status = rejection.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                status,
-                "too_large",
-                format!("{what} is over the {limit}-byte limit of this call"),
-            )
+            too_large(what, limit)
         } else {
             ApiError::new(status, "invalid_request", rejection.body_text())
         }
     })
 }
 
-/// Parses a JSON request body, naming the place of a shape error.
+/// Parses a JSON request body, which must be an object, naming the place of a
+/// shape error (an array where an object is expected is one).
 fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
@@ -224,7 +231,7 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
                 StatusCode::BAD_REQUEST,
                 "invalid_request",
                 if path == "." {
-                    format!("the request is not of the expected shape: {inner}")
+                    format!("the request body is not of the expected shape: {inner}")
                 } else {
                     format!("the request is not of the expected shape at {path}: {inner}")
                 },
@@ -238,6 +245,7 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             format!("the request body is not valid JSON: {error}"),
         )
     })?;
+    let Object(value) = value;
     Ok(value)
 }
 
@@ -299,9 +307,9 @@ struct ApplyRequest {
     #[serde(default)]
     session: serde_json::Value,
     #[serde(default)]
-    op: Option<Op>,
+    op: Option<Object<Op>>,
     #[serde(default)]
-    ops: Option<Vec<Op>>,
+    ops: Option<Vec<Object<Op>>>,
 }
 
 /// Applies operations all or nothing: on an error the session sent stays as it was.
@@ -324,8 +332,8 @@ async fn apply(body: Result<Bytes, BytesRejection>) -> ApiResult<SessionReply> {
                     "give either op or ops, not both",
                 ));
             }
-            (Some(op), None) => (vec![op], true),
-            (None, Some(ops)) => (ops, false),
+            (Some(Object(op)), None) => (vec![op], true),
+            (None, Some(ops)) => (ops.into_iter().map(|Object(op)| op).collect(), false),
             (None, None) => (Vec::new(), false),
         };
         let session = load_session(&request.session)?;
@@ -335,7 +343,7 @@ async fn apply(body: Result<Bytes, BytesRejection>) -> ApiResult<SessionReply> {
     .map(axum::Json)
 }
 
-fn import_too_large(size: Option<u64>) -> ApiError {
+pub(crate) fn import_too_large(size: Option<u64>) -> ApiError {
     let size = size
         .map(|bytes| format!(" ({bytes} bytes)"))
         .unwrap_or_default();
@@ -384,7 +392,14 @@ async fn import(body: Result<Bytes, BytesRejection>) -> ApiResult<SessionReply> 
                 ),
             )
         })?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.starts_with('\u{feff}') {
+            // SESSION.md, import step 2: strict JSON, no byte-order mark.
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "syntax",
+                "the file starts with a byte-order mark (U+FEFF); a session file is JSON text without one",
+            ));
+        }
         let session = Session::from_export(text).map_err(|error| ApiError::file(&error))?;
         Ok(SessionReply::of(&session))
     })

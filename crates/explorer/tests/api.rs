@@ -150,6 +150,51 @@ async fn unknown_op_or_field_is_400() {
     expect_error(&answer, StatusCode::BAD_REQUEST, "invalid_request");
 }
 
+/// One shape per input: an array is never read as an object's fields in order.
+#[tokio::test]
+async fn array_shaped_bodies_are_400() {
+    let create = json!([set_draft("m", "8"), set_draft("k", "1"), {"op": "create"}]);
+    for (uri, body) in [
+        ("/api/apply", json!([null, {"op": "create"}])),
+        ("/api/apply", json!([null, null, create])),
+        ("/api/apply", json!([])),
+        (
+            "/api/apply",
+            json!({"session": null, "op": ["insert", "a"]}),
+        ),
+        ("/api/apply", json!({"session": null, "ops": [["create"]]})),
+        (
+            "/api/apply",
+            json!({"session": null, "ops": [{"op": "create"}, ["reset"]]}),
+        ),
+        ("/api/save", json!(["state", null])),
+        ("/api/share", json!([null])),
+        ("/api/restore", json!([null, "#share=e30"])),
+        ("/api/apply", json!("a string")),
+        ("/api/apply", json!(7)),
+        ("/api/apply", json!(null)),
+    ] {
+        let answer = post(uri, body.clone()).await;
+        let message = expect_error(&answer, StatusCode::BAD_REQUEST, "invalid_request");
+        assert!(
+            message.contains("a JSON object") && message.contains("array"),
+            "{uri} {body}: {message}"
+        );
+    }
+    // The same requests as objects are fine.
+    let answer = post("/api/apply", json!({"session": null, "ops": create})).await;
+    assert_eq!(answer.0, StatusCode::OK, "{}", answer.1);
+    // And a key twice is refused, not read as the last one.
+    let answer = send(
+        "POST",
+        "/api/apply",
+        br#"{"session": null, "ops": [], "ops": [{"op": "create"}]}"#.to_vec(),
+    )
+    .await;
+    let message = expect_error(&answer, StatusCode::BAD_REQUEST, "invalid_request");
+    assert!(message.contains("duplicate field"), "{message}");
+}
+
 #[tokio::test]
 async fn session_failing_validation_is_400() {
     let (session, _) = half_rate_session().await;
@@ -228,13 +273,20 @@ async fn import_round_trip_and_bad_files() {
     assert_eq!(answer.1["view"], view);
     assert_eq!(answer.1["session"], session);
 
-    // A UTF-8 byte order mark is accepted.
+    // A UTF-8 byte order mark is `syntax`, as in SESSION.md (import step 2)
+    // and the adapter, and the view is not replaced.
     let mut with_bom = "\u{feff}".as_bytes().to_vec();
     with_bom.extend_from_slice(session.as_bytes());
-    assert_eq!(
-        send("POST", "/api/import", with_bom).await.0,
-        StatusCode::OK
-    );
+    let answer = send("POST", "/api/import", with_bom).await;
+    let message = expect_error(&answer, StatusCode::UNPROCESSABLE_ENTITY, "syntax");
+    assert!(message.contains("byte-order mark"), "{message}");
+    // A session text with one, inside a request, is not a valid session either.
+    let answer = post(
+        "/api/apply",
+        json!({"session": format!("\u{feff}{session}"), "ops": []}),
+    )
+    .await;
+    expect_error(&answer, StatusCode::BAD_REQUEST, "syntax");
 
     let broken = send(
         "POST",
@@ -389,6 +441,34 @@ async fn share_and_restore() {
     .await;
     let message = expect_error(&answer, StatusCode::UNPROCESSABLE_ENTITY, "empty_string");
     assert!(message.contains("entry 1"), "{message}");
+
+    // A link that lists an entry twice is invalid, and the session sent stays.
+    let twice = bloomproof_explorer::encode_fragment(&bloomproof_explorer::SharedFilter {
+        m: 8,
+        k: 1,
+        entries: vec!["a".into(), "b".into(), "a".into()],
+    });
+    let answer = post(
+        "/api/restore",
+        json!({"session": session, "fragment": twice}),
+    )
+    .await;
+    let message = expect_error(&answer, StatusCode::UNPROCESSABLE_ENTITY, "invalid");
+    assert!(
+        message.contains("entries 0 and 2") && message.contains("once"),
+        "{message}"
+    );
+    // So is one whose JSON is an array of the values in order.
+    let array = format!("#share={}", base64_url(br#"[1,8,1,["a"]]"#));
+    let answer = post("/api/restore", json!({"session": null, "fragment": array})).await;
+    let message = expect_error(&answer, StatusCode::UNPROCESSABLE_ENTITY, "invalid");
+    assert!(message.contains("a JSON object"), "{message}");
+}
+
+/// Unpadded base64url, as a shared link writes it.
+fn base64_url(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 #[tokio::test]
@@ -504,12 +584,15 @@ fn defaults_are_loopback_and_a_free_port() {
     assert_eq!(url_for("[::]:80".parse().unwrap()), "http://[::1]:80/");
 }
 
-/// A real server on loopback, spoken to over TCP.
+/// A real server on loopback (what `bloomproof explore` runs), spoken to over TCP.
 #[tokio::test]
 async fn real_loopback_server() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let server = tokio::spawn(async move { axum::serve(listener, router()).await });
+    let server = tokio::spawn(bloomproof_explorer::serve_listener(
+        listener,
+        bloomproof_explorer::Timeouts::default(),
+    ));
     // Sends a request and reads one response (headers, then Content-Length bytes).
     let exchange = |request: String| {
         tokio::task::spawn_blocking(move || {

@@ -1,0 +1,489 @@
+//! `bloomproof explore` on loopback: who may call it (`Host`, `Origin`, the
+//! `--host` rule) and how slowly (header and body read timeouts, bounded
+//! bodies), through [`app`] in process and through a real server over TCP.
+#![allow(clippy::unwrap_used, clippy::panic)] // helpers outside #[test] functions
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use bloomproof_explorer::{APPLY_BODY_LIMIT, Options, Timeouts, app, body_limit, serve_listener};
+use bloomproof_session::IMPORT_MAX_BYTES;
+use serde_json::Value;
+use tower::ServiceExt;
+
+const BOUND: &str = "127.0.0.1:4000";
+
+/// A request that creates m=8, k=1 and inserts the a..h example: a 200 shows it was processed.
+const EXAMPLE: &str = r#"{"session":null,"ops":[{"op":"set_draft","field":"m","value":"8"},{"op":"set_draft","field":"k","value":"1"},{"op":"create"},{"op":"insert_example"}]}"#;
+
+/// One request through [`app`] bound to [`BOUND`], with these headers.
+async fn call(
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request.body(Body::from(body.to_owned())).unwrap();
+    let response = app(BOUND.parse().unwrap(), Timeouts::default())
+        .oneshot(request)
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, value)
+}
+
+fn kind(answer: &(StatusCode, Value)) -> &str {
+    answer.1["error"]["kind"].as_str().unwrap_or("")
+}
+
+#[tokio::test]
+async fn host_must_be_a_loopback_name_or_the_bound_address() {
+    for host in [
+        "127.0.0.1:4000",
+        "localhost:4000",
+        "[::1]:4000",
+        "localhost",
+        "127.0.0.1",
+        // Loopback names with another port: a tunnel or a forwarded port.
+        "localhost:9999",
+    ] {
+        let answer = call("GET", "/", &[("host", host)], "").await;
+        assert_eq!(answer.0, StatusCode::OK, "{host}: {}", answer.1);
+        let answer = call(
+            "POST",
+            "/api/apply",
+            &[("host", host), ("content-type", "application/json")],
+            EXAMPLE,
+        )
+        .await;
+        assert_eq!(answer.0, StatusCode::OK, "{host}: {}", answer.1);
+    }
+    for host in [
+        "evil.example",
+        "evil.example:4000",
+        "EVIL.example:4000",
+        "localhost.evil.example:4000",
+        "127.0.0.1.nip.io:4000",
+        "10.0.0.1:4000",
+        "0.0.0.0:4000",
+        "127.0.0.1:4000:4000",
+        "",
+    ] {
+        for (method, uri) in [
+            ("GET", "/"),
+            ("GET", "/api/estimates?m=8&k=1"),
+            ("POST", "/api/apply"),
+        ] {
+            let answer = call(method, uri, &[("host", host)], EXAMPLE).await;
+            assert_eq!(
+                answer.0,
+                StatusCode::MISDIRECTED_REQUEST,
+                "{host} {uri}: {}",
+                answer.1
+            );
+            assert_eq!(kind(&answer), "host_not_allowed");
+            let message = answer.1["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("DNS rebinding") && message.contains(BOUND),
+                "{message}"
+            );
+        }
+    }
+    // No Host at all, or two.
+    let answer = call("GET", "/", &[], "").await;
+    assert_eq!(answer.0, StatusCode::MISDIRECTED_REQUEST, "{}", answer.1);
+    let answer = call("GET", "/", &[("host", BOUND), ("host", "evil.example")], "").await;
+    assert_eq!(answer.0, StatusCode::MISDIRECTED_REQUEST, "{}", answer.1);
+    // An absolute URI naming another server, whatever the Host.
+    let answer = call("GET", "http://evil.example/", &[("host", BOUND)], "").await;
+    assert_eq!(answer.0, StatusCode::MISDIRECTED_REQUEST, "{}", answer.1);
+    // A long Host is quoted in part only.
+    let long = format!("{}.example", "x".repeat(10_000));
+    let answer = call("GET", "/", &[("host", &long)], "").await;
+    let message = answer.1["error"]["message"].as_str().unwrap();
+    assert!(message.len() < 500, "{} bytes", message.len());
+}
+
+#[tokio::test]
+async fn the_bound_address_is_answered_with_its_port() {
+    let lan: SocketAddr = "192.168.1.5:4000".parse().unwrap();
+    let ask = |host: &'static str| {
+        let request = Request::builder()
+            .uri("/")
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .unwrap();
+        app(lan, Timeouts::default()).oneshot(request)
+    };
+    assert_eq!(
+        ask("192.168.1.5:4000").await.unwrap().status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        ask("localhost:4000").await.unwrap().status(),
+        StatusCode::OK
+    );
+    for host in [
+        "192.168.1.5:4001",
+        "192.168.1.5",
+        "192.168.1.6:4000",
+        "box.lan:4000",
+    ] {
+        assert_eq!(
+            ask(host).await.unwrap().status(),
+            StatusCode::MISDIRECTED_REQUEST,
+            "{host}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_cross_origin_write_is_refused_and_not_processed() {
+    // The classic cross-site request a page elsewhere can send without a preflight.
+    for origin in [
+        "http://evil.example",
+        "http://127.0.0.1:4001",
+        "http://localhost:4000",
+        "https://127.0.0.1:4000",
+        "null",
+    ] {
+        for (uri, body) in [
+            ("/api/apply", EXAMPLE),
+            ("/api/save", r#"{"state":"x","previous":null}"#),
+            ("/api/import", "{}"),
+            ("/api/nothing", ""),
+        ] {
+            let answer = call(
+                "POST",
+                uri,
+                &[
+                    ("host", BOUND),
+                    ("origin", origin),
+                    ("content-type", "text/plain;charset=UTF-8"),
+                ],
+                body,
+            )
+            .await;
+            assert_eq!(
+                answer.0,
+                StatusCode::FORBIDDEN,
+                "{origin} {uri}: {}",
+                answer.1
+            );
+            assert_eq!(kind(&answer), "origin_not_allowed");
+            assert!(answer.1.get("view").is_none());
+        }
+    }
+    // Same origin, or no Origin (a tool): served.
+    for headers in [
+        vec![("host", BOUND), ("origin", "http://127.0.0.1:4000")],
+        vec![
+            ("host", "localhost:4000"),
+            ("origin", "http://localhost:4000"),
+        ],
+        vec![("host", BOUND)],
+    ] {
+        let answer = call("POST", "/api/apply", &headers, EXAMPLE).await;
+        assert_eq!(answer.0, StatusCode::OK, "{headers:?}: {}", answer.1);
+        assert_eq!(answer.1["view"]["bits"], "11111111");
+    }
+    // Reading is not writing: a GET with a foreign Origin is answered (the
+    // browser keeps the answer from the other page).
+    let answer = call(
+        "GET",
+        "/api/estimates?m=8&k=1",
+        &[("host", BOUND), ("origin", "http://evil.example")],
+        "",
+    )
+    .await;
+    assert_eq!(answer.0, StatusCode::OK);
+    // Every other method is checked: a preflight, a DELETE.
+    for method in ["OPTIONS", "DELETE", "PUT"] {
+        let answer = call(
+            method,
+            "/api/apply",
+            &[("host", BOUND), ("origin", "http://evil.example")],
+            "",
+        )
+        .await;
+        assert_eq!(answer.0, StatusCode::FORBIDDEN, "{method}");
+    }
+}
+
+#[tokio::test]
+async fn bodies_are_bounded_before_they_are_parsed() {
+    assert_eq!(body_limit("/api/import"), IMPORT_MAX_BYTES);
+    assert_eq!(body_limit("/api/apply"), APPLY_BODY_LIMIT);
+    // A 2 MiB import and an apply that carries an 8 MiB body of JSON both fit.
+    const { assert!(APPLY_BODY_LIMIT >= 4 * IMPORT_MAX_BYTES) };
+    let huge = " ".repeat(APPLY_BODY_LIMIT + 1);
+    let answer = call("POST", "/api/apply", &[("host", BOUND)], &huge).await;
+    assert_eq!(answer.0, StatusCode::PAYLOAD_TOO_LARGE, "{}", answer.1);
+    assert_eq!(kind(&answer), "too_large");
+    let answer = call("POST", "/api/estimates", &[("host", BOUND)], &huge).await;
+    assert_eq!(answer.0, StatusCode::PAYLOAD_TOO_LARGE, "{}", answer.1);
+    let file = " ".repeat(IMPORT_MAX_BYTES + 1);
+    let answer = call("POST", "/api/import", &[("host", BOUND)], &file).await;
+    assert_eq!(answer.0, StatusCode::PAYLOAD_TOO_LARGE, "{}", answer.1);
+    assert!(
+        answer.1["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2097152")
+    );
+}
+
+#[test]
+fn a_remote_host_needs_allow_remote() {
+    let local = Options::default();
+    assert!(local.check().is_ok());
+    for host in ["::1", "127.0.0.2", "::ffff:127.0.0.1"] {
+        let options = Options {
+            host: host.parse().unwrap(),
+            ..Options::default()
+        };
+        assert!(options.check().is_ok(), "{host}");
+    }
+    for host in ["0.0.0.0", "::", "192.168.1.5", "203.0.113.9"] {
+        let options = Options {
+            host: host.parse().unwrap(),
+            ..Options::default()
+        };
+        let message = options.check().unwrap_err();
+        assert!(
+            message.contains("not a loopback address") && message.contains("--allow-remote"),
+            "{message}"
+        );
+        let allowed = Options {
+            allow_remote: true,
+            ..options
+        };
+        assert!(allowed.check().is_ok());
+    }
+    // `serve` refuses it too, before binding anything.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let refused = runtime.block_on(bloomproof_explorer::serve(Options {
+        host: "0.0.0.0".parse().unwrap(),
+        ..Options::default()
+    }));
+    assert!(refused.unwrap_err().contains("--allow-remote"));
+}
+
+// ------------------------------------------------------------ a real server
+
+/// The short timeouts of the servers below.
+const SHORT: Duration = Duration::from_millis(1000);
+/// How long past a timeout the connection may take to close.
+const SLACK: Duration = Duration::from_millis(2500);
+
+async fn start(timeouts: Timeouts) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve_listener(listener, timeouts));
+    addr
+}
+
+/// What a connection saw: the bytes the server sent and when it closed (from `started`).
+struct Seen {
+    reply: String,
+    closed_after: Option<Duration>,
+}
+
+/// Writes `first`, then `drip` every 200 ms until an answer starts, reading
+/// all along, until the server closes the connection or `give_up` has passed.
+fn drip(addr: SocketAddr, first: &str, drip: &str, give_up: Duration) -> Seen {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let started = Instant::now();
+    // The server may answer and close before reading all of it (a body over
+    // its limit): what it said is still read below.
+    let _ = stream.write_all(first.as_bytes());
+    let mut reply = Vec::new();
+    let mut buffer = [0_u8; 4096];
+    while started.elapsed() < give_up {
+        match stream.read(&mut buffer) {
+            Ok(0) => {
+                return Seen {
+                    reply: String::from_utf8_lossy(&reply).into_owned(),
+                    closed_after: Some(started.elapsed()),
+                };
+            }
+            Ok(read) => reply.extend_from_slice(&buffer[..read]),
+            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                if !drip.is_empty()
+                    && reply.is_empty()
+                    && stream.write_all(drip.as_bytes()).is_err()
+                {
+                    return Seen {
+                        reply: String::from_utf8_lossy(&reply).into_owned(),
+                        closed_after: Some(started.elapsed()),
+                    };
+                }
+            }
+            Err(_) => {
+                return Seen {
+                    reply: String::from_utf8_lossy(&reply).into_owned(),
+                    closed_after: Some(started.elapsed()),
+                };
+            }
+        }
+    }
+    Seen {
+        reply: String::from_utf8_lossy(&reply).into_owned(),
+        closed_after: None,
+    }
+}
+
+fn assert_closed_in_time(seen: &Seen, what: &str) {
+    let closed = seen.closed_after.unwrap_or_else(|| {
+        panic!(
+            "{what}: still open after {:?}: {}",
+            SHORT + SLACK * 2,
+            seen.reply
+        )
+    });
+    assert!(
+        closed <= SHORT + SLACK,
+        "{what}: closed only after {closed:?} (timeout {SHORT:?})"
+    );
+    assert!(
+        closed >= SHORT.mul_f64(0.8),
+        "{what}: closed after {closed:?}, before the timeout {SHORT:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_loris_headers_are_cut_at_the_header_timeout() {
+    let addr = start(Timeouts {
+        header_read: SHORT,
+        body_read: Duration::from_secs(60),
+    })
+    .await;
+    let first = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n");
+    let seen =
+        tokio::task::spawn_blocking(move || drip(addr, &first, "X-Slow: 1\r\n", SHORT + SLACK * 2))
+            .await
+            .unwrap();
+    assert_closed_in_time(&seen, "headers sent one line every 200 ms");
+    assert!(!seen.reply.contains("200 OK"), "{}", seen.reply);
+
+    // A connection that sends nothing at all is closed as well.
+    let seen = tokio::task::spawn_blocking(move || drip(addr, "", "", SHORT + SLACK * 2))
+        .await
+        .unwrap();
+    assert_closed_in_time(&seen, "an idle connection");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_body_is_cut_at_the_body_timeout() {
+    let addr = start(Timeouts {
+        header_read: Duration::from_secs(60),
+        body_read: SHORT,
+    })
+    .await;
+    // A body that trickles in (one byte every 200 ms) never completes in time,
+    // though each byte comes well within the timeout.
+    let first = format!(
+        "POST /api/apply HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"session\":"
+    );
+    let seen = tokio::task::spawn_blocking(move || drip(addr, &first, " ", SHORT + SLACK * 2))
+        .await
+        .unwrap();
+    assert_closed_in_time(&seen, "a body sent one byte every 200 ms");
+    assert!(seen.reply.starts_with("HTTP/1.1 408"), "{}", seen.reply);
+    assert!(seen.reply.contains("request_timeout"), "{}", seen.reply);
+
+    // A body that stops: the same.
+    let first =
+        format!("POST /api/import HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{");
+    let seen = tokio::task::spawn_blocking(move || drip(addr, &first, "", SHORT + SLACK * 2))
+        .await
+        .unwrap();
+    assert_closed_in_time(&seen, "a body that stops");
+    assert!(seen.reply.starts_with("HTTP/1.1 408"), "{}", seen.reply);
+}
+
+/// Sends one whole request and reads the answer until the server closes.
+fn exchange(addr: SocketAddr, request: &str) -> Seen {
+    drip(addr, request, "", Duration::from_secs(20))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_server_answers_its_own_page_and_refuses_others() {
+    let addr = start(Timeouts {
+        header_read: SHORT,
+        body_read: SHORT,
+    })
+    .await;
+    // The page's own request, sent quickly, is served even with short timeouts.
+    let request = format!(
+        "POST /api/apply HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{EXAMPLE}",
+        EXAMPLE.len()
+    );
+    let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
+        .await
+        .unwrap();
+    assert!(seen.reply.starts_with("HTTP/1.1 200"), "{}", seen.reply);
+    assert!(seen.reply.contains(r#""bits":"11111111""#));
+
+    // DNS rebinding: the page of another name, now pointing here.
+    let request = "GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n".to_owned();
+    let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
+        .await
+        .unwrap();
+    assert!(seen.reply.starts_with("HTTP/1.1 421"), "{}", seen.reply);
+    assert!(seen.reply.contains("host_not_allowed"), "{}", seen.reply);
+
+    // A cross-origin text/plain POST is refused before its body is read: the
+    // answer comes at once although the declared body never arrives.
+    let request = format!(
+        "POST /api/apply HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n"
+    );
+    let started = Instant::now();
+    let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
+        .await
+        .unwrap();
+    assert!(seen.reply.starts_with("HTTP/1.1 403"), "{}", seen.reply);
+    assert!(seen.reply.contains("origin_not_allowed"), "{}", seen.reply);
+    assert!(started.elapsed() < SHORT, "{:?}", started.elapsed());
+
+    // A declared length over the limit is refused without reading the body.
+    let request = format!(
+        "POST /api/apply HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
+        APPLY_BODY_LIMIT + 1
+    );
+    let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
+        .await
+        .unwrap();
+    assert!(seen.reply.starts_with("HTTP/1.1 413"), "{}", seen.reply);
+
+    // A chunked body (no declared length) that grows past the limit is cut
+    // there: one byte over it is enough, and the rest is never waited for.
+    let over = IMPORT_MAX_BYTES + 1;
+    let request = format!(
+        "POST /api/import HTTP/1.1\r\nHost: {addr}\r\nTransfer-Encoding: chunked\r\n\r\n{over:x}\r\n{}",
+        " ".repeat(over)
+    );
+    let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
+        .await
+        .unwrap();
+    assert!(seen.reply.starts_with("HTTP/1.1 413"), "{}", seen.reply);
+    assert!(seen.reply.contains("2097152"), "{}", seen.reply);
+}
