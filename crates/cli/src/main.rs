@@ -62,10 +62,15 @@ struct ExploreArgs {
     /// Open the page in the default browser once listening.
     #[arg(long)]
     open: bool,
-    /// The address to listen on: loopback unless you ask for another (which
-    /// exposes the page to whoever can reach that address).
+    /// The address to listen on. Only a loopback address (127.0.0.1, ::1) is
+    /// accepted unless --allow-remote is given.
     #[arg(long, default_value = "127.0.0.1")]
     host: std::net::IpAddr,
+    /// Allow a --host that is not a loopback address. Warning: whoever can reach
+    /// that address can then use the explorer (requests must still name this
+    /// server's address in Host, and writes must come from its own page).
+    #[arg(long)]
+    allow_remote: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -112,17 +117,26 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Explore(args) => match bloomproof_explorer::run(bloomproof_explorer::Options {
-            host: args.host,
-            port: args.port,
-            open: args.open,
-        }) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("error: {message}");
-                ExitCode::FAILURE
+        Command::Explore(args) => {
+            let options = bloomproof_explorer::Options {
+                host: args.host,
+                port: args.port,
+                open: args.open,
+                allow_remote: args.allow_remote,
+                ..bloomproof_explorer::Options::default()
+            };
+            // A non-loopback --host without --allow-remote is a usage error: exit 2.
+            if let Err(message) = options.check() {
+                return bad_input(&message);
             }
-        },
+            match bloomproof_explorer::run(options) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
     }
 }
 
