@@ -6,6 +6,8 @@
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
 //! * `gallery [FILTER]`: every planted bug and lying adapter of
 //!   `vectors/check/gallery/bugs.json` against the suite; fails when one survives.
+//! * `load [--quick]`: a load test of `bloomproof adapter` and `bloomproof explore` on
+//!   loopback, bounded in count and time: p50/p99 latency and peak memory.
 
 use bloomproof_conformance::front::{self, Format, Options};
 use std::path::{Path, PathBuf};
@@ -16,6 +18,7 @@ mod ci;
 mod e2e;
 mod fuzz;
 mod gallery;
+mod load;
 mod mutants;
 mod vectors;
 
@@ -39,6 +42,8 @@ tasks:
   gallery [FILTER]                            planted bugs and lying adapters vs the suite; fails if any survives
   e2e                                         the explorer page in a real browser (installs what is missing)
   bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
+  load [--quick]                              load-test `bloomproof adapter` and `explore` on loopback:
+                                              p50/p99 latency, peak memory (BENCHMARKS.md)
   ci                                          run every test, lint and freshness check";
 
 fn main() -> ExitCode {
@@ -51,6 +56,7 @@ fn main() -> ExitCode {
         "conformance" => return conformance(rest),
         "schemas" => schemas(rest),
         "bench" => bench::run(rest),
+        "load" => load::run(rest),
         "ci" => ci::run(rest),
         "e2e" => e2e::run(rest),
         "fuzz" => fuzz::run(rest),
