@@ -72,8 +72,20 @@
     return OUTCOME_TEXT[outcome] || outcome;
   }
 
+  /** `data-idle` is "true" when nothing the user started is still to happen:
+   * no operation queued or running (each saves before it ends), no estimates
+   * being fetched, no re-layout after a resize waiting. The browser test waits
+   * on it; every user action that changes the session makes it "false" in the
+   * same event (see the panels' click handler). */
   function setBusy() {
-    document.documentElement.dataset.idle = String(queue.length === 0 && !running && !plotBusy);
+    const idle = queue.length === 0 && !running && !plotBusy && resizeTimer === null;
+    document.documentElement.dataset.idle = String(idle);
+  }
+
+  /** Records the viewport width the grid and the plot were last laid out for
+   * (`data-layout-width`), so that a test can wait for the layout of a width. */
+  function markLayout() {
+    document.documentElement.dataset.layoutWidth = String(window.innerWidth);
   }
 
   // ---------------------------------------------------------------- server calls
@@ -117,6 +129,10 @@
 
   const queue = [];
   let running = false;
+  /** The job running now (null between jobs). */
+  let current = null;
+  /** The timer of the re-layout after a resize (null when none is waiting). */
+  let resizeTimer = null;
 
   function enqueue(job) {
     const lastIndex = queue.length - 1;
@@ -137,11 +153,13 @@
     setBusy();
     while (queue.length > 0) {
       const job = queue.shift();
+      current = job;
       try {
         await job.run();
       } catch (error) {
         showMsg('ops-msg', `Unexpected error in the page: ${error}`, true);
       }
+      current = null;
     }
     running = false;
     setBusy();
@@ -149,6 +167,12 @@
 
   function draftPending(field) {
     return queue.some((job) => job.key === `draft:${field}`);
+  }
+
+  /** Whether a change of this panel is queued or running. */
+  function panelPending(name) {
+    const key = `panel:${name}`;
+    return (current !== null && current.key === key) || queue.some((job) => job.key === key);
   }
 
   // ---------------------------------------------------------------- messages
@@ -249,6 +273,7 @@
     renderHistory();
     renderPanels();
     updatePlot();
+    markLayout();
   }
 
   function renderLast() {
@@ -359,7 +384,8 @@
   function renderPanels() {
     for (const name of ['positions', 'model']) {
       const details = $(`${name}-panel`);
-      if (details.open !== view.panels[name]) details.open = view.panels[name];
+      // A change the user asked for and the session has not seen yet wins.
+      if (!panelPending(name) && details.open !== view.panels[name]) details.open = view.panels[name];
     }
     const positions = $('positions-body');
     positions.replaceChildren();
@@ -744,9 +770,23 @@
     });
     for (const name of ['positions', 'model']) {
       const details = $(`${name}-panel`);
-      details.addEventListener('toggle', () => {
-        if (!view || details.open === view.panels[name]) return;
+      const setPanel = () => {
         applyOps([{ op: 'set_panel', panel: name, open: details.open }], 'ops-msg', { key: `panel:${name}` });
+      };
+      // A click (or Enter or Space) on the summary toggles the panel here, in
+      // the same event, and queues the change at once: the "toggle" event
+      // comes later, in a task of its own, and a reload in between would lose
+      // the change.
+      details.querySelector('summary').addEventListener('click', (event) => {
+        if (!view) return;
+        event.preventDefault();
+        details.open = !details.open;
+        setPanel();
+      });
+      // Other ways a panel opens (find in page opens a closed one) keep the session in step.
+      details.addEventListener('toggle', () => {
+        if (!view || panelPending(name) || details.open === view.panels[name]) return;
+        setPanel();
       });
     }
     $('export').addEventListener('click', exportSession);
@@ -763,14 +803,18 @@
       restore($('restore-link').value, 'share-msg');
     });
     window.addEventListener('hashchange', restoreFromLocation);
-    let resizeTimer = null;
     window.addEventListener('resize', () => {
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(() => {
-        if (!view) return;
-        renderGrid();
-        drawPlot();
+        resizeTimer = null;
+        if (view) {
+          renderGrid();
+          drawPlot();
+          markLayout();
+        }
+        setBusy();
       }, 100);
+      setBusy();
     });
     setBusy();
     load();

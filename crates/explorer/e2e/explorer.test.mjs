@@ -33,6 +33,7 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 const WAIT = { timeout: 15000 };
+const STORAGE_KEY = 'bloomproof-explorer-session';
 
 let server;
 let serverOutput = '';
@@ -71,13 +72,101 @@ function startServer() {
   });
 }
 
-/** Waits until the page has no operation queued or running. */
+// Every check waits for the state it asserts (a condition polled in the page
+// until it holds or WAIT passes), never for a moment: no fixed sleep, and no
+// one-shot read right after an action. `idle()` alone is not enough after an
+// action whose handler runs in a later task (a hash change, a resize).
+
+/** Waits until the page has no operation queued or running (each saves
+ * before it ends), no estimates in flight and no re-layout pending. */
 async function idle() {
   await page.waitForFunction(() => document.documentElement.dataset.idle === 'true', null, WAIT);
 }
 
 async function text(selector) {
   return (await page.locator(selector).first().textContent()) ?? '';
+}
+
+/** Waits until `predicate(arg)` holds in the page; on timeout, fails with
+ * `what` and what `describe()` reads then. */
+async function until(what, predicate, arg, describe) {
+  try {
+    await page.waitForFunction(predicate, arg, WAIT);
+  } catch (error) {
+    assert.fail(`expected ${what}, got ${JSON.stringify(await describe())}`);
+  }
+}
+
+/** Waits until the grid shows these bits, in order. */
+async function waitBits(expected) {
+  await until(
+    `bits ${expected}`,
+    (want) => [...document.querySelectorAll('#bitgrid .cell')].map((cell) => cell.dataset.bit).join('') === want,
+    expected,
+    bits,
+  );
+}
+
+/** Waits until an input holds this value. */
+async function waitValue(selector, expected) {
+  await until(
+    `${selector} = ${JSON.stringify(expected)}`,
+    ([sel, want]) => document.querySelector(sel)?.value === want,
+    [selector, expected],
+    () => page.inputValue(selector),
+  );
+}
+
+/** Waits until a <details> panel is open (or closed). */
+async function waitOpen(selector, open) {
+  await until(
+    `${selector} ${open ? 'open' : 'closed'}`,
+    ([sel, want]) => document.querySelector(sel)?.open === want,
+    [selector, open],
+    () => page.$eval(selector, (details) => details.open),
+  );
+}
+
+/** Waits until this many elements match. */
+async function waitCount(selector, count) {
+  await until(
+    `${count} of ${selector}`,
+    ([sel, want]) => document.querySelectorAll(sel).length === want,
+    [selector, count],
+    async () => (await page.$$(selector)).length,
+  );
+}
+
+/** Waits until the session saved in this browser has this panel open (or closed). */
+async function waitSavedPanel(name, open) {
+  await until(
+    `the saved session with the ${name} panel ${open ? 'open' : 'closed'}`,
+    ([key, panel, want]) => {
+      try {
+        return JSON.parse(localStorage.getItem(key))?.panels?.[panel] === want;
+      } catch (error) {
+        return false;
+      }
+    },
+    [STORAGE_KEY, name, open],
+    () => page.evaluate((key) => (localStorage.getItem(key) ?? '').match(/"panels":\s*\{[^}]*\}/)?.[0] ?? null, STORAGE_KEY),
+  );
+}
+
+/** Waits until the page is idle and laid out (grid and plot) for this viewport width. */
+async function waitLayout(width) {
+  await until(
+    `idle and laid out for ${width} px`,
+    (w) => window.innerWidth === w
+      && document.documentElement.dataset.layoutWidth === String(w)
+      && document.documentElement.dataset.idle === 'true',
+    width,
+    () => page.evaluate(() => ({
+      innerWidth: window.innerWidth,
+      layoutWidth: document.documentElement.dataset.layoutWidth,
+      idle: document.documentElement.dataset.idle,
+    })),
+  );
 }
 
 /** Waits until the element's text matches, failing with the text it had. */
@@ -164,21 +253,26 @@ test('m=8, k=1 and the a..h example set all 8 bits', async () => {
   // Keyboard only: type the fields, Enter creates.
   await typeInto('#m', '8');
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'k');
+  await until('focus on #k', () => document.activeElement?.id === 'k', null,
+    () => page.evaluate(() => document.activeElement?.id));
   await typeInto('#k', '1');
   await page.keyboard.press('Enter');
   await idle();
   await waitText('#filter-status', /m = 8 bits, k = 1 hash position/);
-  assert.equal(await bits(), '00000000');
+  await waitBits('00000000');
 
   await page.click('#example');
   await idle();
-  assert.equal(await bits(), '11111111');
+  await waitBits('11111111');
   await waitText('#bits-set', /^8 \/ 8$/);
   await waitText('#n', /^8$/);
   // The last insertion ("h") marks its position with more than colour.
-  const marked = await page.$$eval('#bitgrid .cell.mark', (cells) => cells.map((cell) => cell.dataset.position));
-  assert.deepEqual(marked, ['7']);
+  await until(
+    'only bit 7 marked',
+    () => [...document.querySelectorAll('#bitgrid .cell.mark')].map((cell) => cell.dataset.position).join(',') === '7',
+    null,
+    () => page.$$eval('#bitgrid .cell.mark', (cells) => cells.map((cell) => cell.dataset.position)),
+  );
 
   // Every new string is now a false positive.
   await submit('#query', 'z');
@@ -189,19 +283,19 @@ test('m=8, k=1 and the a..h example set all 8 bits', async () => {
 test('reset keeps the fields; insert a, query i, a, b: observed rate 1/2', async () => {
   await page.click('#reset');
   await idle();
-  assert.equal(await bits(), '00000000');
-  assert.equal(await page.inputValue('#m'), '8');
-  assert.equal(await page.inputValue('#k'), '1');
+  await waitBits('00000000');
+  await waitValue('#m', '8');
+  await waitValue('#k', '1');
   await waitText('#rate', /^undefined/);
 
   await submit('#insert', 'a');
-  assert.equal(await bits(), '00001000');
+  await waitBits('00001000');
   for (const query of ['i', 'a', 'b']) await submit('#query', query);
   await waitText('#rate', /^1\/2 = 0\.5$/);
   await waitText('#neg', /^2$/);
   await waitText('#fp', /^1$/);
+  await waitCount('#history-list li', 4);
   const history = await page.$$eval('#history-list li', (items) => items.map((item) => item.textContent));
-  assert.equal(history.length, 4);
   assert.match(history[0], /query\s*"b"\s*→ definitely absent/);
   assert.match(history[1], /query\s*"a"\s*→ maybe present, and truly present/);
   assert.match(history[2], /query\s*"i"\s*→ maybe present, but never inserted: false positive/);
@@ -211,21 +305,22 @@ test('reset keeps the fields; insert a, query i, a, b: observed rate 1/2', async
 test('panels open by keyboard, and a reload keeps the session and the panels', async () => {
   await page.focus('#positions-panel summary');
   await page.keyboard.press('Enter');
-  await idle();
-  assert.equal(await page.$eval('#positions-panel', (details) => details.open), true);
+  await waitOpen('#positions-panel', true);
   await waitText('#positions-body', /"b"/);
-  const rows = await page.$$eval('#positions-body tbody tr', (trs) => trs.map((tr) => tr.textContent));
-  assert.equal(rows.length, 1);
+  await waitCount('#positions-body tbody tr', 1);
+  // The reload must find the change saved: wait for that state, not for a moment.
+  await waitSavedPanel('positions', true);
+  await idle();
 
   await page.reload();
   await idle();
-  await waitText('#rate', /^1\/2 = 0\.5$/);
-  assert.equal(await bits(), '00001000');
-  assert.equal(await page.inputValue('#m'), '8');
-  assert.equal(await page.$eval('#positions-panel', (details) => details.open), true);
-  assert.equal(await page.$eval('#model-panel', (details) => details.open), false);
-  assert.equal((await page.$$('#history-list li')).length, 4);
   await waitText('#save-status', /restored from this browser/);
+  await waitText('#rate', /^1\/2 = 0\.5$/);
+  await waitBits('00001000');
+  await waitValue('#m', '8');
+  await waitOpen('#positions-panel', true);
+  await waitOpen('#model-panel', false);
+  await waitCount('#history-list li', 4);
 });
 
 test('navigating inside the page keeps the session', async () => {
@@ -233,12 +328,15 @@ test('navigating inside the page keeps the session', async () => {
     window.sameDocument = true;
   });
   await page.click('nav a[href="#history"]');
+  await page.waitForURL(/#history$/, WAIT);
   await page.click('nav a[href="#details"]');
-  assert.match(page.url(), /#details$/);
+  await page.waitForURL(/#details$/, WAIT);
   assert.equal(await page.evaluate(() => window.sameDocument), true);
   await waitText('#rate', /^1\/2 = 0\.5$/);
   await page.click('nav a[href="#filter"]');
-  assert.equal(await bits(), '00001000');
+  await page.waitForURL(/#filter$/, WAIT);
+  assert.equal(await page.evaluate(() => window.sameDocument), true);
+  await waitBits('00001000');
 });
 
 test('export, a broken import leaves the filter, the export restores it', async () => {
@@ -260,8 +358,19 @@ test('export, a broken import leaves the filter, the export restores it', async 
   await idle();
   await waitText('#session-msg', /broken\.json failed: JSON syntax error at line 1.*The filter was left as it was/);
   assert.equal(await page.$eval('#session-msg', (node) => node.classList.contains('error')), true);
+  await idle();
   assert.equal(await bits(), before);
   await waitText('#rate', /^1\/2 = 0\.5$/);
+
+  // A file with a byte-order mark is a syntax error, as in SESSION.md.
+  await page.setInputFiles('#import-file', {
+    name: 'bom.json',
+    mimeType: 'application/json',
+    buffer: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(exported)]),
+  });
+  await waitText('#session-msg', /bom\.json failed: .*byte-order mark.*\[syntax\]. The filter was left as it was/);
+  await idle();
+  assert.equal(await bits(), before);
 
   // A file over 2 MiB is refused without being parsed.
   await page.setInputFiles('#import-file', {
@@ -269,73 +378,81 @@ test('export, a broken import leaves the filter, the export restores it', async 
     mimeType: 'application/json',
     buffer: Buffer.alloc(3 * 1024 * 1024, 0x20),
   });
-  await idle();
   await waitText('#session-msg', /huge\.json failed: .*(2097152|2 MiB).*The filter was left as it was/);
+  await idle();
   assert.equal(await bits(), before);
 
   // Change the filter, then import the export: everything is back.
   await page.click('#reset');
   await idle();
-  assert.equal(await bits(), '00000000');
+  await waitBits('00000000');
   await page.setInputFiles('#import-file', exportedPath);
-  await idle();
   await waitText('#session-msg', /^Imported /);
-  assert.equal(await bits(), before);
+  await idle();
+  await waitBits(before);
   await waitText('#rate', /^1\/2 = 0\.5$/);
-  assert.equal((await page.$$('#history-list li')).length, 4);
+  await waitCount('#history-list li', 4);
 });
 
 test('a shareable link restores m, k and the entries', async () => {
   await page.click('#share');
-  await idle();
+  await until(
+    'a share link in #share-link',
+    () => /^http:\/\/127\.0\.0\.1:\d+\/#share=[A-Za-z0-9_-]+$/.test(document.querySelector('#share-link').value),
+    null,
+    () => page.inputValue('#share-link'),
+  );
   const link = await page.inputValue('#share-link');
-  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#share=[A-Za-z0-9_-]+$/);
 
-  // Change the filter, then follow the link in the same page (a hash change).
+  // Change the filter, then follow the link in the same page (a hash change,
+  // handled in a later task: wait for its result, not for idle alone).
   await typeInto('#m', '16');
   await page.keyboard.press('Enter');
   await idle();
-  assert.equal(await bits(), '0'.repeat(16));
+  await waitBits('0'.repeat(16));
   await page.goto(link);
+  await waitText('#notice', /Restored from a shared link: m = 8, k = 1, 1 entry/);
   await idle();
   await waitText('#filter-status', /m = 8 bits, k = 1/);
-  assert.equal(await bits(), '00001000');
+  await waitBits('00001000');
   await waitText('#n', /^1$/);
   assert.doesNotMatch(page.url(), /#share=/);
-  await waitText('#notice', /Restored from a shared link: m = 8, k = 1, 1 entry/);
 
   // A fresh load of the link does the same.
   await typeInto('#k', '2');
   await page.keyboard.press('Enter');
   await idle();
+  await waitText('#filter-status', /m = 8 bits, k = 2/);
   await page.goto('about:blank');
   await page.goto(link);
+  await waitText('#notice', /Restored from a shared link: m = 8, k = 1, 1 entry/);
   await idle();
   await waitText('#filter-status', /m = 8 bits, k = 1/);
-  assert.equal(await bits(), '00001000');
+  await waitBits('00001000');
 });
 
 test('past 100000 characters the previous copy stays and a warning shows', async () => {
   await createHalfRateState();
-  const stored = await page.evaluate(() => localStorage.getItem('bloomproof-explorer-session'));
+  await waitText('#rate', /^1\/2 = 0\.5$/);
+  const stored = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
   assert.ok(stored && stored.includes('"m":8'));
   // A shared filter with 1024 entries of 100 characters: its session is over 100000.
   const entries = Array.from({ length: 1024 }, (_, i) => `${String(i).padStart(4, '0')}${'x'.repeat(96)}`);
   const json = JSON.stringify({ v: 1, m: 64, k: 1, entries });
   const fragment = `#share=${Buffer.from(json).toString('base64url')}`;
   await page.goto(`${baseUrl}${fragment}`);
-  await idle();
   await waitText('#n', /^1024$/);
   await waitText('#storage-warning', /over the 100000 that are saved locally.*previous copy is kept/);
-  assert.equal(await page.isVisible('#storage-warning'), true);
-  assert.equal(await page.evaluate(() => localStorage.getItem('bloomproof-explorer-session')), stored);
+  await page.locator('#storage-warning').waitFor({ state: 'visible', ...WAIT });
+  await idle();
+  assert.equal(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY), stored);
 
   // Undo brings the saved session back, and the warning goes.
   await page.click('#notice button.undo');
   await idle();
   await waitText('#n', /^1$/);
   await waitText('#rate', /^1\/2 = 0\.5$/);
-  assert.equal(await page.isVisible('#storage-warning'), false);
+  await page.locator('#storage-warning').waitFor({ state: 'hidden', ...WAIT });
 });
 
 test('every control has a label and the keyboard reaches each one', async () => {
@@ -346,8 +463,10 @@ test('every control has a label and the keyboard reaches each one', async () => 
 
   await page.goto(baseUrl);
   await idle();
+  await waitText('#save-status', /restored from this browser/);
   const reached = new Set();
   for (let i = 0; i < 80; i += 1) {
+    // Focus moves in the key's own event: the read after each press sees it.
     await page.keyboard.press('Tab');
     const id = await page.evaluate(() => {
       const node = document.activeElement;
@@ -370,8 +489,10 @@ test('screenshots, narrow (360 px) and wide, with no horizontal scrolling', asyn
   await typeInto('#k', '3');
   await page.keyboard.press('Enter');
   await idle();
+  await waitText('#filter-status', /m = 64 bits, k = 3/);
   await page.click('#example');
   await idle();
+  await waitText('#n', /^8$/);
   for (const query of ['i', 'j', 'apple', 'a', 'kiwi', 'date']) await submit('#query', query);
   // "date" was never inserted but finds its 3 bits set.
   await waitText('#last-outcome', /false positive/);
@@ -379,22 +500,21 @@ test('screenshots, narrow (360 px) and wide, with no horizontal scrolling', asyn
   for (const panel of ['#positions-panel', '#model-panel']) {
     if (!(await page.$eval(panel, (details) => details.open))) {
       await page.click(`${panel} summary`);
+      await waitOpen(panel, true);
       await idle();
     }
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 
   await page.setViewportSize({ width: 360, height: 800 });
-  await page.waitForTimeout(300);
-  await idle();
+  await waitLayout(360);
   const narrowWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(narrowWidth <= 360, `the page is ${narrowWidth} px wide at 360 px`);
   await waitText('#plot-caption', /m = 64, k = 3/);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow.png'), fullPage: true });
 
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.waitForTimeout(300);
-  await idle();
+  await waitLayout(1280);
   const wideWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wideWidth <= 1280, `the page is ${wideWidth} px wide at 1280 px`);
   await page.evaluate(() => window.scrollTo(0, 0));
