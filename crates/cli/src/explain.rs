@@ -1,6 +1,7 @@
 //! `bloomproof explain` and `bloomproof positions`: every stage of one hash, for people
 //! whose implementation differs and who want to see exactly where.
 
+use bloomproof_conformance::quote::prefix;
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use clap::{Args, Subcommand};
@@ -69,7 +70,9 @@ pub struct FnvArgs {
 
 fn bytes(hex_text: Option<&str>, text: Option<&str>, what: &str) -> Result<Vec<u8>, String> {
     match (hex_text, text) {
-        (Some(h), _) => hex::decode(h.trim()).map_err(|err| format!("--{what}-hex {h:?}: {err}")),
+        (Some(h), _) => {
+            hex::decode(h.trim()).map_err(|err| format!("--{what}-hex {}: {err}", prefix(h)))
+        }
         (None, Some(t)) => Ok(t.as_bytes().to_vec()),
         (None, None) => Ok(Vec::new()),
     }
@@ -83,11 +86,13 @@ fn units(args: &FnvArgs) -> Result<Vec<u16>, String> {
     let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | ',')).collect();
     if digits.is_empty() || !digits.len().is_multiple_of(4) {
         return Err(format!(
-            "--units-hex {raw:?}: {} hex digits; each code unit takes exactly four",
+            "--units-hex {}: {} hex digits; each code unit takes exactly four",
+            prefix(raw),
             digits.len()
         ));
     }
-    let bytes = hex::decode(&digits).map_err(|err| format!("--units-hex {raw:?}: {err}"))?;
+    let bytes =
+        hex::decode(&digits).map_err(|err| format!("--units-hex {}: {err}", prefix(raw)))?;
     Ok(bytes
         .chunks_exact(2)
         .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))

@@ -77,3 +77,113 @@ fn malformed_requests_get_error_responses() {
     assert_eq!(lines[8]["id"], 7);
     assert_eq!(lines[8]["result"]["positions"].as_array().unwrap().len(), 3);
 }
+
+/// Issue 12: bytes that are not UTF-8, a duplicate key, a script of 5000 steps and a
+/// line over 16 MiB each get a `bad_request` answer, the next request is served, and
+/// the adapter's memory stays bounded.
+#[test]
+fn hostile_requests_are_answered_in_bounded_memory() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(BIN)
+        .arg("adapter")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |line: &[u8]| -> serde_json::Value {
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        let mut response = String::new();
+        stdout.read_line(&mut response).unwrap();
+        serde_json::from_str(&response).unwrap()
+    };
+    let sha = br#"{"id":7,"protocol":"doc-membership-v1","op":"sha256","data":"6162"}"#;
+
+    let r = ask(b"{\"id\":1,\"protocol\":\"\xff\xfe\"}");
+    assert_eq!(r["id"], serde_json::Value::Null);
+    assert_eq!(r["error"]["kind"], "bad_request");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not UTF-8"),
+        "{r}"
+    );
+    assert_eq!(ask(sha)["id"], 7);
+
+    let r =
+        ask(br#"{"id":2,"protocol":"doc-membership-v1","op":"sha256","data":"61","data":"62"}"#);
+    assert_eq!(r["id"], serde_json::Value::Null);
+    assert_eq!(
+        r["error"]["message"],
+        "duplicate key \"data\" in the request"
+    );
+
+    let mut steps = vec![
+        serde_json::json!({"op": "set_draft", "field": "m", "value": "1024"}),
+        serde_json::json!({"op": "create"}),
+    ];
+    steps.extend(std::iter::repeat_n(
+        serde_json::json!({"op": "query", "value": [97]}),
+        5000,
+    ));
+    let script = serde_json::json!({"id": 3, "protocol": "fnv1a-utf16-v1", "op": "session", "script": steps});
+    let r = ask(script.to_string().as_bytes());
+    assert_eq!(r["id"], 3);
+    assert_eq!(r["error"]["kind"], "bad_request");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("a script has at most 1024"),
+        "{r}"
+    );
+    let mut steps = vec![
+        serde_json::json!({"op": "set_draft", "field": "m", "value": "1024"}),
+        serde_json::json!({"op": "create"}),
+    ];
+    steps.extend(std::iter::repeat_n(
+        serde_json::json!({"op": "query", "value": [97]}),
+        1000,
+    ));
+    let script = serde_json::json!({"id": 4, "protocol": "fnv1a-utf16-v1", "op": "session", "script": steps});
+    let r = ask(script.to_string().as_bytes());
+    assert_eq!(r["id"], 4);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the answer to this script would be longer than 1048576 bytes"),
+        "{r}"
+    );
+
+    let long = vec![b'x'; 17 << 20];
+    let r = ask(&long);
+    assert_eq!(r["id"], serde_json::Value::Null);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("a request line is at most 16777216 bytes"),
+        "{r}"
+    );
+    assert_eq!(ask(sha)["id"], 7);
+
+    // The adapter's peak memory, read while it still runs (Linux).
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+    if let Ok(status) = status {
+        let kib: u64 = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(kib < 200 * 1024, "adapter peak resident memory {kib} KiB");
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}

@@ -219,3 +219,45 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// Issue 12: a huge bad value is quoted by a short prefix and its length, never echoed
+/// whole (a 120 KB `--units-hex` used to come back in full).
+#[test]
+fn a_huge_bad_value_is_quoted_short() {
+    let units = "zzzz".repeat(30_000);
+    let seed = "g".repeat(120_001);
+    let cases: [&[&str]; 2] = [
+        &[
+            "explain",
+            "fnv1a-utf16-v1",
+            "--m",
+            "64",
+            "--k",
+            "3",
+            "--units-hex",
+            &units,
+        ],
+        &[
+            "explain",
+            "doc-membership-v1",
+            "--m",
+            "16",
+            "--k",
+            "3",
+            "--seed-hex",
+            &seed,
+            "--item-text",
+            "x",
+        ],
+    ];
+    for args in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.len() < 300, "{} bytes: {err}", err.len());
+        assert!(
+            err.contains("…\" (120000 bytes)") || err.contains("…\" (120001 bytes)"),
+            "{err}"
+        );
+    }
+}

@@ -18,11 +18,13 @@ use crate::subject::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A `doc-membership-v1` operation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -207,22 +209,65 @@ pub struct RequestError {
     pub message: String,
 }
 
+/// The longest response line the runner reads from an adapter, and the longest
+/// `bloomproof adapter` writes: 1 MiB. A longer response marks the adapter dead; the
+/// spec's own answers stay far below it (the largest is about 140 KB).
+pub const RESPONSE_MAX: usize = 1 << 20;
+
+/// The most of an adapter's standard error the runner keeps: its last 1 MiB.
+pub const STDERR_KEPT: usize = 1 << 20;
+
+/// The longest request line `bloomproof adapter` reads: 16 MiB. A longer one is
+/// answered `bad_request` (id null) without being held whole, and the next line is
+/// served. The spec's largest request is about 2.1 MB.
+pub const REQUEST_MAX: usize = 16 << 20;
+
+/// The most JSON values (each number, string, array, object and key counts one) in one
+/// request `bloomproof adapter` reads, so that reading a request takes bounded memory;
+/// the spec's requests hold at most a few thousand.
+pub const REQUEST_VALUES_MAX: usize = 1 << 18;
+
+/// The most steps of one `session` script (`spec/ADAPTER.md`): a longer script is
+/// answered `bad_request`. The spec's longest has 45.
+pub const SCRIPT_MAX: usize = 1024;
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Parses one request line into its id and operation. Never panics.
+///
+/// Refused with id null: text that is not JSON, a duplicate key in any object (which
+/// of the two was meant is unknown), more than [`REQUEST_VALUES_MAX`] values. Refused
+/// with the id: a missing or bad `protocol` or `op`, arguments not of the documented
+/// types, a `script` of more than [`SCRIPT_MAX`] steps. Messages quote at most a short
+/// prefix of a bad value ([`crate::quote`]).
 pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
+    let null = |message: String| RequestError {
+        id: Value::Null,
+        message,
+    };
+    match crate::scan::check(line, REQUEST_VALUES_MAX) {
+        Ok(()) => {}
+        Err(crate::scan::ScanError::Syntax(why)) => return Err(null(format!("not JSON: {why}"))),
+        Err(crate::scan::ScanError::Refused(why)) => return Err(null(why)),
+    }
     let mut object: Map<String, Value> = match serde_json::from_str(line) {
         Ok(Value::Object(object)) => object,
         Ok(other) => {
-            return Err(RequestError {
-                id: Value::Null,
-                message: format!("a request is a JSON object, got {other}"),
-            });
+            return Err(null(format!(
+                "a request is a JSON object, got {}",
+                json_kind(&other)
+            )));
         }
-        Err(err) => {
-            return Err(RequestError {
-                id: Value::Null,
-                message: format!("not JSON: {err}"),
-            });
-        }
+        Err(err) => return Err(null(format!("not JSON: {err}"))),
     };
     let id = object.remove("id").unwrap_or(Value::Null);
     if !(id.is_u64() || id.is_string()) {
@@ -243,11 +288,103 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
     let request = match protocol.as_str() {
         crate::doc_checks::PROTOCOL => serde_json::from_value(op).map(Request::Doc),
         crate::fnv_checks::PROTOCOL => serde_json::from_value(op).map(Request::Fnv),
-        other => return Err(fail(format!("unknown protocol {other:?}"))),
+        other => {
+            return Err(fail(format!(
+                "unknown protocol {}",
+                crate::quote::prefix(other)
+            )));
+        }
     };
-    request
-        .map(|request| (id.clone(), request))
-        .map_err(|err| fail(format!("bad request: {err}")))
+    let request = request
+        .map_err(|err| fail(crate::quote::shorten_quotes(&format!("bad request: {err}"))))?;
+    if let Request::Fnv(FnvOp::Session { script }) = &request {
+        script_fits(script.len()).map_err(fail)?;
+    }
+    Ok((id, request))
+}
+
+fn too_large(message: String) -> SubjectError {
+    SubjectError::Rejected {
+        kind: "bad_request".into(),
+        field: None,
+        message,
+    }
+}
+
+fn script_fits(steps: usize) -> Result<(), String> {
+    if steps > SCRIPT_MAX {
+        return Err(format!(
+            "`script` has {steps} steps: a script has at most {SCRIPT_MAX} (split it)"
+        ));
+    }
+    Ok(())
+}
+
+/// The longest a triple is written: `{"duplicate":false,"exact_checked":false,"maybe_present":false}`, and a comma.
+const TRIPLE_TEXT_MAX: usize = 64;
+
+/// Refuses, before any work, a request whose answer lists one triple per item and
+/// would be longer than [`RESPONSE_MAX`].
+fn triples_fit(field: &str, items: usize) -> Answer<()> {
+    let most = (RESPONSE_MAX - 1024) / TRIPLE_TEXT_MAX;
+    if items > most {
+        return Err(too_large(format!(
+            "`{field}` has {items} items: the answer would be longer than {RESPONSE_MAX} bytes (at most {most} items)"
+        )));
+    }
+    Ok(())
+}
+
+/// Counts the bytes a value is written in, writing nothing.
+struct Counter(usize);
+
+impl Write for Counter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(data.len());
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn json_len(value: &Value) -> usize {
+    let mut counter = Counter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+/// Keeps the bytes written up to a cap, and fails past it.
+struct Capped {
+    bytes: Vec<u8>,
+    cap: usize,
+}
+
+impl Write for Capped {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len().saturating_add(data.len()) > self.cap {
+            return Err(std::io::Error::other("over the cap"));
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `value` as one line of JSON text, or `None` when it would be longer than `cap`.
+fn to_line(value: &Value, cap: usize) -> Option<String> {
+    let mut capped = Capped {
+        bytes: Vec::new(),
+        cap,
+    };
+    serde_json::to_writer(&mut capped, value).ok()?;
+    String::from_utf8(capped.bytes).ok()
 }
 
 fn hexes(list: &[Hex]) -> Vec<Vec<u8>> {
@@ -266,29 +403,52 @@ fn raw(m: u64, k: u64, seed: &Hex) -> RawParams {
     }
 }
 
-fn view_steps(answer: ScriptAnswer) -> Value {
-    let steps: Vec<Value> = answer
-        .steps
-        .into_iter()
-        .map(|step| {
-            let mut out = Map::new();
-            out.insert("view".into(), step.view);
-            if let Some((kind, message)) = step.error {
-                out.insert("error".into(), json!({"kind": kind, "message": message}));
-            }
-            if let Some(save) = step.save {
-                out.insert(
-                    "save".into(),
-                    json!({"outcome": save.outcome, "stored_units": save.stored_units, "warning": save.warning}),
-                );
-            }
-            Value::Object(out)
-        })
-        .collect();
-    json!({"initial": answer.initial, "steps": steps})
+fn step_json(step: StepAnswer) -> Value {
+    let mut out = Map::new();
+    out.insert("view".into(), step.view);
+    if let Some((kind, message)) = step.error {
+        out.insert("error".into(), json!({"kind": kind, "message": message}));
+    }
+    if let Some(save) = step.save {
+        out.insert(
+            "save".into(),
+            json!({"outcome": save.outcome, "stored_units": save.stored_units, "warning": save.warning}),
+        );
+    }
+    Value::Object(out)
 }
 
-/// Answers one request with the production crates.
+/// Runs a script step by step, writing each step's answer down as it comes and
+/// stopping as soon as the whole answer would be longer than [`RESPONSE_MAX`]: what
+/// the answer holds stays bounded whatever the script.
+fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
+    script_fits(script.len()).map_err(too_large)?;
+    let total = script.len();
+    let mut used = 64usize;
+    let mut steps = Vec::new();
+    let mut spend = |value: &Value, at: String| {
+        used = used.saturating_add(json_len(value)).saturating_add(1);
+        if used > RESPONSE_MAX {
+            return Err(too_large(format!(
+                "the answer to this script would be longer than {RESPONSE_MAX} bytes ({at} of {total}): split the script"
+            )));
+        }
+        Ok(())
+    };
+    let initial = RustFnv::run_script(script, |step| {
+        let value = step_json(step);
+        spend(&value, format!("at step {}", steps.len() + 1))?;
+        steps.push(value);
+        Ok(())
+    })?;
+    spend(&initial, "with the initial view".into())?;
+    Ok(json!({"initial": initial, "steps": steps}))
+}
+
+/// Answers one request with the production crates. An answer that would be longer
+/// than [`RESPONSE_MAX`] is refused as `bad_request` before it is built (a script past
+/// [`SCRIPT_MAX`] steps, too many items to look up) or as soon as it grows past it (a
+/// session's views).
 pub fn answer(request: &Request) -> Answer<Value> {
     let (mut doc, mut fnv) = (RustDoc, RustFnv);
     Ok(match request {
@@ -337,6 +497,7 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 records,
                 items,
             } => {
+                triples_fit("items", items.len())?;
                 let answers = doc.lookup(&raw(*m, *k, seed), &hexes(records), &hexes(items))?;
                 json!({"results": answers.iter().map(triple_json).collect::<Vec<_>>()})
             }
@@ -358,6 +519,7 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 records,
                 items,
             } => {
+                triples_fit("items", items.len())?;
                 let answers = doc.read(
                     &raw(*m, *k, seed),
                     &hexes(records),
@@ -375,6 +537,7 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 attempt,
                 probes,
             } => {
+                triples_fit("probes", probes.len())?;
                 let other_records = hexes(&other.records);
                 let mutation = doc.mutate(
                     &raw(*m, *k, seed),
@@ -401,7 +564,7 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 let h = fnv.positions(*m, *k, units)?;
                 json!({"h1": h.h1, "h2": h.h2, "positions": h.positions})
             }
-            FnvOp::Session { script } => view_steps(fnv.session(script)?),
+            FnvOp::Session { script } => session_answer(script)?,
             FnvOp::Estimates { m, k, n } => {
                 let e = fnv.estimates(*m, *k, *n)?;
                 json!({"classic": e.classic, "finite_m": e.finite_m, "exact": e.exact, "optimal_k": e.optimal_k})
@@ -410,50 +573,135 @@ pub fn answer(request: &Request) -> Answer<Value> {
     })
 }
 
-/// Serves the adapter protocol on `input` / `output` until end of input, answering
-/// with the production crates. Malformed requests get an error response of kind
-/// `bad_request`; nothing panics.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let response = match parse_request(&line) {
-            Err(err) => {
-                json!({"id": err.id, "error": {"kind": "bad_request", "message": err.message}})
-            }
-            Ok((id, request)) => match answer(&request) {
-                Ok(result) => json!({"id": id, "result": result}),
+fn error_json(kind: &str, field: Option<&str>, message: &str) -> Value {
+    let mut error = Map::new();
+    error.insert("kind".into(), json!(kind));
+    if let Some(field) = field {
+        error.insert("field".into(), json!(field));
+    }
+    error.insert(
+        "message".into(),
+        json!(crate::quote::shorten_quotes(message)),
+    );
+    Value::Object(error)
+}
+
+/// The response line (without its newline) to one request line, answered with the
+/// production crates: never longer than [`RESPONSE_MAX`] bytes. Never panics.
+pub fn respond(line: &str) -> String {
+    let (id, body) = match parse_request(line) {
+        Err(err) => (
+            err.id,
+            ("error", error_json("bad_request", None, &err.message)),
+        ),
+        Ok((id, request)) => {
+            let body = match answer(&request) {
+                Ok(result) => ("result", result),
                 Err(SubjectError::Rejected {
                     kind,
                     field,
                     message,
-                }) => {
-                    json!({"id": id, "error": {"kind": kind, "field": field, "message": message}})
-                }
+                }) => ("error", error_json(&kind, field.as_deref(), &message)),
                 Err(SubjectError::Broken(message)) => {
-                    json!({"id": id, "error": {"kind": "internal", "message": message}})
+                    ("error", error_json("internal", None, &message))
                 }
+            };
+            (id, body)
+        }
+    };
+    let mut response = Map::new();
+    response.insert("id".into(), id);
+    response.insert(body.0.into(), body.1);
+    let response = Value::Object(response);
+    if let Some(text) = to_line(&response, RESPONSE_MAX) {
+        return text;
+    }
+    // Too long: a huge id, or an answer that outgrew every estimate.
+    let id_len = response.get("id").map_or(0, json_len);
+    let (id, message) = if id_len <= 1024 {
+        let id = response.get("id").cloned().unwrap_or_default();
+        let message = format!("the response would be longer than {RESPONSE_MAX} bytes");
+        (id, message)
+    } else {
+        let message = format!(
+            "the response would be longer than {RESPONSE_MAX} bytes: the id alone is {id_len}"
+        );
+        (Value::Null, message)
+    };
+    json!({"id": id, "error": error_json("bad_request", None, &message)}).to_string()
+}
+
+/// Serves the adapter protocol on `input` / `output` until end of input, answering
+/// with the production crates. Every line gets one response line, in order: a line
+/// that is not UTF-8, or longer than [`REQUEST_MAX`] (skipped without being held
+/// whole), or not a readable request is answered `bad_request` and the next line is
+/// served; a blank line is skipped. Only an input or output error ends it early;
+/// nothing panics.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        if buf.capacity() > RESPONSE_MAX {
+            buf = Vec::new();
+        }
+        let response = match crate::lines::read_line_capped(&mut input, REQUEST_MAX, &mut buf)? {
+            crate::lines::LineRead::Eof => return Ok(()),
+            crate::lines::LineRead::TooLong => {
+                crate::lines::skip_line(&mut input)?;
+                let message = format!(
+                    "a request line is at most {REQUEST_MAX} bytes (16 MiB); this one is longer"
+                );
+                json!({"id": null, "error": error_json("bad_request", None, &message)}).to_string()
+            }
+            crate::lines::LineRead::Line => match std::str::from_utf8(&buf) {
+                Err(err) => {
+                    let message = format!(
+                        "the request line is not UTF-8 (invalid byte at offset {})",
+                        err.valid_up_to()
+                    );
+                    json!({"id": null, "error": error_json("bad_request", None, &message)})
+                        .to_string()
+                }
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => respond(line),
             },
         };
-        writeln!(output, "{response}")?;
+        output.write_all(response.as_bytes())?;
+        output.write_all(b"\n")?;
         output.flush()?;
     }
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------------
 // The client side.
 
-/// A running adapter subprocess.
+/// What the stdout reader thread hands over.
+enum Incoming {
+    /// One line, without its newline, at most [`RESPONSE_MAX`] bytes.
+    Line(Vec<u8>),
+    /// A line longer than [`RESPONSE_MAX`]: its first bytes. The reader stops.
+    TooLong(Vec<u8>),
+    /// Reading failed. The reader stops.
+    Failed(std::io::Error),
+}
+
+/// A running adapter subprocess, in a process group of its own.
+///
+/// Every request has one deadline, the timeout, for being written and for its response
+/// to be read: a writer thread writes to the adapter's stdin and a reader thread reads
+/// its stdout, each through a queue of one, so an adapter that does not read, writes
+/// without end or stays silent costs at most the timeout and a few MiB. A response
+/// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
+/// timeout and on drop its whole process group is killed.
 pub struct AdapterProcess {
     command: String,
     child: Option<Child>,
-    stdin: Option<ChildStdin>,
-    lines: Option<Receiver<std::io::Result<String>>>,
-    stderr: Arc<Mutex<String>>,
-    stderr_closed: Arc<std::sync::atomic::AtomicBool>,
+    /// The process group (the `sh -c` process's id), while it may still be alive.
+    group: Option<u32>,
+    to_writer: Option<SyncSender<Vec<u8>>>,
+    written: Option<Receiver<std::io::Result<()>>>,
+    lines: Option<Receiver<Incoming>>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_closed: Arc<AtomicBool>,
     next_id: u64,
     timeout: Duration,
     dead: Option<String>,
@@ -468,66 +716,162 @@ fn shorten(text: &str) -> String {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}... ({} bytes)", &text[..end], text.len())
+    format!(
+        "{}... ({} bytes)",
+        text.get(..end).unwrap_or_default(),
+        text.len()
+    )
+}
+
+/// Kills every process of the group `group` (SIGKILL). Errors (no such group, no
+/// `kill` program) are ignored: the group's leader is killed directly as well.
+#[cfg(unix)]
+fn kill_group(group: u32) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{group}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+#[cfg(not(unix))]
+fn kill_group(_group: u32) {}
+
+/// Starts `sh -c command` with piped stdin, stdout and stderr, in a new process group
+/// on Unix (its id is the child's).
+fn spawn_adapter(command: &str) -> std::io::Result<Child> {
+    let mut builder = Command::new("sh");
+    builder
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        builder.process_group(0);
+    }
+    builder.spawn()
+}
+
+fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(body)
+        .map(drop)
+        .map_err(|err| format!("cannot start the {name} thread: {err}"))
+}
+
+/// Reads stdout lines, at most [`RESPONSE_MAX`] bytes each, into a queue of one.
+fn read_responses(stdout: ChildStdout, queue: SyncSender<Incoming>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let incoming = match crate::lines::read_line_capped(&mut reader, RESPONSE_MAX, &mut line) {
+            Ok(crate::lines::LineRead::Eof) => return,
+            Ok(crate::lines::LineRead::Line) => Incoming::Line(line),
+            Ok(crate::lines::LineRead::TooLong) => {
+                line.truncate(400);
+                let _ = queue.send(Incoming::TooLong(line));
+                return;
+            }
+            Err(err) => {
+                let _ = queue.send(Incoming::Failed(err));
+                return;
+            }
+        };
+        if queue.send(incoming).is_err() {
+            return;
+        }
+    }
+}
+
+/// Keeps the last [`STDERR_KEPT`] bytes of stderr, read in chunks (a line without end
+/// costs no more).
+fn keep_stderr(mut pipe: ChildStderr, kept: &Mutex<VecDeque<u8>>, closed: &AtomicBool) {
+    let mut chunk = [0u8; 8192];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if let Ok(mut kept) = kept.lock() {
+                    kept.extend(chunk.get(..n).unwrap_or_default());
+                    let excess = kept.len().saturating_sub(STDERR_KEPT);
+                    kept.drain(..excess);
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    closed.store(true, Ordering::SeqCst);
 }
 
 impl AdapterProcess {
-    /// Starts `command` through `sh -c`, with a timeout per request.
+    /// Starts `command` through `sh -c`, in a process group of its own, with a timeout
+    /// per request (for writing it and reading its response).
     pub fn start(command: &str, timeout: Duration) -> Result<Self, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+        let mut child = spawn_adapter(command)
             .map_err(|err| format!("cannot start adapter `{command}`: {err}"))?;
-        let stdout = child.stdout.take().ok_or("adapter has no stdout")?;
-        let stderr_pipe = child.stderr.take().ok_or("adapter has no stderr")?;
-        let (sender, receiver) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let stderr_closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let sink = Arc::clone(&stderr);
-        let closed = Arc::clone(&stderr_closed);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
-                if let Ok(mut text) = sink.lock() {
-                    text.push_str(&line);
-                    text.push('\n');
-                    if text.len() > 8192 {
-                        let cut = text.len() - 4096;
-                        let cut = (cut..text.len())
-                            .find(|&i| text.is_char_boundary(i))
-                            .unwrap_or(0);
-                        text.drain(..cut);
-                    }
-                }
-            }
-            closed.store(true, std::sync::atomic::Ordering::SeqCst);
-        });
-        Ok(AdapterProcess {
+        let group = child.id();
+        let mut process = AdapterProcess {
             command: command.to_string(),
-            stdin: child.stdin.take(),
-            child: Some(child),
-            lines: Some(receiver),
-            stderr,
-            stderr_closed,
+            child: None,
+            group: Some(group),
+            to_writer: None,
+            written: None,
+            lines: None,
+            stderr: Arc::new(Mutex::new(VecDeque::new())),
+            stderr_closed: Arc::new(AtomicBool::new(false)),
             next_id: 1,
             timeout,
             dead: None,
-        })
+        };
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        process.child = Some(child);
+        // From here on, dropping `process` ends the group.
+        let (Some(mut stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+            return Err(format!(
+                "adapter `{command}` has no stdin, stdout or stderr"
+            ));
+        };
+        let (to_writer, requests) = sync_channel::<Vec<u8>>(1);
+        let (done, written) = sync_channel::<std::io::Result<()>>(1);
+        spawn_thread("adapter stdin", move || {
+            for line in requests {
+                let result = stdin.write_all(&line).and_then(|()| stdin.flush());
+                let failed = result.is_err();
+                if done.send(result).is_err() || failed {
+                    return;
+                }
+            }
+        })?;
+        let (queue, lines) = sync_channel::<Incoming>(1);
+        spawn_thread("adapter stdout", move || read_responses(stdout, queue))?;
+        let (kept, closed) = (
+            Arc::clone(&process.stderr),
+            Arc::clone(&process.stderr_closed),
+        );
+        spawn_thread("adapter stderr", move || {
+            keep_stderr(stderr, &kept, &closed)
+        })?;
+        process.to_writer = Some(to_writer);
+        process.written = Some(written);
+        process.lines = Some(lines);
+        Ok(process)
     }
 
     /// The command line.
     pub fn command(&self) -> &str {
         &self.command
+    }
+
+    /// Why the adapter is dead, once it is: every later request fails at once with it.
+    pub fn dead(&self) -> Option<&str> {
+        self.dead.as_deref()
     }
 
     /// How the adapter ended, waiting up to half a second for it to exit (and for its
@@ -538,8 +882,12 @@ impl AdapterProcess {
         };
         for _ in 0..50 {
             if let Ok(Some(status)) = child.try_wait() {
+                // The leader is gone: end what it left in its group at once.
+                if let Some(group) = self.group.take() {
+                    kill_group(group);
+                }
                 for _ in 0..50 {
-                    if self.stderr_closed.load(std::sync::atomic::Ordering::SeqCst) {
+                    if self.stderr_closed.load(Ordering::SeqCst) {
                         break;
                     }
                     std::thread::sleep(Duration::from_millis(10));
@@ -552,27 +900,48 @@ impl AdapterProcess {
     }
 
     fn stderr_tail(&self) -> String {
-        let text = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
+        const SHOWN: usize = 1000;
+        let (tail, cut) = match self.stderr.lock() {
+            Ok(kept) => {
+                let skip = kept.len().saturating_sub(SHOWN);
+                (kept.range(skip..).copied().collect::<Vec<u8>>(), skip > 0)
+            }
+            Err(_) => (Vec::new(), false),
+        };
+        let text = String::from_utf8_lossy(&tail);
         let text = text.trim();
         if text.is_empty() {
             String::new()
+        } else if cut {
+            format!("; its stderr ends: ...{text}")
         } else {
-            format!("; its stderr ends: {}", shorten(text))
+            format!("; its stderr ends: {text}")
         }
     }
 
-    fn kill(&mut self, why: String) -> SubjectError {
+    /// Ends the adapter: closes the queues, kills its process group, then its leader,
+    /// and reaps it.
+    fn end(&mut self) {
+        self.to_writer = None;
+        self.written = None;
+        self.lines = None;
+        if let Some(group) = self.group.take() {
+            kill_group(group);
+        }
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
-        self.stdin = None;
-        self.lines = None;
+    }
+
+    fn kill(&mut self, why: String) -> SubjectError {
+        self.end();
         self.dead = Some(why.clone());
         SubjectError::Broken(why)
     }
 
-    /// Sends one request and waits for its response, at most the timeout.
+    /// Sends one request and waits for its response: writing it and reading the
+    /// response together take at most the timeout.
     pub fn request(&mut self, protocol: &str, op: &impl Serialize) -> Answer<Value> {
         let id = self.next_id;
         self.next_id += 1;
@@ -589,25 +958,59 @@ impl AdapterProcess {
             )));
         }
         let request = shorten(&line);
-        let written = match self.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
-            None => Err(std::io::Error::other("no stdin")),
+        let deadline = Instant::now() + self.timeout;
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let mut bytes = line.into_bytes();
+        bytes.push(b'\n');
+        let queued = match self.to_writer.as_ref() {
+            Some(writer) => writer.try_send(bytes).is_ok(),
+            None => false,
         };
-        if let Err(err) = written {
-            let status = self.exit_status();
-            let why = format!(
-                "the adapter {status} before request #{id} could be sent ({err}): {request}{}",
-                self.stderr_tail()
-            );
-            return Err(self.kill(why));
+        let written = match (queued, self.written.as_ref()) {
+            (true, Some(written)) => written.recv_timeout(left()),
+            _ => Err(RecvTimeoutError::Disconnected),
+        };
+        match written {
+            Ok(Ok(())) => {}
+            Err(RecvTimeoutError::Timeout) => {
+                let why = format!(
+                    "request #{id} could not be written within {:.1}s: the adapter does not read its input: {request}{}",
+                    self.timeout.as_secs_f64(),
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Ok(Err(err)) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} before request #{id} could be sent ({err}): {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} before request #{id} could be sent: {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
         }
         let received = match self.lines.as_ref() {
-            Some(lines) => lines.recv_timeout(self.timeout),
+            Some(lines) => lines.recv_timeout(left()),
             None => Err(RecvTimeoutError::Disconnected),
         };
-        let text = match received {
-            Ok(Ok(text)) => text,
-            Ok(Err(err)) => {
+        let bytes = match received {
+            Ok(Incoming::Line(bytes)) => bytes,
+            Ok(Incoming::TooLong(start)) => {
+                let why = format!(
+                    "the response to request #{id} {request} is longer than {RESPONSE_MAX} bytes (1 MiB); it begins: {}",
+                    shorten(&String::from_utf8_lossy(&start))
+                );
+                return Err(self.kill(why));
+            }
+            Ok(Incoming::Failed(err)) => {
                 let why = format!("reading the response to request #{id} {request}: {err}");
                 return Err(self.kill(why));
             }
@@ -628,56 +1031,70 @@ impl AdapterProcess {
                 return Err(self.kill(why));
             }
         };
-        let malformed = |why: String| {
-            SubjectError::Broken(format!(
-                "malformed response to request #{id} {request}: {why}; the response was: {}",
-                shorten(&text)
-            ))
-        };
-        let mut response: Map<String, Value> = match serde_json::from_str(&text) {
-            Ok(Value::Object(object)) => object,
-            Ok(_) => return Err(malformed("not a JSON object".into())),
-            Err(err) => return Err(malformed(format!("not JSON ({err})"))),
-        };
-        if response.get("id") != Some(&json!(id)) {
-            return Err(malformed(format!(
-                "its id is {:?}, expected {id}",
-                response.get("id")
-            )));
-        }
-        match (response.remove("result"), response.remove("error")) {
-            (Some(result), None) => Ok(result),
-            (None, Some(Value::Object(error))) => {
-                let text = |key: &str| error.get(key).and_then(Value::as_str).map(str::to_string);
-                let kind =
-                    text("kind").ok_or_else(|| malformed("the error has no `kind`".into()))?;
-                Err(SubjectError::Rejected {
-                    kind,
-                    field: text("field"),
-                    message: text("message").unwrap_or_default(),
-                })
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(err) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: not UTF-8 (invalid byte at offset {}); the response was: {}",
+                    err.utf8_error().valid_up_to(),
+                    shorten(&String::from_utf8_lossy(err.as_bytes()))
+                );
+                return Err(self.kill(why));
             }
-            _ => Err(malformed(
-                "it must hold exactly one of `result` and `error` (an object)".into(),
-            )),
+        };
+        match read_response(id, &text) {
+            Ok(answer) => answer,
+            Err(why) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: {why}; the response was: {}",
+                    shorten(&text)
+                );
+                Err(self.kill(why))
+            }
         }
+    }
+}
+
+/// Reads one response line to request `id`: `Ok(answer)`, or `Err(why)` it is
+/// malformed.
+fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
+    let mut response: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(Value::Object(object)) => object,
+        Ok(_) => return Err("not a JSON object".into()),
+        Err(err) => return Err(format!("not JSON ({err})")),
+    };
+    if response.get("id") != Some(&json!(id)) {
+        return Err(format!("its id is {:?}, expected {id}", response.get("id")));
+    }
+    match (response.remove("result"), response.remove("error")) {
+        (Some(result), None) => Ok(Ok(result)),
+        (None, Some(Value::Object(error))) => {
+            let text = |key: &str| error.get(key).and_then(Value::as_str).map(str::to_string);
+            let kind = text("kind").ok_or("the error has no `kind`")?;
+            Ok(Err(SubjectError::Rejected {
+                kind,
+                field: text("field"),
+                message: text("message").unwrap_or_default(),
+            }))
+        }
+        _ => Err("it must hold exactly one of `result` and `error` (an object)".into()),
     }
 }
 
 impl Drop for AdapterProcess {
     fn drop(&mut self) {
-        self.stdin = None;
-        if let Some(mut child) = self.child.take() {
-            // Closing stdin asks the adapter to stop; give it a moment, then kill it.
+        // Closing stdin asks the adapter to stop (once the writer is done with what it
+        // writes); give it a moment, then end its whole group, stragglers included.
+        self.to_writer = None;
+        if let Some(child) = self.child.as_mut() {
             for _ in 0..20 {
                 if matches!(child.try_wait(), Ok(Some(_))) {
-                    return;
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(10));
             }
-            let _ = child.kill();
-            let _ = child.wait();
         }
+        self.end();
     }
 }
 

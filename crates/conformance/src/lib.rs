@@ -12,10 +12,13 @@
 pub mod adapter;
 pub mod doc_checks;
 pub mod fnv_checks;
+pub mod lines;
 pub mod load;
 pub mod model;
+pub mod quote;
 pub mod report;
 pub mod run;
+mod scan;
 pub mod subject;
 mod verdict;
 

@@ -34,7 +34,7 @@ impl TryFrom<String> for Hex {
     fn try_from(text: String) -> Result<Self, Self::Error> {
         hex::decode(&text)
             .map(Hex)
-            .map_err(|err| format!("bad hex {text:?}: {err}"))
+            .map_err(|err| format!("bad hex {}: {err}", crate::quote::prefix(&text)))
     }
 }
 

@@ -479,6 +479,22 @@ fn rejected(kind: &str, message: String) -> Option<(String, String)> {
 }
 
 impl RustFnv {
+    /// Runs `script` on a new session and hands each step's answer to `each` as soon as
+    /// it is made, keeping none of them; returns the view of the new session. The first
+    /// error, of a step or of `each`, ends the script. This is how `bloomproof adapter`
+    /// bounds what one answer holds.
+    pub fn run_script(
+        script: &[crate::model::ScriptOp],
+        mut each: impl FnMut(StepAnswer) -> Answer<()>,
+    ) -> Answer<serde_json::Value> {
+        let mut session = bloomproof_session::Session::new();
+        let initial = view(&session);
+        for op in script {
+            each(Self::step(&mut session, op)?)?;
+        }
+        Ok(initial)
+    }
+
     fn step(
         session: &mut bloomproof_session::Session,
         op: &crate::model::ScriptOp,
@@ -589,12 +605,11 @@ impl FnvSubject for RustFnv {
     }
 
     fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer> {
-        let mut session = bloomproof_session::Session::new();
-        let initial = view(&session);
-        let steps = script
-            .iter()
-            .map(|op| Self::step(&mut session, op))
-            .collect::<Answer<Vec<_>>>()?;
+        let mut steps = Vec::with_capacity(script.len());
+        let initial = Self::run_script(script, |step| {
+            steps.push(step);
+            Ok(())
+        })?;
         Ok(ScriptAnswer { initial, steps })
     }
 

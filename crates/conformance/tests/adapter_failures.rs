@@ -99,3 +99,200 @@ fn wrong_result_shape_is_named() {
         "{text}"
     );
 }
+
+/// The peak resident memory of this test process, in MiB (Linux), to show that what
+/// an adapter writes is never queued without bound.
+fn peak_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+fn assert_memory_bounded() {
+    if let Some(peak) = peak_mib() {
+        assert!(peak < 200, "peak resident memory {peak} MiB");
+    }
+}
+
+/// The ids of live (not zombie) processes whose command line contains `marker`.
+fn live_processes_with(marker: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(cmdline) = std::fs::read(path.join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let zombie = std::fs::read_to_string(path.join("stat"))
+            .ok()
+            .and_then(|stat| {
+                stat.rsplit_once(')')
+                    .map(|(_, rest)| rest.trim_start().starts_with('Z'))
+            })
+            .unwrap_or(true);
+        if cmdline.contains(marker) && !zombie {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn garbage_writer_that_never_reads_is_dead_at_once() {
+    let (report, took) = run_against("yes garbage", "doc-membership-v1");
+    assert_eq!(report.passed, 0);
+    assert!(report.failed >= 14);
+    let text = first_failure(&report);
+    assert!(
+        text.contains("malformed response to request #1") && text.contains("not JSON"),
+        "{text}"
+    );
+    assert!(text.contains("the response was: garbage"), "{text}");
+    let all = report.render_text();
+    assert!(
+        all.contains(
+            "not sent: the adapter is no longer running (malformed response to request #1"
+        ),
+        "{all}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_memory_bounded();
+}
+
+#[test]
+fn malformed_response_marks_the_adapter_dead() {
+    let (report, took) = run_against(
+        "while read line; do echo '{\"id\": \"x\"}'; done",
+        "doc-membership-v1",
+    );
+    assert_eq!(report.passed, 0);
+    let all = report.render_text();
+    assert!(
+        all.contains("request #2 not sent: the adapter is no longer running (malformed response to request #1"),
+        "{all}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+#[test]
+fn endless_response_line_is_cut_at_one_mib() {
+    let (report, took) = run_against("yes | tr -d '\\n'", "empty_snapshot");
+    assert_eq!((report.passed, report.failed), (0, 1));
+    let text = first_failure(&report);
+    assert!(
+        text.contains("doc-membership-v1/empty_snapshot_definitely_absent"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the response to request #1")
+            && text.contains("is longer than 1048576 bytes (1 MiB); it begins: yyyy"),
+        "{text}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_memory_bounded();
+}
+
+#[test]
+fn endless_stderr_line_of_a_hung_adapter_keeps_a_bounded_tail() {
+    let (report, took) = run_against("yes | tr -d '\\n' >&2", "empty_snapshot");
+    assert_eq!((report.passed, report.failed), (0, 1));
+    let text = first_failure(&report);
+    assert!(
+        text.contains("no response within 0.5s to request #1"),
+        "{text}"
+    );
+    assert!(text.contains("its stderr ends: ...yyyy"), "{text}");
+    assert!(text.len() < 4000, "{} bytes", text.len());
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_memory_bounded();
+}
+
+#[test]
+fn a_request_the_adapter_does_not_read_times_out_on_writing() {
+    use bloomproof_conformance::adapter::{AdapterProcess, DocOp};
+    use bloomproof_conformance::model::Hex;
+    use bloomproof_conformance::subject::SubjectError;
+    let started = Instant::now();
+    let mut process = AdapterProcess::start("sleep 30", Duration::from_millis(500)).unwrap();
+    // 2 MB of hex: far more than a pipe holds, so the write blocks.
+    let op = DocOp::Sha256 {
+        data: Hex(vec![0xab; 1 << 20]),
+    };
+    let result = process.request("doc-membership-v1", &op);
+    assert!(
+        matches!(&result, Err(SubjectError::Broken(why))
+            if why.contains("request #1 could not be written within 0.5s: the adapter does not read its input")),
+        "{result:?}"
+    );
+    let again = process.request("doc-membership-v1", &op);
+    assert!(
+        matches!(&again, Err(SubjectError::Broken(why))
+            if why.contains("request #2 not sent: the adapter is no longer running (request #1 could not be written")),
+        "{again:?}"
+    );
+    assert!(process.dead().is_some());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_hung_adapter_s_children_are_killed_with_it() {
+    // A marker no other test uses, to find the processes afterwards.
+    let marker = "sleep 299.25";
+    let (report, took) = run_against(&format!("{marker} | cat"), "empty_snapshot");
+    assert_eq!((report.passed, report.failed), (0, 1));
+    let text = first_failure(&report);
+    assert!(
+        text.contains("no response within 0.5s to request #1"),
+        "{text}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    if cfg!(target_os = "linux") {
+        // Killed processes may take a moment to be gone.
+        let mut left = live_processes_with(marker);
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            left = live_processes_with(marker);
+        }
+        assert!(left.is_empty(), "still running: {left:?}");
+    }
+}
+
+#[test]
+fn stragglers_of_an_adapter_that_exits_are_killed_on_drop() {
+    // The adapter answers nothing and exits when its input closes, leaving a child
+    // behind in its group: dropping the process ends the child too.
+    let marker = "sleep 298.75";
+    {
+        let process = bloomproof_conformance::adapter::AdapterProcess::start(
+            &format!("{marker} & cat >/dev/null"),
+            Duration::from_millis(500),
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        if cfg!(target_os = "linux") {
+            assert!(!live_processes_with(marker).is_empty());
+        }
+        drop(process);
+    }
+    if cfg!(target_os = "linux") {
+        let mut left = live_processes_with(marker);
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            left = live_processes_with(marker);
+        }
+        assert!(left.is_empty(), "still running: {left:?}");
+    }
+}

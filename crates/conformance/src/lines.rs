@@ -1,0 +1,134 @@
+//! Reading lines of bytes with a cap: a line longer than the cap is never held whole,
+//! and bytes that are not UTF-8 are the caller's to judge (no `read_line` into a
+//! `String`, which fails on them and grows without bound).
+
+use std::io::{BufRead, ErrorKind};
+
+/// What [`read_line_capped`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// End of input, nothing read.
+    Eof,
+    /// A whole line (the last one may lack its `\n`).
+    Line,
+    /// The line is longer than the cap: the buffer holds its first `cap` bytes and the
+    /// reader stands inside the line (see [`skip_line`]).
+    TooLong,
+}
+
+/// Reads one line into `buf` (cleared first), without its `\n` nor a `\r` before it,
+/// holding at most `cap` bytes of it. Interrupted reads are retried; other errors are
+/// returned.
+pub fn read_line_capped(
+    reader: &mut impl BufRead,
+    cap: usize,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<LineRead> {
+    buf.clear();
+    let mut read_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(err) if err.kind() == ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            if !read_any {
+                return Ok(LineRead::Eof);
+            }
+            strip_cr(buf);
+            return Ok(LineRead::Line);
+        }
+        read_any = true;
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = available.get(..newline.unwrap_or(available.len()));
+        let chunk = chunk.unwrap_or_default();
+        let room = cap.saturating_sub(buf.len());
+        if chunk.len() > room {
+            buf.extend_from_slice(chunk.get(..room).unwrap_or_default());
+            reader.consume(room);
+            return Ok(LineRead::TooLong);
+        }
+        buf.extend_from_slice(chunk);
+        let used = chunk.len() + usize::from(newline.is_some());
+        reader.consume(used);
+        if newline.is_some() {
+            strip_cr(buf);
+            return Ok(LineRead::Line);
+        }
+    }
+}
+
+/// Discards input up to and including the next `\n` (or to the end), holding none of
+/// it: after [`LineRead::TooLong`], to go on with the next line.
+pub fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(err) if err.kind() == ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            return Ok(());
+        }
+        match available.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                reader.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let all = available.len();
+                reader.consume(all);
+            }
+        }
+    }
+}
+
+fn strip_cr(buf: &mut Vec<u8>) {
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufReader;
+
+    fn all(input: &[u8], cap: usize) -> Vec<(LineRead, Vec<u8>)> {
+        // A tiny buffer, so that lines span many fill_buf calls.
+        let mut reader = BufReader::with_capacity(3, input);
+        let mut out = Vec::new();
+        let mut buf = Vec::new();
+        loop {
+            let read = read_line_capped(&mut reader, cap, &mut buf).unwrap_or(LineRead::Eof);
+            if read == LineRead::Eof {
+                return out;
+            }
+            if read == LineRead::TooLong {
+                skip_line(&mut reader).unwrap_or_default();
+            }
+            out.push((read, buf.clone()));
+        }
+    }
+
+    #[test]
+    fn lines_are_split_and_capped() {
+        let got = all(b"ab\r\ncdefgh\n\nxyz\xff", 4);
+        assert_eq!(
+            got,
+            vec![
+                (LineRead::Line, b"ab".to_vec()),
+                (LineRead::TooLong, b"cdef".to_vec()),
+                (LineRead::Line, Vec::new()),
+                (LineRead::Line, b"xyz\xff".to_vec()),
+            ]
+        );
+        assert_eq!(all(b"", 4), Vec::new());
+        assert_eq!(all(b"abcd", 4), vec![(LineRead::Line, b"abcd".to_vec())]);
+        assert_eq!(
+            all(b"abcde", 4),
+            vec![(LineRead::TooLong, b"abcd".to_vec())]
+        );
+    }
+}

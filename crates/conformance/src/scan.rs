@@ -1,0 +1,245 @@
+//! A first pass over a request line, before it is read into values: rejects a
+//! duplicate key in any object (serde_json would keep the last one silently) and more
+//! JSON values than a request may hold, naming where. It keeps nothing but the keys of
+//! the objects it is inside.
+
+use crate::quote;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::HashSet;
+use std::fmt;
+
+/// What the first pass found.
+#[derive(Debug)]
+pub(crate) enum ScanError {
+    /// Not JSON: serde_json's own message, with line and column.
+    Syntax(String),
+    /// JSON, but not a request this reader accepts (duplicate key, too many values).
+    Refused(String),
+}
+
+/// Checks `line`: one JSON value, no duplicate key in any object, at most `max_values`
+/// values (every scalar, array, object and key counts one).
+pub(crate) fn check(line: &str, max_values: usize) -> Result<(), ScanError> {
+    let mut state = State {
+        values_left: max_values,
+        max_values,
+        path: Vec::new(),
+        refused: None,
+    };
+    let mut reader = serde_json::Deserializer::from_str(line);
+    let result = Node { state: &mut state }
+        .deserialize(&mut reader)
+        .and_then(|()| reader.end());
+    match (result, state.refused) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(why)) => Err(ScanError::Refused(why)),
+        (Err(err), None) => Err(ScanError::Syntax(err.to_string())),
+    }
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+struct State {
+    values_left: usize,
+    max_values: usize,
+    path: Vec<Segment>,
+    /// Set when the pass stops for a reason of its own (not a syntax error).
+    refused: Option<String>,
+}
+
+impl State {
+    fn refuse<E: de::Error>(&mut self, why: String) -> E {
+        let error = E::custom(&why);
+        self.refused = Some(why);
+        error
+    }
+
+    fn count<E: de::Error>(&mut self) -> Result<(), E> {
+        match self.values_left.checked_sub(1) {
+            Some(left) => {
+                self.values_left = left;
+                Ok(())
+            }
+            None => {
+                let why = format!(
+                    "a request holds at most {} JSON values (each number, string, array, object and key counts one); this one holds more (at {})",
+                    self.max_values,
+                    match self.place().as_str() {
+                        "the top level" => "the top level".to_string(),
+                        place => format!("`{place}`"),
+                    }
+                );
+                Err(self.refuse(why))
+            }
+        }
+    }
+
+    /// Where the pass stands: `the request`, `script[3].document`, ...
+    fn place(&self) -> String {
+        if self.path.is_empty() {
+            return "the top level".into();
+        }
+        let mut out = String::new();
+        for segment in &self.path {
+            match segment {
+                Segment::Index(i) => out.push_str(&format!("[{i}]")),
+                Segment::Key(key) => {
+                    let plain = !key.is_empty()
+                        && key.len() <= quote::QUOTE_MAX
+                        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    if plain {
+                        out.push_str(key);
+                    } else {
+                        out.push_str(&quote::prefix(key));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Node<'s> {
+    state: &'s mut State,
+}
+
+impl<'de> DeserializeSeed<'de> for Node<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.state.count()
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.state.count()
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.state.count()
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.state.count()
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.state.count()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.state.count()
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.state.count()?;
+        let mut index = 0usize;
+        loop {
+            self.state.path.push(Segment::Index(index));
+            let more = seq.next_element_seed(Node {
+                state: &mut *self.state,
+            })?;
+            self.state.path.pop();
+            if more.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.state.count()?;
+        let mut keys: HashSet<String> = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            self.state.count()?;
+            if keys.contains(&key) {
+                let why = format!(
+                    "duplicate key {} in {}",
+                    quote::prefix(&key),
+                    match self.state.place().as_str() {
+                        "the top level" => "the request".to_string(),
+                        place => format!("`{place}`"),
+                    }
+                );
+                return Err(self.state.refuse(why));
+            }
+            self.state.path.push(Segment::Key(key.clone()));
+            map.next_value_seed(Node {
+                state: &mut *self.state,
+            })?;
+            self.state.path.pop();
+            keys.insert(key);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(line: &str) -> String {
+        match check(line, 100) {
+            Err(ScanError::Refused(why)) => why,
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn duplicates_are_named_where_they_are() {
+        assert_eq!(
+            refused(r#"{"id":1,"m":1,"m":2}"#),
+            "duplicate key \"m\" in the request"
+        );
+        assert_eq!(
+            refused(r#"{"script":[{"op":"a"},{"op":"import","document":{"v":1,"v":2}}]}"#),
+            "duplicate key \"v\" in `script[1].document`"
+        );
+        assert_eq!(
+            refused(r#"{"a b":{"x":1,"x":1}}"#),
+            "duplicate key \"x\" in `\"a b\"`"
+        );
+        assert!(check(r#"{"a":{"m":1},"b":{"m":1},"m":[{"m":1},{"m":2}]}"#, 100).is_ok());
+    }
+
+    #[test]
+    fn values_are_counted() {
+        assert!(check("[1,2,3]", 4).is_ok());
+        assert!(refused_n("[1,2,3,4]", 4).contains("at most 4 JSON values"));
+        assert!(refused_n(r#"{"a":1,"b":2}"#, 4).contains("at `b`"));
+    }
+
+    fn refused_n(line: &str, n: usize) -> String {
+        match check(line, n) {
+            Err(ScanError::Refused(why)) => why,
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn syntax_errors_are_serde_json_s() {
+        let got = check("{\"a\":", 100);
+        assert!(
+            matches!(&got, Err(ScanError::Syntax(why)) if why.contains("EOF")),
+            "{got:?}"
+        );
+        assert!(matches!(check("1 2", 100), Err(ScanError::Syntax(_))));
+    }
+}
