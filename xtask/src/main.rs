@@ -101,8 +101,12 @@ fn conformance(args: &[String]) -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
-            "--timeout" => match args.next().and_then(|s| s.parse::<f64>().ok()) {
-                Some(secs) => options.timeout = std::time::Duration::try_from_secs_f64(secs).ok(),
+            "--timeout" => match args.next().map(String::as_str).map(front::parse_timeout) {
+                Some(Ok(timeout)) => options.timeout = Some(timeout),
+                Some(Err(message)) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::from(2);
+                }
                 None => {
                     eprintln!("error: --timeout takes a number of seconds");
                     return ExitCode::from(2);

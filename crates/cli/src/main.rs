@@ -48,9 +48,16 @@ struct ConformanceArgs {
     /// (spec/ADAPTER.md), instead of the in-process Rust implementation.
     #[arg(long = "impl", value_name = "COMMAND")]
     implementation: Option<String>,
-    /// Seconds an adapter has to answer one request.
-    #[arg(long, default_value_t = 20.0)]
-    timeout: f64,
+    /// Seconds an adapter has to read and answer one request: a finite number from 0.1
+    /// to 3600.
+    #[arg(
+        long,
+        default_value = "20",
+        value_parser = front::parse_timeout,
+        value_name = "SECS",
+        allow_hyphen_values = true
+    )]
+    timeout: std::time::Duration,
 }
 
 /// Arguments of `explore`.
@@ -90,7 +97,7 @@ fn main() -> ExitCode {
             },
             filter: args.filter,
             implementation: args.implementation,
-            timeout: std::time::Duration::try_from_secs_f64(args.timeout).ok(),
+            timeout: Some(args.timeout),
         }),
         Command::Explain(target) => match explain::explain(&target) {
             Ok(text) => {

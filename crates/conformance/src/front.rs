@@ -27,12 +27,37 @@ pub struct Options {
     /// Drive this command through the adapter protocol instead of the in-process
     /// Rust implementation.
     pub implementation: Option<String>,
-    /// Longest wait for one adapter response.
+    /// Longest wait for one adapter request to be written and answered (see
+    /// [`parse_timeout`]); [`DEFAULT_TIMEOUT`] when `None`.
     pub timeout: Option<std::time::Duration>,
 }
 
 /// The default time an adapter has to answer one request.
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The shortest `--timeout`, in seconds.
+pub const TIMEOUT_MIN_SECS: f64 = 0.1;
+
+/// The longest `--timeout`, in seconds (an hour).
+pub const TIMEOUT_MAX_SECS: f64 = 3600.0;
+
+/// Reads a `--timeout`: a finite number of seconds from [`TIMEOUT_MIN_SECS`] to
+/// [`TIMEOUT_MAX_SECS`] (`20`, `0.5`, `1e2`). Anything else (`-1`, `NaN`, `inf`,
+/// `1e300`, `20s`) is an error naming the value and the range.
+pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    let range = format!(
+        "--timeout takes a number of seconds from {TIMEOUT_MIN_SECS} to {TIMEOUT_MAX_SECS}"
+    );
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{range}, got {}", crate::quote::prefix(text)))?;
+    if !(secs.is_finite() && (TIMEOUT_MIN_SECS..=TIMEOUT_MAX_SECS).contains(&secs)) {
+        return Err(format!("{range}, got {}", crate::quote::prefix(text)));
+    }
+    std::time::Duration::try_from_secs_f64(secs)
+        .map_err(|err| format!("{range}, got {}: {err}", crate::quote::prefix(text)))
+}
 
 /// Loads the spec, runs it against the in-process Rust implementation (or the
 /// adapter command of `options.implementation`), prints the report. Exit code 0 when every check passed, 1 when one failed, 2 when the spec
@@ -79,5 +104,30 @@ pub fn conformance(options: &Options) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timeouts_are_finite_seconds_in_range() {
+        assert_eq!(parse_timeout("20"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_timeout("0.1"), Ok(Duration::from_millis(100)));
+        assert_eq!(parse_timeout("3600"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_timeout(" 1e1 "), Ok(Duration::from_secs(10)));
+        for bad in [
+            "-1", "NaN", "inf", "-inf", "1e300", "0", "0.09", "3600.5", "20s", "",
+        ] {
+            let err = parse_timeout(bad).err().unwrap_or_default();
+            assert_eq!(
+                err,
+                format!("--timeout takes a number of seconds from 0.1 to 3600, got {bad:?}")
+            );
+        }
+        let long = "9".repeat(10_000);
+        assert!(parse_timeout(&long).err().unwrap_or_default().len() < 200);
     }
 }
