@@ -25,6 +25,32 @@ class BadRequest(Exception):
     pass
 
 
+# spec/ADAPTER.md, "Input no request may hold".
+SCRIPT_MAX = 1024   # steps of one `session` script
+QUOTE_MAX = 64      # characters of a bad value an error message quotes
+
+
+class DuplicateKey(ValueError):
+    """A key that appears twice in one object of a request (ambiguous: refused)."""
+
+
+def _quote(text):
+    """A short quote of an untrusted string: at most QUOTE_MAX characters and its length."""
+    if len(text) <= QUOTE_MAX:
+        return json.dumps(text)
+    return f"{json.dumps(text[:QUOTE_MAX] + '…', ensure_ascii=False)} ({len(text.encode('utf-8', 'surrogatepass'))} bytes)"
+
+
+def _no_duplicate_keys(pairs):
+    """object_pairs_hook: the object, unless a key repeats (json.loads keeps the last)."""
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise DuplicateKey(f"duplicate key {_quote(key)} in the request")
+        seen.add(key)
+    return dict(pairs)
+
+
 # ------------------------------------------------------------------ arguments
 
 def _arg(req, name):
@@ -540,6 +566,8 @@ def fnv_session(req):
     script = _arg(req, "script")
     if type(script) is not list:
         raise BadRequest("script: expected an array of steps")
+    if len(script) > SCRIPT_MAX:
+        raise BadRequest(f"`script` has {len(script)} steps: a script has at most {SCRIPT_MAX} (split it)")
     try:
         return session.run_script(script)
     except session.MalformedStep as e:
@@ -569,7 +597,9 @@ def _error(kind, message, field=None):
 
 def respond(line):
     try:
-        req = json.loads(line)
+        req = json.loads(line, object_pairs_hook=_no_duplicate_keys)
+    except DuplicateKey as e:
+        return {"id": None, "error": _error("bad_request", str(e))}
     except (ValueError, RecursionError) as e:
         return {"id": None, "error": _error("bad_request", f"not JSON: {e}")}
     if type(req) is not dict:
@@ -580,7 +610,8 @@ def respond(line):
     protocol, op = req.get("protocol"), req.get("op")
     handler = OPS.get(protocol, {}).get(op) if type(protocol) is str and type(op) is str else None
     if handler is None:
-        return {"id": rid, "error": _error("bad_request", f"unknown protocol/op {protocol!r}/{op!r}")}
+        what = "/".join(_quote(v) if type(v) is str else json.dumps(v)[:QUOTE_MAX] for v in (protocol, op))
+        return {"id": rid, "error": _error("bad_request", f"unknown protocol/op {what}")}
     try:
         return {"id": rid, "result": handler(req)}
     except BadRequest as e:
@@ -604,7 +635,8 @@ def main():
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            response = {"id": None, "error": _error("bad_request", f"not UTF-8: {e}")}
+            # One bad byte ends neither the adapter nor the exchange: answered, next line served.
+            response = {"id": None, "error": _error("bad_request", f"the request line is not UTF-8 (invalid byte at offset {e.start})")}
         else:
             if not line.strip():
                 continue
