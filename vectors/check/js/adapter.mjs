@@ -14,10 +14,15 @@
 // adapter owns, makes one named attempt of ADAPTER.md's table for real (mutateSnapshot
 // below), then observes the same snapshot through its ordinary operations.
 //
+// Input no request may hold (ADAPTER.md): stdin is read as bytes and each line decoded
+// on its own, so a line that is not UTF-8 is answered `bad_request` (id null) and the
+// next one served; a key repeated in any object of a request is refused (id null, the
+// key named); a `session` script has at most SCRIPT_MAX steps.
+//
 // Run as a program it serves stdin/stdout; imported (tests) it only exports handle(),
-// mutateSnapshot(), observeSnapshot() and ATTEMPTS.
+// serveLines(), firstDuplicateKey(), mutateSnapshot(), observeSnapshot(), ATTEMPTS and
+// SCRIPT_MAX.
 
-import { createInterface } from 'node:readline';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -28,6 +33,45 @@ import { typedValue, BadRequest } from './typed.mjs';
 import { parseJson } from './json.mjs';
 
 const bad = (message) => new BadRequest(message);
+
+/** The most steps of one `session` script (ADAPTER.md). */
+export const SCRIPT_MAX = 1024;
+const QUOTE_MAX = 64;
+
+/** A short quote of an untrusted string: at most QUOTE_MAX characters and its length. */
+function quote(text) {
+  if (text.length <= QUOTE_MAX) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, QUOTE_MAX) + '…')} (${Buffer.byteLength(text)} bytes)`;
+}
+
+/**
+ * The first key that repeats within one object of `text`, a valid JSON text (JSON.parse
+ * keeps the last value silently), or undefined. Holds only the keys of the objects it is
+ * inside.
+ */
+export function firstDuplicateKey(text) {
+  const open = []; // per open container: a Set of its keys (object) or null (array)
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { // a string: find its end, skipping escapes
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c ? 2 : 1;
+      const keys = open[open.length - 1];
+      if (expectKey && keys) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === 0x7b) { open.push(new Set()); expectKey = true; } // {
+    else if (c === 0x5b) { open.push(null); expectKey = false; } // [
+    else if (c === 0x7d || c === 0x5d) { open.pop(); expectKey = false; } // } ]
+    else if (c === 0x2c) expectKey = Boolean(open[open.length - 1]); // ,
+  }
+  return undefined;
+}
 
 // ------------------------------------------------------------ argument decoding
 
@@ -612,6 +656,9 @@ function fnvProtocol(req, line) {
       try { tree = parseJson(line, { loneSurrogates: true, lastKeyWins: true }); } catch (e) { throw bad(e.message); }
       const script = tree.script;
       if (!Array.isArray(script)) throw bad('`script` must be an array of steps');
+      if (script.length > SCRIPT_MAX) {
+        throw bad(`\`script\` has ${script.length} steps: a script has at most ${SCRIPT_MAX} (split it)`);
+      }
       return session.runScript(script, (msg) => bad(msg));
     }
     default:
@@ -629,6 +676,11 @@ export function handle(line) {
   if (req === null || typeof req !== 'object' || Array.isArray(req)) {
     return { id: null, error: { kind: 'bad_request', message: 'a request is a JSON object' } };
   }
+  const duplicate = firstDuplicateKey(line);
+  if (duplicate !== undefined) {
+    // Which of two ids, or two values, was meant is ambiguous: refused, id null.
+    return { id: null, error: { kind: 'bad_request', message: `duplicate key ${quote(duplicate)} in the request` } };
+  }
   const idOk = (typeof req.id === 'string') || (Number.isInteger(req.id) && req.id >= 0);
   const id = idOk ? req.id : null;
   try {
@@ -637,7 +689,7 @@ export function handle(line) {
     let result;
     if (req.protocol === dm.PROTOCOL) result = docMembership(req);
     else if (req.protocol === fnv.PROTOCOL) result = fnvProtocol(req, line);
-    else throw bad(`unknown protocol ${JSON.stringify(req.protocol)}`);
+    else throw bad(`unknown protocol ${typeof req.protocol === 'string' ? quote(req.protocol) : String(JSON.stringify(req.protocol)).slice(0, QUOTE_MAX)}`);
     return { id, result };
   } catch (e) {
     if (e instanceof BadRequest) return { id, error: { kind: 'bad_request', message: e.message } };
@@ -660,12 +712,48 @@ function isMain() {
   }
 }
 
-if (isMain()) {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-  rl.on('line', (line) => {
+/**
+ * Serves a stream of request lines given as byte chunks: `write(text)` gets each response
+ * line. Returns { push(chunk), end() }. Each line is decoded on its own (fatal UTF-8, a
+ * byte-order mark kept, so it is no JSON), a trailing CR dropped, a blank line skipped.
+ */
+export function serveLines(write) {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let pending = [];
+  const serve = (bytes) => {
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    let line;
+    try {
+      line = decoder.decode(bytes.subarray(0, end));
+    } catch {
+      write(JSON.stringify({ id: null, error: { kind: 'bad_request', message: 'the request line is not UTF-8' } }) + '\n');
+      return;
+    }
     // Blank lines carry no request: skipped, so that responses stay aligned with requests.
     if (line.trim() === '') return;
-    // process.stdout is synchronous for pipes and files on Linux: each response is flushed.
-    process.stdout.write(JSON.stringify(handle(line)) + '\n');
-  });
+    write(JSON.stringify(handle(line)) + '\n');
+  };
+  return {
+    push(chunk) {
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+        const part = chunk.subarray(start, nl);
+        serve(pending.length ? Buffer.concat([...pending, part]) : part);
+        pending = [];
+        start = nl + 1;
+      }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    },
+    end() {
+      if (pending.length) serve(Buffer.concat(pending));
+      pending = [];
+    },
+  };
+}
+
+if (isMain()) {
+  // process.stdout is synchronous for pipes and files on Linux: each response is flushed.
+  const lines = serveLines((text) => process.stdout.write(text));
+  process.stdin.on('data', (chunk) => lines.push(chunk));
+  process.stdin.on('end', () => lines.end());
 }
