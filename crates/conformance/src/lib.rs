@@ -10,6 +10,7 @@
 //! and `N passed, M failed`.
 
 pub mod adapter;
+mod client;
 pub mod doc_checks;
 pub mod fnv_checks;
 pub mod lines;

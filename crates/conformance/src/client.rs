@@ -1,0 +1,439 @@
+//! The runner's side of the adapter protocol: [`AdapterProcess`], one adapter
+//! subprocess driven under deadlines, in bounded memory, and ended with its whole
+//! process group (see `spec/ADAPTER.md`, "Sizes and processes").
+
+use crate::adapter::{RESPONSE_MAX, STDERR_KEPT};
+use crate::subject::{Answer, SubjectError};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::collections::VecDeque;
+use std::io::{BufReader, Read, Write};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the stdout reader thread hands over.
+enum Incoming {
+    /// One line, without its newline, at most [`RESPONSE_MAX`] bytes.
+    Line(Vec<u8>),
+    /// A line longer than [`RESPONSE_MAX`]: its first bytes. The reader stops.
+    TooLong(Vec<u8>),
+    /// Reading failed. The reader stops.
+    Failed(std::io::Error),
+}
+
+/// A running adapter subprocess, in a process group of its own.
+///
+/// Every request has one deadline, the timeout, for being written and for its response
+/// to be read: a writer thread writes to the adapter's stdin and a reader thread reads
+/// its stdout, each through a queue of one, so an adapter that does not read, writes
+/// without end or stays silent costs at most the timeout and a few MiB. A response
+/// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
+/// timeout and on drop its whole process group is killed.
+pub struct AdapterProcess {
+    command: String,
+    child: Option<Child>,
+    /// The process group (the `sh -c` process's id), while it may still be alive.
+    group: Option<u32>,
+    to_writer: Option<SyncSender<Vec<u8>>>,
+    written: Option<Receiver<std::io::Result<()>>>,
+    lines: Option<Receiver<Incoming>>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_closed: Arc<AtomicBool>,
+    next_id: u64,
+    timeout: Duration,
+    dead: Option<String>,
+}
+
+pub(crate) fn shorten(text: &str) -> String {
+    const MAX: usize = 400;
+    if text.len() <= MAX {
+        return text.to_string();
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}... ({} bytes)",
+        text.get(..end).unwrap_or_default(),
+        text.len()
+    )
+}
+
+/// Kills every process of the group `group` (SIGKILL). Errors (no such group, no
+/// `kill` program) are ignored: the group's leader is killed directly as well.
+#[cfg(unix)]
+fn kill_group(group: u32) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{group}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+#[cfg(not(unix))]
+fn kill_group(_group: u32) {}
+
+/// Starts `sh -c command` with piped stdin, stdout and stderr, in a new process group
+/// on Unix (its id is the child's).
+fn spawn_adapter(command: &str) -> std::io::Result<Child> {
+    let mut builder = Command::new("sh");
+    builder
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        builder.process_group(0);
+    }
+    builder.spawn()
+}
+
+fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(body)
+        .map(drop)
+        .map_err(|err| format!("cannot start the {name} thread: {err}"))
+}
+
+/// Reads stdout lines, at most [`RESPONSE_MAX`] bytes each, into a queue of one.
+fn read_responses(stdout: ChildStdout, queue: SyncSender<Incoming>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let incoming = match crate::lines::read_line_capped(&mut reader, RESPONSE_MAX, &mut line) {
+            Ok(crate::lines::LineRead::Eof) => return,
+            Ok(crate::lines::LineRead::Line) => Incoming::Line(line),
+            Ok(crate::lines::LineRead::TooLong) => {
+                line.truncate(400);
+                let _ = queue.send(Incoming::TooLong(line));
+                return;
+            }
+            Err(err) => {
+                let _ = queue.send(Incoming::Failed(err));
+                return;
+            }
+        };
+        if queue.send(incoming).is_err() {
+            return;
+        }
+    }
+}
+
+/// Keeps the last [`STDERR_KEPT`] bytes of stderr, read in chunks (a line without end
+/// costs no more).
+fn keep_stderr(mut pipe: ChildStderr, kept: &Mutex<VecDeque<u8>>, closed: &AtomicBool) {
+    let mut chunk = [0u8; 8192];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if let Ok(mut kept) = kept.lock() {
+                    kept.extend(chunk.get(..n).unwrap_or_default());
+                    let excess = kept.len().saturating_sub(STDERR_KEPT);
+                    kept.drain(..excess);
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    closed.store(true, Ordering::SeqCst);
+}
+
+impl AdapterProcess {
+    /// Starts `command` through `sh -c`, in a process group of its own, with a timeout
+    /// per request (for writing it and reading its response).
+    pub fn start(command: &str, timeout: Duration) -> Result<Self, String> {
+        let mut child = spawn_adapter(command)
+            .map_err(|err| format!("cannot start adapter `{command}`: {err}"))?;
+        let group = child.id();
+        let mut process = AdapterProcess {
+            command: command.to_string(),
+            child: None,
+            group: Some(group),
+            to_writer: None,
+            written: None,
+            lines: None,
+            stderr: Arc::new(Mutex::new(VecDeque::new())),
+            stderr_closed: Arc::new(AtomicBool::new(false)),
+            next_id: 1,
+            timeout,
+            dead: None,
+        };
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        process.child = Some(child);
+        // From here on, dropping `process` ends the group.
+        let (Some(mut stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+            return Err(format!(
+                "adapter `{command}` has no stdin, stdout or stderr"
+            ));
+        };
+        let (to_writer, requests) = sync_channel::<Vec<u8>>(1);
+        let (done, written) = sync_channel::<std::io::Result<()>>(1);
+        spawn_thread("adapter stdin", move || {
+            for line in requests {
+                let result = stdin.write_all(&line).and_then(|()| stdin.flush());
+                let failed = result.is_err();
+                if done.send(result).is_err() || failed {
+                    return;
+                }
+            }
+        })?;
+        let (queue, lines) = sync_channel::<Incoming>(1);
+        spawn_thread("adapter stdout", move || read_responses(stdout, queue))?;
+        let (kept, closed) = (
+            Arc::clone(&process.stderr),
+            Arc::clone(&process.stderr_closed),
+        );
+        spawn_thread("adapter stderr", move || {
+            keep_stderr(stderr, &kept, &closed)
+        })?;
+        process.to_writer = Some(to_writer);
+        process.written = Some(written);
+        process.lines = Some(lines);
+        Ok(process)
+    }
+
+    /// The command line.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Why the adapter is dead, once it is: every later request fails at once with it.
+    pub fn dead(&self) -> Option<&str> {
+        self.dead.as_deref()
+    }
+
+    /// How the adapter ended, waiting up to half a second for it to exit (and for its
+    /// stderr to be read to the end): `exited (exit status: 3)` or `is still running`.
+    fn exit_status(&mut self) -> String {
+        let Some(child) = self.child.as_mut() else {
+            return "is no longer running".into();
+        };
+        for _ in 0..50 {
+            if let Ok(Some(status)) = child.try_wait() {
+                // The leader is gone: end what it left in its group at once.
+                if let Some(group) = self.group.take() {
+                    kill_group(group);
+                }
+                for _ in 0..50 {
+                    if self.stderr_closed.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                return format!("exited ({status})");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        "is still running".into()
+    }
+
+    fn stderr_tail(&self) -> String {
+        const SHOWN: usize = 1000;
+        let (tail, cut) = match self.stderr.lock() {
+            Ok(kept) => {
+                let skip = kept.len().saturating_sub(SHOWN);
+                (kept.range(skip..).copied().collect::<Vec<u8>>(), skip > 0)
+            }
+            Err(_) => (Vec::new(), false),
+        };
+        let text = String::from_utf8_lossy(&tail);
+        let text = text.trim();
+        if text.is_empty() {
+            String::new()
+        } else if cut {
+            format!("; its stderr ends: ...{text}")
+        } else {
+            format!("; its stderr ends: {text}")
+        }
+    }
+
+    /// Ends the adapter: closes the queues, kills its process group, then its leader,
+    /// and reaps it.
+    fn end(&mut self) {
+        self.to_writer = None;
+        self.written = None;
+        self.lines = None;
+        if let Some(group) = self.group.take() {
+            kill_group(group);
+        }
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn kill(&mut self, why: String) -> SubjectError {
+        self.end();
+        self.dead = Some(why.clone());
+        SubjectError::Broken(why)
+    }
+
+    /// Sends one request and waits for its response: writing it and reading the
+    /// response together take at most the timeout.
+    pub fn request(&mut self, protocol: &str, op: &impl Serialize) -> Answer<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut object = match serde_json::to_value(op) {
+            Ok(Value::Object(object)) => object,
+            _ => return Err(SubjectError::Broken("cannot encode the request".into())),
+        };
+        object.insert("id".into(), json!(id));
+        object.insert("protocol".into(), json!(protocol));
+        let line = Value::Object(object).to_string();
+        if let Some(why) = &self.dead {
+            return Err(SubjectError::Broken(format!(
+                "request #{id} not sent: the adapter is no longer running ({why})"
+            )));
+        }
+        let request = shorten(&line);
+        let deadline = Instant::now() + self.timeout;
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let mut bytes = line.into_bytes();
+        bytes.push(b'\n');
+        let queued = match self.to_writer.as_ref() {
+            Some(writer) => writer.try_send(bytes).is_ok(),
+            None => false,
+        };
+        let written = match (queued, self.written.as_ref()) {
+            (true, Some(written)) => written.recv_timeout(left()),
+            _ => Err(RecvTimeoutError::Disconnected),
+        };
+        match written {
+            Ok(Ok(())) => {}
+            Err(RecvTimeoutError::Timeout) => {
+                let why = format!(
+                    "request #{id} could not be written within {:.1}s: the adapter does not read its input: {request}{}",
+                    self.timeout.as_secs_f64(),
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Ok(Err(err)) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} before request #{id} could be sent ({err}): {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} before request #{id} could be sent: {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+        }
+        let received = match self.lines.as_ref() {
+            Some(lines) => lines.recv_timeout(left()),
+            None => Err(RecvTimeoutError::Disconnected),
+        };
+        let bytes = match received {
+            Ok(Incoming::Line(bytes)) => bytes,
+            Ok(Incoming::TooLong(start)) => {
+                let why = format!(
+                    "the response to request #{id} {request} is longer than {RESPONSE_MAX} bytes (1 MiB); it begins: {}",
+                    shorten(&String::from_utf8_lossy(&start))
+                );
+                return Err(self.kill(why));
+            }
+            Ok(Incoming::Failed(err)) => {
+                let why = format!("reading the response to request #{id} {request}: {err}");
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let why = format!(
+                    "no response within {:.1}s to request #{id} {request}{}",
+                    self.timeout.as_secs_f64(),
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} without answering request #{id} {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(err) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: not UTF-8 (invalid byte at offset {}); the response was: {}",
+                    err.utf8_error().valid_up_to(),
+                    shorten(&String::from_utf8_lossy(err.as_bytes()))
+                );
+                return Err(self.kill(why));
+            }
+        };
+        match read_response(id, &text) {
+            Ok(answer) => answer,
+            Err(why) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: {why}; the response was: {}",
+                    shorten(&text)
+                );
+                Err(self.kill(why))
+            }
+        }
+    }
+}
+
+/// Reads one response line to request `id`: `Ok(answer)`, or `Err(why)` it is
+/// malformed.
+fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
+    let mut response: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(Value::Object(object)) => object,
+        Ok(_) => return Err("not a JSON object".into()),
+        Err(err) => return Err(format!("not JSON ({err})")),
+    };
+    if response.get("id") != Some(&json!(id)) {
+        return Err(format!("its id is {:?}, expected {id}", response.get("id")));
+    }
+    match (response.remove("result"), response.remove("error")) {
+        (Some(result), None) => Ok(Ok(result)),
+        (None, Some(Value::Object(error))) => {
+            let text = |key: &str| error.get(key).and_then(Value::as_str).map(str::to_string);
+            let kind = text("kind").ok_or("the error has no `kind`")?;
+            Ok(Err(SubjectError::Rejected {
+                kind,
+                field: text("field"),
+                message: text("message").unwrap_or_default(),
+            }))
+        }
+        _ => Err("it must hold exactly one of `result` and `error` (an object)".into()),
+    }
+}
+
+impl Drop for AdapterProcess {
+    fn drop(&mut self) {
+        // Closing stdin asks the adapter to stop (once the writer is done with what it
+        // writes); give it a moment, then end its whole group, stragglers included.
+        self.to_writer = None;
+        if let Some(child) = self.child.as_mut() {
+            for _ in 0..20 {
+                if matches!(child.try_wait(), Ok(Some(_))) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        self.end();
+    }
+}
