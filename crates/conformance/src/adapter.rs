@@ -240,7 +240,8 @@ fn json_kind(value: &Value) -> &'static str {
 /// Parses one request line into its id and operation. Never panics.
 ///
 /// Refused with id null: text that is not JSON, a duplicate key in any object (which
-/// of the two was meant is unknown), more than [`REQUEST_VALUES_MAX`] values. Refused
+/// of the two was meant is unknown). Refused with the id when it came before the
+/// limit was reached, else null: more than [`REQUEST_VALUES_MAX`] values. Refused
 /// with the id: a missing or bad `protocol` or `op`, arguments not of the documented
 /// types, a `script` of more than [`SCRIPT_MAX`] steps. Messages quote at most a short
 /// prefix of a bad value ([`crate::quote`]).
@@ -253,6 +254,9 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
         Ok(()) => {}
         Err(crate::scan::ScanError::Syntax(why)) => return Err(null(format!("not JSON: {why}"))),
         Err(crate::scan::ScanError::Refused(why)) => return Err(null(why)),
+        Err(crate::scan::ScanError::RefusedWithId(why, id)) => {
+            return Err(RequestError { id, message: why });
+        }
     }
     let mut object: Map<String, Value> = match serde_json::from_str(line) {
         Ok(Value::Object(object)) => object,

@@ -15,6 +15,9 @@ pub(crate) enum ScanError {
     Syntax(String),
     /// JSON, but not a request this reader accepts (duplicate key, too many values).
     Refused(String),
+    /// Too many values, after a readable top-level `id` (a non-negative integer or a
+    /// string): the message and that id.
+    RefusedWithId(String, serde_json::Value),
 }
 
 /// Checks `line`: one JSON value, no duplicate key in any object, at most `max_values`
@@ -25,14 +28,22 @@ pub(crate) fn check(line: &str, max_values: usize) -> Result<(), ScanError> {
         max_values,
         path: Vec::new(),
         refused: None,
+        duplicate: false,
+        id: None,
     };
     let mut reader = serde_json::Deserializer::from_str(line);
-    let result = Node { state: &mut state }
-        .deserialize(&mut reader)
-        .and_then(|()| reader.end());
+    let result = Node {
+        state: &mut state,
+        top_id: false,
+    }
+    .deserialize(&mut reader)
+    .and_then(|()| reader.end());
     match (result, state.refused) {
         (Ok(()), _) => Ok(()),
-        (Err(_), Some(why)) => Err(ScanError::Refused(why)),
+        (Err(_), Some(why)) => match state.id {
+            Some(id) if !state.duplicate => Err(ScanError::RefusedWithId(why, id)),
+            _ => Err(ScanError::Refused(why)),
+        },
         (Err(err), None) => Err(ScanError::Syntax(err.to_string())),
     }
 }
@@ -48,6 +59,10 @@ struct State {
     path: Vec<Segment>,
     /// Set when the pass stops for a reason of its own (not a syntax error).
     refused: Option<String>,
+    /// The pass stopped at a duplicate key.
+    duplicate: bool,
+    /// The top-level `id`, once read, when it is a non-negative integer or a string.
+    id: Option<serde_json::Value>,
 }
 
 impl State {
@@ -107,6 +122,8 @@ impl State {
 
 struct Node<'s> {
     state: &'s mut State,
+    /// This value is the top-level `id`.
+    top_id: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Node<'_> {
@@ -132,7 +149,10 @@ impl<'de> Visitor<'de> for Node<'_> {
         self.state.count()
     }
 
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<(), E> {
+        if self.top_id {
+            self.state.id = Some(n.into());
+        }
         self.state.count()
     }
 
@@ -140,7 +160,10 @@ impl<'de> Visitor<'de> for Node<'_> {
         self.state.count()
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<(), E> {
+        if self.top_id {
+            self.state.id = Some(text.into());
+        }
         self.state.count()
     }
 
@@ -155,6 +178,7 @@ impl<'de> Visitor<'de> for Node<'_> {
             self.state.path.push(Segment::Index(index));
             let more = seq.next_element_seed(Node {
                 state: &mut *self.state,
+                top_id: false,
             })?;
             self.state.path.pop();
             if more.is_none() {
@@ -178,11 +202,14 @@ impl<'de> Visitor<'de> for Node<'_> {
                         place => format!("`{place}`"),
                     }
                 );
+                self.state.duplicate = true;
                 return Err(self.state.refuse(why));
             }
+            let top_id = self.state.path.is_empty() && key == "id";
             self.state.path.push(Segment::Key(key.clone()));
             map.next_value_seed(Node {
                 state: &mut *self.state,
+                top_id,
             })?;
             self.state.path.pop();
             keys.insert(key);
@@ -222,6 +249,18 @@ mod tests {
     #[test]
     fn values_are_counted() {
         assert!(check("[1,2,3]", 4).is_ok());
+        assert!(matches!(
+            check(r#"{"id":7,"a":[1,2,3]}"#, 4),
+            Err(ScanError::RefusedWithId(_, id)) if id == 7
+        ));
+        assert!(matches!(
+            check(r#"{"a":[1,2,3],"id":7}"#, 4),
+            Err(ScanError::Refused(_))
+        ));
+        assert!(matches!(
+            check(r#"{"id":7,"id":8}"#, 100),
+            Err(ScanError::Refused(_))
+        ));
         assert!(refused_n("[1,2,3,4]", 4).contains("at most 4 JSON values"));
         assert!(refused_n(r#"{"a":1,"b":2}"#, 4).contains("at `b`"));
     }

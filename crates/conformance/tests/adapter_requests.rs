@@ -206,7 +206,8 @@ mod bounded {
         let units = vec![json!(0); REQUEST_VALUES_MAX];
         let line = json!({"id": 1, "protocol": "fnv1a-utf16-v1", "op": "positions", "m": 8, "k": 1, "units": units}).to_string();
         let r = response(&line);
-        assert_eq!(r["id"], Value::Null);
+        // The id came first: it is echoed.
+        assert_eq!(r["id"], 1);
         let message = r["error"]["message"].as_str().unwrap();
         assert!(
             message.starts_with(&format!(
@@ -214,6 +215,17 @@ mod bounded {
             )),
             "{message}"
         );
+        // After the limit: not read, null.
+        let line = format!(
+            r#"{{"units":{},"id":2}}"#,
+            serde_json::to_string(&vec![0; REQUEST_VALUES_MAX]).unwrap()
+        );
+        assert_eq!(response(&line)["id"], Value::Null);
+        // 100000 steps (the issue's second figure): refused at once, with the id.
+        let step = json!({"op": "query", "value": [97]});
+        let r = response(&session(vec![step; 100_000]));
+        assert_eq!(r["id"], 9);
+        assert_eq!(r["error"]["kind"], "bad_request");
     }
 
     #[test]
