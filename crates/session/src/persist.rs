@@ -145,6 +145,179 @@ fn syntax_error(error: &serde_json::Error) -> ImportError {
     }
 }
 
+/// The syntax error of a text that failed to parse; a `\u` escape of an
+/// unpaired surrogate is described by [`lone_surrogate_escape`] (serde_json
+/// calls a lone *trailing* surrogate such as `"\udc00x"` a "lone leading
+/// surrogate", and a leading one with no escape after it an "unexpected end of
+/// hex escape").
+fn parse_error(text: &str, error: &serde_json::Error) -> ImportError {
+    let mut syntax = syntax_error(error);
+    if let ImportError::Syntax { message, .. } = &mut syntax
+        && (message.contains("surrogate") || message.contains("hex escape"))
+        && let Some(lone) = lone_surrogate_escape(text)
+    {
+        *message = lone;
+    }
+    syntax
+}
+
+/// The message for the first `\uXXXX` escape in a string of `text` that
+/// encodes an unpaired surrogate, if any: a high (leading) surrogate
+/// 0xD800..=0xDBFF not immediately followed by an escape of a low (trailing)
+/// one, or a low (trailing) surrogate 0xDC00..=0xDFFF not immediately preceded
+/// by an escaped high one. Only the strings of the text are looked at; the
+/// text is assumed to be JSON up to that escape.
+pub(crate) fn lone_surrogate_escape(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let hex4 = |at: usize| -> Option<u16> {
+        let digits = text.get(at..at + 4)?;
+        if digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            u16::from_str_radix(digits, 16).ok()
+        } else {
+            None
+        }
+    };
+    let escaped_unit = |at: usize| -> Option<u16> {
+        if bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u') {
+            hex4(at + 2)
+        } else {
+            None
+        }
+    };
+    let mut in_string = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                in_string = !in_string;
+                at += 1;
+            }
+            b'\\' if in_string => {
+                let Some(unit) = escaped_unit(at) else {
+                    at += 2;
+                    continue;
+                };
+                match unit {
+                    0xd800..=0xdbff => match escaped_unit(at + 6) {
+                        Some(0xdc00..=0xdfff) => at += 12,
+                        _ => return Some(lone_surrogate_message(unit)),
+                    },
+                    0xdc00..=0xdfff => return Some(lone_surrogate_message(unit)),
+                    _ => at += 6,
+                }
+            }
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// What the three implementations say about a `\u` escape of an unpaired
+/// surrogate (SESSION.md section 10, step 2).
+pub(crate) fn lone_surrogate_message(unit: u16) -> String {
+    let what = if (0xd800..=0xdbff).contains(&unit) {
+        "a high (leading) surrogate not followed by a low (trailing) one"
+    } else {
+        "a low (trailing) surrogate not preceded by a high (leading) one"
+    };
+    format!(
+        "lone surrogate in a \\u escape: \\u{unit:04x} is {what}; write a string with an unpaired surrogate as an array of code units"
+    )
+}
+
+/// Any JSON value, read only to find an object with a key twice: the first such
+/// key, in document order, fails the read at its second occurrence (so that
+/// [`serde_path_to_error`] names it). Keys are compared after unescaping.
+struct UniqueKeys;
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(UniqueKeys)
+    }
+}
+
+/// Fails at once: the value of a repeated key.
+struct RepeatedKey(String);
+
+impl<'de> serde::de::DeserializeSeed<'de> for RepeatedKey {
+    type Value = UniqueKeys;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, _: D) -> Result<UniqueKeys, D::Error> {
+        Err(serde::de::Error::custom(format!(
+            "this key ({:?}) appears twice in one object (every key is unique)",
+            self.0
+        )))
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys {
+    type Value = UniqueKeys;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
+        while seq.next_element::<UniqueKeys>()?.is_some() {}
+        Ok(UniqueKeys)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                map.next_value_seed(RepeatedKey(key))?;
+            } else {
+                map.next_value::<UniqueKeys>()?;
+                seen.insert(key);
+            }
+        }
+        Ok(UniqueKeys)
+    }
+}
+
+/// Step 3: no object of the (syntactically valid) text has a key twice.
+fn check_unique_keys(text: &str) -> Result<(), ImportError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize::<_, UniqueKeys>(&mut deserializer)
+        .map(|_| ())
+        .map_err(|error| {
+            let path = error.path().to_string();
+            let inner = error.into_inner();
+            // `inner` is the repeated-key error: the text parsed before this.
+            let message = inner.to_string();
+            let suffix = format!(" at line {} column {}", inner.line(), inner.column());
+            ImportError::invalid(
+                path,
+                message.strip_suffix(&suffix).unwrap_or(&message).to_owned(),
+            )
+        })
+}
+
 fn read_typed<T: DeserializeOwned>(text: &str) -> Result<T, ImportError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
@@ -177,7 +350,8 @@ fn parse(text: &str) -> Result<Session, ImportError> {
         });
     }
     let probe: serde_json::Value =
-        serde_json::from_str(text).map_err(|error| syntax_error(&error))?;
+        serde_json::from_str(text).map_err(|error| parse_error(text, &error))?;
+    check_unique_keys(text)?;
     let Some(object) = probe.as_object() else {
         return Err(ImportError::invalid("(root)", "expected a JSON object"));
     };

@@ -232,6 +232,183 @@ fn import_syntax_errors_name_line_and_column() {
     }
 }
 
+/// The v1 fixture's text with the single occurrence of `from` replaced by `to`.
+fn fixture_with(from: &str, to: &str) -> String {
+    let text = fixture_session().export();
+    assert_eq!(text.matches(from).count(), 1, "{from}");
+    text.replacen(from, to, 1)
+}
+
+/// A document that stage B passes for any version but 1, with a field `x`.
+fn with_x(version: &str, x: &str) -> String {
+    format!(r#"{{"format": "bloomproof-session", "version": {version}, "x": {x}}}"#)
+}
+
+fn kind_of(text: &str) -> Option<ErrorKind> {
+    Session::from_export(text).err().map(|error| error.kind())
+}
+
+#[test]
+fn a_key_twice_anywhere_is_invalid_before_the_version_is_read() {
+    let mut session = busy_session();
+    for (first, second) in [("1", "99"), ("99", "1"), ("1", "1")] {
+        let text = fixture_with(
+            "\"version\": 1,",
+            &format!("\"version\": {first}, \"version\": {second},"),
+        );
+        let error = import_rejected(&mut session, &text);
+        assert_eq!(error.kind(), ErrorKind::Invalid, "{first} then {second}");
+        assert_eq!(
+            error.to_string(),
+            "version: this key (\"version\") appears twice in one object (every key is unique)"
+        );
+    }
+    // Keys are compared after unescaping.
+    let escaped = fixture_with("\"version\": 1,", "\"versio\\u006e\": 99, \"version\": 1,");
+    assert_eq!(kind_of(&escaped), Some(ErrorKind::Invalid));
+    for (from, to, path) in [
+        (
+            "\"query\":\"i\"}",
+            "\"query\":\"i\",\"query\":\"i\"}",
+            "drafts.query",
+        ),
+        (
+            "{\"kind\":\"query\",\"value\":\"a\",\"outcome\":\"truly_present\"}",
+            "{\"kind\":\"query\",\"value\":\"a\",\"outcome\":\"truly_present\",\"outcome\":\"truly_present\"}",
+            "history[1].outcome",
+        ),
+        (
+            "\"before\":true,",
+            "\"before\":true,\"before\":true,",
+            "last_operation.positions[0].before",
+        ),
+    ] {
+        match import_rejected(&mut session, &fixture_with(from, to)) {
+            ImportError::Invalid {
+                path: got, kind, ..
+            } => assert_eq!((got.as_str(), kind), (path, ErrorKind::Invalid)),
+            other => panic!("{other:?}"),
+        }
+    }
+    // Stage B alone would answer unsupported_version for these.
+    assert_eq!(
+        kind_of(&with_x("2", r#"[{"y": 1, "y": 1}]"#)),
+        Some(ErrorKind::Invalid)
+    );
+    assert_eq!(
+        kind_of(r#"{"format": "bloomproof-session", "version": 99, "": 1, "": 1}"#),
+        Some(ErrorKind::Invalid)
+    );
+    // Step 2 comes first: a repeated key in a text that is not JSON is a syntax error.
+    assert_eq!(
+        kind_of(r#"{"format": "bloomproof-session", "version": 1, "version": 1,}"#),
+        Some(ErrorKind::Syntax)
+    );
+}
+
+#[test]
+fn lone_surrogate_escapes_are_named_by_their_kind() {
+    let mut session = busy_session();
+    let low = import_rejected(
+        &mut session,
+        &fixture_with("\"query\":\"i\"}", "\"query\":\"\\udc00x\"}"),
+    );
+    assert_eq!(low.kind(), ErrorKind::Syntax);
+    let message = low.to_string();
+    assert!(
+        message
+            .contains("\\udc00 is a low (trailing) surrogate not preceded by a high (leading) one"),
+        "{message}"
+    );
+    assert!(!message.contains("leading surrogate"), "{message}");
+    for escape in ["\\ud800x", "\\ud800\\u0041", "\\ud800\\ud800", "\\ud800"] {
+        let high = import_rejected(
+            &mut session,
+            &fixture_with("\"query\":\"i\"}", &format!("\"query\":\"{escape}\"}}")),
+        );
+        assert_eq!(high.kind(), ErrorKind::Syntax);
+        assert!(
+            high.to_string().contains(
+                "\\ud800 is a high (leading) surrogate not followed by a low (trailing) one"
+            ),
+            "{escape}: {high}"
+        );
+    }
+    for (escape, unit) in [
+        ("\\ude00\\ud83d", "\\ude00"),
+        ("\\ud83d\\ude00\\udfff", "\\udfff"),
+    ] {
+        let error = import_rejected(
+            &mut session,
+            &fixture_with("\"query\":\"i\"}", &format!("\"query\":\"{escape}\"}}")),
+        );
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("{unit} is a low (trailing) surrogate")),
+            "{escape}: {error}"
+        );
+    }
+    // An escaped pair (either case) is one character.
+    let pairs = fixture_with(
+        "\"query\":\"i\"}",
+        "\"query\":\"\\ud83d\\ude00\\uD83D\\uDE00\"}",
+    );
+    assert_eq!(Session::from_export(&pairs).unwrap().drafts().query, "😀😀");
+}
+
+#[test]
+fn a_byte_order_mark_raw_controls_deep_nesting_and_huge_numbers_are_syntax() {
+    use ErrorKind::*;
+    let text = fixture_session().export();
+    assert_eq!(kind_of(&format!("\u{feff}{text}")), Some(Syntax));
+    assert_eq!(kind_of(&format!("{text}\u{feff}")), Some(Syntax));
+    assert_eq!(
+        kind_of(&fixture_with(
+            "\"query\":\"i\"}",
+            "\"query\":\"\u{feff}i\"}"
+        )),
+        None
+    );
+    for raw in ["\u{0}", "\u{1}", "\u{1f}", "\t", "\n"] {
+        let text = fixture_with("\"insert\":\"\"", &format!("\"insert\":\"{raw}\""));
+        assert_eq!(kind_of(&text), Some(Syntax), "{raw:?}");
+    }
+    assert_eq!(
+        kind_of(&fixture_with(
+            "\"insert\":\"\"",
+            "\"insert\":\"\u{7f}\u{2028}\""
+        )),
+        None
+    );
+    // At most 127 levels of arrays and objects, the outermost counting as one.
+    let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert_eq!(
+        kind_of(&with_x("2", &nested(126))),
+        Some(UnsupportedVersion)
+    );
+    assert_eq!(kind_of(&with_x("2", &nested(127))), Some(Syntax));
+    assert_eq!(kind_of(&nested(127)), Some(Invalid));
+    assert_eq!(kind_of(&nested(128)), Some(Syntax));
+    // Numbers a double cannot hold.
+    let nines = "9".repeat(400);
+    for big in ["1e400", "-1e400", "1E+999", &nines, &format!("-{nines}.5")] {
+        assert_eq!(kind_of(&with_x("2", big)), Some(Syntax), "{big}");
+    }
+    let fits = "9".repeat(300);
+    for fine in ["1e-400", "1e308", &fits, "-0", "18446744073709551616"] {
+        assert_eq!(
+            kind_of(&with_x("2", fine)),
+            Some(UnsupportedVersion),
+            "{fine}"
+        );
+    }
+    assert_eq!(
+        kind_of(&fixture_with("\"version\": 1,", "\"version\": 1e400,")),
+        Some(Syntax)
+    );
+}
+
 /// Applies `change` to the busy session's export and expects a rejection of
 /// this kind at this path, with the session unchanged.
 fn expect_invalid(change: impl FnOnce(&mut Value), kind: ErrorKind, path: &str, message: &str) {
