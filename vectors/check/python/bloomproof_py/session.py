@@ -9,6 +9,7 @@ multi-insert steps (`insert_example`, `insert_many`) work on a copy that replace
 session only when every insertion succeeded.
 """
 import json
+import math
 import re
 
 from . import estimates as est
@@ -27,6 +28,7 @@ FORMAT_VERSION = 1
 PROTOCOL = "fnv1a-utf16-v1"
 IMPORT_MAX_BYTES = 2097152
 LOCAL_SAVE_MAX_UNITS = 100000
+MAX_DEPTH = 127  # [10] step 2: arrays and objects nested deeper are a syntax error
 
 INSERT_OUTCOMES = ("new", "duplicate")
 QUERY_OUTCOMES = ("definitely_absent", "false_positive", "truly_present")
@@ -440,12 +442,52 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+class _NumberOutOfRange(ValueError):
+    """[10] step 2: a number that a double cannot hold (it rounds to infinity) is a syntax error."""
+
+
+def _check_range(token):
+    if math.isinf(float(token)):
+        raise _NumberOutOfRange(f"number out of range: {token[:20]}{'...' if len(token) > 20 else ''} "
+                                "is too large for a double")
+
+
 def _parse_int(token):
+    _check_range(token)
     if token == "-0":
         return _NegativeZero(0)
     if len(token) > 40:  # beyond every bound of the format; avoids Python's int-digits limit
         return -(2 ** 130) if token.startswith("-") else 2 ** 130
     return int(token)
+
+
+def _parse_float(token):
+    _check_range(token)
+    return float(token)
+
+
+def lone_surrogate_message(unit):
+    """[10] step 2: what a \\u escape of an unpaired surrogate is (the three implementations agree)."""
+    if 0xD800 <= unit <= 0xDBFF:
+        what = "a high (leading) surrogate not followed by a low (trailing) one"
+    else:
+        what = "a low (trailing) surrogate not preceded by a high (leading) one"
+    return (f"lone surrogate in a \\u escape: \\u{unit:04x} is {what}; "
+            "write a string with an unpaired surrogate as an array of code units")
+
+
+def _first_lone(s):
+    """The first unpaired surrogate of a decoded string (json joins escaped pairs), or None."""
+    i = 0
+    while i < len(s):
+        c = ord(s[i])
+        if 0xD800 <= c <= 0xDBFF and i + 1 < len(s) and 0xDC00 <= ord(s[i + 1]) <= 0xDFFF:
+            i += 2
+            continue
+        if 0xD800 <= c <= 0xDFFF:
+            return c
+        i += 1
+    return None
 
 
 _LONE = re.compile("[\ud800-\udfff]")
@@ -467,18 +509,31 @@ def _parse_json(text):
     """Stage A, step 2: strict RFC 8259."""
     try:
         value = json.loads(text, object_pairs_hook=_object_pairs, parse_constant=_reject_constant,
-                           parse_int=_parse_int)
+                           parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as e:
         raise SessionError("syntax", f"JSON syntax error at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except (ValueError, RecursionError) as e:
         raise SessionError("syntax", f"JSON syntax error: {e}") from None
-    if _depth_over(value, 128):
-        raise SessionError("syntax", "JSON syntax error: nesting deeper than 128")
+    if _depth_over(value, MAX_DEPTH):
+        raise SessionError("syntax", f"JSON syntax error: nesting deeper than {MAX_DEPTH} arrays and objects")
     for s in _walk_strings(value):
         if _LONE.search(s):
-            raise SessionError("syntax", "JSON syntax error: a \\u escape of a lone surrogate "
-                                         "(send such strings as arrays of code units)")
+            raise SessionError("syntax", "JSON syntax error: " + lone_surrogate_message(_first_lone(s)))
     return value
+
+
+def _first_duplicate(value, path="session"):
+    """[10] step 3: the path of the first key that appears twice in one object, at any depth, or None."""
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            if getattr(item, "duplicate_key", None) is not None:
+                return f"{where}.{item.duplicate_key}"
+            stack.extend(reversed([(child, f"{where}.{key}") for key, child in item.items()]))
+        elif type(item) is list:
+            stack.extend(reversed([(child, f"{where}[{i}]") for i, child in enumerate(item)]))
+    return None
 
 
 def _depth_over(value, limit):
@@ -598,6 +653,9 @@ def parse_session(text):
     doc = _parse_json(text)
     try:
         # Stage B
+        duplicate = _first_duplicate(doc)
+        if duplicate is not None:
+            raise _Invalid(duplicate, "this key appears twice in one object (every key is unique)")
         if not isinstance(doc, dict):
             raise _Invalid("session", "expected a JSON object")
         if "format" not in doc or type(doc["format"]) is not str:

@@ -116,6 +116,69 @@ class ImportTests(unittest.TestCase):
         self.assertEqual(kind_of("é" * 1048577), "too_large")
 
 
+def error_of(text):
+    try:
+        parse_session(text)
+    except SessionError as e:
+        return e
+    raise AssertionError("accepted: %r" % text[:80])
+
+
+class AmbiguityTests(unittest.TestCase):
+    """SESSION.md section 10: inputs that the three implementations once answered differently."""
+
+    def test_a_key_twice_is_invalid_before_the_version_is_read(self):
+        text = json.dumps(FIXTURE)
+        for first, second in (("1", "99"), ("99", "1"), ("1", "1")):
+            e = error_of(text.replace('"version": 1', '"version": %s, "version": %s' % (first, second), 1))
+            self.assertEqual((e.kind, str(e)), ("invalid", "session.version: this key appears twice in one object "
+                                                           "(every key is unique)"), (first, second))
+        self.assertEqual(kind_of(text.replace('"version": 1', '"versio\u006e": 99, "version": 1', 1)), "invalid")
+        self.assertIn("session.drafts.query:", str(error_of(text.replace('"query": "i"', '"query": "i", "query": "i"', 1))))
+        history_item = '{"kind": "query", "value": "a", "outcome": "truly_present"}'
+        e = error_of(text.replace(history_item, history_item[:-1] + ', "value": "a"}', 1))
+        self.assertIn("session.history[1].value:", str(e))
+        self.assertEqual(kind_of('{"format": "bloomproof-session", "version": 2, "x": [{"y": 1, "y": 1}]}'), "invalid")
+        self.assertEqual(kind_of('{"format": "bloomproof-session", "version": 99, "": 1, "": 1}'), "invalid")
+        # Step 2 comes first: a repeated key in a text that is not JSON is a syntax error.
+        self.assertEqual(kind_of('{"format": "bloomproof-session", "version": 1, "version": 1,}'), "syntax")
+
+    def test_byte_order_mark_and_control_characters(self):
+        text = json.dumps(FIXTURE)
+        self.assertEqual(kind_of("\ufeff" + text), "syntax")
+        self.assertEqual(kind_of(text + "\ufeff"), "syntax")
+        self.assertIsNone(kind_of(text.replace('"query": "i"', '"query": "\ufeffi"', 1)))
+        for raw in ("\x00", "\x01", "\x1f", "\t", "\n"):
+            self.assertEqual(kind_of(text.replace('"insert": ""', '"insert": "%s"' % raw, 1)), "syntax", repr(raw))
+        self.assertIsNone(kind_of(text.replace('"insert": ""', '"insert": "\x7f\u2028"', 1)))
+
+    def test_lone_surrogate_escapes_are_named_by_their_kind(self):
+        text = json.dumps(FIXTURE)
+        low = error_of(text.replace('"query": "i"', '"query": "\\udc00x"', 1))
+        self.assertEqual(low.kind, "syntax")
+        self.assertIn("\\udc00 is a low (trailing) surrogate not preceded by a high (leading) one", str(low))
+        self.assertNotIn("leading surrogate", str(low))
+        for escape in ("\\ud800x", "\\ud800\\u0041", "\\ud800"):
+            high = error_of(text.replace('"query": "i"', '"query": "%s"' % escape, 1))
+            self.assertIn("\\ud800 is a high (leading) surrogate not followed by a low (trailing) one", str(high))
+        reversed_pair = error_of(text.replace('"query": "i"', '"query": "\\ude00\\ud83d"', 1))
+        self.assertIn("\\ude00 is a low (trailing) surrogate", str(reversed_pair))
+        self.assertIsNone(kind_of(text.replace('"query": "i"', '"query": "\\ud83d\\ude00\\uD83D\\uDE00"', 1)))
+
+    def test_nesting_depth_and_number_range(self):
+        def doc(version, x):
+            return '{"format": "bloomproof-session", "version": %s, "x": %s}' % (version, x)
+        self.assertEqual(kind_of(doc(2, "[" * 126 + "]" * 126)), "unsupported_version")  # 127 levels
+        self.assertEqual(kind_of(doc(2, "[" * 127 + "]" * 127)), "syntax")  # 128 levels
+        self.assertEqual(kind_of("[" * 127 + "]" * 127), "invalid")
+        self.assertEqual(kind_of("[" * 128 + "]" * 128), "syntax")
+        for big in ("1e400", "-1e400", "1E+999", "9" * 400, "-" + "9" * 400 + ".5"):
+            self.assertEqual(kind_of(doc(2, big)), "syntax", big)
+        for fine in ("1e-400", "1e308", "9" * 300, "-0", "18446744073709551616"):
+            self.assertEqual(kind_of(doc(2, fine)), "unsupported_version", fine)
+        self.assertEqual(kind_of(json.dumps(FIXTURE).replace('"version": 1', '"version": 1e400', 1)), "syntax")
+
+
 class RoundtripTests(unittest.TestCase):
     def assert_roundtrip(self, session):
         before = json.dumps(session.view(), sort_keys=True)
