@@ -11,10 +11,15 @@
 //   true / false / null
 // Options: loneSurrogates (default false: a \uXXXX escape of an unpaired surrogate, or a
 // raw unpaired surrogate in the text, is a syntax error), lastKeyWins (default false:
-// duplicates are flagged; true: the last one wins, as JSON.parse does), maxDepth (128).
+// duplicates are flagged; true: the last one wins, as JSON.parse does), maxDepth (128:
+// the most arrays and objects nested in one another), finiteNumbers (default false; true:
+// a number a double cannot hold, one that rounds to Infinity such as 1e400, is a syntax
+// error, as in serde_json).
 // Errors are JsonSyntaxError with a line and column.
 
 export const DUPLICATE_KEYS = Symbol('duplicate keys');
+/** On an object whose DUPLICATE_KEYS is true: the first key that appeared twice. */
+export const FIRST_DUPLICATE_KEY = Symbol('first duplicate key');
 
 export class JsonSyntaxError extends Error {}
 
@@ -31,7 +36,18 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const isHigh = (c) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c) => c >= 0xdc00 && c <= 0xdfff;
 
-export function parseJson(text, { loneSurrogates = false, lastKeyWins = false, maxDepth = 128 } = {}) {
+/** What a lone surrogate is, for messages (SESSION.md section 10, step 2). */
+export function loneSurrogateMessage(unit, escaped = true) {
+  const what = isHigh(unit)
+    ? 'a high (leading) surrogate not followed by a low (trailing) one'
+    : 'a low (trailing) surrogate not preceded by a high (leading) one';
+  const hex = unit.toString(16).padStart(4, '0');
+  return escaped
+    ? `lone surrogate in a \\u escape: \\u${hex} is ${what}; write a string with an unpaired surrogate as an array of code units`
+    : `unpaired surrogate in the text: U+${hex.toUpperCase()} is ${what}`;
+}
+
+export function parseJson(text, { loneSurrogates = false, lastKeyWins = false, maxDepth = 128, finiteNumbers = false } = {}) {
   let i = 0;
   const n = text.length;
 
@@ -87,7 +103,7 @@ export function parseJson(text, { loneSurrogates = false, lastKeyWins = false, m
               if (isLow(v)) { out += String.fromCharCode(u, v); break; }
               i = save;
             }
-            if ((isHigh(u) || isLow(u)) && !loneSurrogates) fail('lone surrogate in a \\u escape', i - 6);
+            if ((isHigh(u) || isLow(u)) && !loneSurrogates) fail(loneSurrogateMessage(u), i - 6);
             out += String.fromCharCode(u);
             break;
           }
@@ -98,7 +114,7 @@ export function parseJson(text, { loneSurrogates = false, lastKeyWins = false, m
       }
       if (!loneSurrogates && (isHigh(c) || isLow(c))) {
         if (isHigh(c) && i + 1 < n && isLow(text.charCodeAt(i + 1))) { i += 2; continue; }
-        fail('unpaired surrogate in the text');
+        fail(loneSurrogateMessage(c, false));
       }
       i++;
     }
@@ -123,7 +139,8 @@ export function parseJson(text, { loneSurrogates = false, lastKeyWins = false, m
         i++;
         const v = value(depth + 1);
         if (Object.prototype.hasOwnProperty.call(obj, key)) {
-          if (lastKeyWins) obj[key] = v; else obj[DUPLICATE_KEYS] = true;
+          if (lastKeyWins) obj[key] = v;
+          else if (!obj[DUPLICATE_KEYS]) { obj[DUPLICATE_KEYS] = true; obj[FIRST_DUPLICATE_KEY] = key; }
         } else {
           obj[key] = v;
         }
@@ -153,7 +170,11 @@ export function parseJson(text, { loneSurrogates = false, lastKeyWins = false, m
     if (text.startsWith('null', i)) { i += 4; return null; }
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
-    if (m) { i += m[0].length; return new JsonNumber(m[0]); }
+    if (m) {
+      if (finiteNumbers && !Number.isFinite(Number(m[0]))) fail('number out of range (too large for a double)');
+      i += m[0].length;
+      return new JsonNumber(m[0]);
+    }
     fail('expected value');
   }
 

@@ -8,7 +8,7 @@
 // surrogates included); script values may be JSON strings or arrays of code units.
 
 import { fnvPositions, unitsOf, stringOfUnits } from './fnv1a_utf16_v1.mjs';
-import { parseJson, writeJson, JsonNumber, JsonSyntaxError, DUPLICATE_KEYS, toPlain } from './json.mjs';
+import { parseJson, writeJson, JsonNumber, JsonSyntaxError, DUPLICATE_KEYS, FIRST_DUPLICATE_KEY, toPlain } from './json.mjs';
 
 // ------------------------------------------------------------------ constants (section 2)
 
@@ -26,6 +26,8 @@ export const FORMAT_VERSION = 1;
 export const PROTOCOL = 'fnv1a-utf16-v1';
 export const IMPORT_MAX_BYTES = 2097152;
 export const LOCAL_SAVE_MAX_UNITS = 100000;
+/** Import step 2: arrays and objects nested deeper than this are a syntax error. */
+export const MAX_DEPTH = 127;
 
 const INSERT_OUTCOMES = new Set(['new', 'duplicate']);
 const QUERY_OUTCOMES = new Set(['definitely_absent', 'false_positive', 'truly_present']);
@@ -460,6 +462,23 @@ function kindName(v, path) {
   return v;
 }
 
+/** Step 3: the path of the first key that appears twice in one object, at any depth, or null. */
+function firstDuplicateKey(v, path = '$') {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = firstDuplicateKey(v[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+  } else if (isObject(v)) {
+    if (v[DUPLICATE_KEYS]) return `${path}.${v[FIRST_DUPLICATE_KEY]}`;
+    for (const key of Object.keys(v)) {
+      const found = firstDuplicateKey(v[key], `${path}.${key}`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
 const TOP = ['format', 'version', 'protocol', 'params', 'drafts', 'entries', 'counters', 'last_operation', 'history', 'panels'];
 
 /** Stage C: the whole shape of version 1, into plain values. */
@@ -520,12 +539,14 @@ export function readExport(textIn) {
   if (bytes > IMPORT_MAX_BYTES) throw err('too_large', `file is ${bytes} bytes, at most ${IMPORT_MAX_BYTES}`);
   let doc;
   try {
-    doc = parseJson(textIn);
+    doc = parseJson(textIn, { maxDepth: MAX_DEPTH, finiteNumbers: true });
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw err('syntax', e.message);
     throw e;
   }
-  // Stage B: format and version.
+  // Stage B: no key twice (at any depth), then format and version.
+  const duplicate = firstDuplicateKey(doc);
+  if (duplicate !== null) throw invalid(duplicate, 'this key appears twice in one object (every key is unique)');
   if (!isObject(doc)) throw invalid('$', 'a session is a JSON object');
   if (typeof doc.format !== 'string') throw invalid('$.format', 'missing or not a string');
   if (doc.format !== FORMAT) throw invalid('$.format', `${JSON.stringify(doc.format)} is not ${JSON.stringify(FORMAT)}`);
