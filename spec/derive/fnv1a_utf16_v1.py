@@ -425,6 +425,180 @@ def combined_import_cases():
     return out
 
 
+# The fixture's text, byte for byte, for import_text steps that change single tokens of it.
+FIXTURE_TEXT = FIXTURE.read_text()
+
+
+def fixture_text(old, new):
+    """The fixture's text with the single occurrence of `old` replaced by `new`."""
+    assert FIXTURE_TEXT.count(old) == 1, old
+    return FIXTURE_TEXT.replace(old, new)
+
+
+def minimal(version, rest=""):
+    """A document that stage B passes for any version but 1 (then unsupported_version); `rest` adds fields."""
+    return '{"format": "bloomproof-session", "version": %s%s}' % (version, rest)
+
+
+def texts(pairs):
+    """import_text steps, each with its expectation (an error kind, or a view expectation dict)."""
+    return [(op("import_text", text=t), err(e) if isinstance(e, str) else e) for t, e in pairs]
+
+
+# After the rejected imports of a strict-import case: the session is still KEPT's, and the
+# unchanged fixture imports (so each rejection was caused by the one change made to it).
+STILL_KEPT = [(op("query", value="kept"), ok(distinct_entries=1, params={"m": 16, "k": 2},
+                                             last_operation={"outcome": "truly_present"}))]
+FIXTURE_IMPORTS = texts([(FIXTURE_TEXT, ok(active=True, params={"m": 8, "k": 1}, distinct_entries=8))])
+
+
+def strict_import_cases():
+    """Section 10, steps 2, 3 and 5: inputs the three implementations once answered differently."""
+    C = "invalid_import_keeps_state"
+    setup = [(s, {}) for s in KEPT]
+    out = []
+    out.append(script("duplicate-keys", C, setup + texts([
+        (fixture_text('"version": 1,', '"version": 1, "version": 99,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": 99, "version": 1,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": 1, "version": 1,'), "invalid"),
+        (fixture_text('"version": 1,', '"versio\\u006e": 99, "version": 1,'), "invalid"),
+        (fixture_text('"format": "bloomproof-session",', '"format": "bloomproof-session", "format": "bloomproof-session",'), "invalid"),
+        (fixture_text('"query":"i"}', '"query":"i","query":"i"}'), "invalid"),
+        (fixture_text('{"kind":"query","value":"a","outcome":"truly_present"}',
+                      '{"kind":"query","value":"a","outcome":"truly_present","outcome":"truly_present"}'), "invalid"),
+        (fixture_text('"before":true,"after":true}', '"before":true,"before":true,"after":true}'), "invalid"),
+        (minimal(2, ', "x": [{"y": 1, "y": 1}]'), "invalid"),
+        (minimal(99, ', "": 1, "": 1'), "invalid"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
+        "SESSION.md section 10, step 3: a key that appears twice in any object, at any depth, makes the import "
+        "invalid, before stage B reads format and version, even when both values are equal. The fixture's text with "
+        "version 1 then 99 (a reader that keeps the last, like JSON.parse, would answer unsupported_version), 99 then 1 "
+        "(one that keeps the first would), 1 twice, 99 spelled \"versio\\u006e\" before version 1 (keys are compared "
+        "after unescaping), format twice; a key twice in drafts, in a history item, in a position item of "
+        "last_operation (four objects deep); then documents of versions 2 and 99 whose only other fault is a "
+        "repeated key in an unknown field (stage B alone would give unsupported_version), the last one the empty key. "
+        "Afterwards the session is unchanged and the unchanged fixture imports."))
+    out.append(combined("syntax-and-duplicate-key", C, KEPT, texts([
+        (fixture_text('"version": 1,', '"version": 1, "version": 99,') + "x", "syntax"),
+        (minimal(1, ', "version": 1,'), "syntax"),
+        (minimal(2, ', "x": 1, "x": 1, "y": ' + "[" * 127 + "]" * 127), "syntax"),
+        (minimal(2, ', "x": 1, "x": 1, "y": "\\udc00"'), "syntax"),
+    ]), "Pair (step 2, step 3). A repeated key (version 1 then 99; version twice; x twice) and, after it, a syntax "
+        "error: trailing characters, a trailing comma, arrays nested 128 deep, a lone surrogate escape. The whole "
+        "text must parse before step 3 looks for repeated keys (a reader that stops at the first repeated key must "
+        "not answer before the end): syntax, not invalid."))
+    out.append(script("byte-order-mark", C, setup + texts([
+        ("\ufeff" + FIXTURE_TEXT, "syntax"),
+        (FIXTURE_TEXT + "\ufeff", "syntax"),
+        ("\ufeff" + minimal(99), "syntax"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS + texts([
+        (fixture_text('"query":"i"}', '"query":"\ufeffi"}'), ok(active=True, drafts={"query": "\ufeffi"})),
+    ]), ["rule", "error"],
+        "SESSION.md section 10, step 2: U+FEFF (a byte-order mark) is not JSON whitespace. The fixture's text "
+        "preceded by one, then followed by one, and a version-99 document preceded by one: syntax (not "
+        "unsupported_version: the text is not JSON). The session is unchanged; the fixture without the mark imports, "
+        "and a U+FEFF inside a string is an ordinary character (the query draft holds it)."))
+    out.append(script("raw-control-character", C, setup + texts([
+        (fixture_text('"insert":""', '"insert":"\x01"'), "syntax"),
+        (fixture_text('"insert":""', '"insert":"\x00"'), "syntax"),
+        (fixture_text('"insert":""', '"insert":"\x1f"'), "syntax"),
+        (fixture_text('"insert":""', '"insert":"a\tb"'), "syntax"),
+        (fixture_text('"insert":""', '"insert":"a\nb"'), "syntax"),
+        (minimal(99, ', "x": "\x01"'), "syntax"),
+    ]) + STILL_KEPT + texts([
+        (fixture_text('"insert":""', '"insert":"\\u0001\\t\\n\x7f\u2028"'),
+         ok(active=True, distinct_entries=8, drafts={"insert": "\x01\t\n\x7f\u2028"})),
+    ]), ["rule", "error"],
+        "SESSION.md section 10, step 2: no raw control character (U+0000..U+001F) in a string. The fixture's insert "
+        "draft holding a raw U+0001, U+0000, U+001F, tab, line feed, then a version-99 document with a raw U+0001: "
+        "syntax. Escaped (\\u0001, \\t, \\n) they are fine, and so are a raw U+007F and U+2028, which are not "
+        "control characters to JSON: the last import succeeds with that draft."))
+    out.append(script("nesting-depth", C, setup + texts([
+        (minimal(2, ', "x": ' + "[" * 126 + "]" * 126), "unsupported_version"),
+        (minimal(2, ', "x": ' + "[" * 127 + "]" * 127), "syntax"),
+        (minimal(2, ', "x": ' + '{"y": ' * 126 + "1" + "}" * 126), "unsupported_version"),
+        (minimal(2, ', "x": ' + '{"y": ' * 127 + "1" + "}" * 127), "syntax"),
+        ("[" * 127 + "]" * 127, "invalid"),
+        ("[" * 128 + "]" * 128, "syntax"),
+        ("[" * 3000 + "]" * 3000, "syntax"),
+        (fixture_text('"insert":""', '"insert":"","x":' + "[" * 125 + "]" * 125), "invalid"),
+        (fixture_text('"insert":""', '"insert":"","x":' + "[" * 126 + "]" * 126), "syntax"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "bound", "error"],
+        "SESSION.md section 10, step 2: arrays and objects nest at most 127 deep (the outermost counts as 1). A "
+        "version-2 document whose field x nests 126 arrays (127 levels in all) passes step 2 and stops at step 5 "
+        "(unsupported_version); 127 arrays (128 levels) is syntax; the same with objects. 127 bare arrays are JSON "
+        "but not an object (invalid); 128 and 3000 are syntax (3000 also exceeds Python's own recursion limit). "
+        "Last, the fixture with an unknown field in drafts (itself at level 2) holding 125 nested arrays, 127 levels in "
+        "all: JSON, then invalid (stage C); with 126 arrays, 128 levels: syntax."))
+    out.append(script("number-range", C, setup + texts([
+        (minimal(2, ', "x": 1e400'), "syntax"),
+        (minimal(2, ', "x": -1e400'), "syntax"),
+        (minimal(2, ', "x": 1E+999'), "syntax"),
+        (minimal(2, ', "x": ' + "9" * 400), "syntax"),
+        (minimal(2, ', "x": -' + "9" * 400 + ".5"), "syntax"),
+        (minimal(2, ', "x": 1e-400'), "unsupported_version"),
+        (minimal(2, ', "x": 1e308'), "unsupported_version"),
+        (minimal(2, ', "x": ' + "9" * 300), "unsupported_version"),
+        (minimal(2, ', "x": 1.797693134862315807e308'), "unsupported_version"),
+        (minimal(2, ', "x": -1.797693134862315808e308'), "syntax"),
+        (minimal(2, ', "x": %d' % (2 ** 1024 - 2 ** 970 - 1)), "unsupported_version"),
+        (minimal(2, ', "x": %d' % (2 ** 1024 - 2 ** 970)), "syntax"),
+        (fixture_text('"negative_queries":2', '"negative_queries":1e400'), "syntax"),
+        (fixture_text('"version": 1,', '"version": 1e400,'), "syntax"),
+        (fixture_text('"negative_queries":2', '"negative_queries":18446744073709551616'), "invalid"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "bound", "error"],
+        "SESSION.md section 10, step 2: a number too large for a double (it rounds to infinity) is a syntax error, "
+        "as in the reference's parser (RFC 8259, section 9, lets a parser limit the range of numbers). In an "
+        "unknown field of a version-2 document (else unsupported_version): 1e400, -1e400, 1E+999, 400 nines, "
+        "minus 400 nines and a half: syntax; 1e-400 (reads as 0), 1e308 and 300 nines: unsupported_version. At the "
+        "boundary, numbers are rounded to the nearest double, ties to even (as JavaScript's Number and Python's "
+        "float do): 1.797693134862315807e308 rounds to the largest double (fine), -1.797693134862315808e308 to "
+        "minus infinity (syntax); the integer 2^1024 - 2^970 - 1 rounds down (fine), 2^1024 - 2^970, halfway "
+        "between the largest double and 2^1024, rounds to even, to infinity (syntax). In the "
+        "fixture: counters.negative_queries 1e400 and version 1e400 are syntax, not invalid; 2^64 is a number a "
+        "double holds, so it is JSON and then not an integer 0..=2^64-1: invalid."))
+    out.append(script("version-forms", C, setup + texts([
+        (fixture_text('"version": 1,', '"version": 1.0,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": 1e0,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": 10E-1,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": -0,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": "1",'), "invalid"),
+        (fixture_text('"version": 1,', '"version": true,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": null,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": 18446744073709551617,'), "invalid"),
+        (fixture_text('"version": 1,', '"version": -1,'), "invalid"),
+        (minimal(0), "unsupported_version"),
+        (minimal(2), "unsupported_version"),
+        (minimal(18446744073709551615), "unsupported_version"),
+        (minimal(2.0), "invalid"),
+    ]) + STILL_KEPT + texts([
+        (fixture_text('"version": 1,', '"version" :1 ,'), ok(active=True, distinct_entries=8)),
+    ]), ["rule", "bound", "error"],
+        "SESSION.md section 10, step 5: a version is a JSON number written without sign, fraction or exponent "
+        "that fits in 64 bits. In the fixture, 1.0, 1e0, 10E-1, -0 (a lax reader takes each for 1, or -0 for 0), "
+        "\"1\", true, null, 2^64+1 and -1 are invalid; 0, 2 and 2^64-1 are integers other than 1: "
+        "unsupported_version; 2.0 is not an integer: invalid. Whitespace around the 1 is fine."))
+    out.append(script("lone-surrogate-escapes", C, setup + texts([
+        (fixture_text('"query":"i"}', '"query":"\\udc00x"}'), "syntax"),
+        (fixture_text('"query":"i"}', '"query":"\\ud800x"}'), "syntax"),
+        (fixture_text('"query":"i"}', '"query":"\\ud800\\u0041"}'), "syntax"),
+        (fixture_text('"query":"i"}', '"query":"\\ud800\\ud800"}'), "syntax"),
+        (fixture_text('"query":"i"}', '"query":"\\ude00\\ud83d"}'), "syntax"),
+        (fixture_text('"query":"i"}', '"query":"\\ud83d\\ude00\\ude00"}'), "syntax"),
+        (minimal(99, ', "\\udfff": 1'), "syntax"),
+    ]) + STILL_KEPT + texts([
+        (fixture_text('"query":"i"}', '"query":"\\ud83d\\ude00\\uD83D\\uDE00"}'),
+         ok(active=True, drafts={"query": "\U0001F600\U0001F600"})),
+    ]), ["rule", "error", "lone-surrogate", "surrogate-pair"],
+        "SESSION.md section 10, step 2: a \\u escape of an unpaired surrogate is a syntax error. \"\\udc00x\" is a "
+        "low (trailing) surrogate with no high (leading) one before it; \"\\ud800x\", \"\\ud800\\u0041\" and "
+        "\"\\ud800\\ud800\" a high (leading) one not followed by a low one; \"\\ude00\\ud83d\" is a reversed pair (two lone "
+        "surrogates); \"\\ud83d\\ude00\\ude00\" a pair and a lone low one; last a lone low surrogate in a key of a "
+        "version-99 document (syntax, not unsupported_version). An escaped pair, in lower or upper case, is one "
+        "character: the last import succeeds with two emoji in the query draft."))
+    return out
+
+
 def cases():
     out = []
     C = dict((n, n) for n, _, _ in CHECKS)
@@ -744,6 +918,7 @@ def cases():
     out.append(script("each-kind", "invalid_import_keeps_state", steps, ["rule", "error"],
                       "An expected error of \"*\" accepts any error kind; every error step must leave the view exactly as before."))
     out += combined_import_cases()
+    out += strict_import_cases()
     # legacy
     out.append(script("v1-fixture", "legacy_saved_state_readable",
                       [(op("import", document=valid),
