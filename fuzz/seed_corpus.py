@@ -232,6 +232,13 @@ def session_import():
     variant("unknown-field", lambda d: d.update(extra=1))
     variant("missing-field", lambda d: d.pop("panels"))
     variant("units-out-of-range", lambda d: d["entries"].append([65536]))
+    # SESSION.md section 10, steps 2 and 3: texts the three implementations once read differently.
+    target.write("invalid-version-twice", fixture.replace('"version": 1,', '"version": 1, "version": 99,', 1))
+    target.write("invalid-drafts-key-twice", fixture.replace('"query":"i"}', '"query":"i","query":"i"}', 1))
+    target.write("invalid-byte-order-mark", "\ufeff" + fixture)
+    target.write("invalid-lone-trailing-surrogate", fixture.replace('"query":"i"}', '"query":"\\udc00x"}', 1))
+    target.write("invalid-nesting-128", '{"format": "bloomproof-session", "version": 2, "x": ' + "[" * 127 + "]" * 127 + "}")
+    target.write("invalid-number-1e400", fixture.replace('"negative_queries":2', '"negative_queries":1e400', 1))
     # Exports embedded in the spec's scripts (import documents and raw texts).
     spec = load("spec/fnv1a-utf16-v1/cases.json")
     count = 0
