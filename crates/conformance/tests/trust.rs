@@ -31,49 +31,55 @@ fn failed(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// Every production answer, except what a test overrides.
-macro_rules! delegate_doc {
-    () => {
-        fn name(&self) -> String {
-            "wrapped".into()
-        }
-        fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
-            RustDoc.sha256(data)
-        }
-        fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-            RustDoc.frame(p, index, item)
-        }
-        fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-            RustDoc.positions(p, item)
-        }
-        fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-            RustDoc.build(p, records)
-        }
-        fn lookup(
-            &mut self,
-            p: &RawParams,
-            records: &[Vec<u8>],
-            items: &[Vec<u8>],
-        ) -> Answer<Vec<Triple>> {
-            RustDoc.lookup(p, records, items)
-        }
-        fn read(
-            &mut self,
-            p: &RawParams,
-            records: &[Vec<u8>],
-            bits: &[u8],
-            items: &[Vec<u8>],
-        ) -> Answer<Vec<Triple>> {
-            RustDoc.read(p, records, bits, items)
-        }
-    };
+/// The production subject with planted flaws, each off unless a test turns it on.
+#[derive(Clone, Copy, Default)]
+struct Flawed {
+    /// Drops the `field` of every contract error, as one of the wrappers did.
+    drop_field: bool,
+    /// The packed-bits buffer it hands out is its own state, so filling it with ff
+    /// changes the snapshot; yet every attempt is reported `impossible`, as a lying
+    /// adapter would. It cannot report anything but what the snapshot then shows.
+    alias_bits: bool,
+    /// Packs big-endian: `d291` comes out as `91d2`.
+    big_endian: bool,
 }
 
-/// Drops the `field` of every contract error, as one of the wrappers did.
-struct NoField;
-
-impl DocSubject for NoField {
-    delegate_doc!();
+impl DocSubject for Flawed {
+    fn name(&self) -> String {
+        "flawed".into()
+    }
+    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+        RustDoc.sha256(data)
+    }
+    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+        RustDoc.frame(p, index, item)
+    }
+    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+        RustDoc.positions(p, item)
+    }
+    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+        let mut built = RustDoc.build(p, records)?;
+        if self.big_endian {
+            built.packed_bits.reverse();
+        }
+        Ok(built)
+    }
+    fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+        RustDoc.lookup(p, r, i)
+    }
+    fn read(
+        &mut self,
+        p: &RawParams,
+        r: &[Vec<u8>],
+        bits: &[u8],
+        i: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let mut bits = bits.to_vec();
+        if self.big_endian {
+            bits.reverse();
+        }
+        RustDoc.read(p, r, &bits, i)
+    }
     fn typed(
         &mut self,
         records: &TypedValue,
@@ -82,14 +88,17 @@ impl DocSubject for NoField {
         seed: &TypedValue,
         item: Option<&TypedValue>,
     ) -> Answer<Option<Triple>> {
+        let drop_field = self.drop_field;
         RustDoc
             .typed(records, m, k, seed, item)
             .map_err(|err| match err {
-                SubjectError::Rejected { kind, message, .. } => SubjectError::Rejected {
-                    kind,
-                    field: None,
-                    message,
-                },
+                SubjectError::Rejected { kind, message, .. } if drop_field => {
+                    SubjectError::Rejected {
+                        kind,
+                        field: None,
+                        message,
+                    }
+                }
                 other => other,
             })
     }
@@ -101,13 +110,40 @@ impl DocSubject for NoField {
         attempt: MutationAttempt,
         probes: &[Vec<u8>],
     ) -> Answer<Mutation> {
-        RustDoc.mutate(p, records, other, attempt, probes)
+        let mut mutation = RustDoc.mutate(p, records, other, attempt, probes)?;
+        if self.big_endian {
+            mutation.observed.packed_bits.reverse();
+        }
+        if self.alias_bits {
+            mutation.outcome = "impossible".into();
+            mutation.detail = "nothing tried: the snapshot is unchanged".into();
+            if attempt == MutationAttempt::MutateReturnedBits {
+                let seen = &mut mutation.observed;
+                seen.packed_bits.fill(0xff);
+                let used = p.m % 8;
+                if let (Some(last), true) = (seen.packed_bits.last_mut(), used != 0) {
+                    *last >>= 8 - used;
+                }
+                for (probe, triple) in probes.iter().zip(&mut seen.lookups) {
+                    triple.maybe_present = true;
+                    triple.exact_checked = true;
+                    triple.duplicate = records.contains(probe);
+                }
+            }
+        }
+        Ok(mutation)
     }
 }
 
 #[test]
 fn a_contract_error_without_its_field_fails() {
-    let report = report(NoField, RustFnv);
+    let report = report(
+        Flawed {
+            drop_field: true,
+            ..Flawed::default()
+        },
+        RustFnv,
+    );
     assert_eq!(
         failed(&report),
         [
@@ -124,54 +160,15 @@ fn a_contract_error_without_its_field_fails() {
     );
 }
 
-/// A snapshot whose packed-bits buffer is its own state: filling the returned buffer
-/// with ff changes the snapshot. The subject reports `impossible` for every attempt,
-/// as a lying adapter would, but it cannot report anything but what it then shows.
-struct AliasedBits;
-
-impl DocSubject for AliasedBits {
-    delegate_doc!();
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
-        RustDoc.typed(records, m, k, seed, item)
-    }
-    fn mutate(
-        &mut self,
-        p: &RawParams,
-        records: &[Vec<u8>],
-        other: (&RawParams, &[Vec<u8>]),
-        attempt: MutationAttempt,
-        probes: &[Vec<u8>],
-    ) -> Answer<Mutation> {
-        let mut mutation = RustDoc.mutate(p, records, other, attempt, probes)?;
-        mutation.outcome = "impossible".into();
-        mutation.detail = "nothing tried: the snapshot is unchanged".into();
-        if attempt == MutationAttempt::MutateReturnedBits {
-            let seen = &mut mutation.observed;
-            seen.packed_bits.fill(0xff);
-            let used = p.m % 8;
-            if let (Some(last), true) = (seen.packed_bits.last_mut(), used != 0) {
-                *last >>= 8 - used;
-            }
-            for (probe, triple) in probes.iter().zip(&mut seen.lookups) {
-                triple.maybe_present = true;
-                triple.exact_checked = true;
-                triple.duplicate = records.contains(probe);
-            }
-        }
-        Ok(mutation)
-    }
-}
-
 #[test]
 fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
-    let report = report(AliasedBits, RustFnv);
+    let report = report(
+        Flawed {
+            alias_bits: true,
+            ..Flawed::default()
+        },
+        RustFnv,
+    );
     assert_eq!(failed(&report), ["snapshot_fields_are_immutable"]);
     let text = report.render_text();
     assert!(
@@ -209,68 +206,15 @@ impl FnvSubject for WrongH1 {
     }
 }
 
-/// Packs big-endian: the first byte of `d291` comes out as `91d2`.
-struct BigEndianPacking;
-
-impl DocSubject for BigEndianPacking {
-    fn name(&self) -> String {
-        "big-endian packing".into()
-    }
-    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
-        RustDoc.sha256(data)
-    }
-    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-        RustDoc.frame(p, index, item)
-    }
-    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-        RustDoc.positions(p, item)
-    }
-    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        let mut built = RustDoc.build(p, records)?;
-        built.packed_bits.reverse();
-        Ok(built)
-    }
-    fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
-        RustDoc.lookup(p, r, i)
-    }
-    fn read(
-        &mut self,
-        p: &RawParams,
-        r: &[Vec<u8>],
-        bits: &[u8],
-        i: &[Vec<u8>],
-    ) -> Answer<Vec<Triple>> {
-        let mut bits = bits.to_vec();
-        bits.reverse();
-        RustDoc.read(p, r, &bits, i)
-    }
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
-        RustDoc.typed(records, m, k, seed, item)
-    }
-    fn mutate(
-        &mut self,
-        p: &RawParams,
-        records: &[Vec<u8>],
-        other: (&RawParams, &[Vec<u8>]),
-        attempt: MutationAttempt,
-        probes: &[Vec<u8>],
-    ) -> Answer<Mutation> {
-        let mut mutation = RustDoc.mutate(p, records, other, attempt, probes)?;
-        mutation.observed.packed_bits.reverse();
-        Ok(mutation)
-    }
-}
-
 #[test]
 fn figures_are_the_subjects_own_answers() {
-    let report = report(BigEndianPacking, WrongH1);
+    let report = report(
+        Flawed {
+            big_endian: true,
+            ..Flawed::default()
+        },
+        WrongH1,
+    );
     let text = report.render_text();
     for line in [
         "a.h1: 3826002221 (published 3826002220) DIFFERS",
