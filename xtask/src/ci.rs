@@ -73,6 +73,12 @@ fn steps() -> Vec<Step> {
             args: vec!["spec/derive/fnv1a_utf16_v1.py", "--check"],
             env: Vec::new(),
         },
+        Step {
+            name: "accumulated digests are their derivation",
+            program: "python3",
+            args: vec!["spec/derive/accumulated.py", "--check"],
+            env: Vec::new(),
+        },
         cargo("conformance", &["xtask", "conformance"]),
         Step {
             name: "Python implementation: unit tests",
@@ -93,6 +99,12 @@ fn steps() -> Vec<Step> {
             env: Vec::new(),
         },
         Step {
+            name: "Python implementation: accumulated digests",
+            program: "python3",
+            args: vec!["vectors/check/python/check_accumulated.py"],
+            env: Vec::new(),
+        },
+        Step {
             name: "JavaScript implementation: unit tests",
             program: "node",
             args: vec!["--test", "vectors/check/js/test/"],
@@ -102,6 +114,12 @@ fn steps() -> Vec<Step> {
             name: "JavaScript implementation: every vector",
             program: "node",
             args: vec!["vectors/check/js/check_vectors.mjs"],
+            env: Vec::new(),
+        },
+        Step {
+            name: "JavaScript implementation: accumulated digests",
+            program: "node",
+            args: vec!["vectors/check/js/check_accumulated.mjs"],
             env: Vec::new(),
         },
         cargo(
