@@ -100,7 +100,12 @@ pub fn conformance(options: &Options) -> ExitCode {
         eprintln!("no check matched: nothing was run");
         return ExitCode::FAILURE;
     }
-    if report.failed == 0 {
+    let accumulated_ok = crate::accumulated::check_in_process(
+        Some(options.spec_dir.as_path()),
+        options.implementation.is_some(),
+        options.filter.as_deref(),
+    );
+    if report.failed == 0 && accumulated_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -9,6 +9,7 @@
 //! [`report`] prints one line per check, the figures the source documents published,
 //! and `N passed, M failed`.
 
+pub mod accumulated;
 pub mod adapter;
 mod client;
 pub mod doc_checks;
