@@ -80,7 +80,7 @@ fn main() -> ExitCode {
 
 fn conformance(args: &[String]) -> ExitCode {
     let mut options = Options {
-        spec_dir: root().join("spec"),
+        spec_dir: Some(root().join("spec")),
         ..Options::default()
     };
     let mut args = args.iter();

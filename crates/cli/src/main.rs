@@ -18,8 +18,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run every documented check of the spec folder and report each by name.
+    /// Run every documented check of the spec (the one built into this binary, or
+    /// --spec DIR) and report each by name.
     Conformance(ConformanceArgs),
+    /// The spec built into this binary: write it out.
+    #[command(subcommand)]
+    Spec(SpecCommand),
     /// Print every stage of one hash: framed message, digest, reduction, positions, bits.
     #[command(subcommand)]
     Explain(explain::Target),
@@ -36,9 +40,10 @@ enum Command {
 /// Arguments of `conformance`.
 #[derive(clap::Args)]
 struct ConformanceArgs {
-    /// The spec folder.
-    #[arg(long, default_value = "spec")]
-    spec: PathBuf,
+    /// Run the spec in this folder (its protocol folders' checks.json and cases.json)
+    /// instead of the spec built into this binary.
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
     /// Report format.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
@@ -58,6 +63,24 @@ struct ConformanceArgs {
         allow_hyphen_values = true
     )]
     timeout: std::time::Duration,
+}
+
+/// Subcommands of `spec`.
+#[derive(Subcommand)]
+enum SpecCommand {
+    /// Write the spec built into this binary (every protocol's checks.json and
+    /// cases.json, and the schemas) under DIR, and print its version.
+    Export(ExportArgs),
+}
+
+/// Arguments of `spec export`.
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// The folder to write; it must be new or empty unless --force is given.
+    dir: PathBuf,
+    /// Write into a folder that is not empty, overwriting files of the same names.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Arguments of `explore`.
@@ -99,6 +122,19 @@ fn main() -> ExitCode {
             implementation: args.implementation,
             timeout: Some(args.timeout),
         }),
+        Command::Spec(SpecCommand::Export(args)) => {
+            match bloomproof_conformance::embedded::export(&args.dir, args.force) {
+                Ok(count) => {
+                    println!(
+                        "wrote {count} spec files under {} (spec version {})",
+                        args.dir.display(),
+                        bloomproof_conformance::embedded::embedded_version()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(message) => bad_input(&message),
+            }
+        }
         Command::Explain(target) => match explain::explain(&target) {
             Ok(text) => {
                 print!("{text}");

@@ -18,8 +18,9 @@ pub enum Format {
 /// Options of a conformance run.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// The spec folder.
-    pub spec_dir: PathBuf,
+    /// The spec folder; `None` runs the spec embedded in this binary
+    /// ([`crate::embedded`]).
+    pub spec_dir: Option<PathBuf>,
     /// Report format.
     pub format: Format,
     /// Only checks whose `<protocol>/<name>` contains this.
@@ -59,17 +60,36 @@ pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
         .map_err(|err| format!("{range}, got {}: {err}", crate::quote::prefix(text)))
 }
 
-/// Loads the spec, runs it against the in-process Rust implementation (or the
-/// adapter command of `options.implementation`), prints the report. Exit code 0 when every check passed, 1 when one failed, 2 when the spec
-/// did not load.
+/// Loads the spec (the one embedded in this binary, or the folder
+/// `options.spec_dir`), runs it against the in-process Rust implementation (or the
+/// adapter command of `options.implementation`), prints the report with the spec's
+/// version ([`crate::embedded::version`]). Exit code 0 when every check passed, 1 when
+/// one failed, 2 when the spec did not load.
 pub fn conformance(options: &Options) -> ExitCode {
-    let spec = match crate::load(&options.spec_dir) {
+    let (loaded, version) = match &options.spec_dir {
+        None => (
+            crate::embedded::load(),
+            Ok(crate::embedded::embedded_version()),
+        ),
+        Some(dir) => (
+            crate::load(dir),
+            crate::embedded::files_in(dir).map(|files| crate::embedded::version(&files)),
+        ),
+    };
+    let spec = match loaded {
         Ok(spec) => spec,
         Err(errors) => {
             for error in &errors {
                 eprintln!("load error: {error}");
             }
             eprintln!("{} load errors: the spec was not run", errors.len());
+            return ExitCode::from(2);
+        }
+    };
+    let spec_version = match version {
+        Ok(version) => version,
+        Err(err) => {
+            eprintln!("error: {err}");
             return ExitCode::from(2);
         }
     };
@@ -85,7 +105,8 @@ pub fn conformance(options: &Options) -> ExitCode {
             }
         }
     };
-    let report = run(&spec, &mut subjects, options.filter.as_deref());
+    let mut report = run(&spec, &mut subjects, options.filter.as_deref());
+    report.spec_version = spec_version;
     match options.format {
         Format::Text => print!("{}", report.render_text()),
         Format::Json => match serde_json::to_string_pretty(&report) {
@@ -101,7 +122,7 @@ pub fn conformance(options: &Options) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let accumulated_ok = crate::accumulated::check_in_process(
-        Some(options.spec_dir.as_path()),
+        options.spec_dir.as_deref(),
         options.implementation.is_some(),
         options.filter.as_deref(),
     );

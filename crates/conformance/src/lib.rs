@@ -13,6 +13,7 @@ pub mod accumulated;
 pub mod adapter;
 mod client;
 pub mod doc_checks;
+pub mod embedded;
 pub mod fnv_checks;
 pub mod lines;
 pub mod load;

@@ -83,6 +83,8 @@ struct Loader {
     errors: Vec<LoadError>,
     /// File texts given in memory ([`parse_protocol`]), read instead of the disk.
     texts: BTreeMap<PathBuf, String>,
+    /// Whether a file not in `texts` is read from the disk (otherwise it is missing).
+    from_disk: bool,
 }
 
 impl Loader {
@@ -97,7 +99,11 @@ impl Loader {
     fn read_json(&mut self, file: &Path) -> Option<serde_json::Value> {
         let read = match self.texts.remove(file) {
             Some(text) => Ok(text),
-            None => std::fs::read_to_string(file),
+            None if self.from_disk => std::fs::read_to_string(file),
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not in the spec files",
+            )),
         };
         let text = match read {
             Ok(text) => text,
@@ -332,6 +338,7 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
     let mut loader = Loader {
         errors: Vec::new(),
         texts: BTreeMap::new(),
+        from_disk: true,
     };
     let mut dirs = Vec::new();
     match std::fs::read_dir(spec_dir) {
@@ -374,6 +381,49 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
     }
 }
 
+/// Loads a spec from its files in memory, as (name relative to the spec folder with
+/// `/` between components, bytes), with every check [`load`] makes of a folder; the
+/// protocols are the folders that have a `checks.json`, in name order, and errors name
+/// the files under `root`. The disk is never read.
+pub fn load_files(root: &Path, files: &[(&str, &[u8])]) -> Result<Spec, Vec<LoadError>> {
+    let mut loader = Loader {
+        errors: Vec::new(),
+        texts: BTreeMap::new(),
+        from_disk: false,
+    };
+    let mut protocols_named = BTreeSet::new();
+    for (name, bytes) in files {
+        let path = name.split('/').fold(root.to_path_buf(), |p, c| p.join(c));
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                loader.texts.insert(path, text.to_string());
+            }
+            Err(err) => loader.error(&path, None, format!("not UTF-8: {err}")),
+        }
+        if let Some((protocol, "checks.json")) = name.split_once('/') {
+            protocols_named.insert(protocol.to_string());
+        }
+    }
+    let mut protocols = Vec::new();
+    for name in &protocols_named {
+        if let Some(protocol) = loader.protocol(&root.join(name), name) {
+            protocols.push(protocol);
+        }
+    }
+    if loader.errors.is_empty() && protocols.is_empty() {
+        loader.error(
+            root,
+            None,
+            "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
+        );
+    }
+    if loader.errors.is_empty() {
+        Ok(Spec { protocols })
+    } else {
+        Err(loader.errors)
+    }
+}
+
 /// Loads one protocol from the texts of its `checks.json` and `cases.json`, with
 /// every check [`load`] makes of a protocol folder (errors name the files
 /// `<protocol>/checks.json` and `<protocol>/cases.json`). Never panics, whatever the
@@ -390,6 +440,7 @@ pub fn parse_protocol(
             (dir.join("checks.json"), checks_json.to_string()),
             (dir.join("cases.json"), cases_json.to_string()),
         ]),
+        from_disk: false,
     };
     match loader.protocol(dir, protocol) {
         Some(spec) if loader.errors.is_empty() => Ok(spec),

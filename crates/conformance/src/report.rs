@@ -153,6 +153,9 @@ impl FigureLine {
 pub struct Report {
     /// The implementation that was run.
     pub implementation: String,
+    /// The version of the spec that was run: the SHA-256 of its files, 64 hex digits
+    /// (see [`crate::embedded`]); empty when the run did not name one.
+    pub spec_version: String,
     /// One outcome per documented check, in spec order.
     pub checks: Vec<CheckOutcome>,
     /// Figure lines per protocol: every value was given by the implementation in this
@@ -179,6 +182,10 @@ impl Report {
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "implementation: {}", self.implementation);
+        if !self.spec_version.is_empty() {
+            let short = self.spec_version.get(..16).unwrap_or(&self.spec_version);
+            let _ = writeln!(out, "spec version: {short}");
+        }
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let proto_width = self
             .checks
