@@ -109,6 +109,28 @@ fn legal(t: &Triple) -> bool {
     )
 }
 
+/// Names the first stage at which the implementation's hashing of `candidates` (most
+/// suspect first) differs from the oracle's, once per case (`crate::diagnose`).
+fn diagnose<'a>(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    params: &RawParams,
+    candidates: impl IntoIterator<Item = &'a Vec<u8>>,
+) {
+    let candidates: Vec<&[u8]> = candidates
+        .into_iter()
+        .map(Vec::as_slice)
+        .take(crate::diagnose::SCREENED)
+        .collect();
+    v.diagnose(|| {
+        Some(crate::diagnose::doc_first_difference(
+            subject,
+            params,
+            &candidates,
+        ))
+    });
+}
+
 /// Shared by every check whose case is a snapshot with expectations.
 fn build_and_compare(
     v: &mut Verdict<'_>,
@@ -120,11 +142,13 @@ fn build_and_compare(
     let records = bytes(&input.records_hex);
     let built = v.answer("build", subject.build(&params, &records))?;
     let oracle_bits = oracle_packed(&input.params, &records);
-    v.eq(
+    if !v.eq(
         "packed bits equal the oracle's",
         &oracle_bits,
         &built.packed_bits,
-    );
+    ) {
+        diagnose(v, subject, &params, &records);
+    }
     v.eq(
         "packed length is ceil(m/8)",
         &(input.params.m.div_ceil(8) as usize),
@@ -178,7 +202,7 @@ fn build_and_compare(
         let occupied = oracle_occupied(&input.params, &records);
         let (record_answers, lookup_answers) = answers.split_at(items.len() - expect.lookups.len());
         for (record, got) in records.iter().zip(record_answers) {
-            v.eq(
+            if !v.eq(
                 &format!("lookup({}) of a record", text(record)),
                 &Triple {
                     maybe_present: true,
@@ -186,7 +210,9 @@ fn build_and_compare(
                     duplicate: true,
                 },
                 got,
-            );
+            ) {
+                diagnose(v, subject, &params, std::iter::once(record).chain(&records));
+            }
         }
         for (lookup, got) in expect.lookups.iter().zip(lookup_answers) {
             let item = &lookup.item_hex.0;
@@ -203,11 +229,13 @@ fn build_and_compare(
                 exact_checked: maybe,
                 duplicate: maybe && distinct.contains(item),
             };
-            v.eq(
+            if !v.eq(
                 &format!("lookup({}) equals the oracle's", text(item)),
                 &oracle_triple,
                 got,
-            );
+            ) {
+                diagnose(v, subject, &params, std::iter::once(item).chain(&records));
+            }
             if !triple_matches(&lookup.result, &oracle_triple) {
                 v.fail(
                     format!("oracle agrees with the spec on lookup({})", text(item)),
@@ -247,7 +275,7 @@ pub fn evaluate(
             if let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &records)) {
                 v.eq("one answer per record", &records.len(), &answers.len());
                 for (record, got) in records.iter().zip(&answers) {
-                    if confirm {
+                    let held = if confirm {
                         v.eq(
                             &format!("lookup({})", text(record)),
                             &Triple {
@@ -256,12 +284,20 @@ pub fn evaluate(
                                 duplicate: true,
                             },
                             got,
-                        );
+                        )
                     } else {
                         v.holds(
                             &format!("maybe_present({})", text(record)),
                             got.maybe_present,
                             || "false: a false negative".into(),
+                        )
+                    };
+                    if !held {
+                        diagnose(
+                            &mut v,
+                            subject,
+                            &params,
+                            std::iter::once(record).chain(&records),
                         );
                     }
                 }
@@ -273,12 +309,15 @@ pub fn evaluate(
             let records = bytes(&c.input.records_hex);
             let non_members = bytes(&c.input.non_members_hex);
             if let Some(built) = v.answer("build", subject.build(&params, &records)) {
-                v.eq("bits set", &c.expect.bits_set, &ones(&built.packed_bits));
-                v.eq(
+                let counted = v.eq("bits set", &c.expect.bits_set, &ones(&built.packed_bits));
+                if !(v.eq(
                     "packed bits",
                     &c.expect.packed_hex,
                     &Hex(built.packed_bits.clone()),
-                );
+                ) && counted)
+                {
+                    diagnose(&mut v, subject, &params, &records);
+                }
                 figures.set("fixture.occupied_bits", ones(&built.packed_bits));
                 figures.set(
                     "fixture.packed_little_endian_hex",
@@ -294,7 +333,17 @@ pub fn evaluate(
                     .filter(|(_, t)| t.maybe_present)
                     .map(|(x, _)| Hex(x.clone()))
                     .collect();
-                v.eq("false positives", &c.expect.false_positives_hex, &positives);
+                if !v.eq("false positives", &c.expect.false_positives_hex, &positives) {
+                    let occupied = oracle_occupied(&c.input.params, &records);
+                    let suspects = non_members
+                        .iter()
+                        .zip(&answers)
+                        .filter(|(x, t)| {
+                            t.maybe_present != oracle_maybe(&c.input.params, &occupied, x)
+                        })
+                        .map(|(x, _)| x);
+                    diagnose(&mut v, subject, &params, suspects.chain(&records));
+                }
                 v.holds(
                     "at least one false positive exists",
                     !positives.is_empty(),
@@ -478,6 +527,7 @@ pub fn evaluate(
                 &(p.k as usize),
                 &c.expect.stages.len(),
             );
+            let before = v.count();
             let positions = v
                 .answer("positions", subject.positions(&params, item))
                 .unwrap_or_default();
@@ -538,6 +588,9 @@ pub fn evaluate(
                     &Hex(built.packed_bits),
                 );
             }
+            if v.count() > before {
+                diagnose(&mut v, subject, &params, [item]);
+            }
             v.eq(
                 "oracle agrees with the spec's packed bits",
                 &c.expect.packed_hex,
@@ -581,6 +634,7 @@ fn framing(
             item_hex,
         } => {
             let p = params;
+            let before = v.count();
             let oracle_message = oracle::message_hex(
                 narrow(p.m),
                 narrow(p.k),
@@ -615,6 +669,9 @@ fn framing(
                     &Some(position),
                     &got.and_then(|p| p.get(usize::from(*index)).copied()),
                 );
+            }
+            if v.count() > before {
+                diagnose(v, subject, &raw(params), [&item_hex.0]);
             }
         }
         FramingInput::Distinct {
@@ -748,8 +805,10 @@ fn shared_bit_fault(
     let removed = records[i].clone();
     figures.set("shared_bit_fault.removed_item", text(&removed));
     figures.set("shared_bit_fault.cleared_bit", cleared);
-    v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
-    v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared);
+    let removed_ok = v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
+    if !(v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared) && removed_ok) {
+        diagnose(v, subject, &params, &records);
+    }
     let Some(built) = v.answer("build", subject.build(&params, &records)) else {
         return;
     };
@@ -1000,11 +1059,13 @@ fn read(v: &mut Verdict<'_>, subject: &mut dyn DocSubject, input: &ReadInput, ex
                             format!("{got:?}"),
                         );
                     }
-                    v.eq(
+                    if !v.eq(
                         &format!("lookup({}) equals the oracle's", text(item)),
                         &oracle_triple(p, &occupied, &documents, item),
                         got,
-                    );
+                    ) {
+                        diagnose(v, subject, &raw(p), std::iter::once(item).chain(&records));
+                    }
                 }
             }
             v.eq(
@@ -1093,6 +1154,7 @@ fn exhaustive(
                     hex::encode(&expected_bits),
                     hex::encode(&built.packed_bits),
                 );
+                diagnose(v, subject, &params, &subset);
             }
             let Some(answers) = v.answer("lookup", subject.lookup(&params, &subset, &queries))
             else {
@@ -1116,6 +1178,7 @@ fn exhaustive(
                         format!("{want:?}"),
                         format!("{got:?}"),
                     );
+                    diagnose(v, subject, &params, std::iter::once(query).chain(&subset));
                 }
             }
             if answers.len() != queries.len() {

@@ -138,6 +138,17 @@ fn hashes(
                     format!("{:?}", got.positions),
                 );
             }
+            if (got.h1, got.h2, &got.positions) != (expect.h1, expect.h2, &expect.positions) {
+                v.diagnose(|| {
+                    crate::diagnose::fnv_first_difference(
+                        subject,
+                        input.m,
+                        input.k,
+                        &input.units,
+                        &got,
+                    )
+                });
+            }
             Some(got)
         }
         Err(err) => {

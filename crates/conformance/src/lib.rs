@@ -12,6 +12,7 @@
 pub mod accumulated;
 pub mod adapter;
 mod client;
+pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
 pub mod fnv_checks;

@@ -10,6 +10,7 @@ pub(crate) struct Verdict<'a> {
     case: &'a str,
     input: serde_json::Value,
     failures: &'a mut Vec<Failure>,
+    diagnosed: bool,
 }
 
 impl<'a> Verdict<'a> {
@@ -22,6 +23,28 @@ impl<'a> Verdict<'a> {
             case: &case.id,
             input: serde_json::to_value(&case.input).unwrap_or_default(),
             failures,
+            diagnosed: false,
+        }
+    }
+
+    /// The number of mismatches recorded so far (of every case sharing the list).
+    pub(crate) fn count(&self) -> usize {
+        self.failures.len()
+    }
+
+    /// Records the first difference `find` names, once per case: a later call does
+    /// nothing, so the requests a diagnosis makes stay bounded (`crate::diagnose`).
+    pub(crate) fn diagnose(&mut self, find: impl FnOnce() -> Option<String>) {
+        if self.diagnosed {
+            return;
+        }
+        self.diagnosed = true;
+        if let Some(line) = find() {
+            self.fail(
+                "first difference (stages, asked of the implementation)",
+                "every stage equal to the oracle's",
+                line,
+            );
         }
     }
 

@@ -1,0 +1,427 @@
+//! First difference: when a `positions`, `build` or `lookup` answer differs from what
+//! the runner expects, the runner asks the implementation for its stages and names the
+//! first stage and the first byte that differ, with the field it belongs to:
+//!
+//! ```text
+//! item "doc-04", hash index 0: message byte 26: expected 00, got 06 (item length, high byte)
+//! ```
+//!
+//! The expected stages come from the independent oracle, never from production code.
+//! The implementation's stages come from the ordinary operations of the adapter
+//! protocol: `frame` (message and digest), `positions` (the reduction), `build` of a
+//! one-record snapshot (the packed bytes) for `doc-membership-v1`; `positions` of
+//! prefixes of the string (code units, h1, h2) for `fnv1a-utf16-v1`. An operation the
+//! implementation does not answer is noted in the line and the diagnosis goes on with
+//! what it has. The number of requests is bounded: see [`SCREENED`].
+//!
+//! [`message_layout`] is the one definition of the framed message's fields, used here
+//! and by `bloomproof explain`.
+
+use crate::subject::{DocSubject, FnvHashes, FnvSubject, RawParams};
+use bloomproof_oracle::doc_membership as oracle_doc;
+use bloomproof_oracle::fnv1a_utf16 as oracle_fnv;
+
+/// At most this many candidate items are screened (one `positions` request each) by
+/// one doc diagnosis; the first whose positions differ is examined stage by stage (at
+/// most k `frame` requests), else the first candidate's one-record snapshot is built
+/// once. A fnv diagnosis makes at most 9 `positions` requests (a binary search over
+/// the prefixes of at most 256 code units).
+pub const SCREENED: usize = 8;
+
+/// One field of a `doc-membership-v1` framed message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageField {
+    /// The short label of `bloomproof explain` (`len(item)`).
+    pub label: &'static str,
+    /// The name used in a diagnosis (`item length`).
+    pub name: &'static str,
+    /// The offset of its first byte in the message.
+    pub offset: usize,
+    /// Its length in bytes.
+    pub len: usize,
+}
+
+/// The fields of the message of a seed of `seed_len` bytes and an item of `item_len`
+/// bytes, in order (`PROTOCOLS.md`): the domain (18 bytes), m (2, big-endian), k (1),
+/// len(seed) (1), the seed, the hash index (1), len(item) (2, big-endian), the item.
+pub fn message_layout(seed_len: usize, item_len: usize) -> [MessageField; 8] {
+    let sizes: [(&'static str, &'static str, usize); 8] = [
+        ("domain", "domain", 18),
+        ("m", "m", 2),
+        ("k", "k", 1),
+        ("len(seed)", "seed length", 1),
+        ("seed", "seed", seed_len),
+        ("i", "hash index", 1),
+        ("len(item)", "item length", 2),
+        ("item", "item", item_len),
+    ];
+    let mut offset = 0;
+    sizes.map(|(label, name, len)| {
+        let field = MessageField {
+            label,
+            name,
+            offset,
+            len,
+        };
+        offset += len;
+        field
+    })
+}
+
+/// The field that byte `offset` of the message belongs to, in words: `item length,
+/// high byte`, `seed byte 2`, `k`, `domain byte 17`; `past the end of the message`.
+pub fn message_byte_field(seed_len: usize, item_len: usize, offset: usize) -> String {
+    let layout = message_layout(seed_len, item_len);
+    let Some(field) = layout
+        .iter()
+        .find(|f| (f.offset..f.offset + f.len).contains(&offset))
+    else {
+        return "past the end of the message".to_string();
+    };
+    let j = offset - field.offset;
+    match field.label {
+        "m" | "len(item)" => format!(
+            "{}, {} byte",
+            field.name,
+            if j == 0 { "high" } else { "low" }
+        ),
+        "k" | "len(seed)" | "i" => field.name.to_string(),
+        _ => format!("{} byte {j}", field.name),
+    }
+}
+
+fn byte(b: Option<&u8>) -> String {
+    b.map_or_else(|| "nothing".to_string(), |b| format!("{b:02x}"))
+}
+
+/// `<stage> byte N: expected xx, got yy (<what byte N is>)` for the first byte that
+/// differs, if any; a length that differs is said too.
+fn first_byte(
+    stage: &str,
+    want: &[u8],
+    got: &[u8],
+    what: impl FnOnce(usize) -> String,
+) -> Option<String> {
+    let at = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i))?;
+    let mut about = what(at);
+    if want.len() != got.len() {
+        about.push_str(&format!(
+            "; the {stage} is {} bytes, expected {}",
+            got.len(),
+            want.len()
+        ));
+    }
+    Some(format!(
+        "{stage} byte {at}: expected {}, got {} ({about})",
+        byte(want.get(at)),
+        byte(got.get(at))
+    ))
+}
+
+fn show(item: &[u8]) -> String {
+    match std::str::from_utf8(item) {
+        Ok("") => "(empty)".to_string(),
+        Ok(text) if text.chars().all(|c| !c.is_control()) => format!("{text:?}"),
+        _ => hex::encode(item),
+    }
+}
+
+fn narrow(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The first stage at which the implementation's hashing of `candidates` (the items
+/// whose answers took part in the mismatch, most suspect first) differs from the
+/// oracle's, as one line. Always a line: when no stage differs, it says so, and an
+/// operation the implementation did not answer is noted.
+pub fn doc_first_difference(
+    subject: &mut dyn DocSubject,
+    params: &RawParams,
+    candidates: &[&[u8]],
+) -> String {
+    let (m, k, seed) = (narrow(params.m), narrow(params.k), &params.seed);
+    let mut notes = Vec::new();
+    let mut screened = 0;
+    for &item in candidates.iter().take(SCREENED) {
+        let want = oracle_doc::positions(m, k, seed, item);
+        let got = match subject.positions(params, item) {
+            Ok(got) => got,
+            Err(err) => {
+                notes.push(format!("positions of item {}: {err}", show(item)));
+                continue;
+            }
+        };
+        screened += 1;
+        let got: Vec<u32> = got.into_iter().map(u32::from).collect();
+        if let Some(index) = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i)) {
+            return doc_stages(subject, params, item, index, &want, &got);
+        }
+    }
+    if let Some(&item) = candidates.first() {
+        let want = oracle_doc::packed_hex(&oracle_doc::position_set(m, k, seed, item), m);
+        let want = hex::decode(want).unwrap_or_default();
+        match subject.build(params, &[item.to_vec()]) {
+            Ok(built) => {
+                let bits = |packed: &[u8], at: usize| -> Vec<usize> {
+                    let b = packed.get(at).copied().unwrap_or(0);
+                    (0..8)
+                        .filter(|i| b & (1 << i) != 0)
+                        .map(|i| at * 8 + i)
+                        .collect()
+                };
+                if let Some(line) = first_byte("packed", &want, &built.packed_bits, |at| {
+                    format!(
+                        "bits {}..={}: expected positions {:?}, got {:?}; the positions equal the oracle's",
+                        at * 8,
+                        at * 8 + 7,
+                        bits(&want, at),
+                        bits(&built.packed_bits, at),
+                    )
+                }) {
+                    return format!("item {}, one-record snapshot: {line}", show(item));
+                }
+            }
+            Err(err) => notes.push(format!("build of item {}: {err}", show(item))),
+        }
+    }
+    let mut line = format!(
+        "no stage differs for the {screened} item(s) checked: their positions and the packed bytes of a one-record snapshot equal the oracle's, so the difference is in combining them (build) or in answering (lookup)"
+    );
+    if !notes.is_empty() {
+        line = format!("not diagnosed further: {}; {line}", notes.join("; "));
+    }
+    line
+}
+
+/// Stage by stage for `item`, whose positions first differ at hash index `index`:
+/// message, digest, position of each index up to it.
+fn doc_stages(
+    subject: &mut dyn DocSubject,
+    params: &RawParams,
+    item: &[u8],
+    index: usize,
+    want: &[u32],
+    got: &[u32],
+) -> String {
+    let (m, k, seed) = (narrow(params.m), narrow(params.k), &params.seed);
+    let mut note = String::from("the message and digest equal the oracle's");
+    for i in 0..=index.min(usize::from(u8::MAX)) {
+        let hash_index = u8::try_from(i).unwrap_or(u8::MAX);
+        let message = hex::decode(oracle_doc::message_hex(
+            m,
+            k,
+            seed,
+            u32::from(hash_index),
+            item,
+        ))
+        .unwrap_or_default();
+        let digest = hex::decode(oracle_doc::digest_hex(
+            m,
+            k,
+            seed,
+            u32::from(hash_index),
+            item,
+        ))
+        .unwrap_or_default();
+        match subject.frame(params, hash_index, item) {
+            Ok(framed) => {
+                if let Some(line) = first_byte("message", &message, &framed.message, |at| {
+                    message_byte_field(seed.len(), item.len(), at)
+                }) {
+                    return format!("item {}, hash index {i}: {line}", show(item));
+                }
+                if let Some(line) = first_byte("digest", &digest, &framed.digest, |_| {
+                    "SHA-256 of a message equal to the oracle's".to_string()
+                }) {
+                    return format!("item {}, hash index {i}: {line}", show(item));
+                }
+            }
+            Err(err) => {
+                note = format!("the frame op gave no stages: {err}");
+                break;
+            }
+        }
+    }
+    let shown = |p: Option<&u32>| p.map_or_else(|| "nothing".to_string(), u32::to_string);
+    format!(
+        "item {}, hash index {index}: position: expected {}, got {} (the reduction, digest mod {m}; {note})",
+        show(item),
+        shown(want.get(index)),
+        shown(got.get(index)),
+    )
+}
+
+/// FNV-1a 32-bit prime.
+const PRIME: u32 = 16_777_619;
+
+/// The inverse of [`PRIME`] modulo 2^32 (Newton's iteration; each step doubles the
+/// correct low bits).
+fn prime_inverse() -> u32 {
+    let mut x = PRIME;
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u32.wrapping_sub(PRIME.wrapping_mul(x)));
+    }
+    x
+}
+
+/// The first stage at which the implementation's answer `got` for the string `units`
+/// differs from the oracle's: a code unit, h1, h2, then each position. `None` when
+/// the answer equals the oracle's. Asks for the positions of prefixes of `units` (a
+/// binary search, at most 9 requests) to tell a code unit read differently from a
+/// hash computed differently.
+pub fn fnv_first_difference(
+    subject: &mut dyn FnvSubject,
+    m: u64,
+    k: u64,
+    units: &[u16],
+    got: &FnvHashes,
+) -> Option<String> {
+    let (m32, k32) = (narrow(m), narrow(k));
+    let (h1, h2) = (oracle_fnv::h1(units), oracle_fnv::h2(units));
+    let want: Vec<u32> = oracle_fnv::positions(m32, k32, units);
+    let got_positions: Vec<u32> = got.positions.iter().map(|&p| u32::from(p)).collect();
+    if (got.h1, got.h2) == (h1, h2) {
+        let i = (0..want.len().max(got_positions.len()))
+            .find(|&i| want.get(i) != got_positions.get(i))?;
+        let shown = |p: Option<&u32>| p.map_or_else(|| "nothing".to_string(), u32::to_string);
+        let sum = u64::from(h1) + i as u64 * u64::from(h2);
+        let wrap = if sum >= 1 << 32 {
+            format!(
+                "; the sum is at least 2^32: wrapped to 32 bits it would give {}",
+                (sum % (1 << 32)) % m.max(1)
+            )
+        } else {
+            String::new()
+        };
+        return Some(format!(
+            "position {i}: expected {}, got {} ((h1 + {i}*h2) mod {m} = {sum} mod {m}; h1 and h2 equal the oracle's{wrap})",
+            shown(want.get(i)),
+            shown(got_positions.get(i)),
+        ));
+    }
+    // The first prefix length whose (h1, h2) differ; the whole string's do.
+    let mut answers: Vec<(usize, FnvHashes)> = vec![(units.len(), got.clone())];
+    let (mut lo, mut hi) = (1, units.len());
+    let mut note = String::new();
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let prefix = &units[..mid];
+        match subject.positions(m, k, prefix) {
+            Ok(answer) => {
+                let differs =
+                    (answer.h1, answer.h2) != (oracle_fnv::h1(prefix), oracle_fnv::h2(prefix));
+                answers.push((mid, answer));
+                if differs {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            Err(err) => {
+                note = format!("; the prefixes could not be compared: {err}");
+                break;
+            }
+        }
+    }
+    let first = hi;
+    let at_first = answers
+        .iter()
+        .find(|(len, _)| *len == first)
+        .map(|(_, a)| a);
+    if note.is_empty()
+        && let Some(answer) = at_first
+        && first >= 1
+    {
+        // A unit read differently shows as a different unit that explains both hashes.
+        let before = &units[..first - 1];
+        let previous = if before.is_empty() {
+            2_166_136_261
+        } else {
+            oracle_fnv::h1(before)
+        };
+        let inferred = answer.h1.wrapping_mul(prime_inverse()) ^ previous;
+        if let Ok(read) = u16::try_from(inferred) {
+            let mut changed = before.to_vec();
+            changed.push(read);
+            if read != units[first - 1]
+                && oracle_fnv::h1(&changed) == answer.h1
+                && oracle_fnv::h2(&changed) == answer.h2
+            {
+                return Some(format!(
+                    "code unit {}: expected {:04x}, got {read:04x} (h1 and h2 of the first {first} units are those of the string with that unit)",
+                    first - 1,
+                    units[first - 1]
+                ));
+            }
+        }
+        let where_ = format!(
+            "they first differ for the first {first} of {} code units",
+            units.len()
+        );
+        let (name, want_prefix, got_prefix) = if answer.h1 != oracle_fnv::h1(&units[..first]) {
+            ("h1", oracle_fnv::h1(&units[..first]), answer.h1)
+        } else {
+            ("h2", oracle_fnv::h2(&units[..first]), answer.h2)
+        };
+        let (whole_want, whole_got) = if name == "h1" {
+            (h1, got.h1)
+        } else {
+            (h2, got.h2)
+        };
+        return Some(format!(
+            "{name}: expected {whole_want}, got {whole_got} (the code units are read alike; {where_}, where {name} is expected {want_prefix}, got {got_prefix})"
+        ));
+    }
+    let (name, want, have) = if got.h1 != h1 {
+        ("h1", h1, got.h1)
+    } else {
+        ("h2", h2, got.h2)
+    };
+    Some(format!("{name}: expected {want}, got {have}{note}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_of_each_byte() {
+        // seed 3 bytes, item 6 bytes: 18 + 2 + 1 + 1 + 3 + 1 + 2 + 6 = 34 bytes.
+        let field = |at| message_byte_field(3, 6, at);
+        assert_eq!(field(0), "domain byte 0");
+        assert_eq!(field(17), "domain byte 17");
+        assert_eq!(field(18), "m, high byte");
+        assert_eq!(field(19), "m, low byte");
+        assert_eq!(field(20), "k");
+        assert_eq!(field(21), "seed length");
+        assert_eq!(field(24), "seed byte 2");
+        assert_eq!(field(25), "hash index");
+        assert_eq!(field(26), "item length, high byte");
+        assert_eq!(field(27), "item length, low byte");
+        assert_eq!(field(28), "item byte 0");
+        assert_eq!(field(33), "item byte 5");
+        assert_eq!(field(34), "past the end of the message");
+        assert_eq!(message_byte_field(0, 0, 23), "item length, high byte");
+    }
+
+    #[test]
+    fn the_inverse_prime() {
+        assert_eq!(PRIME.wrapping_mul(prime_inverse()), 1);
+    }
+
+    #[test]
+    fn first_byte_and_lengths() {
+        let field = |at: usize| format!("field {at}");
+        assert_eq!(first_byte("message", b"ab", b"ab", field), None);
+        assert_eq!(
+            first_byte("message", &[0, 1], &[0, 2], field).as_deref(),
+            Some("message byte 1: expected 01, got 02 (field 1)")
+        );
+        assert_eq!(
+            first_byte("message", &[0, 1], &[0], field).as_deref(),
+            Some(
+                "message byte 1: expected 01, got nothing (field 1; the message is 1 bytes, expected 2)"
+            )
+        );
+    }
+}

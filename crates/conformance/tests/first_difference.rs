@@ -1,0 +1,389 @@
+//! First difference: an implementation whose answers differ is asked for its stages,
+//! and the failure names the first stage and byte that differ, with its field. Each
+//! subject here plants one realistic difference and the report must name it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bloomproof_conformance::diagnose::{doc_first_difference, fnv_first_difference};
+use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
+use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::subject::{
+    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
+    RustDoc, RustFnv, ScriptAnswer, SubjectError, Triple,
+};
+use bloomproof_conformance::{Report, load};
+use bloomproof_protocol::doc_membership_v1 as protocol;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn report(doc: impl DocSubject + Send + 'static, fnv: impl FnvSubject + Send + 'static) -> Report {
+    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
+    let mut subjects = Subjects {
+        doc: Box::new(doc),
+        fnv: Box::new(fnv),
+    };
+    run(&spec, &mut subjects, None)
+}
+
+/// The rendered failures of one check.
+fn failures_of(report: &Report, check: &str) -> String {
+    report
+        .checks
+        .iter()
+        .find(|c| c.name == check)
+        .map(|c| c.render_failures())
+        .unwrap_or_default()
+}
+
+/// Which one-byte framing difference a [`Framing`] subject plants.
+#[derive(Clone, Copy)]
+enum Plant {
+    /// The item length written as one byte instead of two.
+    ItemLengthOneByte,
+    /// m written little-endian.
+    MLittleEndian,
+}
+
+/// A whole implementation of doc-membership-v1 with one framing difference: its
+/// messages, digests, positions, snapshots and lookups all follow from it. `frame`
+/// answers only when `answers_frame`.
+struct Framing {
+    plant: Plant,
+    answers_frame: bool,
+}
+
+impl Framing {
+    fn message(&self, p: &RawParams, index: u8, item: &[u8]) -> Vec<u8> {
+        let m = u16::try_from(p.m).unwrap();
+        let mut out = protocol::DOMAIN.to_vec();
+        match self.plant {
+            Plant::MLittleEndian => out.extend(m.to_le_bytes()),
+            Plant::ItemLengthOneByte => out.extend(m.to_be_bytes()),
+        }
+        out.push(u8::try_from(p.k).unwrap());
+        out.push(u8::try_from(p.seed.len()).unwrap());
+        out.extend(&p.seed);
+        out.push(index);
+        let len = u16::try_from(item.len()).unwrap();
+        match self.plant {
+            Plant::ItemLengthOneByte => out.push(u8::try_from(len).unwrap()),
+            Plant::MLittleEndian => out.extend(len.to_be_bytes()),
+        }
+        out.extend(item);
+        out
+    }
+
+    fn own_positions(&self, p: &RawParams, item: &[u8]) -> Vec<u16> {
+        (0..u8::try_from(p.k).unwrap())
+            .map(|i| {
+                let digest = protocol::sha256(&self.message(p, i, item));
+                let r = digest
+                    .iter()
+                    .fold(0u64, |r, &b| (r * 256 + u64::from(b)) % p.m);
+                u16::try_from(r).unwrap()
+            })
+            .collect()
+    }
+
+    fn own_bits(&self, p: &RawParams, records: &[Vec<u8>]) -> BTreeSet<u16> {
+        records
+            .iter()
+            .flat_map(|r| self.own_positions(p, r))
+            .collect()
+    }
+}
+
+impl DocSubject for Framing {
+    fn name(&self) -> String {
+        "planted framing difference".into()
+    }
+    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+        RustDoc.sha256(data)
+    }
+    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+        if !self.answers_frame {
+            return Err(SubjectError::Broken("unknown op frame".into()));
+        }
+        let message = self.message(p, index, item);
+        Ok(Framed {
+            digest: protocol::sha256(&message).to_vec(),
+            message,
+        })
+    }
+    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+        RustDoc.positions(p, item)?;
+        Ok(self.own_positions(p, item))
+    }
+    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+        let built = RustDoc.build(p, records)?;
+        let mut packed = vec![0u8; built.packed_bits.len()];
+        for q in self.own_bits(p, records) {
+            packed[usize::from(q / 8)] |= 1 << (q % 8);
+        }
+        Ok(Built {
+            packed_bits: packed,
+            documents: built.documents,
+        })
+    }
+    fn lookup(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        RustDoc.lookup(p, records, items)?;
+        let bits = self.own_bits(p, records);
+        Ok(items
+            .iter()
+            .map(|item| {
+                let maybe = self.own_positions(p, item).iter().all(|q| bits.contains(q));
+                Triple {
+                    maybe_present: maybe,
+                    exact_checked: maybe,
+                    duplicate: maybe && records.contains(item),
+                }
+            })
+            .collect())
+    }
+    fn typed(
+        &mut self,
+        records: &TypedValue,
+        m: &TypedValue,
+        k: &TypedValue,
+        seed: &TypedValue,
+        item: Option<&TypedValue>,
+    ) -> Answer<Option<Triple>> {
+        RustDoc.typed(records, m, k, seed, item)
+    }
+    fn read(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        bits: &[u8],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        RustDoc.read(p, records, bits, items)
+    }
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        RustDoc.mutate(p, records, other, attempt, probes)
+    }
+}
+
+fn fixture() -> RawParams {
+    RawParams {
+        m: 16,
+        k: 3,
+        seed: b"lab".to_vec(),
+    }
+}
+
+#[test]
+fn an_item_length_framed_as_one_byte_is_named_at_its_byte() {
+    let mut subject = Framing {
+        plant: Plant::ItemLengthOneByte,
+        answers_frame: true,
+    };
+    // domain 18 + m 2 + k 1 + len(seed) 1 + seed 3 + index 1: len(item) starts at 26.
+    assert_eq!(
+        doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]),
+        "item \"doc-04\", hash index 0: message byte 26: expected 00, got 06 (item length, high byte; the message is 33 bytes, expected 34)"
+    );
+    let report = report(
+        Framing {
+            plant: Plant::ItemLengthOneByte,
+            answers_frame: true,
+        },
+        RustFnv,
+    );
+    let text = failures_of(&report, "every_stage_pinned");
+    assert!(
+        text.contains("case 15-fixture/doc-04: first difference")
+            && text.contains("message byte 26: expected 00, got 06 (item length, high byte;"),
+        "{text}"
+    );
+    // A 16-byte seed moves the field 13 bytes on: 18 + 2 + 1 + 1 + 16 + 1 = 39; the
+    // item is 64 bytes.
+    assert!(
+        text.contains("message byte 39: expected 00, got 40 (item length, high byte;"),
+        "{text}"
+    );
+    // A build that differs is diagnosed too, at the first record whose stages differ.
+    let text = failures_of(&report, "inserted_items_have_no_false_negatives")
+        + &failures_of(
+            &report,
+            "finite_universe_false_positives_never_become_duplicates",
+        );
+    assert!(
+        text.contains("first difference") && text.contains("(item length, high byte;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn m_little_endian_is_named_at_its_high_byte() {
+    let mut subject = Framing {
+        plant: Plant::MLittleEndian,
+        answers_frame: true,
+    };
+    assert_eq!(
+        doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]),
+        "item \"doc-04\", hash index 0: message byte 18: expected 00, got 10 (m, high byte)"
+    );
+}
+
+#[test]
+fn an_implementation_without_frame_gets_the_position_and_a_note() {
+    let mut subject = Framing {
+        plant: Plant::ItemLengthOneByte,
+        answers_frame: false,
+    };
+    let line = doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]);
+    assert!(
+        line.starts_with("item \"doc-04\", hash index ")
+            && line.contains(": position: expected ")
+            && line
+                .contains("the frame op gave no stages: implementation failed: unknown op frame"),
+        "{line}"
+    );
+    // The report still holds the plain failures, and the run goes on.
+    let report = report(subject, RustFnv);
+    let text = failures_of(&report, "every_stage_pinned");
+    assert!(text.contains("case 15-fixture/doc-04: frame"), "{text}");
+}
+
+#[test]
+fn agreeing_stages_say_so() {
+    let line = doc_first_difference(&mut RustDoc, &fixture(), &[b"doc-04", b"doc-00"]);
+    assert!(
+        line.starts_with("no stage differs for the 2 item(s) checked"),
+        "{line}"
+    );
+}
+
+/// FNV-1a with h1 from another basis (the 64-bit basis's low 32 bits).
+struct WrongBasis;
+
+fn fnv(basis: u32, units: &[u16]) -> u32 {
+    units
+        .iter()
+        .fold(basis, |h, &u| (h ^ u32::from(u)).wrapping_mul(16_777_619))
+}
+
+impl FnvSubject for WrongBasis {
+    fn name(&self) -> String {
+        "h1 from the wrong basis".into()
+    }
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        let mut hashes = RustFnv.positions(m, k, units)?;
+        hashes.h1 = fnv(0x8422_2325, units);
+        hashes.positions = (0..k)
+            .map(|i| {
+                let p = (u64::from(hashes.h1) + i * u64::from(hashes.h2)) % m;
+                u16::try_from(p).unwrap()
+            })
+            .collect();
+        Ok(hashes)
+    }
+    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
+        RustFnv.session(script)
+    }
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        RustFnv.estimates(m, k, n)
+    }
+}
+
+/// Reads every surrogate code unit as U+FFFD, as a string decoder would.
+struct ReplacesSurrogates;
+
+impl FnvSubject for ReplacesSurrogates {
+    fn name(&self) -> String {
+        "surrogates read as fffd".into()
+    }
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        let read: Vec<u16> = units
+            .iter()
+            .map(|&u| {
+                if (0xd800..0xe000).contains(&u) {
+                    0xfffd
+                } else {
+                    u
+                }
+            })
+            .collect();
+        RustFnv.positions(m, k, &read)
+    }
+    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
+        RustFnv.session(script)
+    }
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        RustFnv.estimates(m, k, n)
+    }
+}
+
+#[test]
+fn a_wrong_h1_basis_is_named_at_h1() {
+    let units = [0x61u16];
+    let got = WrongBasis.positions(8, 3, &units).unwrap();
+    let line = fnv_first_difference(&mut WrongBasis, 8, 3, &units, &got).unwrap();
+    assert!(
+        line.starts_with(&format!("h1: expected 3826002220, got {}", got.h1))
+            && line.contains("the code units are read alike"),
+        "{line}"
+    );
+    let report = report(RustDoc, WrongBasis);
+    let text = failures_of(&report, "base_hashes_pinned");
+    assert!(
+        text.contains("first difference") && text.contains("actual:   h1: expected "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_lone_surrogate_read_differently_is_named_at_its_code_unit() {
+    let units = [0x61u16, 0x62, 0xd800, 0x63];
+    let got = ReplacesSurrogates.positions(64, 4, &units).unwrap();
+    assert_eq!(
+        fnv_first_difference(&mut ReplacesSurrogates, 64, 4, &units, &got).unwrap(),
+        "code unit 2: expected d800, got fffd (h1 and h2 of the first 3 units are those of the string with that unit)"
+    );
+}
+
+#[test]
+fn a_wrapped_sum_is_named_at_its_position() {
+    /// Sums h1 + i*h2 in 32 bits.
+    struct Wraps;
+    impl FnvSubject for Wraps {
+        fn name(&self) -> String {
+            "32-bit sum".into()
+        }
+        fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+            let mut hashes = RustFnv.positions(m, k, units)?;
+            hashes.positions = (0..k)
+                .map(|i| {
+                    let sum = hashes.h1.wrapping_add((i as u32).wrapping_mul(hashes.h2));
+                    u16::try_from(u64::from(sum) % m).unwrap()
+                })
+                .collect();
+            Ok(hashes)
+        }
+        fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
+            RustFnv.session(script)
+        }
+        fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+            RustFnv.estimates(m, k, n)
+        }
+    }
+    let report = report(RustDoc, Wraps);
+    let text = failures_of(&report, "positions_without_32_bit_wrap");
+    assert!(
+        text.contains("h1 and h2 equal the oracle's; the sum is at least 2^32: wrapped to 32 bits it would give"),
+        "{text}"
+    );
+}
