@@ -69,7 +69,7 @@ struct ConformanceArgs {
 #[derive(Subcommand)]
 enum SpecCommand {
     /// Write the spec built into this binary (every protocol's checks.json and
-    /// cases.json, and the schemas) under DIR, and print its version.
+    /// cases.json, accumulated.json and the schemas) under DIR, and print its version.
     Export(ExportArgs),
 }
 
