@@ -64,16 +64,17 @@ pub fn load(spec_dir: &Path) -> Result<AccumulatedFile, String> {
     parse(&text, &path.display().to_string())
 }
 
-/// `spec/accumulated.json` as compiled into this binary, used when no spec folder is
-/// given.
-pub const EMBEDDED: &str = include_str!("../../../spec/accumulated.json");
-
-/// Reads `accumulated.json` from the spec folder, or the embedded copy when `None`.
+/// Reads `accumulated.json` from the spec folder, or from the spec embedded in this
+/// binary ([`crate::embedded::file`]) when `None`.
 pub fn load_from(spec_dir: Option<&Path>) -> Result<AccumulatedFile, String> {
-    match spec_dir {
-        Some(dir) => load(dir),
-        None => parse(EMBEDDED, "(embedded spec)/accumulated.json"),
-    }
+    let Some(dir) = spec_dir else {
+        let name = format!("{}/accumulated.json", crate::embedded::LABEL);
+        let bytes = crate::embedded::file("accumulated.json")
+            .ok_or_else(|| format!("{name}: not embedded"))?;
+        let text = std::str::from_utf8(bytes).map_err(|err| format!("{name}: {err}"))?;
+        return parse(text, &name);
+    };
+    load(dir)
 }
 
 fn parse(text: &str, name: &str) -> Result<AccumulatedFile, String> {
@@ -430,10 +431,10 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_copy_is_the_file() {
-        let on_disk = std::fs::read_to_string(spec_dir().join("accumulated.json"))
-            .unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(on_disk, EMBEDDED);
+    fn the_embedded_copy_loads_and_is_the_file() {
+        let embedded = load_from(None).unwrap_or_else(|err| panic!("{err}"));
+        let on_disk = load(&spec_dir()).unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(format!("{embedded:?}"), format!("{on_disk:?}"));
     }
 
     #[test]
