@@ -1,6 +1,7 @@
 //! `bloomproof explain` and `bloomproof positions`: every stage of one hash, for people
 //! whose implementation differs and who want to see exactly where.
 
+use bloomproof_conformance::diagnose::message_layout;
 use bloomproof_conformance::quote::prefix;
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
@@ -187,34 +188,22 @@ pub fn explain(target: &Target) -> Result<String, String> {
                     "  message, {} bytes (multi-byte integers big-endian):",
                     message.as_bytes().len()
                 );
-                let rows: [(&str, String, String); 8] = [
-                    (
-                        "domain",
-                        hex::encode(doc::DOMAIN),
-                        "\"doc-membership-v1\" and one zero byte".into(),
-                    ),
-                    ("m", hex::encode(m.to_be_bytes()), format!("{m}, 2 bytes")),
-                    ("k", format!("{k:02x}"), format!("{k}, 1 byte")),
-                    (
-                        "len(seed)",
-                        format!("{:02x}", seed.len()),
-                        format!("{}, 1 byte", seed.len()),
-                    ),
-                    ("seed", hex_of(seed), format!("{} bytes", seed.len())),
-                    (
-                        "i",
-                        format!("{index:02x}"),
-                        format!("hash index {index}, 1 byte"),
-                    ),
-                    (
-                        "len(item)",
-                        format!("{:04x}", item.len()),
-                        format!("{}, 2 bytes", item.len()),
-                    ),
-                    ("item", hex_of(&item), format!("{} bytes", item.len())),
-                ];
-                for (label, hex, note) in rows {
-                    let _ = writeln!(out, "    {label:<10} {hex:<38} {note}");
+                for field in message_layout(seed.len(), item.len()) {
+                    let bytes = message
+                        .as_bytes()
+                        .get(field.offset..field.offset + field.len)
+                        .unwrap_or_default();
+                    let note = match field.label {
+                        "domain" => "\"doc-membership-v1\" and one zero byte".to_string(),
+                        "m" => format!("{m}, 2 bytes"),
+                        "k" => format!("{k}, 1 byte"),
+                        "len(seed)" => format!("{}, 1 byte", seed.len()),
+                        "seed" => format!("{} bytes", seed.len()),
+                        "i" => format!("hash index {index}, 1 byte"),
+                        "len(item)" => format!("{}, 2 bytes", item.len()),
+                        _ => format!("{} bytes", item.len()),
+                    };
+                    let _ = writeln!(out, "    {:<10} {:<38} {note}", field.label, hex_of(bytes));
                 }
                 let _ = writeln!(out, "  message    {}", hex::encode(message.as_bytes()));
                 let _ = writeln!(out, "  sha256     {}", hex::encode(digest));
