@@ -369,7 +369,7 @@ pub fn fnv_first_difference(
             (h2, got.h2)
         };
         return Some(format!(
-            "{name}: expected {whole_want}, got {whole_got} (the code units are read alike; {where_}, where {name} is expected {want_prefix}, got {got_prefix})"
+            "{name}: expected {whole_want}, got {whole_got} (no one code unit read differently explains it; {where_}, where {name} is expected {want_prefix}, got {got_prefix})"
         ));
     }
     let (name, want, have) = if got.h1 != h1 {

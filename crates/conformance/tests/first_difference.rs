@@ -334,7 +334,7 @@ fn a_wrong_h1_basis_is_named_at_h1() {
     let line = fnv_first_difference(&mut WrongBasis, 8, 3, &units, &got).unwrap();
     assert!(
         line.starts_with(&format!("h1: expected 3826002220, got {}", got.h1))
-            && line.contains("the code units are read alike"),
+            && line.contains("no one code unit read differently explains it"),
         "{line}"
     );
     let report = report(RustDoc, WrongBasis);
