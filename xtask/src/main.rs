@@ -32,9 +32,11 @@ fn root() -> PathBuf {
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  conformance [--format text|json] [--impl CMD] [--timeout SECS] [FILTER]
+  conformance [--format text|json] [--impl CMD] [--timeout SECS] [--accumulated-full] [FILTER]
                                               run every documented check of spec/, in process
-                                              or against an adapter command (spec/ADAPTER.md)
+                                              or against an adapter command (spec/ADAPTER.md);
+                                              --accumulated-full: the accumulated digests at
+                                              their full count, not the checkpoint
   schemas [--check]                           write spec/schemas/ from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
@@ -112,6 +114,7 @@ fn conformance(args: &[String]) -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
+            "--accumulated-full" => options.accumulated_full = true,
             flag if flag.starts_with('-') => {
                 eprintln!("error: unknown option {flag:?}\n\n{USAGE}");
                 return ExitCode::from(2);

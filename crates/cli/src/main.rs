@@ -63,6 +63,10 @@ struct ConformanceArgs {
         allow_hyphen_values = true
     )]
     timeout: std::time::Duration,
+    /// Check the accumulated digests (spec/accumulated.json) at their full count, about a
+    /// million inputs per protocol, instead of the published checkpoint (in process only).
+    #[arg(long)]
+    accumulated_full: bool,
 }
 
 /// Subcommands of `spec`.
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
             filter: args.filter,
             implementation: args.implementation,
             timeout: Some(args.timeout),
+            accumulated_full: args.accumulated_full,
         }),
         Command::Spec(SpecCommand::Export(args)) => {
             match bloomproof_conformance::embedded::export(&args.dir, args.force) {

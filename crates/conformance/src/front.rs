@@ -31,6 +31,9 @@ pub struct Options {
     /// Longest wait for one adapter request to be written and answered (see
     /// [`parse_timeout`]); [`DEFAULT_TIMEOUT`] when `None`.
     pub timeout: Option<std::time::Duration>,
+    /// Check the accumulated digests at their full count instead of the published
+    /// checkpoint (in process only).
+    pub accumulated_full: bool,
 }
 
 /// The default time an adapter has to answer one request.
@@ -125,6 +128,7 @@ pub fn conformance(options: &Options) -> ExitCode {
         options.spec_dir.as_deref(),
         options.implementation.is_some(),
         options.filter.as_deref(),
+        options.accumulated_full,
     );
     if report.failed == 0 && accumulated_ok {
         ExitCode::SUCCESS
