@@ -169,16 +169,23 @@ pub async fn serve(options: Options) -> Result<(), String> {
         .local_addr()
         .map_err(|error| format!("cannot read the listening address: {error}"))?;
     let url = url_for(addr);
-    println!("bloomproof explorer: {url}");
     if !addr.ip().is_loopback() {
         eprintln!(
             "warning: listening on {} (--allow-remote), not only on loopback: anyone who can reach this address can use the page",
             addr.ip()
         );
     }
-    println!(
-        "Press Ctrl+C to stop. The session lives in the browser; stopping the server loses nothing."
-    );
+    // One write, and a closed stdout (a caller that read the URL and went away) is no
+    // reason to stop serving: `println!` would panic on the broken pipe.
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = write!(
+            out,
+            "bloomproof explorer: {url}\nPress Ctrl+C to stop. The session lives in the browser; stopping the server loses nothing.\n"
+        );
+        let _ = out.flush();
+    }
     if options.open
         && let Err(error) = open::that_detached(&url)
     {
