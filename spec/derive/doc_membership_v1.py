@@ -434,6 +434,9 @@ def cases():
     high = bits([b"\x00A"], 9, 2, b"S") | 1 << 9
     read_case("bits/bit-at-m", params(9, 2, b"S"), [b"\x00A"], le(high, 9), [b"A"], rejected="packed_bits",
               flags=["m-not-multiple-of-8"], comment="Bit 9 lies at m = 9: unused high bits must be zero.")
+    top = bits([b"\x00A"], 9, 2, b"S") | 1 << 15
+    read_case("bits/top-bit-of-last-byte", params(9, 2, b"S"), [b"\x00A"], le(top, 9), [b"A"], rejected="packed_bits",
+              flags=["m-not-multiple-of-8"], comment="Bit 15, the last byte's top bit, lies above m = 9: every unused bit is checked.")
     read_case("combined/length-before-records", LAB, MEMBERS, "d2", MEMBERS, rejected="packed_bits",
               flags=["combined-violation"], comment="A wrong length is found before any record is checked.")
     read_case("combined/bit-at-m-before-records", params(9, 2, b"S"), [b"\x00A"], le(1 << 9, 9), [b"A"],
