@@ -52,7 +52,9 @@ fn every_check_in_its_order() {
     assert!(err.message().contains("bit 9"), "{err}");
     // Every unused bit of the last byte is checked, up to its top bit.
     let m9 = Params::new(9, 2, b"S").unwrap();
-    let built = DocumentPrefilter::with_params(m9, &[b"\x00A"]).unwrap().packed_bits();
+    let built = DocumentPrefilter::with_params(m9, &[b"\x00A"])
+        .unwrap()
+        .packed_bits();
     let top = [built[0], built[1] | 0x80];
     let err = DocumentPrefilter::read(m9, &[b"\x00A"], &top).unwrap_err();
     assert_eq!(err.field(), "packed_bits");
