@@ -261,7 +261,7 @@ fn doc_outputs(side: Side, input: &DocInput, out: &mut Vec<u8>) -> Result<(), St
         Side::Production => {
             let params = doc::Params::new(u64::from(input.m), u64::from(input.k), &input.seed)
                 .map_err(|err| format!("production refused a generated input: {err:?}"))?;
-            let positions = doc::positions(&params, &input.item)
+            let positions = doc::fast::positions(&params, &input.item)
                 .map_err(|err| format!("production refused a generated item: {err:?}"))?;
             for p in positions.as_slice() {
                 out.extend_from_slice(&p.to_be_bytes());

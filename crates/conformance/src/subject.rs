@@ -231,7 +231,7 @@ impl DocSubject for RustDoc {
 
     fn positions(&mut self, raw: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
         let params = params(raw)?;
-        let positions = protocol::positions(&params, item).map_err(ContractError::from)?;
+        let positions = protocol::fast::positions(&params, item).map_err(ContractError::from)?;
         Ok(positions.as_slice().to_vec())
     }
 

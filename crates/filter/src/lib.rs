@@ -21,6 +21,7 @@ pub mod dynamic;
 mod error;
 
 pub use bloomproof_protocol::doc_membership_v1::Params;
+use bloomproof_protocol::doc_membership_v1::fast::{self, FramedItem};
 use bloomproof_protocol::doc_membership_v1::{self as protocol, BoundError, RECORDS_MAX};
 pub use error::{ContractError, ErrorKind};
 use std::hash::{Hash, Hasher};
@@ -233,14 +234,13 @@ impl DocumentPrefilter {
         let mut bits = vec![0u8; usize::from(params.m()).div_ceil(8)].into_boxed_slice();
         let mut keys = Vec::with_capacity(sorted.len());
         for document in &sorted {
-            let key = protocol::FramedItem::with(&params, document, |framed| {
+            let key = FramedItem::with(&params, document, |framed| {
+                let mut set =
+                    |position: u16| bits[usize::from(position / 8)] |= 1 << (position % 8);
                 let state = framed.state(0);
-                let mut position = framed.reduce(&state);
-                for index in 0..params.k() {
-                    if index > 0 {
-                        position = framed.position(index);
-                    }
-                    bits[usize::from(position / 8)] |= 1 << (position % 8);
+                set(framed.reduce(&state));
+                for index in 1..params.k() {
+                    set(framed.position(index));
                 }
                 key_of(&state)
             })
@@ -291,7 +291,7 @@ impl DocumentPrefilter {
             )));
         }
         for (index, record) in records.iter().enumerate() {
-            let positions = protocol::positions(&built.params, record.as_ref())
+            let positions = fast::positions(&built.params, record.as_ref())
                 .map_err(|err| record_error(index, &err))?;
             if let Some(&missing) = positions.as_slice().iter().find(|&&p| !given(p)) {
                 return Err(ContractError::new(
@@ -386,7 +386,7 @@ impl DocumentPrefilter {
     /// The item's index key when all k bits are set, `None` at the first clear bit.
     #[inline(always)]
     fn probe(&self, item: &[u8]) -> Result<Option<u32>, ContractError> {
-        protocol::FramedItem::with(&self.params, item, |framed| {
+        FramedItem::with(&self.params, item, |framed| {
             let state = framed.state(0);
             if !self.bit_below_m(framed.reduce(&state)) {
                 return None;

@@ -6,6 +6,8 @@
 
 use core::fmt;
 
+pub use crate::bound::{BoundError, Field};
+
 /// Protocol name, as used in spec files, vectors and reports.
 pub const NAME: &str = "fnv1a-utf16-v1";
 /// The FNV-1a 32-bit prime.
@@ -23,31 +25,6 @@ pub const K_MIN: u32 = 1;
 /// Largest allowed number of hash indices.
 pub const K_MAX: u32 = 12;
 
-/// A parameter outside the protocol's bounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoundError {
-    /// `"m"` or `"k"`.
-    pub field: &'static str,
-    /// The value given.
-    pub given: u64,
-    /// Smallest allowed value.
-    pub min: u32,
-    /// Largest allowed value.
-    pub max: u32,
-}
-
-impl fmt::Display for BoundError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} = {} is out of bounds: must be an integer in {}..={}",
-            self.field, self.given, self.min, self.max
-        )
-    }
-}
-
-impl std::error::Error for BoundError {}
-
 /// Validated parameters `(m, k)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Params {
@@ -56,22 +33,11 @@ pub struct Params {
 }
 
 impl Params {
-    /// Checks `m` in 8..=1024 and `k` in 1..=12.
+    /// Checks `m` in 8..=1024, then `k` in 1..=12.
     pub fn new(m: u64, k: u64) -> Result<Self, BoundError> {
-        for (field, given, min, max) in [("m", m, M_MIN, M_MAX), ("k", k, K_MIN, K_MAX)] {
-            if given < u64::from(min) || given > u64::from(max) {
-                return Err(BoundError {
-                    field,
-                    given,
-                    min,
-                    max,
-                });
-            }
-        }
-        Ok(Params {
-            m: m as u16,
-            k: k as u8,
-        })
+        let m = check_m(m)?;
+        let k = BoundError::check(Field::K, k, K_MIN, K_MAX)?;
+        Ok(Params { m, k: k as u8 })
     }
 
     /// Number of bits.
@@ -83,6 +49,11 @@ impl Params {
     pub fn k(&self) -> u8 {
         self.k
     }
+}
+
+/// Checks `m` alone (in 8..=1024), as [`Params::new`] checks it first.
+pub fn check_m(m: u64) -> Result<u16, BoundError> {
+    BoundError::check(Field::M, m, M_MIN, M_MAX).map(|m| m as u16)
 }
 
 /// The two base hashes of a string.
@@ -245,9 +216,12 @@ mod tests {
     fn bounds() {
         assert!(Params::new(8, 1).is_ok());
         assert!(Params::new(1024, 12).is_ok());
-        assert_eq!(Params::new(7, 1).unwrap_err().field, "m");
-        assert_eq!(Params::new(1025, 1).unwrap_err().field, "m");
-        assert_eq!(Params::new(8, 0).unwrap_err().field, "k");
-        assert_eq!(Params::new(8, 13).unwrap_err().field, "k");
+        assert_eq!(Params::new(7, 1).unwrap_err().field, Field::M);
+        assert_eq!(Params::new(1025, 1).unwrap_err().field, Field::M);
+        assert_eq!(Params::new(7, 0).unwrap_err().field, Field::M);
+        assert_eq!(Params::new(8, 0).unwrap_err().field, Field::K);
+        assert_eq!(Params::new(8, 13).unwrap_err().field, Field::K);
+        assert_eq!(check_m(1024), Ok(1024));
+        assert_eq!(check_m(7).unwrap_err().field, Field::M);
     }
 }

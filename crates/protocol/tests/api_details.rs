@@ -48,7 +48,9 @@ fn fields_have_their_spec_names() {
         err.to_string(),
         "k = 0 is out of bounds: must be an integer in 1..=8"
     );
+    assert_eq!(doc::Field::M.to_string(), "m");
     let err = fnv::Params::new(8, 13).unwrap_err();
+    assert_eq!(err.field, bloomproof_protocol::Field::K);
     assert_eq!(
         err.to_string(),
         "k = 13 is out of bounds: must be an integer in 1..=12"
@@ -72,7 +74,7 @@ fn debug_forms_show_the_values() {
         format!("{positions:?}"),
         format!("{:?}", positions.as_slice())
     );
-    let framed = doc::FramedItem::new(&params, b"doc-00").unwrap();
+    let framed = doc::fast::FramedItem::new(&params, b"doc-00").unwrap();
     assert_eq!(
         format!("{framed:?}"),
         "FramedItem { block_count: 1, index: 0, m: 16, .. }"

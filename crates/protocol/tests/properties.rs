@@ -82,7 +82,9 @@ proptest! {
             got.as_slice().iter().map(|&p| u32::from(p)).collect::<Vec<_>>(),
             want.clone()
         );
-        let mut framed = doc::FramedItem::new(&params, &item).unwrap();
+        let fast = doc::fast::positions(&params, &item).unwrap();
+        prop_assert_eq!(fast.as_slice(), got.as_slice());
+        let mut framed = doc::fast::FramedItem::new(&params, &item).unwrap();
         for index in 0..k {
             let message = doc::message(&params, index, &item).unwrap();
             prop_assert_eq!(
@@ -137,6 +139,7 @@ proptest! {
                     }
                     Err(err) => {
                         prop_assert!(item_len > 64);
+                        prop_assert!(doc::fast::positions(&params, &item).is_err());
                         prop_assert_eq!(err.field, doc::Field::Item);
                         prop_assert_eq!((err.given, err.min, err.max), (item_len as u64, 0, 64));
                         prop_assert!(doc::message(&params, 0, &item).is_err());
@@ -208,7 +211,7 @@ proptest! {
         match fnv::Params::new(m, k) {
             Ok(_) => prop_assert!(m_ok && k_ok),
             Err(err) => {
-                let want = if !m_ok { ("m", m, 8, 1024) } else { ("k", k, 1, 12) };
+                let want = if !m_ok { (fnv::Field::M, m, 8, 1024) } else { (fnv::Field::K, k, 1, 12) };
                 prop_assert_eq!((err.field, err.given, err.min, err.max), want);
             }
         }

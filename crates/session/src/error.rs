@@ -5,7 +5,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::model::DraftField;
+use crate::draft::DraftField;
 use crate::text::json_display;
 
 /// The stable, machine-readable kind of a [`SessionError`] or [`ImportError`].

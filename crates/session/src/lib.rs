@@ -29,17 +29,19 @@
 //! # Ok::<(), bloomproof_session::SessionError>(())
 //! ```
 
+mod draft;
 mod error;
 mod estimates;
 mod model;
 pub mod persist;
 mod text;
 
+pub use draft::DraftField;
 pub use error::{ErrorKind, ImportError, SessionError};
 pub use estimates::{Estimates, estimates};
 pub use model::{
-    Counters, DraftField, Drafts, HistoryEntry, LastOperation, Op, OpKind, Outcome, Panel, Panels,
-    ParamsView, PositionStep, Rate, Session, View,
+    Counters, Drafts, HistoryEntry, LastOperation, Op, OpKind, Outcome, Panel, Panels, ParamsView,
+    PositionStep, Rate, Session, View,
 };
 pub use persist::{
     FORMAT, FORMAT_VERSION, IMPORT_MAX_BYTES, LOCAL_SAVE_MAX_UNITS, SaveOutcome, save_local,

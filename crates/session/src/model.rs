@@ -3,46 +3,15 @@
 
 use std::fmt;
 
-use bloomproof_protocol::fnv1a_utf16_v1::{self, K_MAX, K_MIN, M_MAX, M_MIN, Params};
+use bloomproof_protocol::fnv1a_utf16_v1::{self, BoundError, Field, Params};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::draft::DraftField;
 use crate::error::SessionError;
 use crate::estimates::{Estimates, estimates};
 use crate::text::{Text, json_display};
 use crate::{DRAFT_MAX_UNITS, EXAMPLE, HISTORY_CAP, MAX_ENTRIES, MAX_UNITS};
-
-/// One of the four text fields of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DraftField {
-    /// The number of bits.
-    M,
-    /// The number of hash indices.
-    K,
-    /// The string to insert.
-    Insert,
-    /// The string to query.
-    Query,
-}
-
-impl DraftField {
-    /// The serde name: `m`, `k`, `insert` or `query`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            DraftField::M => "m",
-            DraftField::K => "k",
-            DraftField::Insert => "insert",
-            DraftField::Query => "query",
-        }
-    }
-}
-
-impl fmt::Display for DraftField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// A detail panel of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -613,45 +582,39 @@ fn parse_digits(text: &str) -> Option<Option<u64>> {
     }))
 }
 
-/// Parses and bounds-checks an `m` or `k` draft.
-pub(crate) fn parse_param(field: DraftField, text: &str) -> Result<u64, SessionError> {
-    let (min, max) = match field {
-        DraftField::K => (K_MIN, K_MAX),
-        _ => (M_MIN, M_MAX),
-    };
-    let out_of_range = || SessionError::OutOfRange {
-        field,
-        value: text.to_owned(),
-        min,
-        max,
-    };
+/// Reads an `m` or `k` draft as a number: one or more ASCII digits, else
+/// [`SessionError::InvalidDraft`]. Digits whose value overflows `u64` read as
+/// `u64::MAX` (out of range anyway).
+fn parse_draft(field: DraftField, text: &str) -> Result<u64, SessionError> {
     match parse_digits(text) {
         None => Err(SessionError::InvalidDraft {
             field,
             value: text.to_owned(),
         }),
-        Some(None) => Err(out_of_range()),
-        Some(Some(value)) if value < u64::from(min) || value > u64::from(max) => {
-            Err(out_of_range())
-        }
-        Some(Some(value)) => Ok(value),
+        Some(value) => Ok(value.unwrap_or(u64::MAX)),
     }
 }
 
-/// Parses both drafts into parameters (m first, then k).
+/// Parses both drafts into parameters, `m` first (its digits, then its bounds), then
+/// `k`. A value outside the protocol's bounds is [`SessionError::OutOfRange`] naming
+/// the field, with its draft verbatim and the bounds the protocol reports.
 pub(crate) fn parse_params(drafts: &Drafts) -> Result<Params, SessionError> {
-    let m = parse_param(DraftField::M, &drafts.m)?;
-    let k = parse_param(DraftField::K, &drafts.k)?;
-    Params::new(m, k).map_err(|bound| SessionError::OutOfRange {
-        field: if bound.field == "k" {
-            DraftField::K
-        } else {
-            DraftField::M
-        },
-        value: bound.given.to_string(),
-        min: bound.min,
-        max: bound.max,
-    })
+    let out_of_range = |bound: BoundError| {
+        let (field, text) = match bound.field {
+            Field::K => (DraftField::K, &drafts.k),
+            _ => (DraftField::M, &drafts.m),
+        };
+        SessionError::OutOfRange {
+            field,
+            value: text.clone(),
+            min: bound.min,
+            max: bound.max,
+        }
+    };
+    let m = parse_draft(DraftField::M, &drafts.m)?;
+    fnv1a_utf16_v1::check_m(m).map_err(out_of_range)?;
+    let k = parse_draft(DraftField::K, &drafts.k)?;
+    Params::new(m, k).map_err(out_of_range)
 }
 
 /// Whether a draft denotes exactly this parameter value.

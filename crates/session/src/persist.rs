@@ -49,10 +49,11 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::draft::DraftField;
 use crate::error::{ErrorKind, ImportError, SessionError};
 use crate::model::{
-    Active, Counters, DraftField, Drafts, HistoryEntry, LastOperation, OpKind, Outcome, Panels,
-    ParamsView, PositionStep, Session, check_string, draft_denotes, units_len,
+    Active, Counters, Drafts, HistoryEntry, LastOperation, OpKind, Outcome, Panels, ParamsView,
+    PositionStep, Session, check_string, draft_denotes, units_len,
 };
 use crate::text::{Text, json_display};
 use crate::{DRAFT_MAX_UNITS, HISTORY_CAP, MAX_ENTRIES};
@@ -318,27 +319,23 @@ fn check_unique_keys(text: &str) -> Result<(), ImportError> {
         })
 }
 
+/// The typed pass over a text that [`parse`] has already parsed as JSON (its syntax,
+/// its end and any trailing characters checked there), so only its shape can fail here:
+/// every error is [`ImportError::invalid`] at the path where it occurred.
 fn read_typed<T: DeserializeOwned>(text: &str) -> Result<T, ImportError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let path = error.path().to_string();
         let inner = error.into_inner();
-        match inner.classify() {
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-                syntax_error(&inner)
-            }
-            _ => ImportError::invalid(
-                if path == "." {
-                    "(root)".to_owned()
-                } else {
-                    path
-                },
-                inner.to_string(),
-            ),
-        }
-    })?;
-    deserializer.end().map_err(|error| syntax_error(&error))?;
-    Ok(value)
+        ImportError::invalid(
+            if path == "." {
+                "(root)".to_owned()
+            } else {
+                path
+            },
+            inner.to_string(),
+        )
+    })
 }
 
 /// Parses, migrates and validates an export.

@@ -348,7 +348,7 @@ fn rejection_case(
     }
     match Params::new(m, k) {
         Ok(_) => return Err(io(&id, "production accepted the parameters")),
-        Err(err) if err.field != field => {
+        Err(err) if err.field.name() != field => {
             return Err(io(
                 &id,
                 format!("production names {}, the bounds name {field}", err.field),

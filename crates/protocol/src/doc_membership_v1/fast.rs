@@ -1,0 +1,373 @@
+//! The tuned path of `doc-membership-v1`: the same positions as the plain functions of
+//! the parent module, computed the way the filter needs them fast.
+//!
+//! * [`FramedItem`] frames and pads an item once on the stack (one or two SHA-256
+//!   blocks) and hashes it for each index with `sha2::block_api::compress256` on the
+//!   ready blocks: no hasher, no buffering, no framing again between indices.
+//! * The digest, taken as the SHA-256 state words, is reduced mod m with per-m
+//!   constants computed at compile time (`Reducer`): a few multiplications, no
+//!   division.
+//!
+//! The tests below and `tests/properties.rs` hold this path equal to the plain one
+//! (and to the oracle) for every m, k, seed length and item length.
+
+use core::fmt;
+use sha2::block_api::compress256;
+
+use super::{BoundError, DOMAIN, K_MAX, M_MAX, M_MIN, Params, Positions, check_item};
+
+/// The SHA-256 initial hash value (FIPS 180-4, section 5.3.3).
+pub const SHA256_INITIAL_STATE: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
+
+/// Precomputed constants that reduce a 256-bit digest mod one `m` with 64-bit limbs.
+///
+/// The digest is four big-endian 64-bit limbs `L[0..4]`, its value
+/// `sum(L[j] * 2^(64*(3-j)))`. With `weight[j] = 2^(64*(3-j)) mod m` (below 512),
+/// `S = sum(L[j] * weight[j])` is congruent to the digest and below `2^75`. Folding
+/// `S = hi*2^64 + mid*2^32 + low` with `2^64 mod m` and `2^32 mod m` gives a
+/// congruent value below `2^42`, and one Lemire fast remainder (multiplications by
+/// `ceil(2^64 / m)` and by m, exact for numerators below `2^(64 - log2 m)`) finishes:
+/// a handful of multiplications and no division.
+#[derive(Clone, Copy)]
+struct Reducer {
+    /// `2^192`, `2^128` and `2^64` mod m (the last limb's weight is 1).
+    weights: [u64; 3],
+    /// `2^32 mod m`.
+    fold32: u64,
+    /// `ceil(2^64 / m)`.
+    reciprocal: u64,
+}
+
+/// `2^bits mod m`, for m of at least 2 (every allowed m is at least 8).
+const fn pow2_mod(bits: u32, m: u64) -> u64 {
+    let mut r = 1;
+    let mut i = 0;
+    while i < bits {
+        r = r * 2 % m;
+        i += 1;
+    }
+    r
+}
+
+const fn reducer(m: u16) -> Reducer {
+    let m = m as u64;
+    Reducer {
+        weights: [pow2_mod(192, m), pow2_mod(128, m), pow2_mod(64, m)],
+        fold32: pow2_mod(32, m),
+        reciprocal: u64::MAX / m + 1,
+    }
+}
+
+/// One [`Reducer`] per allowed `m` (entries below [`M_MIN`] are never read).
+static REDUCERS: [Reducer; M_MAX as usize + 1] = {
+    let mut table = [reducer(M_MIN as u16); M_MAX as usize + 1];
+    let mut m = M_MIN as usize;
+    while m <= M_MAX as usize {
+        table[m] = reducer(m as u16);
+        m += 1;
+    }
+    table
+};
+
+impl Reducer {
+    #[inline(always)]
+    fn reduce(&self, words: &[u32; 8], m: u16) -> u16 {
+        let limb = |j: usize| (u64::from(words[2 * j]) << 32) + u64::from(words[2 * j + 1]);
+        let [w0, w1, w2] = self.weights;
+        let sum = u128::from(limb(0)) * u128::from(w0)
+            + u128::from(limb(1)) * u128::from(w1)
+            + u128::from(limb(2)) * u128::from(w2)
+            + u128::from(limb(3));
+        // 2^64 mod m is weights[2].
+        let low = sum as u64;
+        let folded = (sum >> 64) as u64 * w2 + (low >> 32) * self.fold32 + (low & 0xffff_ffff);
+        let fraction = self.reciprocal.wrapping_mul(folded);
+        ((u128::from(fraction) * u128::from(m)) >> 64) as u16
+    }
+}
+
+/// A message block template: the domain, then zeros.
+const BLOCK_TEMPLATE: [u8; 64] = {
+    let mut block = [0u8; 64];
+    let mut at = 0;
+    while at < DOMAIN.len() {
+        block[at] = DOMAIN[at];
+        at += 1;
+    }
+    block
+};
+
+/// An item framed and padded once into SHA-256 blocks on the stack, ready to hash for
+/// any hash index without framing again.
+///
+/// The message is at most [`MESSAGE_MAX`](super::MESSAGE_MAX) (105) bytes, so with SHA-256 padding it
+/// fills one block (messages up to 55 bytes) or two. Only the hash-index byte differs
+/// between the `k` messages of an item, and it sits in the first block after the seed,
+/// so no compression can be shared between indices: each position costs exactly one
+/// or two calls of the block function, with no hasher buffering around them.
+///
+/// Between indices only the 16-byte lane of the first block that holds the index
+/// byte is rewritten, with one 16-byte store: the block function reads its input in
+/// 16-byte lanes, so it gets the new lane straight from the store buffer instead of
+/// waiting for a one-byte store to reach the cache (a store-forwarding stall).
+#[derive(Clone)]
+pub struct FramedItem {
+    blocks: [[u8; 64]; 2],
+    block_count: usize,
+    /// Offset of the 16-byte lane holding the index byte.
+    lane_at: usize,
+    /// That lane with index 0.
+    lane: [u8; 16],
+    /// 0xff at the index byte's place in the lane, zero elsewhere.
+    mask: [u8; 16],
+    /// The index the blocks currently hold.
+    index: u8,
+    m: u16,
+    reducer: &'static Reducer,
+}
+
+impl fmt::Debug for FramedItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FramedItem")
+            .field("block_count", &self.block_count)
+            .field("index", &self.index)
+            .field("m", &self.m)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One-hot lane masks: `LANE_MASKS[j]` has 0xff at byte `j`.
+const LANE_MASKS: [[u8; 16]; 16] = {
+    let mut masks = [[0u8; 16]; 16];
+    let mut j = 0;
+    while j < 16 {
+        masks[j][j] = 0xff;
+        j += 1;
+    }
+    masks
+};
+
+/// Writes the padded message of hash index 0 and `item` into `blocks` (zeroed by
+/// the caller); returns the number of blocks.
+#[inline(always)]
+fn frame_into(blocks: &mut [[u8; 64]; 2], params: &Params, item: &[u8]) -> usize {
+    let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+    let item_at = index_at + 3;
+    let len = item_at + item.len();
+    let [first, second] = blocks;
+    *first = BLOCK_TEMPLATE;
+    let [m_high, m_low] = params.m.to_be_bytes();
+    first[18..22].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
+    // The whole seed buffer: its bytes past the seed are zero, and the index, length
+    // and item overwrite them below.
+    first[22..38].copy_from_slice(&params.seed);
+    let [len_high, len_low] = (item.len() as u16).to_be_bytes();
+    first[index_at..item_at].copy_from_slice(&[0, len_high, len_low]);
+    let (head, tail) = item.split_at(item.len().min(64 - item_at));
+    first[item_at..item_at + head.len()].copy_from_slice(head);
+    // Padding: 0x80 right after the message, the bit length in the last 8 bytes.
+    let bit_len = (len as u64 * 8).to_be_bytes();
+    if len + 9 <= 64 {
+        first[len] = 0x80;
+        first[56..].copy_from_slice(&bit_len);
+        1
+    } else {
+        second[..tail.len()].copy_from_slice(tail);
+        match first.get_mut(len) {
+            Some(byte) => *byte = 0x80,
+            None => second[len - 64] = 0x80,
+        }
+        second[56..].copy_from_slice(&bit_len);
+        2
+    }
+}
+
+impl FramedItem {
+    /// Frames and pads `item` under `params`; errors only for an item over 64 bytes.
+    ///
+    /// In a hot loop prefer [`FramedItem::with`], which frames in place.
+    #[inline]
+    pub fn new(params: &Params, item: &[u8]) -> Result<Self, BoundError> {
+        Self::with(params, item, |framed| framed.clone())
+    }
+
+    /// Frames and pads `item` under `params` on this stack frame and runs `f` with it;
+    /// errors only for an item over 64 bytes.
+    #[inline(always)]
+    pub fn with<R>(
+        params: &Params,
+        item: &[u8],
+        f: impl FnOnce(&mut FramedItem) -> R,
+    ) -> Result<R, BoundError> {
+        check_item(item)?;
+        let mut blocks = [[0; 64]; 2];
+        let block_count = frame_into(&mut blocks, params, item);
+        let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+        let lane_at = index_at & !15;
+        let mut lane = [0u8; 16];
+        lane.copy_from_slice(&blocks[0][lane_at..lane_at + 16]);
+        let mut framed = FramedItem {
+            blocks,
+            block_count,
+            lane_at,
+            lane,
+            mask: LANE_MASKS[index_at & 15],
+            index: 0,
+            m: params.m,
+            reducer: &REDUCERS[usize::from(params.m)],
+        };
+        Ok(f(&mut framed))
+    }
+
+    /// Number of SHA-256 blocks of each message (1 or 2).
+    pub fn block_count(&self) -> usize {
+        self.block_count
+    }
+
+    /// The padded blocks of the message for hash index `index`.
+    #[inline(always)]
+    pub fn blocks(&mut self, index: u8) -> &[[u8; 64]] {
+        if self.index != index {
+            let mut lane = self.lane;
+            for (byte, mask) in lane.iter_mut().zip(self.mask) {
+                *byte |= mask & index;
+            }
+            let at = self.lane_at;
+            self.blocks[0][at..at + 16].copy_from_slice(&lane);
+            self.index = index;
+        }
+        &self.blocks[..self.block_count]
+    }
+
+    /// The SHA-256 state after the last block for hash index `index`: the digest as
+    /// eight big-endian words.
+    #[inline(always)]
+    pub fn state(&mut self, index: u8) -> [u32; 8] {
+        let mut state = SHA256_INITIAL_STATE;
+        compress256(&mut state, self.blocks(index));
+        state
+    }
+
+    /// Position for hash index `index`.
+    #[inline(always)]
+    pub fn position(&mut self, index: u8) -> u16 {
+        let state = self.state(index);
+        self.reduce(&state)
+    }
+
+    /// A digest given as its state words (from [`FramedItem::state`]) reduced mod m:
+    /// the position, as [`reduce`](super::reduce) computes it from the digest bytes.
+    #[inline(always)]
+    pub fn reduce(&self, state: &[u32; 8]) -> u16 {
+        self.reducer.reduce(state, self.m)
+    }
+}
+
+/// All `k` positions of `item`, in hash-index order: the same values as
+/// [`positions`](super::positions), the item framed once.
+#[inline]
+pub fn positions(params: &Params, item: &[u8]) -> Result<Positions, BoundError> {
+    FramedItem::with(params, item, |framed| {
+        let mut out = Positions {
+            buf: [0; K_MAX as usize],
+            len: usize::from(params.k),
+        };
+        for (index, slot) in (0..params.k).zip(&mut out.buf) {
+            *slot = framed.position(index);
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ITEM_MAX, SEED_MAX, digest, message, reduce};
+    use super::*;
+
+    /// A deterministic pseudo-random 32 bytes (xorshift64*).
+    fn pseudo_bytes(state: &mut u64) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for chunk in out.chunks_exact_mut(8) {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            chunk.copy_from_slice(&state.wrapping_mul(0x2545_f491_4f6c_dd1d).to_be_bytes());
+        }
+        out
+    }
+
+    fn words_of(digest: &[u8; 32]) -> [u32; 8] {
+        let mut words = [0u32; 8];
+        for (word, chunk) in words.iter_mut().zip(digest.chunks_exact(4)) {
+            *word = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+        words
+    }
+
+    #[test]
+    fn table_reduction_equals_the_plain_one_for_every_m() {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        let mut digests = vec![[0u8; 32], [0xff; 32]];
+        // One bit set in each limb and each half-limb, to reach every weight alone.
+        for byte in [0, 3, 4, 7, 8, 11, 12, 15, 16, 19, 20, 23, 24, 27, 28, 31] {
+            let mut one = [0u8; 32];
+            one[byte] = 0x80;
+            digests.push(one);
+        }
+        digests.extend((0..64).map(|_| pseudo_bytes(&mut state)));
+        for m in M_MIN as u16..=M_MAX as u16 {
+            for digest in &digests {
+                assert_eq!(
+                    REDUCERS[usize::from(m)].reduce(&words_of(digest), m),
+                    reduce(digest, m),
+                    "m = {m}"
+                );
+            }
+        }
+    }
+
+    /// Every seed length and every item length (one block up to 55 message bytes, two
+    /// from 56, with the padding's 0x80 in the first or the second block), every index,
+    /// and indices taken out of order.
+    #[test]
+    fn framed_items_hash_like_the_plain_path() {
+        let mut state = 0x0123_4567_89ab_cdef;
+        for seed_len in 0..=SEED_MAX {
+            for item_len in 0..=ITEM_MAX {
+                let bytes = pseudo_bytes(&mut state);
+                let seed: Vec<u8> = bytes.iter().cycle().take(seed_len).copied().collect();
+                let item: Vec<u8> = bytes.iter().rev().cycle().take(item_len).copied().collect();
+                let m = 8 + (item_len as u64 * 7 + seed_len as u64 * 31) % 505;
+                let params = Params::new(m, 8, &seed).unwrap();
+                let mut framed = FramedItem::new(&params, &item).unwrap();
+                let len = message(&params, 0, &item).unwrap().as_bytes().len();
+                assert_eq!(framed.block_count(), if len <= 55 { 1 } else { 2 });
+                let want = super::super::positions(&params, &item).unwrap();
+                assert_eq!(positions(&params, &item).unwrap(), want);
+                for index in [0, 1, 2, 3, 4, 5, 6, 7, 3, 0, 7] {
+                    let plain = digest(&params, index, &item).unwrap();
+                    let what = format!("seed {seed_len} item {item_len} index {index}");
+                    assert_eq!(framed.state(index), words_of(&plain), "{what}");
+                    assert_eq!(framed.position(index), reduce(&plain, params.m()), "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn items_over_64_bytes_are_refused() {
+        let params = Params::new(16, 3, b"").unwrap();
+        assert!(FramedItem::new(&params, &[0; 65]).is_err());
+        assert!(positions(&params, &[0; 65]).is_err());
+        assert!(positions(&params, &[0; 64]).is_ok());
+    }
+}
