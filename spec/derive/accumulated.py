@@ -11,8 +11,9 @@ Usage: derive/accumulated.py [--check]
 """
 import hashlib
 import json
-import sys
 from pathlib import Path
+
+from spec_files import write_or_check
 
 OUT = Path(__file__).resolve().parent.parent / "accumulated.json"
 GENERATOR = "bloomproof accumulated v1"
@@ -147,15 +148,7 @@ def render():
 
 
 def main():
-    files = render()
-    if "--check" in sys.argv[1:]:
-        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-        for p in stale:
-            print(f"{p} is stale: run `python3 spec/derive/{Path(__file__).name}` and commit", file=sys.stderr)
-        sys.exit(1 if stale else 0)
-    for p, text in files.items():
-        p.write_text(text)
-        print("wrote", p)
+    write_or_check(render(), __file__)
 
 
 if __name__ == "__main__":

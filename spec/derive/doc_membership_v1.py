@@ -13,9 +13,9 @@ Usage: derive/doc_membership_v1.py          write the files
        derive/doc_membership_v1.py --check  fail if the files differ from the output
 """
 import hashlib
-import json
-import sys
 from pathlib import Path
+
+from spec_files import protocol_files, write_or_check
 
 PROTOCOL = "doc-membership-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -458,33 +458,13 @@ def render():
         if n in INSIDE:
             entry["inside_implementation"] = INSIDE[n]
         entries.append(entry)
-    checks = {"$schema": "../schemas/checks.schema.json", "protocol": PROTOCOL, "format_version": 1,
-              "check_count": len(CHECKS), "checks": entries,
-              "published_figures": [{"name": n, "check": c, "value": v, "source": "seed 000, its JSON report (section 4)"}
-                                    for n, v, c in PUBLISHED]}
-    cs = cases()
-    ids = [c["id"] + "@" + c["check"] for c in cs]
-    assert len(ids) == len(set(ids))
-    # Case ids must be unique in the file: prefix with a short check group.
-    for c in cs:
-        c["id"] = "%02d-%s" % ([n for n, _, _ in CHECKS].index(c["check"]) + 1, c["id"])
-    file = {"$schema": "../schemas/" + PROTOCOL + ".cases.schema.json", "protocol": PROTOCOL, "format_version": 1,
-            "case_count": len(cs), "flags": dict(sorted(FLAGS.items())), "cases": cs}
-    dump = lambda v: json.dumps(v, indent=2, ensure_ascii=True) + "\n"
-    return {OUT / "checks.json": dump(checks), OUT / "cases.json": dump(file)}
+    published = [{"name": n, "check": c, "value": v, "source": "seed 000, its JSON report (section 4)"}
+                 for n, v, c in PUBLISHED]
+    return protocol_files(OUT, PROTOCOL, entries, published, cases(), FLAGS, indent=2)
 
 
 def main():
-    files = render()
-    if "--check" in sys.argv[1:]:
-        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-        for p in stale:
-            print(f"{p} is stale: run `python3 spec/derive/{Path(__file__).name}` and commit", file=sys.stderr)
-        sys.exit(1 if stale else 0)
-    OUT.mkdir(parents=True, exist_ok=True)
-    for p, text in files.items():
-        p.write_text(text)
-        print("wrote", p)
+    write_or_check(render(), __file__)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ Usage: derive/fnv1a_utf16_v1.py [--check]
 """
 import json
 import math
-import sys
 from fractions import Fraction
 from pathlib import Path
+
+from spec_files import protocol_files, write_or_check
 
 PROTOCOL = "fnv1a-utf16-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -954,33 +955,13 @@ PUBLISHED = [
 
 
 def render():
-    checks = {"$schema": "../schemas/checks.schema.json", "protocol": PROTOCOL, "format_version": 1,
-              "check_count": len(CHECKS),
-              "checks": [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS],
-              "published_figures": [{"name": n, "check": c, "value": v, "source": s} for n, v, c, s in PUBLISHED]}
-    cs = cases()
-    names = [n for n, _, _ in CHECKS]
-    for c in cs:
-        c["id"] = "%02d-%s" % (names.index(c["check"]) + 1, c["id"])
-    ids = [c["id"] for c in cs]
-    assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
-    file = {"$schema": "../schemas/" + PROTOCOL + ".cases.schema.json", "protocol": PROTOCOL, "format_version": 1,
-            "case_count": len(cs), "flags": dict(sorted(FLAGS.items())), "cases": cs}
-    dump = lambda v: json.dumps(v, indent=1, ensure_ascii=True) + "\n"
-    return {OUT / "checks.json": dump(checks), OUT / "cases.json": dump(file)}
+    checks = [{"name": n, "asserts": a, "source": s} for n, a, s in CHECKS]
+    published = [{"name": n, "check": c, "value": v, "source": s} for n, v, c, s in PUBLISHED]
+    return protocol_files(OUT, PROTOCOL, checks, published, cases(), FLAGS, indent=1)
 
 
 def main():
-    files = render()
-    if "--check" in sys.argv[1:]:
-        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-        for p in stale:
-            print(f"{p} is stale: run `python3 spec/derive/{Path(__file__).name}` and commit", file=sys.stderr)
-        sys.exit(1 if stale else 0)
-    OUT.mkdir(parents=True, exist_ok=True)
-    for p, text in files.items():
-        p.write_text(text)
-        print("wrote", p)
+    write_or_check(render(), __file__)
 
 
 if __name__ == "__main__":
