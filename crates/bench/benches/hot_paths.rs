@@ -6,7 +6,10 @@
 //!   lookups per iteration; the floors run the block function alone on the same
 //!   messages, pre-framed and pre-padded.
 //! * `doc_build/{max_snapshot,floor}`: the 64-record maximum snapshot.
-//! * `batch_lookup/{all_cores,one_core}`: 4096 queries against the maximum snapshot.
+//! * `batch_lookup/{batch,parallel,one_core}_<n>`: batches of 256, 4096 and 65536
+//!   queries (half members) against the maximum snapshot: `lookup_batch` (on all cores
+//!   from `BATCH_PARALLEL_MIN` queries), `lookup_batch_parallel` (always on all cores)
+//!   and `lookup_batch_sequential`.
 //! * `fnv/{positions,floor}_256`: 64 strings of 256 code units per iteration.
 #![allow(
     clippy::unwrap_used,
@@ -18,8 +21,8 @@
 )]
 
 use bloomproof_bench::{
-    DOC_VARIANTS, all_padded_blocks, fnv_floor, fnv_params, fnv_strings, max_snapshot_params,
-    max_snapshot_records, non_member_padded_blocks, pseudo_items, sha256_floor,
+    BATCH_SIZES, DOC_VARIANTS, all_padded_blocks, batch_queries, fnv_floor, fnv_params,
+    fnv_strings, max_snapshot_params, max_snapshot_records, non_member_padded_blocks, sha256_floor,
 };
 use bloomproof_filter::DocumentPrefilter;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
@@ -79,21 +82,22 @@ fn batch_lookup(c: &mut Criterion) {
     let mut group = c.benchmark_group("batch_lookup");
     let snapshot =
         DocumentPrefilter::with_params(max_snapshot_params(), &max_snapshot_records()).unwrap();
-    let mut queries = pseudo_items(0x6261_7463, 2048, 64);
-    for _ in 0..32 {
-        queries.extend(max_snapshot_records());
+    for len in BATCH_SIZES {
+        let queries = batch_queries(len);
+        let items: Vec<&[u8]> = queries.iter().map(Vec::as_slice).collect();
+        let one = snapshot.lookup_batch_sequential(&items);
+        assert_eq!(snapshot.lookup_batch(&items), one);
+        assert_eq!(snapshot.lookup_batch_parallel(&items), one);
+        group.bench_function(format!("batch_{len}"), |b| {
+            b.iter(|| black_box(snapshot.lookup_batch(black_box(&items))));
+        });
+        group.bench_function(format!("parallel_{len}"), |b| {
+            b.iter(|| black_box(snapshot.lookup_batch_parallel(black_box(&items))));
+        });
+        group.bench_function(format!("one_core_{len}"), |b| {
+            b.iter(|| black_box(snapshot.lookup_batch_sequential(black_box(&items))));
+        });
     }
-    let items: Vec<&[u8]> = queries.iter().map(Vec::as_slice).collect();
-    assert_eq!(
-        snapshot.lookup_batch(&items),
-        snapshot.lookup_batch_with_threads(&items, 1)
-    );
-    group.bench_function("all_cores", |b| {
-        b.iter(|| black_box(snapshot.lookup_batch(black_box(&items))));
-    });
-    group.bench_function("one_core", |b| {
-        b.iter(|| black_box(snapshot.lookup_batch_with_threads(black_box(&items), 1)));
-    });
     group.finish();
 }
 

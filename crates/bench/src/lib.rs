@@ -176,6 +176,19 @@ pub fn non_member_padded_blocks(
     messages
 }
 
+/// Batch sizes of the batch benchmark.
+pub const BATCH_SIZES: [usize; 3] = [256, 4096, 65536];
+
+/// `len` queries against the maximum snapshot: `len / 2` pseudo-random 64-byte
+/// non-members, then the 64 records over and over up to `len` (the costly queries,
+/// k compressions each, all in the second half).
+pub fn batch_queries(len: usize) -> Vec<Vec<u8>> {
+    let mut queries = pseudo_items(0x6261_7463, len / 2, 64);
+    let records = max_snapshot_records();
+    queries.extend(records.iter().cycle().take(len - len / 2).cloned());
+    queries
+}
+
 /// The SHA-256 floor: one fresh state and the block function over each message's
 /// ready blocks, nothing else. Returns the XOR of the first digest words so the work
 /// cannot be skipped.
@@ -303,6 +316,21 @@ mod tests {
                     .iter()
                     .all(|x| !snapshot.lookup(x).unwrap().duplicate)
             );
+        }
+    }
+
+    #[test]
+    fn batch_queries_are_half_members() {
+        let snapshot =
+            DocumentPrefilter::with_params(max_snapshot_params(), &max_snapshot_records()).unwrap();
+        for len in BATCH_SIZES {
+            let queries = batch_queries(len);
+            assert_eq!(queries.len(), len);
+            let members = queries
+                .iter()
+                .filter(|q| snapshot.lookup(q).unwrap().duplicate)
+                .count();
+            assert_eq!(members, len / 2);
         }
     }
 

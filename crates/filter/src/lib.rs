@@ -186,9 +186,20 @@ fn key_of(state: &[u32; 8]) -> u32 {
     state[7]
 }
 
-/// Smallest number of items per thread for which [`DocumentPrefilter::lookup_batch`]
-/// starts another thread.
-pub const BATCH_MIN_PER_THREAD: usize = 64;
+/// Smallest batch that [`DocumentPrefilter::lookup_batch`] spreads over the cores;
+/// smaller batches run on the calling thread, where handing work to the pool would
+/// cost about as much as it saves (see BENCHMARKS.md for the measurement).
+pub const BATCH_PARALLEL_MIN: usize = 256;
+
+/// Queries one task of a parallel batch takes at least: enough that handing out a
+/// task costs little beside its lookups, few enough that the cores finish together
+/// even when some queries cost k compressions and others one.
+const BATCH_GRAIN: usize = 32;
+
+/// Whether a batch of `len` queries runs on the pool of `threads` threads.
+fn batch_in_parallel(len: usize, threads: usize) -> bool {
+    threads > 1 && len >= BATCH_PARALLEL_MIN
+}
 
 /// An immutable snapshot: parameters, bits and the exact document set.
 ///
@@ -409,48 +420,42 @@ impl DocumentPrefilter {
             .is_some_and(|byte| byte & (1 << (position % 8)) != 0)
     }
 
-    /// [`lookup`](Self::lookup) of every item, results in input order, spread over all
-    /// available cores ([`std::thread::available_parallelism`]).
+    /// [`lookup`](Self::lookup) of every item, results in input order.
     ///
-    /// Small batches (fewer than [`BATCH_MIN_PER_THREAD`] items per extra thread) run
-    /// on the calling thread alone, where starting a thread would cost more than it
-    /// saves.
+    /// A batch of at least [`BATCH_PARALLEL_MIN`] items is spread over all cores
+    /// ([`lookup_batch_parallel`](Self::lookup_batch_parallel)); a smaller one runs on
+    /// the calling thread ([`lookup_batch_sequential`](Self::lookup_batch_sequential)).
     pub fn lookup_batch(&self, items: &[&[u8]]) -> Vec<Result<Lookup, ContractError>> {
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        self.lookup_batch_with_threads(items, threads)
+        if batch_in_parallel(items.len(), rayon::current_num_threads()) {
+            self.lookup_batch_parallel(items)
+        } else {
+            self.lookup_batch_sequential(items)
+        }
     }
 
-    /// [`lookup`](Self::lookup) of every item, results in input order, on at most
-    /// `threads` threads (the calling thread is one of them; 0 is read as 1). The input
-    /// is cut into one contiguous chunk per thread.
-    pub fn lookup_batch_with_threads(
-        &self,
-        items: &[&[u8]],
-        threads: usize,
-    ) -> Vec<Result<Lookup, ContractError>> {
-        const ABSENT: Lookup = Lookup {
-            maybe_present: false,
-            exact_checked: false,
-            duplicate: false,
-        };
-        let mut out = vec![Ok(ABSENT); items.len()];
-        let threads = threads.min(items.len() / BATCH_MIN_PER_THREAD).max(1);
-        let chunk = items.len().div_ceil(threads).max(1);
-        let fill = |items: &[&[u8]], out: &mut [Result<Lookup, ContractError>]| {
-            for (item, slot) in items.iter().zip(out) {
-                *slot = self.lookup(item);
-            }
-        };
-        std::thread::scope(|scope| {
-            let mut pairs = items.chunks(chunk).zip(out.chunks_mut(chunk));
-            let own = pairs.next();
-            for (items, out) in pairs {
-                scope.spawn(move || fill(items, out));
-            }
-            if let Some((items, out)) = own {
-                fill(items, out);
-            }
-        });
+    /// [`lookup`](Self::lookup) of every item on the calling thread, results in input
+    /// order.
+    pub fn lookup_batch_sequential(&self, items: &[&[u8]]) -> Vec<Result<Lookup, ContractError>> {
+        items.iter().map(|item| self.lookup(item)).collect()
+    }
+
+    /// [`lookup`](Self::lookup) of every item on rayon's pool of one thread per core
+    /// (started once per process, kept between calls), results in input order, whatever
+    /// the batch's size.
+    ///
+    /// The batch is cut into tasks of a few dozen items that idle threads take from
+    /// busy ones, so the cores finish together even when the costly queries (members:
+    /// k compressions each) sit in one part of the batch and the cheap ones (most
+    /// non-members stop at the first clear bit) in another. Each task writes its
+    /// results straight into its own part of the output vector.
+    pub fn lookup_batch_parallel(&self, items: &[&[u8]]) -> Vec<Result<Lookup, ContractError>> {
+        use rayon::prelude::*;
+        let mut out = Vec::with_capacity(items.len());
+        items
+            .par_iter()
+            .with_min_len(BATCH_GRAIN)
+            .map(|item| self.lookup(item))
+            .collect_into_vec(&mut out);
         out
     }
 }
@@ -572,7 +577,16 @@ mod tests {
     }
 
     #[test]
-    fn batch_lookup_keeps_input_order_on_any_thread_count() {
+    fn batches_from_batch_parallel_min_on_two_threads_run_in_parallel() {
+        assert!(batch_in_parallel(BATCH_PARALLEL_MIN, 2));
+        assert!(batch_in_parallel(BATCH_PARALLEL_MIN + 1, 64));
+        assert!(!batch_in_parallel(BATCH_PARALLEL_MIN - 1, 2));
+        assert!(!batch_in_parallel(BATCH_PARALLEL_MIN, 1));
+        assert!(!batch_in_parallel(0, 0));
+    }
+
+    #[test]
+    fn batch_lookup_keeps_input_order_sequential_or_parallel() {
         let universe = universe();
         let snapshot = DocumentPrefilter::new(&universe[..16], 64, 3, b"lab").unwrap();
         let mut items: Vec<&[u8]> = Vec::new();
@@ -584,11 +598,21 @@ mod tests {
         }
         let one: Vec<_> = items.iter().map(|item| snapshot.lookup(item)).collect();
         assert!(one.iter().any(Result::is_err));
-        for threads in [0, 1, 2, 3, 8, 1000] {
-            assert_eq!(snapshot.lookup_batch_with_threads(&items, threads), one);
-        }
+        assert_eq!(snapshot.lookup_batch_parallel(&items), one);
+        assert_eq!(snapshot.lookup_batch_sequential(&items), one);
         assert_eq!(snapshot.lookup_batch(&items), one);
+        // Long enough for lookup_batch to run it on the pool.
+        let long: Vec<&[u8]> = items
+            .iter()
+            .cycle()
+            .take(BATCH_PARALLEL_MIN + 7)
+            .copied()
+            .collect();
+        let want: Vec<_> = long.iter().map(|item| snapshot.lookup(item)).collect();
+        assert_eq!(snapshot.lookup_batch(&long), want);
+        assert_eq!(snapshot.lookup_batch_parallel(&long), want);
         assert_eq!(snapshot.lookup_batch(&[]), []);
+        assert_eq!(snapshot.lookup_batch_parallel(&[]), []);
     }
 
     #[test]

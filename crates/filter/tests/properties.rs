@@ -121,24 +121,25 @@ proptest! {
         }
     }
 
-    /// Batched lookups equal single ones, in input order, for any thread count
-    /// (batches long enough to be cut into several chunks included).
+    /// Batched lookups equal single ones, in input order, sequential or on the pool
+    /// (batches long enough to be cut into several tasks included).
     #[test]
     fn batch_lookups_equal_single_ones(
         (m, k, seed) in params(),
         records in records(),
         queries in prop::collection::vec(item(), 0..300),
-        threads in 0usize..6,
+        odd in any::<bool>(),
     ) {
         let snapshot = DocumentPrefilter::new(&records, m, k, &seed).unwrap();
         let mut all: Vec<&[u8]> = queries.iter().map(Vec::as_slice).collect();
         all.extend(records.iter().map(Vec::as_slice));
         let too_long = [0u8; 65];
-        if threads % 2 == 1 {
+        if odd {
             all.insert(all.len() / 2, &too_long);
         }
         let single: Vec<_> = all.iter().map(|q| snapshot.lookup(q)).collect();
-        prop_assert_eq!(&snapshot.lookup_batch_with_threads(&all, threads), &single);
+        prop_assert_eq!(&snapshot.lookup_batch_parallel(&all), &single);
+        prop_assert_eq!(&snapshot.lookup_batch_sequential(&all), &single);
         prop_assert_eq!(&snapshot.lookup_batch(&all), &single);
     }
 
