@@ -5,11 +5,16 @@
 //!    install -y chromium`, as root; otherwise it says what to install);
 //! 2. Node.js and npm when `node` is absent (`apt-get install -y nodejs npm`);
 //! 3. the npm packages of `crates/explorer/e2e` (`npm ci`) when `node_modules`
-//!    lacks `playwright-core` (Playwright drives the system Chromium; no browser
-//!    is downloaded);
+//!    lacks `playwright-core` or `axe-core` (Playwright drives the system
+//!    Chromium; no browser is downloaded);
 //! 4. `cargo build -p bloomproof --locked`;
-//! 5. `node --test explorer.test.mjs`, which starts `bloomproof explore --port 0`,
-//!    drives the page and writes the screenshots to `crates/explorer/e2e/screenshots/`.
+//! 5. `node --test explorer.test.mjs`, which exports the page
+//!    (`bloomproof explore --export target/e2e/site`), runs the suite against the
+//!    page served by `bloomproof explore --port 0` and again against the exported
+//!    folder served by `python3 -m http.server` (each server stopped once the page
+//!    has loaded), opens the single-file page from a `file://` URL, runs axe-core,
+//!    writes the screenshots to `crates/explorer/e2e/screenshots/` and
+//!    `target/e2e/explorer-session.json` and `target/e2e/timing.json`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -127,9 +132,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if !found("node") || !found("npm") {
         apt_install(&["nodejs", "npm"], "Node.js or npm is missing")?;
     }
-    if !e2e.join("node_modules/playwright-core").is_dir() {
+    if ["playwright-core", "axe-core"]
+        .iter()
+        .any(|package| !e2e.join("node_modules").join(package).is_dir())
+    {
         run_step(
-            "npm ci (playwright-core, no browser download)",
+            "npm ci (playwright-core and axe-core, no browser download)",
             Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund"])
                 .current_dir(&e2e)
@@ -149,6 +157,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .args(["--test", "--test-concurrency=1", "explorer.test.mjs"])
             .current_dir(&e2e)
             .env("BLOOMPROOF_BIN", &binary)
+            .env("BLOOMPROOF_TARGET", target_dir(&root))
             .env("CHROMIUM", &browser),
     )?;
     println!(

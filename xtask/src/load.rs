@@ -9,14 +9,12 @@
 //!    `session` script of `SESSION_STEPS` steps at m = 1024, k = 12, `estimates` at
 //!    m = 1024, k = 12, n = 1024). Every answer is checked (its id, no error, its shape).
 //! 3. **explore**: starts `bloomproof explore --host 127.0.0.1 --port 0` and reads the
-//!    URL it prints; builds a session of `ENTRIES` entries at m = 1024, k = 12 and its
-//!    share link through the API (setup, not timed); then each client, on its own
-//!    keep-alive connection, sends a fixed number of requests from a weighted mix
-//!    (`explore_kinds`): the page and its script, and API calls with small and large
-//!    bodies (that session, the 1000 insertions as one `ops` list, its share link, an
-//!    import padded to just under 2 MiB, one call the session rules reject with 422).
-//!    Requests look like the page's own: `Host: 127.0.0.1:<port>`, `Origin` on POSTs,
-//!    `Sec-Fetch-Site: same-origin` (module `http`).
+//!    URL it prints; then each client, on its own keep-alive connection, sends a fixed
+//!    number of requests from a weighted mix (`explore_kinds`): the page's static files
+//!    (the page runs its session model itself: there is no API), and two requests the
+//!    server refuses (a POST, 405; an unknown path, 404). Requests look like the page's
+//!    own: `Host: 127.0.0.1:<port>`, `Origin` on POSTs, `Sec-Fetch-Site: same-origin`
+//!    (module `http`).
 //! 4. Reads each subject's peak resident memory (`VmHWM` in `/proc/<pid>/status`) at the
 //!    end of its phase, then prints one row per subject and per request kind: requests,
 //!    concurrency, p50, p99 and max latency, errors, peak memory; the total time and the
@@ -89,14 +87,6 @@ const STARTUP_LIMIT: Duration = Duration::from_secs(20);
 const MAX_LINE: u64 = 64 * 1024 * 1024;
 /// Steps of the adapter's `session` script.
 const SESSION_STEPS: usize = 250;
-/// Entries of the explorer's large session.
-const ENTRIES: usize = 1000;
-/// The explorer's import limit (`IMPORT_MAX_BYTES`, SESSION.md section 2).
-const IMPORT_LIMIT: usize = 2 * 1024 * 1024;
-/// The size of the large import: just under the limit.
-const IMPORT_SIZE: usize = IMPORT_LIMIT - 1024;
-/// The local-save rule's bound, in UTF-16 code units (SESSION.md section 11).
-const LOCAL_SAVE_MAX_UNITS: usize = 100_000;
 /// Distinct error messages kept per phase.
 const ERRORS_SHOWN: usize = 5;
 
@@ -948,194 +938,88 @@ fn post(
     }
 }
 
-/// An entry of the large session: about 50 UTF-16 code units, one surrogate pair.
-fn entry(i: usize) -> String {
-    format!("load entry {i:04} é😀 {}", "x".repeat(32))
+/// A GET of one of the page's files, checked to hold `marker`.
+fn page_file(
+    name: &'static str,
+    weight: usize,
+    path: &str,
+    caller: Caller,
+    marker: &'static str,
+) -> HttpKind {
+    HttpKind {
+        name,
+        weight,
+        method: Method::Get,
+        path: path.to_string(),
+        caller,
+        body: Vec::new(),
+        status: 200,
+        check: Box::new(move |body: &[u8]| {
+            if body.windows(marker.len()).any(|w| w == marker.as_bytes()) {
+                Ok(())
+            } else {
+                Err(format!("the answer does not hold {marker:?}"))
+            }
+        }),
+    }
 }
 
-/// The `ops` that create a filter at m = 1024, k = 12 and insert `ENTRIES` entries.
-fn build_ops() -> Value {
-    let mut ops = vec![
-        json!({"op": "set_draft", "field": "m", "value": "1024"}),
-        json!({"op": "set_draft", "field": "k", "value": "12"}),
-        json!({"op": "create"}),
-    ];
-    ops.extend((0..ENTRIES).map(|i| json!({"op": "insert", "value": entry(i)})));
-    json!({"session": null, "ops": ops})
+/// An error answer of this `kind`.
+fn error_kind(kind: &'static str) -> Check {
+    Box::new(
+        move |body: &[u8]| match serde_json::from_slice::<Value>(body) {
+            Ok(value) if value["error"]["kind"] == kind => Ok(()),
+            _ => Err(format!(
+                "not the error {kind:?}: {}",
+                shorten(&String::from_utf8_lossy(body))
+            )),
+        },
+    )
 }
 
-fn json_body(body: &[u8]) -> Result<Value, String> {
-    serde_json::from_slice(body).map_err(|err| {
-        format!(
-            "not JSON ({err}): {}",
-            shorten(&String::from_utf8_lossy(body))
-        )
-    })
-}
-
-/// A check that the answer's view holds `n` entries.
-fn entries_check(n: u64) -> Check {
-    Box::new(move |body: &[u8]| {
-        let value = json_body(body)?;
-        match value["view"]["distinct_entries"].as_u64() {
-            Some(got) if got == n && value["session"].is_string() => Ok(()),
-            got => Err(format!("view.distinct_entries {got:?}, expected {n}")),
-        }
-    })
-}
-
-/// The explorer's request mix, around a session `export` of `ENTRIES` entries and its
-/// share link `fragment`.
-fn explore_kinds(export: &str, fragment: &str) -> Vec<HttpKind> {
-    let entries = ENTRIES as u64;
-    let mut import = export.as_bytes().to_vec();
-    import.resize(IMPORT_SIZE.max(import.len()), b' ');
-    let saved = export.encode_utf16().count() <= LOCAL_SAVE_MAX_UNITS;
+/// The explorer's request mix: the page's files, and two requests it refuses.
+fn explore_kinds() -> Vec<HttpKind> {
     vec![
+        page_file("GET / (the page)", 2, "/", Caller::Navigation, "<html"),
+        page_file(
+            "GET /assets/app.js",
+            2,
+            "/assets/app.js",
+            Caller::Page,
+            "import",
+        ),
+        page_file(
+            "GET /assets/style.css",
+            1,
+            "/assets/style.css",
+            Caller::Page,
+            ":root",
+        ),
+        page_file(
+            "GET /assets/js/session.mjs",
+            2,
+            "/assets/js/session.mjs",
+            Caller::Page,
+            "export class Session",
+        ),
+        post(
+            "POST / (refused: 405)",
+            1,
+            "/",
+            b"{}".to_vec(),
+            405,
+            error_kind("method_not_allowed"),
+        ),
         HttpKind {
-            name: "GET / (the page)",
+            name: "GET /api/apply (no API: 404)",
             weight: 1,
             method: Method::Get,
-            path: "/".to_string(),
-            caller: Caller::Navigation,
-            body: Vec::new(),
-            status: 200,
-            check: Box::new(|body: &[u8]| {
-                if body.windows(5).any(|w| w.eq_ignore_ascii_case(b"<html")) {
-                    Ok(())
-                } else {
-                    Err("the page is not HTML".to_string())
-                }
-            }),
-        },
-        HttpKind {
-            name: "GET /assets/app.js",
-            weight: 1,
-            method: Method::Get,
-            path: "/assets/app.js".to_string(),
+            path: "/api/apply".to_string(),
             caller: Caller::Page,
             body: Vec::new(),
-            status: 200,
-            check: Box::new(|body: &[u8]| {
-                if body.is_empty() {
-                    Err("an empty script".to_string())
-                } else {
-                    Ok(())
-                }
-            }),
+            status: 404,
+            check: error_kind("not_found"),
         },
-        HttpKind {
-            name: "GET /api/estimates (m 1024, k 12, n 1000)",
-            weight: 2,
-            method: Method::Get,
-            path: format!("/api/estimates?m=1024&k=12&n={ENTRIES}"),
-            caller: Caller::Page,
-            body: Vec::new(),
-            status: 200,
-            check: Box::new(|body: &[u8]| {
-                let value = json_body(body)?;
-                match value["points"].as_array() {
-                    Some(points) if !points.is_empty() => Ok(()),
-                    _ => Err("no points".to_string()),
-                }
-            }),
-        },
-        post(
-            "apply, small (new session, 5 ops)",
-            3,
-            "/api/apply",
-            json!({"session": null, "ops": [
-                {"op": "set_draft", "field": "m", "value": "64"},
-                {"op": "set_draft", "field": "k", "value": "3"},
-                {"op": "create"},
-                {"op": "insert", "value": "a"},
-                {"op": "query", "value": "b"},
-            ]})
-            .to_string()
-            .into_bytes(),
-            200,
-            entries_check(1),
-        ),
-        post(
-            "apply, 1000-entry session + query",
-            3,
-            "/api/apply",
-            json!({"session": export, "op": {"op": "query", "value": "not an entry"}})
-                .to_string()
-                .into_bytes(),
-            200,
-            entries_check(entries),
-        ),
-        post(
-            "apply, 1003 ops (create, 1000 inserts)",
-            1,
-            "/api/apply",
-            build_ops().to_string().into_bytes(),
-            200,
-            entries_check(entries),
-        ),
-        post(
-            "import, 2 MiB - 1 KiB",
-            1,
-            "/api/import",
-            import,
-            200,
-            entries_check(entries),
-        ),
-        post(
-            "share, 1000-entry session",
-            1,
-            "/api/share",
-            json!({"session": export}).to_string().into_bytes(),
-            200,
-            Box::new(|body: &[u8]| match json_body(body)?["fragment"].as_str() {
-                Some(fragment) if fragment.starts_with("#share=") => Ok(()),
-                _ => Err("no #share= fragment".to_string()),
-            }),
-        ),
-        post(
-            "restore, 1000-entry link",
-            1,
-            "/api/restore",
-            json!({"session": null, "fragment": fragment})
-                .to_string()
-                .into_bytes(),
-            200,
-            entries_check(entries),
-        ),
-        post(
-            "save, 1000-entry session",
-            1,
-            "/api/save",
-            json!({"state": export, "previous": null})
-                .to_string()
-                .into_bytes(),
-            200,
-            Box::new(move |body: &[u8]| {
-                let want = if saved { "saved" } else { "kept" };
-                match json_body(body)?["outcome"].as_str() {
-                    Some(outcome) if outcome == want => Ok(()),
-                    other => Err(format!("outcome {other:?}, expected {want:?}")),
-                }
-            }),
-        ),
-        post(
-            "apply, rejected (insert, no filter: 422)",
-            1,
-            "/api/apply",
-            json!({"session": null, "op": {"op": "insert", "value": "a"}})
-                .to_string()
-                .into_bytes(),
-            422,
-            Box::new(
-                |body: &[u8]| match json_body(body)?["error"]["kind"].as_str() {
-                    Some("no_active_filter") => Ok(()),
-                    other => Err(format!(
-                        "error kind {other:?}, expected \"no_active_filter\""
-                    )),
-                },
-            ),
-        ),
     ]
 }
 
@@ -1208,39 +1092,6 @@ fn read_address(stdout: ChildStdout) -> Result<SocketAddr, String> {
     }
 }
 
-/// Builds the large session and its share link through the API (not timed).
-fn explore_setup(addr: SocketAddr, deadline: Instant) -> Result<(String, String), String> {
-    let mut client = Client::new(addr)?;
-    let answer = |client: &mut Client, path: &str, body: &Value| -> Result<Value, String> {
-        let response = client.send(
-            Method::Post,
-            path,
-            Caller::Page,
-            body.to_string().as_bytes(),
-            deadline,
-        )?;
-        if response.status != 200 {
-            return Err(format!(
-                "setup: {path} answered {}: {}",
-                response.status,
-                shorten(&String::from_utf8_lossy(&response.body))
-            ));
-        }
-        json_body(&response.body)
-    };
-    let built = answer(&mut client, "/api/apply", &build_ops())?;
-    let export = built["session"]
-        .as_str()
-        .ok_or("setup: /api/apply answered no session")?
-        .to_string();
-    let shared = answer(&mut client, "/api/share", &json!({"session": export}))?;
-    let fragment = shared["fragment"]
-        .as_str()
-        .ok_or("setup: /api/share answered no fragment")?
-        .to_string();
-    Ok((export, fragment))
-}
-
 fn explore_phase(binary: &Path, plan: &Plan) -> Result<PhaseReport, String> {
     let fleet = Fleet::default();
     let mut command = Command::new(binary);
@@ -1256,8 +1107,7 @@ fn explore_phase(binary: &Path, plan: &Plan) -> Result<PhaseReport, String> {
     let clients = plan.explore_clients;
     type Phase = (Vec<ClientLog>, Duration, Vec<&'static str>);
     let (phase, killed) = with_watchdog(&fleet, soft + GRACE, || -> Result<Phase, String> {
-        let (export, fragment) = explore_setup(addr, soft)?;
-        let kinds = explore_kinds(&export, &fragment);
+        let kinds = explore_kinds();
         let order = mix(&kinds.iter().map(|k| k.weight).collect::<Vec<_>>());
         let mut http_clients = (0..clients)
             .map(|_| Client::new(addr))
@@ -1364,10 +1214,9 @@ mod tests {
             records.iter().filter_map(Value::as_str).collect();
         assert_eq!(distinct.len(), 64);
 
-        let kinds = explore_kinds("{}", "#share=x");
-        let import = kinds.iter().find(|k| k.path == "/api/import");
-        assert_eq!(import.map(|k| k.body.len()), Some(IMPORT_SIZE));
-        const { assert!(IMPORT_SIZE < IMPORT_LIMIT && IMPORT_LIMIT - IMPORT_SIZE <= 1024) };
+        let kinds = explore_kinds();
+        assert!(kinds.iter().any(|k| k.path == "/assets/js/session.mjs"));
+        assert!(kinds.iter().all(|k| (k.check)(b"").is_err()));
     }
 
     #[test]

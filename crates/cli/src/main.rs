@@ -33,7 +33,8 @@ enum Command {
     /// Answer the adapter protocol (JSON lines on stdin/stdout) with the Rust
     /// implementation; see spec/ADAPTER.md.
     Adapter,
-    /// Serve the interactive fnv1a-utf16-v1 explorer page on this machine and print its URL.
+    /// Serve the interactive fnv1a-utf16-v1 explorer page on this machine and print its URL
+    /// (or, with --export DIR, write it as static files).
     Explore(ExploreArgs),
 }
 
@@ -105,6 +106,16 @@ struct ExploreArgs {
     /// server's address in Host, and writes must come from its own page).
     #[arg(long)]
     allow_remote: bool,
+    /// Write the page as static files into DIR instead of serving it: the page
+    /// as served (for any static file server) and bloomproof-explorer.html, one
+    /// self-contained file that also works opened from disk. The page needs no
+    /// server: its session model runs in the browser.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["port", "open", "host", "allow_remote"])]
+    export: Option<std::path::PathBuf>,
+    /// With --export: write into a folder that is not empty, overwriting the
+    /// page's files and leaving other files.
+    #[arg(long, requires = "export")]
+    force: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -166,6 +177,21 @@ fn main() -> ExitCode {
             }
         }
         Command::Explore(args) => {
+            if let Some(dir) = &args.export {
+                return match bloomproof_explorer::export_site(dir, args.force) {
+                    Ok(written) => {
+                        println!(
+                            "wrote {} files to {}; open {} in a browser, or serve the folder with any static file server",
+                            written.len(),
+                            dir.display(),
+                            dir.join(bloomproof_explorer::site::STANDALONE_NAME)
+                                .display()
+                        );
+                        ExitCode::SUCCESS
+                    }
+                    Err(message) => bad_input(&message),
+                };
+            }
             let options = bloomproof_explorer::Options {
                 host: args.host,
                 port: args.port,

@@ -92,3 +92,43 @@ fn the_default_server_refuses_another_host_name() {
     assert!(refused.starts_with("HTTP/1.1 421"), "{refused}");
     assert!(refused.contains("DNS rebinding"), "{refused}");
 }
+
+#[test]
+fn export_writes_the_static_page_and_refuses_a_full_folder() {
+    let dir = std::env::temp_dir().join(format!("bloomproof-cli-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(BIN)
+        .args(["explore", "--export"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in [
+        "index.html",
+        "assets/app.js",
+        "assets/js/session.mjs",
+        "bloomproof-explorer.html",
+    ] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    let standalone = std::fs::read_to_string(dir.join("bloomproof-explorer.html")).unwrap();
+    assert!(standalone.contains("const __module_session = (() => {"));
+    let again = Command::new(BIN)
+        .args(["explore", "--export"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    let forced = Command::new(BIN)
+        .args(["explore", "--force", "--export"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(forced.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

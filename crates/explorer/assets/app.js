@@ -1,825 +1,1151 @@
-// The explorer page. It holds no rule of the filter: every change is an
-// operation sent to the local bloomproof server with the current session, and
-// the page renders the view that comes back (see crates/explorer/src/lib.rs).
-'use strict';
+// The explorer page. Every rule of the filter is the project's JavaScript session
+// model (session.mjs, the module the JavaScript adapter runs through the whole
+// conformance suite); this file only calls it and renders its view. No server is
+// needed once the page has loaded.
 
-(() => {
-  const STORAGE_KEY = 'bloomproof-explorer-session';
-  const DRAFT_FIELDS = ['m', 'k', 'insert', 'query'];
-  const SVG_NS = 'http://www.w3.org/2000/svg';
-  const $ = (id) => document.getElementById(id);
+import {
+  Session, SessionError, saveLocal, estimates, isWellFormed, textOf,
+  MAX_ENTRIES, MAX_UNITS, IMPORT_MAX_BYTES, HISTORY_CAP, M_MIN, M_MAX, K_MIN, K_MAX, DRAFT_MAX_UNITS,
+} from './js/session.mjs';
+import { parseJson, JsonNumber, DUPLICATE_KEYS } from './js/json.mjs';
+import { unitsOf } from './js/fnv1a_utf16_v1.mjs';
 
-  /** The current session's export text (null before the first answer). */
-  let sessionText = null;
-  /** The current view. */
-  let view = null;
-  /** The session before the last restore from a link, for Undo. */
-  let undoText = null;
+const STORAGE_KEY = 'bloomproof-explorer-session';
+/** What the page keeps beside the session: raw drafts that are not well-formed
+ * text (a lone surrogate, which the session's drafts cannot hold) and the number of
+ * operations older than the history. */
+const PAGE_KEY = 'bloomproof-explorer-page';
+const DRAFT_FIELDS = ['m', 'k', 'insert', 'query'];
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SAVE_DELAY_MS = 400;
+const SHORT_UNITS = 48;
+const $ = (id) => document.getElementById(id);
 
-  // ---------------------------------------------------------------- helpers
+const session = new Session();
+/** The current view: `session.view()` after the last change. */
+let view = session.view();
+/** Raw drafts that are not well-formed, by field (the session holds their well-formed form). */
+const rawDrafts = {};
+/** Operations of the current filter that the history no longer lists. */
+let olderOps = 0;
+/** The last text stored locally (null: none). */
+let storedText = null;
+/** The pending save's timer. */
+let saveTimer = null;
+/** Whether the last change has been stored (false: over the limit, refused, or pending). */
+let saved = true;
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs || {})) {
-      if (name === 'class') node.className = value;
-      else if (name === 'text') node.textContent = value;
-      else node.setAttribute(name, value);
+// ---------------------------------------------------------------- helpers
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === 'class') node.className = value;
+    else if (name === 'text') node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function number(value) {
+  if (value === 0) return '0';
+  if (value === 1) return '1';
+  if (Math.abs(value) < 1e-4) return value.toExponential(3);
+  return String(Number(value.toPrecision(4)));
+}
+
+function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The well-formed form of a string: each lone surrogate replaced by U+FFFD. */
+function wellFormed(s) {
+  if (isWellFormed(s)) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { out += s[i] + s[i + 1]; i += 1; continue; }
     }
-    for (const child of children) {
-      if (child !== null && child !== undefined) {
-        node.append(child instanceof Node ? child : String(child));
-      }
-    }
+    out += c >= 0xd800 && c <= 0xdfff ? '\ufffd' : s[i];
+  }
+  return out;
+}
+
+/** A string's display form, shortened past SHORT_UNITS code units: a code element
+ * whose title and aria-label hold the whole display form. */
+function shown(displayText, units) {
+  const node = el('code', { class: 'str' });
+  if (units <= SHORT_UNITS) {
+    node.textContent = displayText;
     return node;
   }
+  let cut = displayText.slice(0, SHORT_UNITS);
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  node.textContent = `${cut}…`;
+  node.classList.add('short');
+  node.title = displayText;
+  node.setAttribute('aria-label', `${displayText} (${units} code units)`);
+  return node;
+}
 
-  function svg(tag, attrs, text) {
-    const node = document.createElementNS(SVG_NS, tag);
-    for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
-    if (text !== undefined) node.textContent = text;
-    return node;
+const OUTCOME_TEXT = {
+  new: 'inserted: new distinct entry (counters reset)',
+  duplicate: 'already inserted: nothing changed',
+  definitely_absent: 'definitely absent (a bit is 0)',
+  false_positive: 'maybe present, but never inserted: false positive',
+  truly_present: 'maybe present, and truly present',
+};
+
+const outcomeText = (outcome) => OUTCOME_TEXT[outcome] || outcome;
+
+/** A rejected operation in words for a person (the session's message stays in the console-free page's title). */
+function humanError(error, context) {
+  const { kind, message } = error;
+  const field = /^(m|k)\b/.exec(message)?.[1];
+  const bounds = field === 'k' ? `${K_MIN} to ${K_MAX}` : `${M_MIN} to ${M_MAX}`;
+  switch (kind) {
+    case 'invalid_draft':
+      return { field, text: `${field} must be a whole number from ${bounds}, written with the digits 0 to 9 only (no sign, space or decimal point).` };
+    case 'out_of_range':
+      if (context === 'import') return { text: `The file is not a valid session: ${message}.` };
+      return { field, text: `${field} must be a whole number from ${bounds}.` };
+    case 'no_active_filter':
+      return { text: 'There is no filter yet: enter m and k, then press Create.' };
+    case 'empty_string':
+      if (context === 'import') return { text: `The file is not a valid session: ${message}.` };
+      return { text: `Type the string to ${context} first: strings have 1 to ${MAX_UNITS} UTF-16 code units.` };
+    case 'too_long': {
+      if (context === 'import') return { text: `The file is not a valid session: ${message}.` };
+      const units = /(\d+) UTF-16 code units/.exec(message)?.[1];
+      if (context === 'draft') return { text: `A field holds at most ${DRAFT_MAX_UNITS} UTF-16 code units${units ? `; this one has ${units}` : ''}: the longer text is not kept.` };
+      return { text: `This string has ${units || 'too many'} UTF-16 code units; at most ${MAX_UNITS} are allowed.` };
+    }
+    case 'too_many_entries':
+      if (context === 'import') return { text: `The file has more than ${MAX_ENTRIES} entries, the most a filter keeps.` };
+      return { text: `The filter already keeps ${MAX_ENTRIES} distinct strings, the most it can: a new string cannot be inserted (inserting one it already has still works).` };
+    case 'too_large':
+      return { text: `The file is over 2 MiB (${IMPORT_MAX_BYTES} bytes), the largest session file: it was not read.` };
+    case 'syntax':
+      return { text: `The file is not valid JSON (${message}).` };
+    case 'unsupported_version':
+      return { text: `This page reads session files of format version 1 only (${message}).` };
+    case 'invalid':
+      return { text: `The file is JSON but not a valid session: ${message}.` };
+    default:
+      return { text: message };
   }
+}
 
-  /** A string as the session model's Text: the string itself, or its UTF-16
-   * code units when it holds an unpaired surrogate (which JSON text cannot carry). */
-  function toText(value) {
-    if (typeof value.isWellFormed === 'function' && value.isWellFormed()) return value;
-    const units = [];
-    for (let i = 0; i < value.length; i += 1) units.push(value.charCodeAt(i));
-    return units;
+/** `data-idle` is "true" when nothing the page started is still to happen: no
+ * save waiting, no estimates being computed, no re-layout after a resize. The
+ * browser test waits on it. */
+function setBusy() {
+  const idle = saveTimer === null && plotJob === null && resizeTimer === null;
+  document.documentElement.dataset.idle = String(idle);
+}
+
+/** Records the viewport width the grid and the plot were last laid out for. */
+function markLayout() {
+  document.documentElement.dataset.layoutWidth = String(window.innerWidth);
+}
+
+// ---------------------------------------------------------------- messages
+
+function showMsg(id, text, isError, extra) {
+  const node = $(id);
+  node.replaceChildren();
+  node.classList.toggle('error', Boolean(isError));
+  if (text) node.append(text);
+  if (extra) node.append(' ', extra);
+  if (id === 'notice') node.hidden = !text;
+}
+
+function setStorageWarning(text) {
+  const node = $('storage-warning');
+  node.textContent = text || '';
+  node.hidden = !text;
+}
+
+function markInvalid(ids) {
+  for (const id of DRAFT_FIELDS) {
+    const input = $(id);
+    if (ids.includes(id)) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
   }
+}
 
-  function number(value) {
-    if (value === 0) return '0';
-    if (value === 1) return '1';
-    if (Math.abs(value) < 1e-4) return value.toExponential(3);
-    return String(Number(value.toPrecision(4)));
-  }
+// ---------------------------------------------------------------- saving
 
-  function plural(count, one, many) {
-    return `${count} ${count === 1 ? one : many}`;
-  }
+function pageState() {
+  const drafts = {};
+  for (const [field, raw] of Object.entries(rawDrafts)) drafts[field] = unitsOf(raw);
+  return JSON.stringify({ drafts, older: olderOps });
+}
 
-  const OUTCOME_TEXT = {
-    new: 'inserted: new distinct entry (counters reset)',
-    duplicate: 'already inserted: nothing changed',
-    definitely_absent: 'definitely absent (a bit is 0)',
-    false_positive: 'maybe present, but never inserted: false positive',
-    truly_present: 'maybe present, and truly present',
-  };
-
-  function outcomeText(outcome) {
-    return OUTCOME_TEXT[outcome] || outcome;
-  }
-
-  /** `data-idle` is "true" when nothing the user started is still to happen:
-   * no operation queued or running (each saves before it ends), no estimates
-   * being fetched, no re-layout after a resize waiting. The browser test waits
-   * on it; every user action that changes the session makes it "false" in the
-   * same event (see the panels' click handler). */
-  function setBusy() {
-    const idle = queue.length === 0 && !running && !plotBusy && resizeTimer === null;
-    document.documentElement.dataset.idle = String(idle);
-  }
-
-  /** Records the viewport width the grid and the plot were last laid out for
-   * (`data-layout-width`), so that a test can wait for the layout of a width. */
-  function markLayout() {
-    document.documentElement.dataset.layoutWidth = String(window.innerWidth);
-  }
-
-  // ---------------------------------------------------------------- server calls
-
-  async function call(path, options) {
-    let response;
+/** Stores the session now (the local-save rule of SESSION.md, section 11). */
+function saveNow() {
+  if (saveTimer !== null) clearTimeout(saveTimer);
+  saveTimer = null;
+  const text = session.exportText();
+  const outcome = saveLocal(text, storedText);
+  if (outcome.outcome === 'saved') {
     try {
-      response = await fetch(path, options);
-    } catch (error) {
-      return {
-        ok: false,
-        error: {
-          kind: 'network',
-          message: 'the local bloomproof server did not answer (is `bloomproof explore` still running?)',
-        },
-      };
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (error) {
-      data = null;
-    }
-    if (response.ok && data !== null) return { ok: true, data };
-    const error = data && data.error
-      ? data.error
-      : { kind: 'http', message: `the server answered ${response.status} ${response.statusText}` };
-    return { ok: false, error };
-  }
-
-  function post(path, body) {
-    return call(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  }
-
-  // ---------------------------------------------------------------- the queue
-  // Operations run one at a time, each on the session the previous one returned.
-
-  const queue = [];
-  let running = false;
-  /** The job running now (null between jobs). */
-  let current = null;
-  /** The timer of the re-layout after a resize (null when none is waiting). */
-  let resizeTimer = null;
-
-  function enqueue(job) {
-    const lastIndex = queue.length - 1;
-    if (job.key && lastIndex >= 0 && queue[lastIndex].key === job.key) {
-      // Typing sends one set_draft per keystroke: a newer value replaces a
-      // pending one when nothing else is queued after it.
-      queue[lastIndex] = job;
-      return;
-    }
-    queue.push(job);
-    setBusy();
-    pump();
-  }
-
-  async function pump() {
-    if (running) return;
-    running = true;
-    setBusy();
-    while (queue.length > 0) {
-      const job = queue.shift();
-      current = job;
-      try {
-        await job.run();
-      } catch (error) {
-        showMsg('ops-msg', `Unexpected error in the page: ${error}`, true);
-      }
-      current = null;
-    }
-    running = false;
-    setBusy();
-  }
-
-  function draftPending(field) {
-    return queue.some((job) => job.key === `draft:${field}`);
-  }
-
-  /** Whether a change of this panel is queued or running. */
-  function panelPending(name) {
-    const key = `panel:${name}`;
-    return (current !== null && current.key === key) || queue.some((job) => job.key === key);
-  }
-
-  // ---------------------------------------------------------------- messages
-
-  function showMsg(id, text, isError, extra) {
-    const node = $(id);
-    node.replaceChildren();
-    node.classList.toggle('error', Boolean(isError));
-    if (text) node.append(text);
-    if (extra) node.append(' ', extra);
-  }
-
-  function errorText(error, prefix) {
-    return `${prefix ? `${prefix} ` : ''}${error.message} [${error.kind}]`;
-  }
-
-  function setStorageWarning(text) {
-    const node = $('storage-warning');
-    node.textContent = text || '';
-    node.hidden = !text;
-  }
-
-  // ---------------------------------------------------------------- accepting a session
-
-  async function accept(data, options) {
-    sessionText = data.session;
-    view = data.view;
-    render(Boolean(options && options.forceDrafts));
-    await persist();
-  }
-
-  async function persist() {
-    let previous = null;
-    try {
-      previous = localStorage.getItem(STORAGE_KEY);
-    } catch (error) {
-      previous = null;
-    }
-    if (previous === sessionText) {
+      if (text !== storedText) localStorage.setItem(STORAGE_KEY, text);
+      localStorage.setItem(PAGE_KEY, pageState());
+      storedText = text;
+      saved = true;
       setStorageWarning(null);
+      $('save-status').textContent = `Saved in this browser (${text.length} characters).`;
+    } catch (error) {
+      saved = false;
+      setStorageWarning(`The browser refused to store the session (${error.name}); the previous copy is kept. Export the whole session before reloading or leaving the page.`);
+    }
+  } else {
+    saved = false;
+    setStorageWarning(outcome.warning);
+    $('save-status').textContent = 'Not saved in this browser: see the warning at the top.';
+  }
+  setBusy();
+}
+
+/** Saves a little later: a burst of changes (typing) costs one save. */
+function scheduleSave() {
+  saved = false;
+  if (saveTimer !== null) clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, SAVE_DELAY_MS);
+  setBusy();
+}
+
+// ---------------------------------------------------------------- changing the session
+
+/** Undo for the last change that discarded entries: {state, raw, older, label}. */
+let undoState = null;
+
+function snapshot(label) {
+  return { state: session.snapshotState(), raw: { ...rawDrafts }, older: olderOps, label };
+}
+
+/** An Undo button that puts `before` back (once, and only while it is the latest offer). */
+function undoButton(before, label, msgId, done) {
+  undoState = before;
+  const button = el('button', { type: 'button', class: 'undo', text: label });
+  button.addEventListener('click', () => {
+    if (undoState !== before) return;
+    undoState = null;
+    button.disabled = true;
+    session.restoreState(before.state);
+    for (const field of DRAFT_FIELDS) delete rawDrafts[field];
+    Object.assign(rawDrafts, before.raw);
+    olderOps = before.older;
+    historyKey = '';
+    historyShown.total = -1;
+    refresh({ drafts: true });
+    showMsg(msgId, done, false);
+  });
+  return button;
+}
+
+function offerUndo(before, text, msgId) {
+  const button = undoButton(before, 'Undo', msgId, `${before.label} undone: the filter and its entries are back.`);
+  showMsg(msgId, text, false, button);
+}
+
+/** The view changed: render it, then save a little later. */
+function refresh(options) {
+  if (!options || options.view !== false) view = session.view();
+  if (!view.active || view.history.length < HISTORY_CAP) olderOps = 0;
+  render(Boolean(options && options.drafts));
+  scheduleSave();
+}
+
+/** Runs `change` on the session; a rejected one changes nothing and is shown in words. */
+function attempt(change, msgId, context, invalidIds) {
+  try {
+    change();
+  } catch (error) {
+    if (!(error instanceof SessionError)) throw error;
+    const human = humanError(error, context);
+    const ids = human.field ? [human.field] : invalidIds;
+    markInvalid(ids);
+    showMsg(msgId, human.text, true);
+    return false;
+  }
+  markInvalid([]);
+  // An error goes once the change is accepted; an offer to undo stays.
+  if ($(msgId).classList.contains('error')) showMsg(msgId, '');
+  return true;
+}
+
+/** Whether a change would discard a filter that has entries. */
+function discards() {
+  return view.active && view.distinct_entries > 0;
+}
+
+function setDraft(field, value) {
+  const stored = wellFormed(value);
+  if (stored === value) delete rawDrafts[field];
+  else rawDrafts[field] = value;
+  const before = (field === 'm' || field === 'k') && discards() ? snapshot(`The change of ${field}`) : null;
+  const wasActive = view.active;
+  const ok = attempt(() => session.setDraft(field, stored), field === 'm' || field === 'k' ? 'filter-msg' : 'ops-msg', 'draft', [field]);
+  if (!ok) return;
+  if (field === 'm' || field === 'k') {
+    const after = session.view();
+    if (wasActive && !after.active) {
+      refresh();
+      if (before) offerUndo(before, `Changing ${field} discarded the filter and its ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'filter-msg');
       return;
     }
-    const result = await post('/api/save', { state: sessionText, previous });
-    if (!result.ok) {
-      setStorageWarning(`The session could not be saved in this browser: ${result.error.message}`);
-      return;
+  }
+  // A draft alone: nothing to render, only a save to schedule.
+  scheduleSave();
+}
+
+function create() {
+  const before = discards() ? snapshot('Create') : null;
+  if (attempt(() => session.create(), 'filter-msg', 'create', [])) {
+    refresh();
+    if (before) offerUndo(before, `Create started an empty filter; the previous one had ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'filter-msg');
+  }
+}
+
+function operate(kind, started) {
+  const input = $(kind);
+  const value = input.value;
+  const historyFull = view.history.length >= HISTORY_CAP;
+  const t0 = performance.now();
+  const ok = attempt(() => (kind === 'insert' ? session.insert(value) : session.query(value)), 'ops-msg', kind, [kind]);
+  if (!ok) return;
+  if (historyFull) olderOps += 1;
+  const t1 = performance.now();
+  view = session.view();
+  const t2 = performance.now();
+  refresh({ view: false });
+  const t3 = performance.now();
+  // Timings for the browser test and BENCHMARKS.md: from the event to the frame
+  // painted after it, and the page's own parts of it.
+  performance.measure(`${kind}: model`, { start: t0, end: t1 });
+  performance.measure(`${kind}: view`, { start: t1, end: t2 });
+  performance.measure(`${kind}: render`, { start: t2, end: t3 });
+  afterPaint(() => {
+    performance.measure(`${kind} to paint`, { start: started, end: performance.now() });
+    // Typing next replaces the string (selecting it earlier would cost a layout before the paint).
+    if (document.activeElement === input) input.select();
+  });
+}
+
+/** Runs `callback` once the next frame has been painted. */
+function afterPaint(callback) {
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => callback();
+    channel.port2.postMessage(null);
+  });
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render(forceDrafts) {
+  for (const field of DRAFT_FIELDS) {
+    const input = $(field);
+    const value = rawDrafts[field] ?? view.drafts[field];
+    if ((forceDrafts || document.activeElement !== input) && input.value !== value) input.value = value;
+  }
+  const params = view.params;
+  $('filter-status').textContent = params
+    ? `Active filter: m = ${params.m} bits, k = ${params.k} ${params.k === 1 ? 'hash position' : 'hash positions'} per string.`
+    : 'No active filter: enter m and k, then press Create.';
+  document.body.classList.toggle('inactive', !params);
+  renderLast();
+  renderCounters();
+  renderGrid();
+  renderHistory();
+  renderPanels();
+  updatePlot();
+  markLayout();
+}
+
+function renderLast() {
+  const box = $('last');
+  const last = view.last_operation;
+  box.replaceChildren();
+  if (!last) {
+    box.append(el('p', { text: view.params ? 'No insertion or query yet.' : 'No active filter.' }));
+    return;
+  }
+  const verb = last.kind === 'insert' ? 'Insert' : 'Query';
+  box.append(
+    el('p', {},
+      el('span', { class: `badge ${last.kind}`, text: verb }), ' ',
+      shown(last.display, last.units.length), ': ',
+      el('strong', { id: 'last-outcome', 'data-outcome': last.outcome, text: outcomeText(last.outcome) }), '.'),
+    el('p', { class: 'hint' }, `Positions in order: ${last.positions.map((step) => step.position).join(', ')}.`),
+  );
+}
+
+function renderCounters() {
+  $('n').textContent = String(view.distinct_entries);
+  $('bits-set').textContent = view.params ? `${view.bits_set} / ${view.params.m}` : '0';
+  $('neg').textContent = String(view.counters.negative_queries);
+  $('fp').textContent = String(view.counters.false_positives);
+  const rate = view.rate;
+  $('rate').textContent = rate.state === 'defined'
+    ? `${rate.false_positives}/${rate.negative_queries} = ${number(rate.value)}`
+    : 'undefined (no query of an absent string yet)';
+}
+
+// ---- the bit grid
+
+let gridShape = '';
+let gridBits = '';
+let gridMarks = new Set();
+let cells = [];
+
+/** Columns: as many as fit (at most 64 and m); among those, a divisor of m when
+ * one is at least half as many, so that the last row is full. */
+/** The widths the grid and the plot are laid out for, read at start and after a
+ * resize only: reading them during an operation would force a layout of the page
+ * before the one the frame does anyway. */
+const measured = { bits: 0, pitch: 30, plot: 0 };
+
+function measureLayout() {
+  measured.bits = $('bits').clientWidth;
+  const sample = document.querySelector('.legend .cell');
+  measured.pitch = (sample ? sample.getBoundingClientRect().width : 28) + 2;
+  measured.plot = $('plot-area').clientWidth;
+}
+
+function gridColumns(m) {
+  const pitch = measured.pitch;
+  const label = 44;
+  const available = measured.bits - label - 24;
+  const fit = Math.max(1, Math.min(64, m, Math.floor(available / pitch)));
+  if (fit >= m) return m;
+  for (let cols = fit; cols * 2 >= fit && cols >= 4; cols -= 1) {
+    if (m % cols === 0) return cols;
+  }
+  return fit;
+}
+
+function renderGrid() {
+  const grid = $('bitgrid');
+  const box = $('bitbox');
+  if (!view.params || view.bits === null) {
+    grid.replaceChildren();
+    gridShape = '';
+    cells = [];
+    box.hidden = true;
+    $('bits-jump').hidden = true;
+    $('bits-summary').textContent = 'No active filter.';
+    return;
+  }
+  box.hidden = false;
+  const m = view.params.m;
+  const cols = gridColumns(m);
+  const shape = `${m}x${cols}`;
+  if (shape !== gridShape) {
+    gridShape = shape;
+    gridBits = '';
+    gridMarks = new Set();
+    grid.style.gridTemplateColumns = `auto repeat(${cols}, var(--cell))`;
+    const nodes = [el('span', { class: 'corner' })];
+    for (let col = 0; col < cols; col += 1) nodes.push(el('span', { class: 'collabel', text: String(col) }));
+    cells = new Array(m);
+    for (let position = 0; position < m; position += 1) {
+      if (position % cols === 0) nodes.push(el('span', { class: 'rowlabel', text: String(position) }));
+      const cell = el('span', { class: 'cell', 'data-position': String(position) });
+      cells[position] = cell;
+      nodes.push(cell);
     }
-    if (result.data.outcome === 'saved') {
-      try {
-        localStorage.setItem(STORAGE_KEY, result.data.stored);
-        setStorageWarning(null);
-        $('save-status').textContent = `Saved in this browser (${result.data.stored.length} characters).`;
-      } catch (error) {
-        setStorageWarning(`The browser refused to store the session (${error.name}); the previous copy is kept. Export the whole session before reloading or leaving the page.`);
-      }
-    } else {
-      setStorageWarning(result.data.warning);
-      $('save-status').textContent = 'Not saved in this browser: see the warning at the top.';
+    grid.replaceChildren(...nodes);
+  }
+  const last = view.last_operation;
+  const marks = new Map();
+  if (last) {
+    for (const step of last.positions) {
+      if (!marks.has(step.position)) marks.set(step.position, []);
+      marks.get(step.position).push(step.index);
     }
   }
-
-  /** Applies operations (all or nothing) to the current session. */
-  function applyOps(ops, msgId, options) {
-    const opts = options || {};
-    enqueue({
-      key: opts.key,
-      run: async () => {
-        const result = await post('/api/apply', { session: sessionText, ops });
-        if (!result.ok) {
-          showMsg(msgId, errorText(result.error, opts.errorPrefix), true);
-          return;
-        }
-        showMsg(msgId, '');
-        await accept(result.data, opts);
-        if (opts.after) opts.after();
-      },
-    });
-  }
-
-  // ---------------------------------------------------------------- rendering
-
-  function render(forceDrafts) {
-    if (!view) return;
-    for (const field of DRAFT_FIELDS) {
-      const input = $(field);
-      const value = view.drafts[field];
-      const untouched = document.activeElement !== input && !draftPending(field);
-      if ((forceDrafts || untouched) && input.value !== value) input.value = value;
-    }
-    const params = view.params;
-    $('filter-status').textContent = params
-      ? `Active filter: m = ${params.m} bits, k = ${params.k} ${params.k === 1 ? 'hash position' : 'hash positions'} per string.`
-      : 'No active filter: enter m and k, then press Create.';
-    document.body.classList.toggle('inactive', !params);
-    renderLast();
-    renderCounters();
-    renderGrid();
-    renderHistory();
-    renderPanels();
-    updatePlot();
-    markLayout();
-  }
-
-  function renderLast() {
-    const box = $('last');
-    const last = view.last_operation;
-    box.replaceChildren();
-    if (!last) {
-      box.append(el('p', { text: view.params ? 'No insertion or query yet.' : 'No active filter.' }));
-      return;
-    }
-    const verb = last.kind === 'insert' ? 'Insert' : 'Query';
-    box.append(
-      el('p', {},
-        el('span', { class: `badge ${last.kind}`, text: verb }), ' ',
-        el('code', { class: 'str', text: last.display }), ': ',
-        el('strong', { id: 'last-outcome', 'data-outcome': last.outcome, text: outcomeText(last.outcome) }), '.'),
-      el('p', { class: 'hint' },
-        `Positions in order: ${last.positions.map((step) => step.position).join(', ')}.`),
-    );
-  }
-
-  function renderCounters() {
-    $('n').textContent = String(view.distinct_entries);
-    $('bits-set').textContent = view.params ? `${view.bits_set} / ${view.params.m}` : '0';
-    $('neg').textContent = String(view.counters.negative_queries);
-    $('fp').textContent = String(view.counters.false_positives);
-    const rate = view.rate;
-    $('rate').textContent = rate.state === 'defined'
-      ? `${rate.false_positives}/${rate.negative_queries} = ${number(rate.value)}`
-      : 'undefined (no query of an absent string yet)';
-  }
-
-  let gridShape = '';
-
-  function gridColumns(m) {
-    const section = $('bits');
-    const sample = document.querySelector('.legend .cell');
-    const pitch = (sample ? sample.getBoundingClientRect().width : 28) + 2;
-    const label = 40;
-    const available = section.clientWidth - label - 16;
-    let cols = Math.max(1, Math.min(64, m, Math.floor(available / pitch)));
-    if (cols >= 8 && cols < m) cols -= cols % 8;
-    return cols;
-  }
-
-  function renderGrid() {
-    const grid = $('bitgrid');
-    const box = $('bitbox');
-    if (!view.params || view.bits === null) {
-      grid.replaceChildren();
-      gridShape = '';
-      box.hidden = true;
-      $('bits-summary').textContent = 'No active filter.';
-      return;
-    }
-    box.hidden = false;
-    const m = view.params.m;
-    const cols = gridColumns(m);
-    const shape = `${m}x${cols}`;
-    if (shape !== gridShape) {
-      gridShape = shape;
-      grid.replaceChildren();
-      grid.style.gridTemplateColumns = `auto repeat(${cols}, var(--cell))`;
-      for (let position = 0; position < m; position += 1) {
-        if (position % cols === 0) grid.append(el('span', { class: 'rowlabel', text: String(position) }));
-        grid.append(el('span', { class: 'cell', 'data-position': String(position) }));
-      }
-    }
-    const last = view.last_operation;
-    const marks = new Map();
-    if (last) {
-      for (const step of last.positions) {
-        if (!marks.has(step.position)) marks.set(step.position, []);
-        marks.get(step.position).push(step.index);
-      }
-    }
-    const cells = grid.querySelectorAll('.cell');
-    cells.forEach((cell, position) => {
-      const bit = view.bits[position];
-      const indices = marks.get(position);
+  const bits = view.bits;
+  for (let position = 0; position < m; position += 1) {
+    const bit = bits[position];
+    const indices = marks.get(position);
+    if (bit !== gridBits[position]) {
+      const cell = cells[position];
       cell.textContent = bit;
       cell.dataset.bit = bit;
       cell.classList.toggle('set', bit === '1');
+    }
+    if (indices || gridMarks.has(position)) {
+      const cell = cells[position];
       cell.classList.toggle('mark', Boolean(indices));
       cell.title = indices
         ? `bit ${position} = ${bit}; position of the last ${last.kind} (i = ${indices.join(', ')})`
-        : `bit ${position} = ${bit}`;
+        : '';
+    }
+  }
+  gridBits = bits;
+  gridMarks = new Set(marks.keys());
+  const rows = Math.ceil(m / cols);
+  const ragged = m % cols === 0 ? '' : ` The last row has ${m % cols}.`;
+  const used = last
+    ? ` The last ${last.kind} used ${last.positions.length === 1 ? 'position' : 'positions'} ${last.positions.map((step) => step.position).join(', ')}, marked.`
+    : '';
+  $('bits-summary').textContent = `${view.bits_set} of ${m} bits set, ${cols} per row, ${plural(rows, 'row', 'rows')}.${ragged}${used}`;
+  marksToShow = { marks, cols, scroll: Boolean(last) };
+  if (!marksFramePending) {
+    marksFramePending = true;
+    // Once per frame, with the layout the frame needs anyway.
+    requestAnimationFrame(() => {
+      marksFramePending = false;
+      const wanted = marksToShow;
+      if (!wanted || !view.params) return;
+      renderJump(wanted.marks, wanted.cols);
+      if (wanted.scroll) bringMarksIntoView(wanted.marks);
     });
-    const rows = Math.ceil(m / cols);
-    const used = last
-      ? ` The last ${last.kind} (${last.display}) used ${last.positions.length === 1 ? 'position' : 'positions'} ${last.positions.map((step) => step.position).join(', ')}, marked.`
-      : '';
-    $('bits-summary').textContent = `${view.bits_set} of ${m} bits set, ${cols} per row.${used}${rows > 12 ? ' Scroll inside the box for every row.' : ''}`;
   }
+}
 
-  function renderHistory() {
-    const list = $('history-list');
-    list.replaceChildren();
-    for (const item of view.history) {
-      list.append(el('li', { class: `outcome-${item.outcome}` },
-        el('span', { class: `badge ${item.kind}`, text: item.kind }), ' ',
-        el('code', { class: 'str', text: item.display }), ' → ',
-        outcomeText(item.outcome)));
-    }
-    $('history-empty').hidden = view.history.length > 0;
+let marksToShow = null;
+let marksFramePending = false;
+
+/** Buttons that scroll the grid to each marked bit (when the grid scrolls). */
+function renderJump(marks, cols) {
+  const jump = $('bits-jump');
+  const box = $('bitbox');
+  if (marks.size === 0 || box.scrollHeight <= box.clientHeight + 1) {
+    jump.hidden = true;
+    jump.replaceChildren();
+    return;
   }
+  const buttons = [...marks.keys()].sort((a, b) => a - b).map((position) => {
+    const button = el('button', { type: 'button', class: 'chip', text: String(position), 'aria-label': `Show bit ${position} (row ${Math.floor(position / cols) * cols}, column ${position % cols})` });
+    button.addEventListener('click', () => scrollToCell(position));
+    return button;
+  });
+  jump.replaceChildren('Show a marked bit: ', ...buttons);
+  jump.hidden = false;
+}
 
-  function renderPanels() {
-    for (const name of ['positions', 'model']) {
-      const details = $(`${name}-panel`);
-      // A change the user asked for and the session has not seen yet wins.
-      if (!panelPending(name) && details.open !== view.panels[name]) details.open = view.panels[name];
-    }
-    const positions = $('positions-body');
-    positions.replaceChildren();
-    const last = view.last_operation;
-    if (!last) {
-      positions.append(el('p', { text: view.params ? 'No insertion or query yet.' : 'No active filter.' }));
-    } else {
-      const table = el('table', {},
-        el('caption', {}, `${last.kind === 'insert' ? 'Insert' : 'Query'} `, el('code', { class: 'str', text: last.display }),
-          `: ${plural(last.positions.length, 'position', 'positions')} (h1 + i·h2) mod m, in order`),
-        el('thead', {}, el('tr', {},
-          el('th', { scope: 'col', text: 'i' }),
-          el('th', { scope: 'col', text: 'position' }),
-          el('th', { scope: 'col', text: 'before' }),
-          el('th', { scope: 'col', text: 'after' }))));
-      const body = el('tbody');
-      for (const step of last.positions) {
-        const changed = step.before !== step.after;
-        body.append(el('tr', changed ? { class: 'changed' } : {},
-          el('td', { text: String(step.index) }),
-          el('td', { text: String(step.position) }),
-          el('td', { text: step.before ? '1' : '0' }),
-          el('td', { text: `${step.after ? '1' : '0'}${changed ? ' (set now)' : ''}` })));
-      }
-      table.append(body);
-      positions.append(table);
-      const seen = new Set(last.positions.map((step) => step.position));
-      if (seen.size < last.positions.length) {
-        positions.append(el('p', { class: 'hint', text: 'Some positions repeat: each is listed in order; "before" is the bit before the whole operation.' }));
-      }
-    }
-    const model = $('model-body');
-    model.replaceChildren();
-    const e = view.estimates;
-    if (!view.params || !e) {
-      model.append(el('p', { text: 'No active filter.' }));
-      return;
-    }
-    const rows = [
-      ['m, k, n', `${e.m}, ${e.k}, ${e.n}`],
-      ['Classic (1 − e^(−kn/m))^k', number(e.classic)],
-      ['Finite m (1 − (1 − 1/m)^(kn))^k', number(e.finite_m)],
-      ['Exact under ideal hashing E[(X/m)^k]', number(e.exact)],
-      ['Optimal k for this m and n (classic)', String(e.optimal_k)],
-    ];
-    if (last) {
-      rows.push(['h1 of the last string', `${last.h1} (0x${last.h1.toString(16).padStart(8, '0')})`]);
-      rows.push(['h2 of the last string (odd)', `${last.h2} (0x${last.h2.toString(16).padStart(8, '0')})`]);
-    } else {
-      rows.push(['h1, h2', 'shown after an insertion or query']);
-    }
-    const dl = el('dl', { class: 'pairs' });
-    for (const [term, value] of rows) dl.append(el('div', {}, el('dt', { text: term }), el('dd', { text: value })));
-    model.append(dl, el('p', { class: 'hint', text: 'All three assume ideal independent uniform hashes; none is the exact rate of this finite deterministic filter.' }));
+function scrollToCell(position) {
+  const box = $('bitbox');
+  const cell = cells[position];
+  if (!cell) return;
+  const boxRect = box.getBoundingClientRect();
+  const rect = cell.getBoundingClientRect();
+  box.scrollTop += rect.top - boxRect.top - (box.clientHeight - rect.height) / 2;
+  box.scrollLeft += rect.left - boxRect.left - (box.clientWidth - rect.width) / 2;
+}
+
+/** Scrolls the grid's box (not the page) so that the marked bits are in view:
+ * all of them when their rows fit, else from the first. */
+function bringMarksIntoView(marks) {
+  const box = $('bitbox');
+  if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) return;
+  const positions = [...marks.keys()];
+  const tops = positions.map((p) => cells[p].offsetTop);
+  const first = Math.min(...tops);
+  const lastTop = Math.max(...tops) + cells[positions[0]].offsetHeight;
+  const span = lastTop - first;
+  const label = 24;
+  box.scrollTop = span <= box.clientHeight - label
+    ? first - label - (box.clientHeight - label - span) / 2
+    : first - label;
+}
+
+// ---- history
+
+let historyKey = '';
+/** What the list shows: the total it was numbered for and its first item. */
+let historyShown = { total: -1, first: null };
+
+function historyItem(item, number) {
+  return el('li', { class: `outcome-${item.outcome}`, value: String(number) },
+    el('span', { class: `badge ${item.kind}`, text: item.kind }), ' ',
+    shown(item.display, item.units.length), ' → ', outcomeText(item.outcome));
+}
+
+const sameItem = (a, b) => a !== null && b !== undefined && a.kind === b.kind && a.display === b.display && a.outcome === b.outcome;
+
+function renderHistory() {
+  const list = $('history-list');
+  const items = view.history;
+  const total = olderOps + items.length;
+  const key = items.length ? `${total}/${items.length}/${items[0].display}/${items[0].outcome}` : '';
+  if (key === historyKey && key !== '') return;
+  historyKey = key;
+  const count = list.children.length;
+  if (total === historyShown.total + 1 && items.length > 1 && sameItem(historyShown.first, items[1])
+      && (count === items.length - 1 || (count === HISTORY_CAP && items.length === HISTORY_CAP))) {
+    // One more operation: add it, and drop the oldest past the cap.
+    list.prepend(historyItem(items[0], total));
+    while (list.children.length > items.length) list.lastElementChild.remove();
+  } else {
+    list.replaceChildren(...items.map((item, i) => historyItem(item, total - i)));
   }
+  historyShown = { total, first: items[0] ?? null };
+  $('history-empty').hidden = items.length > 0;
+  $('history-older').hidden = total <= items.length;
+  $('history-older').textContent = total > items.length
+    ? `The ${total - items.length} older operations of this filter are not kept (the history keeps the ${HISTORY_CAP} most recent).`
+    : '';
+}
 
-  // ---------------------------------------------------------------- the plot
+// ---- panels
 
-  let plotKey = '';
-  let plotData = null;
-  /** The series the page wants next ({m, k, n, key}), fetched one at a time. */
-  let plotWanted = null;
-  let plotBusy = false;
+let panelsKey = '';
 
-  function updatePlot() {
-    const caption = $('plot-caption');
-    const area = $('plot-area');
-    if (!view || !view.params) {
-      plotKey = '';
-      plotData = null;
-      plotWanted = null;
-      area.replaceChildren();
-      caption.textContent = 'No active filter.';
-      return;
-    }
-    const { m, k } = view.params;
-    const n = view.distinct_entries;
-    const key = `${m}/${k}/${n}`;
-    if (key === plotKey) {
-      drawPlot();
-      return;
-    }
-    plotWanted = { m, k, n, key };
-    if (!plotBusy) plotLoop();
+function renderPanels() {
+  for (const name of ['positions', 'model']) {
+    const details = $(`${name}-panel`);
+    if (details.open !== view.panels[name]) details.open = view.panels[name];
   }
+  const last = view.last_operation;
+  const key = `${view.params ? `${view.params.m}/${view.params.k}` : '-'}/${view.distinct_entries}/${view.history.length}/${last ? `${last.display}/${last.outcome}/${last.h1}` : '-'}/${olderOps}`;
+  if (key === panelsKey) return;
+  panelsKey = key;
+  renderPositions(last);
+  renderModel(last);
+}
 
-  async function plotLoop() {
-    plotBusy = true;
+function renderPositions(last) {
+  const positions = $('positions-body');
+  positions.replaceChildren();
+  if (!last) {
+    positions.append(el('p', { text: view.params ? 'No insertion or query yet.' : 'No active filter.' }));
+    return;
+  }
+  const firstIndex = new Map();
+  const table = el('table', {},
+    el('caption', {}, `${last.kind === 'insert' ? 'Insert' : 'Query'} `, el('code', { class: 'str full', text: last.display }),
+      `: ${plural(last.positions.length, 'position', 'positions')} (h1 + i·h2) mod m, in order`),
+    el('thead', {}, el('tr', {},
+      el('th', { scope: 'col', text: 'i' }),
+      el('th', { scope: 'col', text: 'position' }),
+      el('th', { scope: 'col', text: 'before' }),
+      el('th', { scope: 'col', text: 'after' }),
+      el('th', { scope: 'col', text: 'note' }))));
+  const body = el('tbody');
+  for (const step of last.positions) {
+    const changed = step.before !== step.after;
+    const earlier = firstIndex.get(step.position);
+    if (earlier === undefined) firstIndex.set(step.position, step.index);
+    let note = '';
+    if (earlier !== undefined) note = `same bit as i = ${earlier}`;
+    else if (changed) note = 'set by this insertion';
+    body.append(el('tr', changed ? { class: 'changed' } : {},
+      el('td', { text: String(step.index) }),
+      el('td', { text: String(step.position) }),
+      el('td', { text: step.before ? '1' : '0' }),
+      el('td', { text: step.after ? '1' : '0' }),
+      el('td', { class: 'note', text: note })));
+  }
+  table.append(body);
+  positions.append(table, el('p', { class: 'hint', text: '"before" and "after" are the bit before and after the whole operation, for every row in order; a repeated position shows the same pair as its first row (SESSION.md, section 5.8).' }));
+}
+
+function renderModel(last) {
+  const model = $('model-body');
+  model.replaceChildren();
+  const e = view.estimates;
+  if (!view.params || !e) {
+    model.append(el('p', { text: 'No active filter.' }));
+    return;
+  }
+  const rows = [
+    ['m, k, n', `${e.m}, ${e.k}, ${e.n}`],
+    ['Classic (1 − e^(−kn/m))^k', number(e.classic)],
+    ['Finite m (1 − (1 − 1/m)^(kn))^k', number(e.finite_m)],
+    ['Exact under ideal hashing E[(X/m)^k]', number(e.exact)],
+    ['Optimal k for this m and n (classic)', String(e.optimal_k)],
+  ];
+  if (last) {
+    rows.push(['h1 of the last string', `${last.h1} (0x${last.h1.toString(16).padStart(8, '0')})`]);
+    rows.push(['h2 of the last string (odd)', `${last.h2} (0x${last.h2.toString(16).padStart(8, '0')})`]);
+  } else {
+    rows.push(['h1, h2', 'shown after an insertion or query']);
+  }
+  const dl = el('dl', { class: 'pairs' });
+  for (const [term, value] of rows) dl.append(el('div', {}, el('dt', { text: term }), el('dd', { text: value })));
+  model.append(dl, el('p', { class: 'hint', text: 'All three assume ideal independent uniform hashes; none is the exact rate of this finite deterministic filter.' }));
+}
+
+// ---------------------------------------------------------------- the plot
+// The estimates come from the session model (`estimates`), whose exact estimate
+// is one dynamic programme per (m, k), extended as n grows: the plot computes its
+// points in slices between frames, so it never delays an insertion's paint.
+
+const PLOT_POINTS = 129;
+const SLICE_MS = 6;
+/** The series being computed: {key, m, k, n, nMax, ns, points, next}. */
+let plotJob = null;
+let plotData = null;
+let plotKey = '';
+
+function defaultNMax(m, k, n) {
+  const saturation = Math.ceil((3 * m) / k);
+  return Math.min(MAX_ENTRIES, Math.max(saturation, n + Math.ceil(n / 4), 8));
+}
+
+function sampleNs(nMax, n) {
+  const ns = new Set([n]);
+  if (nMax < PLOT_POINTS) for (let i = 0; i <= nMax; i += 1) ns.add(i);
+  else for (let i = 0; i < PLOT_POINTS; i += 1) ns.add(Math.round((i * nMax) / (PLOT_POINTS - 1)));
+  return [...ns].sort((a, b) => a - b);
+}
+
+function updatePlot() {
+  if (!view.params) {
+    plotJob = null;
+    plotData = null;
+    plotKey = '';
+    $('plot-area').replaceChildren();
+    $('plot-caption').textContent = 'No active filter.';
     setBusy();
-    while (plotWanted) {
-      const want = plotWanted;
-      plotWanted = null;
-      const result = await call(`/api/estimates?m=${want.m}&k=${want.k}&n=${want.n}`, { method: 'GET' });
-      if (plotWanted) continue;
-      if (!view || !view.params) break;
-      if (!result.ok) {
-        $('plot-caption').textContent = `The estimates could not be computed: ${result.error.message}`;
-        continue;
-      }
-      plotData = result.data;
-      plotKey = want.key;
-      drawPlot();
-    }
-    plotBusy = false;
-    setBusy();
+    return;
   }
-
-  /** An SVG path through the points (x increasing): straight segments when
-   * they are dense, else a monotone cubic (Fritsch-Carlson) that never
-   * overshoots between the computed values. */
-  function monotonePath(points) {
-    const count = points.length;
-    const fmt = (value) => value.toFixed(1);
-    if (count === 0) return '';
-    if (count < 3 || count > 40) {
-      return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${fmt(px)},${fmt(py)}`).join(' ');
-    }
-    const secants = [];
-    for (let i = 0; i < count - 1; i += 1) {
-      const dx = points[i + 1][0] - points[i][0];
-      secants.push(dx === 0 ? 0 : (points[i + 1][1] - points[i][1]) / dx);
-    }
-    const tangents = points.map((_, i) => {
-      if (i === 0) return secants[0];
-      if (i === count - 1) return secants[count - 2];
-      const a = secants[i - 1];
-      const b = secants[i];
-      return a * b <= 0 ? 0 : (a + b) / 2;
-    });
-    for (let i = 0; i < count - 1; i += 1) {
-      if (secants[i] === 0) {
-        tangents[i] = 0;
-        tangents[i + 1] = 0;
-        continue;
-      }
-      const alpha = tangents[i] / secants[i];
-      const beta = tangents[i + 1] / secants[i];
-      const norm = alpha * alpha + beta * beta;
-      if (norm > 9) {
-        const tau = 3 / Math.sqrt(norm);
-        tangents[i] = tau * alpha * secants[i];
-        tangents[i + 1] = tau * beta * secants[i];
-      }
-    }
-    let d = `M${fmt(points[0][0])},${fmt(points[0][1])}`;
-    for (let i = 0; i < count - 1; i += 1) {
-      const [x0, y0] = points[i];
-      const [x1, y1] = points[i + 1];
-      const h = (x1 - x0) / 3;
-      d += ` C${fmt(x0 + h)},${fmt(y0 + tangents[i] * h)} ${fmt(x1 - h)},${fmt(y1 - tangents[i + 1] * h)} ${fmt(x1)},${fmt(y1)}`;
-    }
-    return d;
+  const { m, k } = view.params;
+  const n = view.distinct_entries;
+  const nMax = defaultNMax(m, k, n);
+  const key = `${m}/${k}/${n}/${nMax}`;
+  if (key === plotKey) {
+    scheduleDraw();
+    return;
   }
+  if (plotJob && plotJob.key === key) return;
+  const job = { key, m, k, n, nMax, ns: sampleNs(nMax, n), points: [], next: 0 };
+  plotJob = job;
+  setBusy();
+  // After the operation's own frame: the plot never delays it.
+  afterPaint(() => { if (plotJob === job) plotSlice(); });
+}
 
-  function niceStep(span, ticks) {
-    const raw = span / ticks;
-    const power = 10 ** Math.floor(Math.log10(raw));
-    for (const factor of [1, 2, 5, 10]) {
-      if (factor * power >= raw) return Math.max(1, factor * power);
-    }
-    return Math.max(1, 10 * power);
+function plotSlice() {
+  const job = plotJob;
+  if (!job) return;
+  const started = performance.now();
+  while (job.next < job.ns.length && performance.now() - started < SLICE_MS) {
+    const e = estimates(job.m, job.k, job.ns[job.next]);
+    job.points.push({ n: e.n, classic: e.classic, finite_m: e.finite_m, exact: e.exact });
+    job.next += 1;
   }
+  if (job !== plotJob) return;
+  if (job.next < job.ns.length) {
+    setTimeout(plotSlice, 0);
+    return;
+  }
+  plotJob = null;
+  plotData = { m: job.m, k: job.k, n: job.n, n_max: job.nMax, points: job.points };
+  plotKey = job.key;
+  drawPlot();
+  setBusy();
+}
 
-  function drawPlot() {
-    const area = $('plot-area');
-    const caption = $('plot-caption');
-    if (!plotData || !view || !view.params) return;
-    const data = plotData;
-    const width = Math.max(280, Math.floor(area.clientWidth));
-    const height = Math.round(Math.min(300, Math.max(220, width * 0.4)));
-    const margin = { left: 48, right: 14, top: 16, bottom: 40 };
-    const plotW = width - margin.left - margin.right;
-    const plotH = height - margin.top - margin.bottom;
-    const x = (n) => margin.left + (n / data.n_max) * plotW;
-    const y = (v) => margin.top + (1 - v) * plotH;
-    const root = svg('svg', {
-      viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-labelledby': 'plot-svg-title plot-svg-desc', class: 'plot',
-    });
-    const n = data.n;
-    const current = n === view.distinct_entries;
-    const at = data.points.find((point) => point.n === n);
-    root.append(svg('title', { id: 'plot-svg-title' }, `Ideal-model false-positive estimates against n for m = ${data.m}, k = ${data.k}`));
-    root.append(svg('desc', { id: 'plot-svg-desc' }, caption.textContent));
-    for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-      root.append(svg('line', { x1: margin.left, x2: width - margin.right, y1: y(v), y2: y(v), class: 'gridline' }));
-      root.append(svg('text', { x: margin.left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, String(v)));
-    }
-    const step = niceStep(data.n_max, width < 420 ? 4 : 8);
-    for (let tick = 0; tick <= data.n_max; tick += step) {
-      root.append(svg('line', { x1: x(tick), x2: x(tick), y1: margin.top + plotH, y2: margin.top + plotH + 4, class: 'axis' }));
-      root.append(svg('text', { x: x(tick), y: margin.top + plotH + 16, class: 'tick', 'text-anchor': 'middle' }, String(tick)));
-    }
-    root.append(svg('line', { x1: margin.left, x2: width - margin.right, y1: margin.top + plotH, y2: margin.top + plotH, class: 'axis' }));
-    root.append(svg('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: margin.top + plotH, class: 'axis' }));
-    root.append(svg('text', { x: margin.left + plotW / 2, y: height - 6, class: 'axislabel', 'text-anchor': 'middle' }, 'n, distinct entries'));
-    root.append(svg('text', { x: 12, y: margin.top + plotH / 2, class: 'axislabel', 'text-anchor': 'middle', transform: `rotate(-90 12 ${margin.top + plotH / 2})` }, 'rate'));
-    for (const series of ['classic', 'finite_m', 'exact']) {
-      const d = monotonePath(data.points.map((point) => [x(point.n), y(point[series])]));
-      root.append(svg('path', { d, class: `series ${series}` }));
-    }
-    const xn = x(n);
-    root.append(svg('line', { x1: xn, x2: xn, y1: margin.top, y2: margin.top + plotH, class: 'current' }));
-    const labelRight = xn < margin.left + plotW * 0.7;
-    root.append(svg('text', { x: xn + (labelRight ? 5 : -5), y: margin.top + 12, class: 'marklabel', 'text-anchor': labelRight ? 'start' : 'end' }, `n = ${n}`));
-    if (current && view.rate.state === 'defined') {
-      const yo = y(view.rate.value);
-      const s = 6;
-      root.append(svg('path', { d: `M${xn},${yo - s} L${xn + s},${yo} L${xn},${yo + s} L${xn - s},${yo} Z`, class: 'observed' }));
-      root.append(svg('text', { x: xn + (labelRight ? 9 : -9), y: yo + (view.rate.value > 0.85 ? 16 : -8), class: 'marklabel', 'text-anchor': labelRight ? 'start' : 'end' },
-        `observed ${view.rate.false_positives}/${view.rate.negative_queries}`));
-    }
-    area.replaceChildren(root);
-    const parts = [`m = ${data.m}, k = ${data.k}, n from 0 to ${data.n_max}.`];
-    if (at) parts.push(`At n = ${n}: classic ${number(at.classic)}, finite m ${number(at.finite_m)}, exact ${number(at.exact)}.`);
-    if (current) parts.push(view.rate.state === 'defined'
+let drawPending = false;
+
+function scheduleDraw() {
+  if (drawPending) return;
+  drawPending = true;
+  requestAnimationFrame(() => setTimeout(() => {
+    drawPending = false;
+    drawPlot();
+  }, 0));
+}
+
+function niceStep(span, ticks) {
+  const raw = span / ticks;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const factor of [1, 2, 5, 10]) {
+    if (factor * power >= raw) return Math.max(1, factor * power);
+  }
+  return Math.max(1, 10 * power);
+}
+
+function linePath(points) {
+  return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ');
+}
+
+function drawPlot() {
+  const area = $('plot-area');
+  const caption = $('plot-caption');
+  if (!plotData || !view.params) return;
+  const data = plotData;
+  const width = Math.max(280, Math.floor(measured.plot));
+  const height = Math.round(Math.min(300, Math.max(220, width * 0.4)));
+  // Labels live in the margins, never on the curves.
+  const margin = { left: 48, right: 14, top: 26, bottom: 40 };
+  const plotW = width - margin.left - margin.right;
+  const plotH = height - margin.top - margin.bottom;
+  const x = (n) => margin.left + (n / data.n_max) * plotW;
+  const y = (v) => margin.top + (1 - v) * plotH;
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-labelledby': 'plot-svg-title plot-svg-desc', class: 'plot',
+  });
+  const n = data.n;
+  const current = n === view.distinct_entries;
+  const at = data.points.find((point) => point.n === n);
+  root.append(svg('title', { id: 'plot-svg-title' }, `Ideal-model false-positive estimates against n for m = ${data.m}, k = ${data.k}`));
+  const desc = svg('desc', { id: 'plot-svg-desc' }, '');
+  root.append(desc);
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    root.append(svg('line', { x1: margin.left, x2: width - margin.right, y1: y(v), y2: y(v), class: 'gridline' }));
+    root.append(svg('text', { x: margin.left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, String(v)));
+  }
+  const step = niceStep(data.n_max, width < 420 ? 4 : 8);
+  for (let tick = 0; tick <= data.n_max; tick += step) {
+    root.append(svg('line', { x1: x(tick), x2: x(tick), y1: margin.top + plotH, y2: margin.top + plotH + 4, class: 'axis' }));
+    root.append(svg('text', { x: x(tick), y: margin.top + plotH + 16, class: 'tick', 'text-anchor': 'middle' }, String(tick)));
+  }
+  root.append(svg('line', { x1: margin.left, x2: width - margin.right, y1: margin.top + plotH, y2: margin.top + plotH, class: 'axis' }));
+  root.append(svg('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: margin.top + plotH, class: 'axis' }));
+  root.append(svg('text', { x: margin.left + plotW / 2, y: height - 6, class: 'axislabel', 'text-anchor': 'middle' }, 'n, distinct entries'));
+  root.append(svg('text', { x: 12, y: margin.top + plotH / 2, class: 'axislabel', 'text-anchor': 'middle', transform: `rotate(-90 12 ${margin.top + plotH / 2})` }, 'rate'));
+  for (const series of ['classic', 'finite_m', 'exact']) {
+    root.append(svg('path', { d: linePath(data.points.map((point) => [x(point.n), y(point[series])])), class: `series ${series}` }));
+  }
+  const xn = x(n);
+  root.append(svg('line', { x1: xn, x2: xn, y1: margin.top, y2: margin.top + plotH, class: 'current' }));
+  const labelRight = xn < margin.left + plotW * 0.7;
+  root.append(svg('text', { x: xn + (labelRight ? 4 : -4), y: margin.top - 8, class: 'marklabel', 'text-anchor': labelRight ? 'start' : 'end' }, `n = ${n}`));
+  if (current && view.rate.state === 'defined') {
+    const yo = y(view.rate.value);
+    const s = 6;
+    root.append(svg('path', { d: `M${xn},${yo - s} L${xn + s},${yo} L${xn},${yo + s} L${xn - s},${yo} Z`, class: 'observed' }));
+  }
+  area.replaceChildren(root);
+  const parts = [`m = ${data.m}, k = ${data.k}, n from 0 to ${data.n_max}.`];
+  if (at) parts.push(`At n = ${n}: classic ${number(at.classic)}, finite m ${number(at.finite_m)}, exact ${number(at.exact)}.`);
+  if (current) {
+    parts.push(view.rate.state === 'defined'
       ? `Observed rate ${view.rate.false_positives}/${view.rate.negative_queries} = ${number(view.rate.value)} (diamond).`
       : 'Observed rate undefined (no negative query yet).');
-    caption.textContent = parts.join(' ');
-    root.querySelector('desc').textContent = caption.textContent;
   }
+  caption.textContent = parts.join(' ');
+  desc.textContent = caption.textContent;
+}
 
-  // ---------------------------------------------------------------- session: export, import, share
+// ---------------------------------------------------------------- session: export, import, share
 
-  function exportSession() {
-    if (sessionText === null) return;
-    const blob = new Blob([sessionText], { type: 'application/json' });
-    const url = URL.createObjectURL(blob);
-    const params = view && view.params ? `-m${view.params.m}-k${view.params.k}` : '';
-    const link = el('a', { href: url, download: `bloomproof-session${params}.json` });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-    showMsg('session-msg', 'Session exported as a JSON file.', false);
+function exportSession() {
+  const text = session.exportText();
+  const blob = new Blob([text], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const params = view.params ? `-m${view.params.m}-k${view.params.k}` : '';
+  const link = el('a', { href: url, download: `bloomproof-session${params}.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  showMsg('session-msg', 'Session exported as a JSON file.', false);
+}
+
+/** Replaces the whole session by `text` (an export), or says why not and changes nothing. */
+function importText(text, name, msgId) {
+  const before = discards() ? snapshot(`The import of ${name}`) : null;
+  const ok = attempt(() => session.importText(text), msgId, 'import', []);
+  if (!ok) {
+    const node = $(msgId);
+    node.append(' The filter was left as it was.');
+    node.prepend(`${name}: `);
+    return false;
   }
+  for (const field of DRAFT_FIELDS) delete rawDrafts[field];
+  olderOps = 0;
+  historyKey = '';
+  historyShown.total = -1;
+  refresh({ drafts: true });
+  showMsg(msgId, `Imported ${name}.`, false);
+  if (before) offerUndo(before, `Imported ${name}; it replaced a filter of ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, msgId);
+  return true;
+}
 
-  function importFile(file) {
-    enqueue({
-      run: async () => {
-        const result = await call('/api/import', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: file,
-        });
-        if (!result.ok) {
-          const message = result.error.kind === 'network'
-            ? 'the file could not be sent (a file over 2 MiB is refused before it is read)'
-            : result.error.message;
-          showMsg('session-msg', `Import of ${file.name} failed: ${message} [${result.error.kind}]. The filter was left as it was.`, true);
-          return;
-        }
-        await accept(result.data, { forceDrafts: true });
-        showMsg('session-msg', `Imported ${file.name}.`, false);
-      },
-    });
+async function importFile(file) {
+  if (file.size > IMPORT_MAX_BYTES) {
+    showMsg('session-msg', `${file.name}: the file is ${file.size} bytes, over 2 MiB (${IMPORT_MAX_BYTES} bytes), the largest session file: it was not read. The filter was left as it was.`, true);
+    return;
   }
-
-  function makeLink() {
-    enqueue({
-      run: async () => {
-        const result = await post('/api/share', { session: sessionText });
-        if (!result.ok) {
-          showMsg('share-msg', errorText(result.error), true);
-          return;
-        }
-        const link = `${location.origin}${location.pathname}${result.data.fragment}`;
-        const input = $('share-link');
-        input.value = link;
-        let copied = false;
-        try {
-          await navigator.clipboard.writeText(link);
-          copied = true;
-        } catch (error) {
-          copied = false;
-        }
-        showMsg('share-msg', copied
-          ? `Link copied to the clipboard (${link.length} characters).`
-          : `Copy the link above (${link.length} characters).`, false);
-      },
-    });
+  let text;
+  try {
+    // Not UTF-8 is a syntax error; a byte-order mark stays in the text (and is one too).
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await file.arrayBuffer());
+  } catch (error) {
+    showMsg('session-msg', `${file.name}: the file is not UTF-8 text, so not a session file. The filter was left as it was.`, true);
+    return;
   }
+  importText(text, file.name, 'session-msg');
+}
 
-  function restore(text, msgId) {
-    enqueue({
-      run: async () => {
-        const before = sessionText;
-        const result = await post('/api/restore', { session: sessionText, fragment: text });
-        if (!result.ok) {
-          showMsg(msgId, errorText(result.error, 'The link was not restored, the filter is unchanged:'), true);
-          return;
-        }
-        undoText = before;
-        await accept(result.data, { forceDrafts: true });
-        const undo = el('button', { type: 'button', class: 'undo', text: 'Undo restore' });
-        undo.addEventListener('click', () => {
-          const previous = undoText;
-          undoText = null;
-          undo.disabled = true;
-          enqueue({
-            run: async () => {
-              const back = await post('/api/apply', { session: previous, ops: [] });
-              if (back.ok) {
-                await accept(back.data, { forceDrafts: true });
-                showMsg(msgId, 'The previous session is back.', false);
-              } else {
-                showMsg(msgId, errorText(back.error, 'Undo failed:'), true);
-              }
-            },
-          });
-        });
-        const p = view.params;
-        showMsg(msgId, `Restored from a shared link: m = ${p.m}, k = ${p.k}, ${plural(view.distinct_entries, 'entry', 'entries')}.`, false, undo);
-      },
-    });
+function base64url(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The shareable link's fragment: `#share=` and the base64url of
+ * `{"v":1,"m":..,"k":..,"entries":[Text, ...]}` (a lone surrogate makes a Text an array of code units). */
+function shareFragment() {
+  const exported = session.exportText();
+  const parsed = parseJson(exported, { maxDepth: 127 });
+  const entries = parsed.entries;
+  const json = `{"v":1,"m":${view.params.m},"k":${view.params.k},"entries":[${entries.map((e) => (typeof e === 'string' ? JSON.stringify(e) : `[${e.map((u) => u.text).join(',')}]`)).join(',')}]}`;
+  return `#share=${base64url(new TextEncoder().encode(json))}`;
+}
+
+function makeLink() {
+  if (!view.params) {
+    showMsg('share-msg', 'There is no filter to share yet: enter m and k, then press Create.', true);
+    return;
   }
-
-  function restoreFromLocation() {
-    if (!location.hash.startsWith('#share=')) return;
-    const fragment = location.hash;
-    history.replaceState(null, '', `${location.pathname}${location.search}`);
-    $('notice').hidden = false;
-    restore(fragment, 'notice');
+  const link = `${location.href.split('#')[0]}${shareFragment()}`;
+  $('share-link').value = link;
+  showMsg('share-msg', `Copy the link above (${link.length} characters).`, false);
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(link).then(
+      () => showMsg('share-msg', `Link copied to the clipboard (${link.length} characters).`, false),
+      () => {},
+    );
   }
+}
 
-  // ---------------------------------------------------------------- wiring
+class LinkError extends Error {}
 
-  function load() {
-    enqueue({
-      run: async () => {
-        let stored = null;
-        try {
-          stored = localStorage.getItem(STORAGE_KEY);
-        } catch (error) {
-          stored = null;
-        }
-        let result = await post('/api/apply', { session: stored, ops: [] });
-        if (!result.ok && stored !== null && result.error.kind !== 'network') {
-          setStorageWarning(`The session saved in this browser could not be read (${result.error.message}); a new session was started. The saved copy stays until the next change.`);
-          result = await post('/api/apply', { session: null, ops: [] });
-        }
-        if (!result.ok) {
-          $('filter-status').textContent = `The page cannot start: ${result.error.message}`;
-          return;
-        }
-        sessionText = result.data.session;
-        view = result.data.view;
-        render(true);
-        $('save-status').textContent = stored !== null ? 'Session restored from this browser.' : 'New session.';
-      },
-    });
-    restoreFromLocation();
+/** Reads a shared link (or its fragment): {m, k, entries}, or throws LinkError. */
+function readLink(text) {
+  const at = text.indexOf('#share=');
+  if (at < 0) throw new LinkError('it has no "#share=" part');
+  const code = text.slice(at + '#share='.length).trim();
+  if (!/^[A-Za-z0-9_-]*$/.test(code)) throw new LinkError('the part after "#share=" is not base64url');
+  let json;
+  try {
+    const binary = atob(code.replace(/-/g, '+').replace(/_/g, '/'));
+    json = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch (error) {
+    throw new LinkError('the part after "#share=" does not decode to UTF-8 text');
   }
+  let doc;
+  try {
+    doc = parseJson(json, { maxDepth: 4 });
+  } catch (error) {
+    throw new LinkError(`it does not hold JSON (${error.message})`);
+  }
+  const isObject = doc !== null && typeof doc === 'object' && !Array.isArray(doc) && !(doc instanceof JsonNumber);
+  if (!isObject || doc[DUPLICATE_KEYS]) throw new LinkError('it does not hold one object with the keys v, m, k and entries, each once');
+  const keys = Object.keys(doc).sort().join(',');
+  if (keys !== 'entries,k,m,v') throw new LinkError('it does not hold exactly the keys v, m, k and entries');
+  const int = (v) => (v instanceof JsonNumber && v.isUnsignedInteger && v.bigint <= 100000n ? Number(v.bigint) : null);
+  if (int(doc.v) !== 1) throw new LinkError('its version is not 1');
+  const m = int(doc.m);
+  const k = int(doc.k);
+  if (m === null || k === null) throw new LinkError('m and k are not whole numbers');
+  if (!Array.isArray(doc.entries)) throw new LinkError('its entries are not a list');
+  const seen = new Set();
+  const entries = doc.entries.map((entry, i) => {
+    const value = Array.isArray(entry) ? entry.map((u) => int(u)) : entry;
+    const s = textOf(value);
+    if (s === undefined || s === null) throw new LinkError(`entry ${i + 1} is not a string or a list of code units`);
+    if (seen.has(s)) throw new LinkError(`entry ${i + 1} repeats an earlier one (a link lists each entry once)`);
+    seen.add(s);
+    return s;
+  });
+  return { m, k, entries };
+}
 
-  function wire() {
-    for (const field of DRAFT_FIELDS) {
-      $(field).addEventListener('input', (event) => {
-        const value = event.target.value;
-        const msgId = field === 'm' || field === 'k' ? 'filter-msg' : 'ops-msg';
-        applyOps([{ op: 'set_draft', field, value }], msgId, { key: `draft:${field}` });
-      });
+/** Restores m, k and the entries of a link: ordinary operations, all or nothing. */
+function restoreLink(text, msgId) {
+  let shared;
+  try {
+    shared = readLink(text);
+  } catch (error) {
+    if (!(error instanceof LinkError)) throw error;
+    showMsg(msgId, `The link was not restored, the filter is unchanged: ${error.message}.`, true);
+    return;
+  }
+  const before = snapshot('The restore from a link');
+  const raw = { ...rawDrafts };
+  try {
+    session.setDraft('m', String(shared.m));
+    session.setDraft('k', String(shared.k));
+    session.create();
+    for (const entry of shared.entries) session.insert(entry);
+  } catch (error) {
+    session.restoreState(before.state);
+    if (!(error instanceof SessionError)) throw error;
+    showMsg(msgId, `The link was not restored, the filter is unchanged: ${humanError(error, 'insert').text}`, true);
+    return;
+  }
+  for (const field of ['m', 'k']) delete rawDrafts[field];
+  Object.assign(rawDrafts, { insert: raw.insert, query: raw.query });
+  for (const field of DRAFT_FIELDS) if (rawDrafts[field] === undefined) delete rawDrafts[field];
+  olderOps = Math.max(0, shared.entries.length - HISTORY_CAP);
+  historyKey = '';
+  historyShown.total = -1;
+  refresh({ drafts: true });
+  const undo = undoButton(before, 'Undo restore', msgId, 'The previous session is back.');
+  showMsg(msgId, `Restored from a shared link: m = ${shared.m}, k = ${shared.k}, ${plural(shared.entries.length, 'entry', 'entries')}.`, false, undo);
+}
+
+function restoreFromLocation() {
+  if (!location.hash.startsWith('#share=')) return;
+  const fragment = location.hash;
+  history.replaceState(null, '', `${location.pathname}${location.search}`);
+  restoreLink(fragment, 'notice');
+}
+
+// ---------------------------------------------------------------- start
+
+function load() {
+  let stored = null;
+  let page = null;
+  try {
+    stored = localStorage.getItem(STORAGE_KEY);
+    page = localStorage.getItem(PAGE_KEY);
+  } catch (error) {
+    stored = null;
+  }
+  if (stored !== null) {
+    try {
+      session.importText(stored);
+      storedText = stored;
+      $('save-status').textContent = 'Session restored from this browser.';
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      setStorageWarning(`The session saved in this browser could not be read (${error.message}); a new session was started. The saved copy stays until the next change.`);
     }
-    $('create-form').addEventListener('submit', (event) => {
+  } else {
+    $('save-status').textContent = 'New session.';
+  }
+  view = session.view();
+  if (storedText !== null && page !== null) {
+    try {
+      const extra = JSON.parse(page);
+      for (const field of DRAFT_FIELDS) {
+        const units = extra?.drafts?.[field];
+        if (!Array.isArray(units) || !units.every((u) => Number.isInteger(u) && u >= 0 && u <= 0xffff)) continue;
+        const raw = String.fromCharCode(...units);
+        if (wellFormed(raw) === view.drafts[field]) rawDrafts[field] = raw;
+      }
+      if (Number.isSafeInteger(extra?.older) && extra.older > 0 && view.history.length >= HISTORY_CAP) olderOps = extra.older;
+    } catch (error) {
+      // A damaged page record only loses the raw drafts and the older count.
+    }
+  }
+  measureLayout();
+  render(true);
+  saved = true;
+  restoreFromLocation();
+}
+
+let resizeTimer = null;
+
+function wire() {
+  for (const field of DRAFT_FIELDS) {
+    $(field).addEventListener('input', (event) => setDraft(field, event.target.value));
+  }
+  $('create-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    create();
+  });
+  for (const kind of ['insert', 'query']) {
+    $(`${kind}-form`).addEventListener('submit', (event) => {
       event.preventDefault();
-      applyOps([{ op: 'create' }], 'filter-msg', { errorPrefix: 'Cannot create the filter:' });
+      operate(kind, event.timeStamp);
     });
-    for (const kind of ['insert', 'query']) {
-      $(`${kind}-form`).addEventListener('submit', (event) => {
-        event.preventDefault();
-        const input = $(kind);
-        applyOps([{ op: kind, value: toText(input.value) }], 'ops-msg', {
-          after: () => {
-            if (document.activeElement === input) input.select();
-          },
-        });
-      });
+  }
+  $('example').addEventListener('click', () => {
+    const before = view.history.length;
+    if (attempt(() => session.insertExample(), 'ops-msg', 'insert', [])) {
+      olderOps += Math.max(0, before + 8 - HISTORY_CAP);
+      refresh();
     }
-    $('example').addEventListener('click', () => {
-      applyOps([{ op: 'insert_example' }], 'ops-msg');
-    });
-    $('reset').addEventListener('click', () => {
-      applyOps([{ op: 'reset' }], 'ops-msg');
-    });
-    for (const name of ['positions', 'model']) {
-      const details = $(`${name}-panel`);
-      const setPanel = () => {
-        applyOps([{ op: 'set_panel', panel: name, open: details.open }], 'ops-msg', { key: `panel:${name}` });
-      };
-      // A click (or Enter or Space) on the summary toggles the panel here, in
-      // the same event, and queues the change at once: the "toggle" event
-      // comes later, in a task of its own, and a reload in between would lose
-      // the change.
-      details.querySelector('summary').addEventListener('click', (event) => {
-        if (!view) return;
-        event.preventDefault();
-        details.open = !details.open;
-        setPanel();
-      });
-      // Other ways a panel opens (find in page opens a closed one) keep the session in step.
-      details.addEventListener('toggle', () => {
-        if (!view || panelPending(name) || details.open === view.panels[name]) return;
-        setPanel();
-      });
+  });
+  $('reset').addEventListener('click', () => {
+    const before = discards() ? snapshot('Reset') : null;
+    if (attempt(() => session.reset(), 'ops-msg', 'reset', [])) {
+      refresh();
+      if (before) offerUndo(before, `Reset emptied the filter of its ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'ops-msg');
     }
-    $('export').addEventListener('click', exportSession);
-    $('import-file').addEventListener('change', (event) => {
-      const input = event.target;
-      const file = input.files && input.files[0];
-      if (file) importFile(file);
-      input.value = '';
-    });
-    $('share').addEventListener('click', makeLink);
-    $('share-link').addEventListener('focus', (event) => event.target.select());
-    $('restore-form').addEventListener('submit', (event) => {
+  });
+  for (const name of ['positions', 'model']) {
+    const details = $(`${name}-panel`);
+    const setPanel = () => {
+      if (details.open === view.panels[name]) return;
+      session.setPanel(name, details.open);
+      view = session.view();
+      scheduleSave();
+    };
+    // A click (or Enter or Space) on the summary toggles the panel in the same
+    // event; the "toggle" event comes later, and covers the other ways a panel
+    // opens (find in page).
+    details.querySelector('summary').addEventListener('click', (event) => {
       event.preventDefault();
-      restore($('restore-link').value, 'share-msg');
+      details.open = !details.open;
+      setPanel();
     });
-    window.addEventListener('hashchange', restoreFromLocation);
-    window.addEventListener('resize', () => {
-      clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => {
-        resizeTimer = null;
-        if (view) {
-          renderGrid();
-          drawPlot();
-          markLayout();
-        }
-        setBusy();
-      }, 100);
+    details.addEventListener('toggle', setPanel);
+  }
+  $('export').addEventListener('click', exportSession);
+  $('import-file').addEventListener('change', (event) => {
+    const input = event.target;
+    const file = input.files && input.files[0];
+    input.value = '';
+    if (file) importFile(file);
+  });
+  $('share').addEventListener('click', makeLink);
+  $('share-link').addEventListener('focus', (event) => event.target.select());
+  $('restore-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    restoreLink($('restore-link').value, 'share-msg');
+  });
+  window.addEventListener('hashchange', restoreFromLocation);
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      resizeTimer = null;
+      measureLayout();
+      gridShape = '';
+      renderGrid();
+      drawPlot();
+      markLayout();
       setBusy();
-    });
+    }, 100);
     setBusy();
-    load();
-  }
+  });
+  // Leaving: store what is pending; ask first when the session cannot be stored.
+  window.addEventListener('pagehide', () => {
+    if (saveTimer !== null) saveNow();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden' && saveTimer !== null) saveNow();
+  });
+  window.addEventListener('beforeunload', (event) => {
+    if (saveTimer !== null) saveNow();
+    if (!saved) {
+      event.preventDefault();
+      event.returnValue = '';
+    }
+  });
+  load();
+  setBusy();
+}
 
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
-  else wire();
-})();
+/** For tests and for people at the console: the session model the page renders from. */
+window.bloomproofExplorer = Object.freeze({
+  view: () => session.view(),
+  exportText: () => session.exportText(),
+});
+
+wire();

@@ -17,11 +17,11 @@
 //!   (another site, another port, `null`) gets **403** `origin_not_allowed`
 //!   before its body is read. A request without `Origin` (curl, a script, a
 //!   test) is served: browsers always send one with such a request.
-//! - **Bodies**: every body is read whole before a handler sees it, cut at its
-//!   call's limit ([`body_limit`]: 413 `too_large`, refused on its declared
-//!   `Content-Length` before reading when that is over) and within
-//!   [`Timeouts::body_read`] (**408** `request_timeout`, and the connection is
-//!   closed).
+//! - **Bodies**: no file takes one, but a request may still carry one: it is
+//!   read whole before the router sees it, cut at [`BODY_LIMIT`] (413
+//!   `too_large`, refused on its declared `Content-Length` before reading when
+//!   that is over) and within [`Timeouts::body_read`] (**408**
+//!   `request_timeout`, and the connection is closed).
 //!
 //! The header read timeout ([`Timeouts::header_read`]) is the HTTP server's:
 //! see [`serve_listener`](crate::serve_listener).
@@ -35,10 +35,9 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use bloomproof_session::IMPORT_MAX_BYTES;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
-use crate::api::{APPLY_BODY_LIMIT, ApiError, import_too_large, security_headers, too_large};
+use crate::pages::{PageError, security_headers};
 use crate::router;
 
 /// The default of both read timeouts: 10 seconds.
@@ -69,15 +68,9 @@ impl Default for Timeouts {
     }
 }
 
-/// The largest body of a call, in bytes: [`IMPORT_MAX_BYTES`] (2 MiB) for
-/// `POST /api/import`, [`APPLY_BODY_LIMIT`] (8 MiB) for every other path.
-pub fn body_limit(path: &str) -> usize {
-    if path == "/api/import" {
-        IMPORT_MAX_BYTES
-    } else {
-        APPLY_BODY_LIMIT
-    }
-}
+/// The largest request body read, in bytes (64 KiB): the page is static files,
+/// so no request needs one.
+pub const BODY_LIMIT: usize = 64 * 1024;
 
 #[derive(Clone, Copy)]
 struct Guard {
@@ -170,7 +163,7 @@ pub fn host_allowed(authority: &str, bound: SocketAddr) -> bool {
 }
 
 fn host_refused(detail: String, guard: &Guard) -> Response {
-    let mut response = ApiError::new(
+    let mut response = PageError::new(
         StatusCode::MISDIRECTED_REQUEST,
         "host_not_allowed",
         format!(
@@ -207,7 +200,7 @@ async fn check_host(State(guard): State<Guard>, request: Request, next: Next) ->
         let detail = format!("Host {} is not this server", quote(host.as_bytes()));
         return host_refused(detail, &guard);
     }
-    // An absolute URI (`POST http://name/api/apply`) names the server too.
+    // An absolute URI (`GET http://name/`) names the server too.
     if let Some(authority) = request.uri().authority()
         && !host_allowed(authority.as_str(), guard.bound)
     {
@@ -265,7 +258,7 @@ async fn check_origin(request: Request, next: Next) -> Response {
     match refused {
         None => next.run(request).await,
         Some(detail) => {
-            let mut response = ApiError::new(
+            let mut response = PageError::new(
                 StatusCode::FORBIDDEN,
                 "origin_not_allowed",
                 format!(
@@ -285,15 +278,13 @@ async fn check_origin(request: Request, next: Next) -> Response {
 
 /// Reads the whole body, bounded in size and time, before anything parses it.
 async fn read_body(State(guard): State<Guard>, request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
-    let limit = body_limit(&path);
-    let is_import = path == "/api/import";
-    let over = |declared: Option<u64>| {
-        if is_import {
-            import_too_large(declared)
-        } else {
-            too_large("the request", limit)
-        }
+    let limit = BODY_LIMIT;
+    let over = || {
+        PageError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("the request body is over the {limit}-byte limit; it was not read"),
+        )
     };
     let declared = request
         .headers()
@@ -303,7 +294,7 @@ async fn read_body(State(guard): State<Guard>, request: Request, next: Next) -> 
     if let Some(bytes) = declared
         && bytes > limit as u64
     {
-        return close(over(Some(bytes)).into_response());
+        return close(over().into_response());
     }
     let (parts, body) = request.into_parts();
     let read = tokio::time::timeout(
@@ -313,11 +304,11 @@ async fn read_body(State(guard): State<Guard>, request: Request, next: Next) -> 
     let bytes = match read.await {
         Ok(Ok(collected)) => collected.to_bytes(),
         Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
-            return close(over(None).into_response());
+            return close(over().into_response());
         }
         Ok(Err(error)) => {
             return close(
-                ApiError::new(
+                PageError::new(
                     StatusCode::BAD_REQUEST,
                     "invalid_request",
                     format!("the request body could not be read: {error}"),
@@ -327,7 +318,7 @@ async fn read_body(State(guard): State<Guard>, request: Request, next: Next) -> 
         }
         Err(_) => {
             return close(
-                ApiError::new(
+                PageError::new(
                     StatusCode::REQUEST_TIMEOUT,
                     "request_timeout",
                     format!(

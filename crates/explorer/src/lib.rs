@@ -1,54 +1,24 @@
 //! The explorer page of the `fnv1a-utf16-v1` teaching filter (seed `002`,
-//! Protocol 2 of `PROTOCOLS.md`), served on a local port by `bloomproof explore`.
+//! Protocol 2 of `PROTOCOLS.md`): static files, served on a local port by
+//! `bloomproof explore` or written to a folder by `bloomproof explore --export DIR`.
 //!
-//! The page is plain HTML, CSS and JavaScript compiled into the binary (no
-//! front-end build step). Every rule lives in [`bloomproof_session`]: the page
-//! only sends operations and renders the [`View`](bloomproof_session::View)s it
-//! gets back. The server keeps **no session state**: each call carries the
-//! current session (its export text) and gets the next one, so the session lives
-//! in the browser (in `localStorage`, under the 100000-character rule) and a
-//! server restart loses nothing.
+//! The page is plain HTML, CSS and JavaScript modules compiled into the binary
+//! (no front-end build step; see [`site`]). Its rules are the project's
+//! JavaScript session model (`vectors/check/js/session.mjs`, the module the
+//! JavaScript adapter runs through the whole conformance suite), which the page
+//! imports and runs itself: the server answers nothing but the page's files,
+//! keeps no state and takes no request body. The session lives in the browser
+//! (in `localStorage`, under the 100000-character rule), so stopping the server
+//! after the page has loaded loses nothing, and the exported files work from
+//! any static file server, and [`site::STANDALONE_NAME`] opened as a file.
 //!
-//! # The JSON API
+//! # What the server answers, and to whom
 //!
-//! | call | body or query | answer |
-//! |---|---|---|
-//! | `POST /api/apply` | `{"session": <export text, export object or null>, "op": Op}` or `"ops": [Op, ...]` (all or nothing; none: just validate and view) | `{"session": <export text>, "view": View}` |
-//! | `POST /api/import` | the file itself, raw (at most 2 MiB, checked before parsing) | `{"session", "view"}` |
-//! | `POST /api/save` | `{"state": <text>, "previous": <text or null>}` | a [`SaveOutcome`](bloomproof_session::SaveOutcome) |
-//! | `GET /api/estimates` | `?m=&k=` and optionally `&n=` (marked point), `&n_max=`, `&points=` | `{"m","k","n","n_max","optimal_k","points":[{"n","classic","finite_m","exact"}]}` |
-//! | `POST /api/share` | `{"session": ...}` | `{"fragment": "#share=..."}` (m, k and the entries) |
-//! | `POST /api/restore` | `{"session": ..., "fragment": "#share=..."}` | `{"session", "view"}` |
-//!
-//! Every JSON body is **an object** (`{...}`), and so is every operation in
-//! `op` and `ops`: an array where an object is expected (`[null, []]`,
-//! `{"op": ["insert", "a"]}`) is 400 `invalid_request` ("invalid type:
-//! sequence, expected a JSON object ..., not an array"), even where serde alone would
-//! read the array's items as the fields in order. A key given twice in one
-//! object is 400 `invalid_request` too.
-//!
-//! `POST /api/import` reads the file as import does in
-//! `spec/fnv1a-utf16-v1/SESSION.md` (section 10, step 2): a file that starts with a **byte-order mark** is 422 `syntax` (as in
-//! the adapter and the Python and JavaScript implementations), like any other
-//! text that is not strict JSON; so is a file that is not UTF-8.
-//!
-//! `POST /api/restore` reads the link format of [`decode_fragment`]: a link
-//! that lists the same entry twice (the same UTF-16 code units, whichever
-//! form each is written in) is 422 `invalid` and changes nothing, since a
-//! shared link lists the distinct entries of a filter once each.
-//!
-//! Errors are `{"error": {"kind": "...", "message": "..."}}` with a 4xx status:
-//! 400 for a request that cannot be read (malformed JSON, unknown operation or
-//! field, an array where an object is expected, a `session` that fails
-//! validation), 413 for a body over its limit, 422 for an operation or a file
-//! that the session rules reject, 404 and 405 for unknown paths and methods,
-//! and, from [`app`] only, 421, 403 and 408 (below). Handlers never panic on
-//! input.
-//!
-//! # Who may call it, and how slowly
-//!
-//! [`router`] is the page and the API alone; `bloomproof explore` serves
-//! [`app`], the same behind these rules:
+//! `GET` and `HEAD` of the page's files ([`site::FILES`]; `/` is
+//! `index.html`); 404 `not_found` for any other path and 405
+//! `method_not_allowed` for another method. Errors are
+//! `{"error": {"kind": "...", "message": "..."}}`. [`router`] is that alone;
+//! `bloomproof explore` serves [`app`], the same behind these rules:
 //!
 //! - **Loopback only.** [`Options::check`] refuses a `--host` that is not a
 //!   loopback address (`bloomproof explore` exits 2 saying so) unless
@@ -59,34 +29,24 @@
 //!   name now points at 127.0.0.1).
 //! - **`Origin`**, on every request but `GET` and `HEAD`, when present, must be
 //!   the page's own (`http://` and the `Host`): anything else is **403**
-//!   `origin_not_allowed`, answered before the body is read, so a cross-site
-//!   form or `text/plain` POST is never processed. Requests without `Origin`
-//!   (curl, scripts) are served.
-//! - **Bodies are bounded before they are parsed**: [`body_limit`] bytes, 2 MiB
-//!   ([`IMPORT_MAX_BYTES`](bloomproof_session::IMPORT_MAX_BYTES)) for
-//!   `/api/import` and 8 MiB ([`APPLY_BODY_LIMIT`]: a session of up to 2 MiB
-//!   escaped in a JSON string, twice for `save`) for every other call; a
-//!   declared `Content-Length` over it is 413 at once, and a body that grows
-//!   past it is cut and 413.
+//!   `origin_not_allowed`, answered before the body is read.
+//! - **Bodies are bounded**: a request body (none is needed) over
+//!   [`BODY_LIMIT`] is 413, refused on its declared `Content-Length` at once.
 //! - **Timeouts** ([`Timeouts`], 10 s each by default): the headers of a
 //!   request must arrive within [`Timeouts::header_read`] (else the connection
 //!   is closed; this also ends an idle connection), its body within
 //!   [`Timeouts::body_read`] (else **408** `request_timeout` and the
 //!   connection is closed).
 
-mod api;
-mod assets;
 mod guard;
-mod object;
-mod series;
-mod share;
+mod pages;
+pub mod site;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
-pub use api::{APPLY_BODY_LIMIT, ErrorBody, ErrorDetail, router};
-pub use guard::{DEFAULT_READ_TIMEOUT, LOOPBACK_NAMES, Timeouts, app, body_limit, host_allowed};
-pub use series::{DEFAULT_POINTS, MAX_POINTS, Point, Series, WORK_BUDGET, series};
-pub use share::{SHARE_PREFIX, SharedFilter, decode_fragment, encode_fragment};
+pub use guard::{BODY_LIMIT, DEFAULT_READ_TIMEOUT, LOOPBACK_NAMES, Timeouts, app, host_allowed};
+pub use pages::{ErrorBody, ErrorDetail, router};
+pub use site::export_site;
 
 /// How `bloomproof explore` listens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,7 +142,7 @@ pub async fn serve(options: Options) -> Result<(), String> {
         let mut out = std::io::stdout().lock();
         let _ = write!(
             out,
-            "bloomproof explorer: {url}\nPress Ctrl+C to stop. The session lives in the browser; stopping the server loses nothing.\n"
+            "bloomproof explorer: {url}\nPress Ctrl+C to stop. The page runs in the browser and keeps its session there; stopping the server after the page has loaded loses nothing.\n"
         );
         let _ = out.flush();
     }

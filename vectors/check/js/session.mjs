@@ -2,7 +2,8 @@
 // state, the seven page operations, the view, the ideal-model estimates (with the exact
 // dynamic programme), export/import format v1 with full validation, and the local-save
 // rule. Plus runScript(), the adapter's `session` op (section 12) with the helper steps
-// of section 6. Node built-ins only.
+// of section 6. No import but the two sibling modules: it runs in Node (the adapter) and in
+// the browser (the explorer page imports this very file).
 //
 // Strings are JavaScript strings used as sequences of UTF-16 code units (lone
 // surrogates included); script values may be JSON strings or arrays of code units.
@@ -87,27 +88,39 @@ function denotes(value, param) {
 
 // ------------------------------------------------------------------ estimates (section 8)
 
-const exactMemo = new Map();
+// The exact estimate after t = k*n throws is a dynamic programme over the throws; the
+// state after t throws is the start of the next n's, so each (m, k) keeps its programme
+// and extends it on demand: a series 0..n, or an insertion that adds one entry, costs
+// only the new throws (k*m steps per entry) instead of starting again. The arithmetic
+// is the same, step for step, whichever n is asked first.
+const exactRuns = new Map();
+const EXACT_RUNS_MAX = 64;
 
-function exactRate(m, k, n) {
-  const t = k * n;
-  if (t === 0) return 0;
-  const key = `${m},${k},${n}`;
-  const hit = exactMemo.get(key);
-  if (hit !== undefined) return hit;
-  const top = Math.min(m, t);
-  const stay = new Float64Array(top + 1); // x/m: the throw lands on one of the x set bits
-  const move = new Float64Array(top + 1); // (m-(x-1))/m: it lands on a clear bit, x-1 -> x
-  for (let x = 0; x <= top; x++) { stay[x] = x / m; move[x] = (m - (x - 1)) / m; }
-  let P = new Float64Array(top + 1);
-  let Q = new Float64Array(top + 1);
-  P[0] = 1;
+function exactRun(m, k) {
+  const key = `${m},${k}`;
+  let run = exactRuns.get(key);
+  if (run === undefined) {
+    if (exactRuns.size >= EXACT_RUNS_MAX) exactRuns.clear();
+    const stay = new Float64Array(m + 1); // x/m: the throw lands on one of the x set bits
+    const move = new Float64Array(m + 1); // (m-(x-1))/m: it lands on a clear bit, x-1 -> x
+    for (let x = 0; x <= m; x++) { stay[x] = x / m; move[x] = (m - (x - 1)) / m; }
+    const P = new Float64Array(m + 1);
+    P[0] = 1;
+    run = { m, k, stay, move, P, Q: new Float64Array(m + 1), lo: 0, throws: 0, rates: [0] };
+    exactRuns.set(key, run);
+  }
+  return run;
+}
+
+/** Runs throws until `t`: the probabilities P[x] that x bits are set. */
+function advance(run, t) {
+  const { m, stay, move } = run;
+  let { P, Q, lo } = run;
   // Probabilities below 1e-300 are flushed to 0 (subnormal arithmetic is ~10x slower);
   // every non-zero result is at least (1/1024)^12 ~ 7e-37, so the error is < 1e-260
   // relative. `lo` is the lowest x with P[x] != 0 (the mass only moves up).
-  let lo = 0;
-  for (let throwNo = 1; throwNo <= t; throwNo++) {
-    const hi = throwNo < top ? throwNo : top;
+  for (let throwNo = run.throws + 1; throwNo <= t; throwNo++) {
+    const hi = throwNo < m ? throwNo : m;
     for (let x = 0; x <= lo; x++) Q[x] = 0;
     let newLo = -1;
     for (let x = lo > 0 ? lo : 1; x <= hi; x++) {
@@ -118,11 +131,35 @@ function exactRate(m, k, n) {
     if (newLo >= 0) lo = newLo;
     const swap = P; P = Q; Q = swap;
   }
-  let sum = 0;
-  for (let x = 0; x <= top; x++) sum += P[x] * Math.pow(x / m, k);
-  if (exactMemo.size > 4096) exactMemo.clear();
-  exactMemo.set(key, sum);
-  return sum;
+  run.P = P; run.Q = Q; run.lo = lo; run.throws = Math.max(run.throws, t);
+}
+
+function exactRate(m, k, n) {
+  if (k * n === 0) return 0;
+  const run = exactRun(m, k);
+  for (let next = run.rates.length; next <= n; next++) {
+    advance(run, k * next);
+    const top = Math.min(m, k * next);
+    let sum = 0;
+    for (let x = 0; x <= top; x++) sum += run.P[x] * Math.pow(x / m, k);
+    run.rates.push(sum);
+  }
+  return run.rates[n];
+}
+
+/** UTF-8 bytes of a string (a lone surrogate counts 3, as its replacement character). */
+export function utf8Length(s) {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { bytes += 4; i++; } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function classicRate(m, k, n) {
@@ -535,7 +572,7 @@ function shapeV1(doc) {
 /** Reads an export text (stages A to D); returns {drafts, panels, active} or throws SessionError. */
 export function readExport(textIn) {
   // Stage A: size, then strict JSON.
-  const bytes = Buffer.byteLength(textIn, 'utf8');
+  const bytes = utf8Length(textIn);
   if (bytes > IMPORT_MAX_BYTES) throw err('too_large', `file is ${bytes} bytes, at most ${IMPORT_MAX_BYTES}`);
   let doc;
   try {
@@ -763,7 +800,7 @@ function runStep(session, rawStep) {
       stepKeys(step, ['bytes']);
       const bytes = plainInt(step.bytes, 'import_padded: bytes');
       const exported = session.exportText();
-      const have = Buffer.byteLength(exported, 'utf8');
+      const have = utf8Length(exported);
       if (have > bytes) throw new Error(`import_padded: the export is already ${have} bytes, more than ${bytes}`);
       session.importText(exported + ' '.repeat(bytes - have));
       return {};
