@@ -649,6 +649,26 @@ def cases():
                       [(s, {}) for s in create(8, 12)] +
                       [(op("insert", value="a"), ok(bits=bits_after(8, 12, ["a"]), last_operation={"kind": "insert", "positions": steps}))],
                       ["derived", "repeated-position"], "before/after describe the bit before and after the whole operation."))
+    # The page's decision for repeated positions (SESSION.md, section 5.8): each row, in
+    # order, is the bit before and after the whole operation, so a repeat shows the same
+    # pair as its first row, even when that first row set the bit.
+    before_bits = bits_after(24, 12, ["c"])
+    bloom = positions(24, 12, utf16("bloom"))
+    rows = [{"index": i, "position": q, "before": before_bits[q] == "1", "after": True} for i, q in enumerate(bloom)]
+    assert any(r["before"] for r in rows[:8]) and not all(r["before"] for r in rows[:8])
+    assert all(rows[i + 8]["position"] == rows[i]["position"] and rows[i + 8]["before"] == rows[i]["before"] for i in range(4))
+    assert any(not rows[i]["before"] for i in range(4))  # a repeat of a bit this insertion sets
+    out.append(script("session/repeated-positions-same-pair", "repeated_positions_kept_in_order",
+                      [(s, {}) for s in create(24, 12)] + [
+                          (op("insert", value="c"), ok(bits=before_bits)),
+                          (op("insert", value="bloom"), ok(bits=bits_after(24, 12, ["c", "bloom"]),
+                                                           last_operation={"kind": "insert", "outcome": "new", "positions": rows})),
+                          (op("query", value="bloom"), ok(last_operation={"kind": "query", "outcome": "truly_present",
+                                                                          "positions": [dict(r, before=True) for r in rows]})),
+                      ],
+                      ["derived", "repeated-position"],
+                      "SESSION.md 5.8, the decision: rows 8..11 repeat rows 0..3 with the same before/after pair (the whole operation), "
+                      "though rows 0..3 set those bits; the seed's \"valeurs avant/apres dans leur ordre\" is the order of the rows."))
     # a..h
     for i, ch in enumerate("abcdefghi"):
         out.append(pos_case("seed/" + ch, "a_to_h_fill_every_bit", 8, 1, ch, flags=["seed-figure"]))
