@@ -414,6 +414,9 @@ fn step_json(step: StepAnswer) -> Value {
             json!({"outcome": save.outcome, "stored_units": save.stored_units, "warning": save.warning}),
         );
     }
+    if let Some(export) = step.export {
+        out.insert("export".into(), Value::String(export));
+    }
     Value::Object(out)
 }
 
@@ -985,6 +988,8 @@ struct StepResult {
     error: Option<ErrorResult>,
     #[serde(default)]
     save: Option<SaveResult>,
+    #[serde(default)]
+    export: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -1049,6 +1054,7 @@ impl FnvSubject for AdapterFnv {
                         stored_units: s.stored_units,
                         warning: s.warning,
                     }),
+                    export: s.export,
                 })
                 .collect(),
         })

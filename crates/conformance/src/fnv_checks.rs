@@ -238,15 +238,25 @@ fn script(
                 diff,
             );
         }
-        if matches!(op, ScriptOp::Roundtrip {}) && got.view != previous {
+        if matches!(op, ScriptOp::Export {}) && got.export.is_none() {
+            v.fail(
+                format!("{step}: the export text"),
+                "a string `export` in the step's answer",
+                "none",
+            );
+        }
+        let unchanged = match op {
+            ScriptOp::Roundtrip {} => Some("the imported session equals the exported one"),
+            ScriptOp::Export {} => Some("exporting leaves the session unchanged"),
+            _ => None,
+        };
+        if let Some(rule) = unchanged
+            && got.view != previous
+        {
             let diff = partial_match(&previous, &got.view, "view")
                 .err()
                 .unwrap_or_default();
-            v.fail(
-                format!("{step}: the imported session equals the exported one"),
-                "the view before the step",
-                diff,
-            );
+            v.fail(format!("{step}: {rule}"), "the view before the step", diff);
         }
         if let Some(partial) = &want.view
             && let Err(diff) = partial_match(partial, &got.view, "view")

@@ -746,6 +746,10 @@ pub enum ScriptOp {
         /// Size of the state, in UTF-16 code units.
         units: usize,
     },
+    /// Exports the session; the step's answer carries the export text as `export`.
+    /// The session is unchanged. (Cross-reading hands the text to another
+    /// implementation's `import_text`.)
+    Export {},
 }
 
 /// A session script.

@@ -416,6 +416,8 @@ pub struct StepAnswer {
     pub error: Option<(String, String)>,
     /// For `save_local`.
     pub save: Option<SaveAnswer>,
+    /// For `export`: the export text.
+    pub export: Option<String>,
 }
 
 /// The answer to a whole script.
@@ -503,6 +505,7 @@ impl RustFnv {
         use bloomproof_session::{Op, Session, Text};
         let mut error = None;
         let mut save = None;
+        let mut export = None;
         match op {
             ScriptOp::InsertMany { prefix, count } => {
                 let before = session.clone();
@@ -564,6 +567,7 @@ impl RustFnv {
                     warning: outcome.warning().map(str::to_string),
                 });
             }
+            ScriptOp::Export {} => export = Some(session.export()),
             ScriptOp::Insert { .. }
             | ScriptOp::Query { .. }
             | ScriptOp::SetDraft { .. }
@@ -580,6 +584,7 @@ impl RustFnv {
             view: view(session),
             error,
             save,
+            export,
         })
     }
 }

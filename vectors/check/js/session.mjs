@@ -814,13 +814,16 @@ function runStep(session, rawStep) {
       const r = saveLocal(state, previous);
       return { save: { outcome: r.outcome, stored_units: r.stored === null ? 0 : r.stored.length, warning: r.warning } };
     }
+    case 'export':
+      stepKeys(step, []);
+      return { export: session.exportText() };
     default:
       throw new TypeError(`unknown step op ${JSON.stringify(step.op)}`);
   }
 }
 
 /**
- * The adapter's `session` answer: {initial, steps: [{view, error?, save?}]}.
+ * The adapter's `session` answer: {initial, steps: [{view, error?, save?, export?}]}.
  * `script` is an array of steps, as lossless trees (json.mjs) or plain JSON values.
  * `badRequest(message)` makes the error thrown for a malformed step.
  */
@@ -835,6 +838,7 @@ export function runScript(script, badRequest = (m) => new TypeError(m)) {
       const r = runStep(session, step);
       answer = { view: session.view() };
       if (r.save) answer.save = r.save;
+      if (r.export !== undefined) answer.export = r.export;
     } catch (e) {
       if (e instanceof SessionError) {
         answer = { view: session.view(), error: { kind: e.kind, message: e.message } };

@@ -826,7 +826,8 @@ def _step_uint(step, key):
 
 
 def run_step(session, step):
-    """Apply one script step; returns the `save` object or None; raises SessionError."""
+    """Apply one script step; returns the extra keys of its answer (`save`, `export`)
+    or None; raises SessionError."""
     if type(step) is not dict or type(step.get("op")) is not str:
         raise MalformedStep("a step is an object with an \"op\"")
     op = step["op"]
@@ -877,7 +878,10 @@ def run_step(session, step):
         session.import_padded(_step_uint(step, "bytes"))
     elif op == "save_local":
         _step_keys(step, ("units",))
-        return session.save_local(_step_uint(step, "units"))
+        return {"save": session.save_local(_step_uint(step, "units"))}
+    elif op == "export":
+        _step_keys(step, ())
+        return {"export": session.export()}
     else:
         raise MalformedStep(f"unknown step op {op!r}")
     return None
@@ -890,9 +894,9 @@ def run_script(script):
     for step in script:
         entry = {}
         try:
-            save = run_step(session, step)
-            if save is not None:
-                entry["save"] = save
+            extra = run_step(session, step)
+            if extra is not None:
+                entry.update(extra)
         except SessionError as e:
             entry["error"] = {"kind": e.kind, "message": e.message}
         entry["view"] = session.view()
