@@ -12,12 +12,14 @@
 pub mod accumulated;
 pub mod adapter;
 mod client;
+pub mod cross;
 pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
 pub mod fnv_checks;
 pub mod lines;
 pub mod load;
+pub mod matrix;
 pub mod model;
 pub mod quote;
 pub mod report;

@@ -3,7 +3,8 @@
 use crate::model::{CasesFile, ChecksFile, DocCase, FnvCase};
 use schemars::{JsonSchema, generate::SchemaSettings};
 
-fn render<T: JsonSchema>(title: &str) -> String {
+/// One type's schema (JSON Schema 2020-12) with a title, as a file's text.
+pub fn render<T: JsonSchema>(title: &str) -> String {
     let generator = SchemaSettings::draft2020_12().into_generator();
     let mut schema = generator.into_root_schema_for::<T>();
     schema.insert("title".into(), title.into());

@@ -1,0 +1,253 @@
+//! Cross-reading catches a flawed reader and a flawed exporter, and shows them in the
+//! grid: the reader's column and the exporter's row fail, every other cell passes.
+
+use bloomproof_conformance::cross::{self, ExportedSession, Grid};
+use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
+use bloomproof_conformance::run::Subjects;
+use bloomproof_conformance::subject::{
+    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
+    RustDoc, RustFnv, ScriptAnswer, Triple,
+};
+
+/// Reads a snapshot from its bits alone: no verification, no exact set (every maybe
+/// is taken for a duplicate).
+struct BitsOnlyReader(RustDoc);
+
+impl DocSubject for BitsOnlyReader {
+    fn name(&self) -> String {
+        "bits-only reader".to_string()
+    }
+    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+        self.0.sha256(data)
+    }
+    fn frame(&mut self, params: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+        self.0.frame(params, index, item)
+    }
+    fn positions(&mut self, params: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+        self.0.positions(params, item)
+    }
+    fn build(&mut self, params: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+        self.0.build(params, records)
+    }
+    fn lookup(
+        &mut self,
+        params: &RawParams,
+        records: &[Vec<u8>],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        self.0.lookup(params, records, items)
+    }
+    fn typed(
+        &mut self,
+        records: &TypedValue,
+        m: &TypedValue,
+        k: &TypedValue,
+        seed: &TypedValue,
+        item: Option<&TypedValue>,
+    ) -> Answer<Option<Triple>> {
+        self.0.typed(records, m, k, seed, item)
+    }
+    fn read(
+        &mut self,
+        params: &RawParams,
+        _records: &[Vec<u8>],
+        packed_bits: &[u8],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let set = |p: u16| {
+            packed_bits
+                .get(usize::from(p / 8))
+                .is_some_and(|byte| byte & (1 << (p % 8)) != 0)
+        };
+        items
+            .iter()
+            .map(|item| {
+                let maybe = self.0.positions(params, item)?.into_iter().all(set);
+                Ok(Triple {
+                    maybe_present: maybe,
+                    exact_checked: maybe,
+                    duplicate: maybe,
+                })
+            })
+            .collect()
+    }
+    fn mutate(
+        &mut self,
+        params: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        self.0.mutate(params, records, other, attempt, probes)
+    }
+}
+
+/// Exports sessions without their `false_positives` counter.
+struct CounterDropper(RustFnv);
+
+impl FnvSubject for CounterDropper {
+    fn name(&self) -> String {
+        "counter dropper".to_string()
+    }
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        self.0.positions(m, k, units)
+    }
+    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
+        let mut answer = self.0.session(script)?;
+        for step in &mut answer.steps {
+            if let Some(text) = &step.export {
+                let mut document: serde_json::Value =
+                    serde_json::from_str(text).expect("the export is JSON");
+                if let Some(counters) = document
+                    .get_mut("counters")
+                    .and_then(serde_json::Value::as_object_mut)
+                {
+                    counters.remove("false_positives");
+                }
+                step.export = Some(document.to_string());
+            }
+        }
+        Ok(answer)
+    }
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        self.0.estimates(m, k, n)
+    }
+}
+
+fn participants() -> Vec<(String, Subjects)> {
+    vec![
+        ("rust".to_string(), Subjects::rust()),
+        (
+            "flawed".to_string(),
+            Subjects {
+                doc: Box::new(BitsOnlyReader(RustDoc)),
+                fnv: Box::new(CounterDropper(RustFnv)),
+            },
+        ),
+    ]
+}
+
+fn cell<'a>(grid: &'a Grid, producer: &str, reader: &str) -> &'a cross::GridCell {
+    grid.cells
+        .iter()
+        .find(|c| c.producer == producer && c.reader == reader)
+        .expect("the cell exists")
+}
+
+#[test]
+fn every_snapshot_and_session_is_well_formed() {
+    assert_eq!(cross::snapshots().len(), 3);
+    let seed = &cross::snapshots()[0];
+    assert_eq!(seed.items.len(), 64);
+    assert!(cross::snapshots().iter().any(|s| s.params.m % 8 != 0));
+    for session in cross::sessions() {
+        assert!(session.script.len() > 1, "{} did not parse", session.id);
+        assert_eq!(
+            session.script.last(),
+            Some(&ScriptOp::Export {}),
+            "{}",
+            session.id
+        );
+    }
+}
+
+#[test]
+fn honest_implementations_read_each_other() {
+    let mut honest = vec![
+        ("a".to_string(), Subjects::rust()),
+        ("b".to_string(), Subjects::rust()),
+    ];
+    let grids = cross::run(&mut honest, &[]);
+    assert_eq!(grids.len(), 2);
+    for grid in &grids {
+        assert_eq!(grid.cells.len(), 4, "{}", grid.protocol);
+        for cell in &grid.cells {
+            assert!(cell.passed, "{cell:?}");
+            assert!(cell.compared > 0);
+        }
+    }
+    // 3 snapshots: 64 + 143 + 3 items, each compared with A and with the oracle, plus
+    // one packed-bits comparison per snapshot.
+    assert_eq!(grids[0].cells[0].compared, 3 + 2 * (64 + 143 + 3));
+    assert_eq!(grids[1].cells[0].compared, 4);
+    assert_eq!(cross::errors(&grids), Vec::<String>::new());
+}
+
+#[test]
+fn a_flawed_reader_fails_its_column_and_a_flawed_exporter_its_row() {
+    let grids = cross::run(&mut participants(), &[]);
+    let doc = &grids[0];
+    assert!(cell(doc, "rust", "rust").passed);
+    assert!(cell(doc, "flawed", "rust").passed);
+    let reader = cell(doc, "rust", "flawed");
+    assert!(!reader.passed);
+    assert!(!cell(doc, "flawed", "flawed").passed);
+    // The seed's first false positive is answered as a duplicate.
+    let first = &reader.differences[0];
+    assert_eq!(first.case, "seed-fixture item \"doc-04\"");
+    assert_eq!(first.what, "flawed's read against rust's lookup_many");
+    assert_eq!(
+        first.expected,
+        "maybe_present true, exact_checked true, duplicate false"
+    );
+    assert_eq!(
+        first.actual,
+        "maybe_present true, exact_checked true, duplicate true"
+    );
+
+    let fnv = &grids[1];
+    assert!(cell(fnv, "rust", "rust").passed);
+    assert!(cell(fnv, "rust", "flawed").passed);
+    for reader in ["rust", "flawed"] {
+        let dropped = cell(fnv, "flawed", reader);
+        assert!(!dropped.passed);
+        assert_eq!(dropped.differences[0].case, "seed-example");
+        assert!(
+            dropped.differences[0]
+                .actual
+                .starts_with("rejected: invalid"),
+            "{dropped:?}"
+        );
+    }
+    let errors = cross::errors(&grids);
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert!(errors[0].starts_with(
+        "cross-reading doc-membership-v1: rust -> flawed: seed-fixture item \"doc-04\""
+    ));
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("cross-reading fnv1a-utf16-v1: flawed -> rust: seed-example"))
+    );
+}
+
+#[test]
+fn a_session_from_a_file_is_read_by_everyone() {
+    let mut producer = RustFnv;
+    let script = &cross::sessions()[0].script;
+    let answer = producer.session(script).expect("the script runs");
+    let last = answer.steps.last().expect("a last step");
+    let honest = ExportedSession {
+        export: last.export.clone().expect("an export"),
+        view: last.view.clone(),
+    };
+    let mut lying = honest.clone();
+    lying.view["bits"] = serde_json::json!("00001001");
+    let files = [
+        ("page".to_string(), honest),
+        ("lying-page".to_string(), lying),
+    ];
+    let grids = cross::run(&mut participants(), &files);
+    let fnv = &grids[1];
+    assert_eq!(fnv.producers, ["rust", "flawed", "page", "lying-page"]);
+    assert!(cell(fnv, "page", "rust").passed);
+    assert!(cell(fnv, "page", "flawed").passed);
+    let lie = cell(fnv, "lying-page", "rust");
+    assert!(!lie.passed);
+    assert_eq!(lie.differences[0].case, "file");
+    assert_eq!(
+        lie.differences[0].actual,
+        "view.bits: expected \"00001001\", got \"00001000\""
+    );
+}
