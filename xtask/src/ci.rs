@@ -131,31 +131,8 @@ fn steps() -> Vec<Step> {
             &["build", "-p", "bloomproof", "--locked"],
         ),
         cargo(
-            "conformance through the Rust adapter",
-            &[
-                "xtask",
-                "conformance",
-                "--impl",
-                "cargo run -q --locked -p bloomproof -- adapter",
-            ],
-        ),
-        cargo(
-            "conformance through the Python adapter",
-            &[
-                "xtask",
-                "conformance",
-                "--impl",
-                "python3 vectors/check/python/adapter.py",
-            ],
-        ),
-        cargo(
-            "conformance through the JavaScript adapter",
-            &[
-                "xtask",
-                "conformance",
-                "--impl",
-                "node vectors/check/js/adapter.mjs",
-            ],
+            "results matrix: the suite through every implementation (Rust in process and adapter, Python, JavaScript), cross-reading, the page in Chromium",
+            &["xtask", "matrix"],
         ),
         cargo(
             "planted-bug gallery: every planted bug is caught",

@@ -432,7 +432,7 @@ fn patch(root: &Path, bug: &Bug, edits: &[Edit]) -> Result<Vec<(String, String)>
 }
 
 /// `'text'` for `sh`, unless every character is safe as it is.
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c);
     if !text.is_empty() && text.chars().all(safe) {
         text.to_owned()
@@ -468,7 +468,7 @@ fn prepare(context: &Context, bug: &Bug) -> Subject {
 
 // ------------------------------------------------------------------ building and running
 
-fn target_dir(root: &Path) -> PathBuf {
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
         Some(dir) if dir.is_absolute() => dir,
         Some(dir) => root.join(dir),
@@ -477,7 +477,7 @@ fn target_dir(root: &Path) -> PathBuf {
 }
 
 /// Builds the runner; returns the path of the binary.
-fn build(root: &Path) -> Result<PathBuf, String> {
+pub(crate) fn build(root: &Path) -> Result<PathBuf, String> {
     println!("==> cargo build -q -p bloomproof --locked");
     let status = Command::new("cargo")
         .args(["build", "-q", "-p", "bloomproof", "--locked"])
@@ -537,7 +537,7 @@ fn tail(text: &str, lines: usize) -> String {
 
 /// Stops a runner that overran its time, with everything it started (its process
 /// group), before it is reaped.
-fn kill(child: &mut std::process::Child) {
+pub(crate) fn kill(child: &mut std::process::Child) {
     #[cfg(unix)]
     {
         let _ = Command::new("kill")
@@ -794,7 +794,7 @@ fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subject) -> Row
 
 /// Runs `work` over `items`, [`JOBS`] at a time; calls `ready` on each result in item
 /// order as soon as it and every earlier one are done; returns the results in order.
-fn parallel<T: Sync, R: Send>(
+pub(crate) fn parallel<T: Sync, R: Send>(
     items: &[T],
     work: impl Fn(usize, &T) -> R + Sync,
     ready: impl FnMut(usize, &R) + Send,

@@ -6,6 +6,9 @@
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
 //! * `gallery [FILTER]`: every planted bug and lying adapter of
 //!   `vectors/check/gallery/bugs.json` against the suite; fails when one survives.
+//! * `matrix [...]`: the results matrix of every listed implementation, with
+//!   cross-reading, in `target/matrix/`; fails on an unexpected failure, a stale
+//!   expected failure or a cross-reading difference.
 //! * `load [--quick]`: a load test of `bloomproof adapter` and `bloomproof explore` on
 //!   loopback, bounded in count and time: p50/p99 latency and peak memory.
 
@@ -19,6 +22,7 @@ mod e2e;
 mod fuzz;
 mod gallery;
 mod load;
+mod matrix;
 mod mutants;
 mod vectors;
 
@@ -43,6 +47,10 @@ tasks:
   mutants [CARGO-MUTANTS ARGS]                mutation-test protocol, filter, session; fails if any is missed
   gallery [FILTER]                            planted bugs and lying adapters vs the suite; fails if any survives
   e2e                                         the explorer page in a real browser (installs what is missing)
+  matrix [--implementations FILE] [--session-from NAME=FILE]... [--timeout SECS] [--no-browser]
+                                              the suite against every implementation of
+                                              vectors/check/implementations.json, cross-reading
+                                              among them; writes target/matrix/ and tests the page
   bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
   load [--quick]                              load-test `bloomproof adapter` and `explore` on loopback:
                                               p50/p99 latency, peak memory (BENCHMARKS.md)
@@ -65,6 +73,7 @@ fn main() -> ExitCode {
         "vectors" => vectors::run(rest),
         "mutants" => mutants::run(rest),
         "gallery" => gallery::run(rest),
+        "matrix" => matrix::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -131,10 +140,19 @@ fn schemas(args: &[String]) -> Result<(), String> {
         [flag] if flag == "--check" => true,
         other => return Err(format!("schemas takes only --check, got {other:?}")),
     };
-    let dir = root().join("spec/schemas");
+    let spec_schemas = root().join("spec/schemas");
+    let check_dir = root().join("vectors/check");
+    let files = bloomproof_conformance::schemas::all()
+        .into_iter()
+        .map(|(name, text)| (spec_schemas.join(name), text))
+        .chain(
+            bloomproof_conformance::matrix::schemas()
+                .into_iter()
+                .map(|(name, text)| (check_dir.join(name), text)),
+        );
     let mut stale = Vec::new();
-    for (name, text) in bloomproof_conformance::schemas::all() {
-        let path = dir.join(name);
+    for (path, text) in files {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current == text {
             continue;
