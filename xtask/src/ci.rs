@@ -131,14 +131,19 @@ fn steps() -> Vec<Step> {
             &["build", "-p", "bloomproof", "--locked"],
         ),
         cargo(
-            "results matrix: the suite through every implementation (Rust in process and adapter, Python, JavaScript), cross-reading, the page in Chromium",
-            &["xtask", "matrix"],
-        ),
-        cargo(
             "planted-bug gallery: every planted bug is caught",
             &["xtask", "gallery"],
         ),
         cargo("explorer in a real browser", &["xtask", "e2e"]),
+        cargo(
+            "results matrix: the suite through every implementation (Rust in process and adapter, Python, JavaScript), cross-reading with the explorer's export, the page in Chromium",
+            &[
+                "xtask",
+                "matrix",
+                "--session-from",
+                "explorer={target}/e2e/explorer-session.json",
+            ],
+        ),
     ]
 }
 

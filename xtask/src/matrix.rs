@@ -26,6 +26,11 @@ pub const IMPLEMENTATIONS: &str = "vectors/check/implementations.json";
 /// What `{bloomproof}` stands for in a command.
 const BINARY_WORD: &str = "{bloomproof}";
 
+/// What `{target}` stands for in a `--session-from` file: the cargo target folder
+/// (`target/`, or `$CARGO_TARGET_DIR`), where `cargo xtask e2e` writes the explorer's
+/// export (`{target}/e2e/explorer-session.json`).
+const TARGET_WORD: &str = "{target}";
+
 /// The longest a version command may take.
 const VERSION_LIMIT: Duration = Duration::from_secs(20);
 
@@ -146,8 +151,10 @@ pub fn compute(root: &Path, binary: &Path, options: &Options) -> Result<Matrix, 
     let origin = options.implementations.display().to_string();
     let list = Implementations::parse(&read(&options.implementations)?, &origin)?;
     let mut files = Vec::new();
+    let target = crate::gallery::target_dir(root).display().to_string();
     for (name, path) in &options.sessions {
-        let session: ExportedSession = serde_json::from_str(&read(path)?)
+        let path = PathBuf::from(path.to_string_lossy().replace(TARGET_WORD, &target));
+        let session: ExportedSession = serde_json::from_str(&read(&path)?)
             .map_err(|e| format!("--session-from {name}={}: {e}", path.display()))?;
         files.push((name.clone(), session));
     }
