@@ -572,6 +572,46 @@ for (const mode of ['explore', 'static']) {
       assert.deepEqual(view.last_operation.units, [0x61, 0xd800]);
     });
 
+    test('the rules of the document: exact comparison, UTF-16 lengths, duplicates, counter resets, 1024 entries', async () => {
+      const { page } = h;
+      await h.create(64, 3);
+      // Exact comparison: case, spaces and composed/decomposed accents are different strings.
+      for (const value of ['é', 'A', ' a']) await h.submit('#insert', value);
+      await h.waitText('#n', /^3$/);
+      for (const [value, outcome] of [['e\u0301', /never inserted|definitely absent/], ['a', /never inserted|definitely absent/], ['é', /truly present/]]) {
+        await h.submit('#query', value);
+        await h.waitText('#last', new RegExp(JSON.stringify(value).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')));
+        await h.waitText('#last-outcome', outcome);
+      }
+      // A new distinct insertion resets the counters; a duplicate changes nothing but is recorded.
+      await h.waitText('#neg', /^2$/);
+      const bitsBefore = await h.bits();
+      await h.submit('#insert', 'A');
+      await h.waitText('#last-outcome', /already inserted: nothing changed/);
+      await h.waitText('#neg', /^2$/);
+      await h.waitText('#n', /^3$/);
+      assert.equal(await h.bits(), bitsBefore);
+      await h.submit('#insert', 'new one');
+      await h.waitText('#n', /^4$/);
+      await h.waitText('#neg', /^0$/);
+      await h.waitText('#rate', /^undefined/);
+      // Lengths are UTF-16 code units: 128 emoji are 256 units, 129 are 258.
+      await h.submit('#insert', '😀'.repeat(128));
+      await h.waitText('#n', /^5$/);
+      await h.submit('#insert', '😀'.repeat(129));
+      await h.waitText('#ops-msg', /This string has 258 UTF-16 code units; at most 256/);
+      // At 1024 entries a new string is refused, a duplicate still accepted.
+      const entries = Array.from({ length: 1024 }, (_, i) => `e${i}`);
+      await page.goto(`${page.url().split('#')[0]}${shareFragment(1024, 1, entries)}`);
+      await h.waitText('#n', /^1024$/);
+      await h.submit('#insert', 'one more');
+      await h.waitText('#ops-msg', /already keeps 1024 distinct strings/);
+      await h.submit('#insert', 'e5');
+      await h.waitText('#last-outcome', /already inserted/);
+      await h.waitText('#n', /^1024$/);
+      assert.deepEqual(h.problems, []);
+    });
+
     test('history numbering goes on past the 256 kept items (300 operations)', async () => {
       const { page } = h;
       await h.create(1024, 1);
@@ -707,6 +747,23 @@ for (const mode of ['explore', 'static']) {
       }
       await page.setViewportSize({ width: 1280, height: 900 });
       await h.waitLayout(1280);
+    });
+
+    test('the plot\'s labels stay clear of the curves; the file input is styled', async () => {
+      const { page } = h;
+      await h.create(64, 3);
+      await page.click('#example');
+      await h.submit('#query', 'i');
+      await h.idle();
+      await h.waitText('#plot-caption', /m = 64, k = 3, n from 0 to \d+\. At n = 8/);
+      const boxes = await page.evaluate(() => {
+        const svg = document.querySelector('#plot-area svg');
+        const top = Math.min(...[...svg.querySelectorAll('line.gridline')].map((line) => Number(line.getAttribute('y1'))));
+        return { top, labels: [...svg.querySelectorAll('text.marklabel')].map((text) => { const b = text.getBBox(); return b.y + b.height; }) };
+      });
+      assert.ok(boxes.labels.length > 0 && boxes.labels.every((bottom) => bottom <= boxes.top), JSON.stringify(boxes));
+      const file = await page.$eval('#import-file', (input) => getComputedStyle(input).borderStyle);
+      assert.equal(file, 'dashed');
     });
 
     test('the header lines up with the content at every width', async () => {
