@@ -690,7 +690,13 @@ fn call<T: for<'de> Deserialize<'de>>(
     let mut guard = process
         .lock()
         .map_err(|_| SubjectError::Broken("adapter lock poisoned".into()))?;
-    let value = guard.request(protocol, op)?;
+    let answer = guard.request(protocol, op);
+    result(answer, op)
+}
+
+/// The typed result of an answer to `op`.
+fn result<T: for<'de> Deserialize<'de>>(answer: Answer<Value>, op: &impl Serialize) -> Answer<T> {
+    let value = answer?;
     serde_json::from_value(value.clone()).map_err(|err| {
         SubjectError::Broken(format!(
             "unexpected result shape for `{}`: {err}; the result was: {}",
@@ -701,6 +707,52 @@ fn call<T: for<'de> Deserialize<'de>>(
             shorten(&value.to_string())
         ))
     })
+}
+
+fn build_op(p: &RawParams, records: &[Vec<u8>]) -> DocOp {
+    DocOp::Build {
+        m: p.m,
+        k: p.k,
+        seed: Hex(p.seed.clone()),
+        records: hex_list(records),
+    }
+}
+
+/// `lookup` for one item, `lookup_many` for any other number.
+fn lookup_op(p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> DocOp {
+    if let [item] = items {
+        return DocOp::Lookup {
+            m: p.m,
+            k: p.k,
+            seed: Hex(p.seed.clone()),
+            records: hex_list(records),
+            item: Hex(item.clone()),
+        };
+    }
+    DocOp::LookupMany {
+        m: p.m,
+        k: p.k,
+        seed: Hex(p.seed.clone()),
+        records: hex_list(records),
+        items: hex_list(items),
+    }
+}
+
+fn built(answer: Answer<Value>, op: &DocOp) -> Answer<Built> {
+    let r: BuildResult = result(answer, op)?;
+    Ok(Built {
+        packed_bits: r.packed_bits.0,
+        documents: r.documents,
+    })
+}
+
+fn looked_up(answer: Answer<Value>, op: &DocOp) -> Answer<Vec<Triple>> {
+    if matches!(op, DocOp::Lookup { .. }) {
+        let r: TripleResult = result(answer, op)?;
+        return Ok(vec![r.into()]);
+    }
+    let r: ManyResult = result(answer, op)?;
+    Ok(r.results.into_iter().map(Triple::from).collect())
 }
 
 /// A `doc-membership-v1` subject behind an adapter.
@@ -837,17 +889,8 @@ impl DocSubject for AdapterDoc {
     }
 
     fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        let op = DocOp::Build {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
-            records: hex_list(records),
-        };
-        let r: BuildResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-        Ok(Built {
-            packed_bits: r.packed_bits.0,
-            documents: r.documents,
-        })
+        let op = build_op(p, records);
+        built(call(&self.0, crate::doc_checks::PROTOCOL, &op), &op)
     }
 
     fn lookup(
@@ -856,26 +899,44 @@ impl DocSubject for AdapterDoc {
         records: &[Vec<u8>],
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
-        if let [item] = items {
-            let op = DocOp::Lookup {
-                m: p.m,
-                k: p.k,
-                seed: Hex(p.seed.clone()),
-                records: hex_list(records),
-                item: Hex(item.clone()),
-            };
-            let r: TripleResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-            return Ok(vec![r.into()]);
-        }
-        let op = DocOp::LookupMany {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
-            records: hex_list(records),
-            items: hex_list(items),
+        let op = lookup_op(p, records, items);
+        looked_up(call(&self.0, crate::doc_checks::PROTOCOL, &op), &op)
+    }
+
+    fn build_and_lookup_each(
+        &mut self,
+        p: &RawParams,
+        snapshots: &[Vec<Vec<u8>>],
+        items: &[Vec<u8>],
+    ) -> Vec<(Answer<Built>, Answer<Vec<Triple>>)> {
+        let ops: Vec<DocOp> = snapshots
+            .iter()
+            .flat_map(|records| [build_op(p, records), lookup_op(p, records, items)])
+            .collect();
+        let mut guard = match self.0.lock() {
+            Ok(guard) => guard,
+            Err(_) => {
+                let poisoned = || SubjectError::Broken("adapter lock poisoned".into());
+                return snapshots
+                    .iter()
+                    .map(|_| (Err(poisoned()), Err(poisoned())))
+                    .collect();
+            }
         };
-        let r: ManyResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-        Ok(r.results.into_iter().map(Triple::from).collect())
+        let mut builds = Vec::with_capacity(snapshots.len());
+        let mut lookups = Vec::with_capacity(snapshots.len());
+        let mut index = 0;
+        guard.requests(crate::doc_checks::PROTOCOL, &ops, |answer| {
+            if let Some(op) = ops.get(index) {
+                if index % 2 == 0 {
+                    builds.push(built(answer, op));
+                } else {
+                    lookups.push(looked_up(answer, op));
+                }
+            }
+            index += 1;
+        });
+        builds.into_iter().zip(lookups).collect()
     }
 
     fn typed(

@@ -14,6 +14,11 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Requests sent to an adapter and not yet answered, at most (see
+/// [`AdapterProcess::requests`]): each queued line and each answer is held at most once,
+/// so this bounds the memory of a pipelined batch.
+pub const IN_FLIGHT: usize = 16;
+
 /// What the stdout reader thread hands over.
 enum Incoming {
     /// One line, without its newline, at most [`RESPONSE_MAX`] bytes.
@@ -27,9 +32,11 @@ enum Incoming {
 /// A running adapter subprocess, in a process group of its own.
 ///
 /// Every request has one deadline, the timeout, for being written and for its response
-/// to be read: a writer thread writes to the adapter's stdin and a reader thread reads
-/// its stdout, each through a queue of one, so an adapter that does not read, writes
-/// without end or stays silent costs at most the timeout and a few MiB. A response
+/// to be read: a writer thread writes to the adapter's stdin through a queue of at most
+/// [`IN_FLIGHT`] requests and a reader thread reads its stdout through a queue of one
+/// line, so an adapter that does not read, writes without end or stays silent costs at
+/// most the timeout and a few MiB. Requests of a batch ([`AdapterProcess::requests`])
+/// are sent without waiting for each answer, at most [`IN_FLIGHT`] unanswered. A response
 /// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
 /// timeout and on drop its whole process group is killed.
 pub struct AdapterProcess {
@@ -178,8 +185,8 @@ impl AdapterProcess {
                 "adapter `{command}` has no stdin, stdout or stderr"
             ));
         };
-        let (to_writer, requests) = sync_channel::<Vec<u8>>(1);
-        let (done, written) = sync_channel::<std::io::Result<()>>(1);
+        let (to_writer, requests) = sync_channel::<Vec<u8>>(IN_FLIGHT);
+        let (done, written) = sync_channel::<std::io::Result<()>>(IN_FLIGHT);
         spawn_thread("adapter stdin", move || {
             for line in requests {
                 let result = stdin.write_all(&line).and_then(|()| stdin.flush());
@@ -283,32 +290,116 @@ impl AdapterProcess {
     /// Sends one request and waits for its response: writing it and reading the
     /// response together take at most the timeout.
     pub fn request(&mut self, protocol: &str, op: &impl Serialize) -> Answer<Value> {
+        let mut answers = self.requests(protocol, std::slice::from_ref(op), |answer| answer);
+        answers
+            .pop()
+            .unwrap_or_else(|| Err(SubjectError::Broken("no answer".into())))
+    }
+
+    /// Sends `ops` in order without waiting for each answer (pipelining), at most
+    /// [`IN_FLIGHT`] unanswered at a time, and hands each answer, in order, to `each`
+    /// as it arrives. Each request has the timeout for being written and answered,
+    /// counted from when it was sent or when the answer before it came, whichever is
+    /// later: the adapter has the timeout for each request, whatever queues behind it.
+    /// Once the adapter has failed, every later request fails at once with the reason.
+    pub fn requests<T: Serialize, R>(
+        &mut self,
+        protocol: &str,
+        ops: &[T],
+        mut each: impl FnMut(Answer<Value>) -> R,
+    ) -> Vec<R> {
+        let mut results = Vec::with_capacity(ops.len());
+        let mut pending: VecDeque<Pending> = VecDeque::new();
+        let mut ops = ops.iter();
+        let mut answered = Instant::now();
+        loop {
+            while pending.len() < IN_FLIGHT {
+                let Some(op) = ops.next() else {
+                    break;
+                };
+                pending.push_back(self.send(protocol, op));
+            }
+            let Some(front) = pending.pop_front() else {
+                return results;
+            };
+            let answer = match front {
+                Pending::Done(answer) => answer,
+                Pending::Sent { id, request, sent } => {
+                    let answer = self.receive(id, &request, sent.max(answered));
+                    answered = Instant::now();
+                    answer
+                }
+                Pending::NotQueued { id, request } => Err(self.not_queued(id, &request)),
+            };
+            results.push(each(answer));
+        }
+    }
+
+    /// Queues one request for the writer thread.
+    fn send(&mut self, protocol: &str, op: &impl Serialize) -> Pending {
         let id = self.next_id;
         self.next_id += 1;
         let mut object = match serde_json::to_value(op) {
             Ok(Value::Object(object)) => object,
-            _ => return Err(SubjectError::Broken("cannot encode the request".into())),
+            _ => {
+                return Pending::Done(Err(SubjectError::Broken(
+                    "cannot encode the request".into(),
+                )));
+            }
         };
         object.insert("id".into(), json!(id));
         object.insert("protocol".into(), json!(protocol));
         let line = Value::Object(object).to_string();
         if let Some(why) = &self.dead {
-            return Err(SubjectError::Broken(format!(
+            return Pending::Done(Err(SubjectError::Broken(format!(
                 "request #{id} not sent: the adapter is no longer running ({why})"
-            )));
+            ))));
         }
         let request = shorten(&line);
-        let deadline = Instant::now() + self.timeout;
-        let left = || deadline.saturating_duration_since(Instant::now());
         let mut bytes = line.into_bytes();
         bytes.push(b'\n');
         let queued = match self.to_writer.as_ref() {
             Some(writer) => writer.try_send(bytes).is_ok(),
             None => false,
         };
-        let written = match (queued, self.written.as_ref()) {
-            (true, Some(written)) => written.recv_timeout(left()),
-            _ => Err(RecvTimeoutError::Disconnected),
+        if queued {
+            Pending::Sent {
+                id,
+                request,
+                sent: Instant::now(),
+            }
+        } else {
+            Pending::NotQueued { id, request }
+        }
+    }
+
+    /// The writer thread is gone before request `id` could be queued.
+    fn not_queued(&mut self, id: u64, request: &str) -> SubjectError {
+        if let Some(why) = &self.dead {
+            return SubjectError::Broken(format!(
+                "request #{id} not sent: the adapter is no longer running ({why})"
+            ));
+        }
+        let status = self.exit_status();
+        let why = format!(
+            "the adapter {status} before request #{id} could be sent: {request}{}",
+            self.stderr_tail()
+        );
+        self.kill(why)
+    }
+
+    /// Waits for request `id` to be written and answered, by `start` + the timeout.
+    fn receive(&mut self, id: u64, request: &str, start: Instant) -> Answer<Value> {
+        if let Some(why) = &self.dead {
+            return Err(SubjectError::Broken(format!(
+                "request #{id} not answered: the adapter is no longer running ({why})"
+            )));
+        }
+        let deadline = start + self.timeout;
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let written = match self.written.as_ref() {
+            Some(written) => written.recv_timeout(left()),
+            None => Err(RecvTimeoutError::Disconnected),
         };
         match written {
             Ok(Ok(())) => {}
@@ -393,6 +484,20 @@ impl AdapterProcess {
             }
         }
     }
+}
+
+/// A request of a pipelined batch, waiting for its turn to be answered.
+enum Pending {
+    /// Queued for the writer thread at `sent`.
+    Sent {
+        id: u64,
+        request: String,
+        sent: Instant,
+    },
+    /// The writer thread was gone.
+    NotQueued { id: u64, request: String },
+    /// Answered without being sent (not encodable, or the adapter already failed).
+    Done(Answer<Value>),
 }
 
 /// Reads one response line to request `id`: `Ok(answer)`, or `Err(why)` it is

@@ -1116,6 +1116,50 @@ fn read(v: &mut Verdict<'_>, subject: &mut dyn DocSubject, input: &ReadInput, ex
     }
 }
 
+/// The oracle's position set of each item under one profile, computed once per item:
+/// a subset's bits are the union of its records' sets and a lookup's `maybe_present`
+/// is whether the query's set is a subset of them, exactly as
+/// [`oracle::occupied`] and [`oracle::maybe_present`] define them, without asking the
+/// oracle again for an item it has already hashed.
+struct PositionMemo<'p> {
+    profile: &'p DocParams,
+    sets: std::collections::HashMap<Vec<u8>, BTreeSet<u32>>,
+}
+
+impl<'p> PositionMemo<'p> {
+    fn new(profile: &'p DocParams) -> Self {
+        PositionMemo {
+            profile,
+            sets: std::collections::HashMap::new(),
+        }
+    }
+
+    fn set(&mut self, item: &[u8]) -> &BTreeSet<u32> {
+        let p = self.profile;
+        self.sets
+            .entry(item.to_vec())
+            .or_insert_with(|| oracle::position_set(narrow(p.m), narrow(p.k), &p.seed_hex.0, item))
+    }
+
+    fn occupied(&mut self, records: &[Vec<u8>]) -> BTreeSet<u32> {
+        let mut bits = BTreeSet::new();
+        for record in records {
+            bits.extend(self.set(record).iter().copied());
+        }
+        bits
+    }
+
+    fn maybe_present(&mut self, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
+        self.set(item).is_subset(occupied)
+    }
+}
+
+/// Snapshots whose build and lookup requests go out together, without waiting for
+/// each answer (`DocSubject::build_and_lookup_each`); their answers are held at once,
+/// so this bounds the memory an adapter's answers can take (two requests per snapshot,
+/// each answer at most a 1 MiB line).
+const PIPELINED_SNAPSHOTS: usize = 8;
+
 fn exhaustive(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
@@ -1131,62 +1175,70 @@ fn exhaustive(
     }
     let (mut snapshots, mut compared) = (0usize, 0usize);
     let mut mismatches = 0usize;
+    let masks: Vec<u32> = (0u32..(1 << base.len())).collect();
     for profile in &input.profiles {
         let params = raw(profile);
-        for mask in 0u32..(1 << base.len()) {
-            let subset: Vec<Vec<u8>> = base
+        let mut memo = PositionMemo::new(profile);
+        for chunk in masks.chunks(PIPELINED_SNAPSHOTS) {
+            let subsets: Vec<Vec<Vec<u8>>> = chunk
                 .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, r)| r.clone())
+                .map(|mask| {
+                    base.iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask & (1 << i) != 0)
+                        .map(|(_, r)| r.clone())
+                        .collect()
+                })
                 .collect();
-            let occupied = oracle_occupied(profile, &subset);
-            let expected_bits =
-                hex::decode(oracle::packed_hex(&occupied, narrow(profile.m))).unwrap_or_default();
-            let Some(built) = v.answer("build", subject.build(&params, &subset)) else {
-                return;
-            };
-            snapshots += 1;
-            if built.packed_bits != expected_bits && mismatches < 20 {
-                mismatches += 1;
-                v.fail(
-                    format!("bits of subset {mask:#06x} under {profile:?}"),
-                    hex::encode(&expected_bits),
-                    hex::encode(&built.packed_bits),
-                );
-                diagnose(v, subject, &params, &subset);
-            }
-            let Some(answers) = v.answer("lookup", subject.lookup(&params, &subset, &queries))
-            else {
-                return;
-            };
-            for (query, got) in queries.iter().zip(&answers) {
-                compared += 1;
-                let maybe = oracle_maybe(profile, &occupied, query);
-                let want = Triple {
-                    maybe_present: maybe,
-                    exact_checked: maybe,
-                    duplicate: subset.contains(query),
+            let answers = subject.build_and_lookup_each(&params, &subsets, &queries);
+            for ((mask, subset), (built, looked_up)) in chunk.iter().zip(&subsets).zip(answers) {
+                let occupied = memo.occupied(subset);
+                let expected_bits = hex::decode(oracle::packed_hex(&occupied, narrow(profile.m)))
+                    .unwrap_or_default();
+                let Some(built) = v.answer("build", built) else {
+                    return;
                 };
-                if *got != want && mismatches < 20 {
+                snapshots += 1;
+                if built.packed_bits != expected_bits && mismatches < 20 {
                     mismatches += 1;
                     v.fail(
-                        format!(
-                            "lookup({}) in subset {mask:#06x} under {profile:?}",
-                            text(query)
-                        ),
-                        format!("{want:?}"),
-                        format!("{got:?}"),
+                        format!("bits of subset {mask:#06x} under {profile:?}"),
+                        hex::encode(&expected_bits),
+                        hex::encode(&built.packed_bits),
                     );
-                    diagnose(v, subject, &params, std::iter::once(query).chain(&subset));
+                    diagnose(v, subject, &params, subset);
                 }
-            }
-            if answers.len() != queries.len() {
-                v.fail(
-                    "one answer per query",
-                    queries.len().to_string(),
-                    answers.len().to_string(),
-                );
+                let Some(answers) = v.answer("lookup", looked_up) else {
+                    return;
+                };
+                for (query, got) in queries.iter().zip(&answers) {
+                    compared += 1;
+                    let maybe = memo.maybe_present(&occupied, query);
+                    let want = Triple {
+                        maybe_present: maybe,
+                        exact_checked: maybe,
+                        duplicate: subset.contains(query),
+                    };
+                    if *got != want && mismatches < 20 {
+                        mismatches += 1;
+                        v.fail(
+                            format!(
+                                "lookup({}) in subset {mask:#06x} under {profile:?}",
+                                text(query)
+                            ),
+                            format!("{want:?}"),
+                            format!("{got:?}"),
+                        );
+                        diagnose(v, subject, &params, std::iter::once(query).chain(subset));
+                    }
+                }
+                if answers.len() != queries.len() {
+                    v.fail(
+                        "one answer per query",
+                        queries.len().to_string(),
+                        answers.len().to_string(),
+                    );
+                }
             }
         }
     }

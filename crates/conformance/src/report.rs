@@ -32,6 +32,10 @@ pub struct CheckOutcome {
     pub inside_implementation: Option<String>,
     /// Every mismatch; empty means the check passed.
     pub failures: Vec<Failure>,
+    /// How long the check took, in milliseconds (wall time of its thread); `None` once
+    /// [`Report::without_times`] removed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<f64>,
 }
 
 impl CheckOutcome {
@@ -165,6 +169,14 @@ pub struct Report {
     pub passed: usize,
     /// Number of checks failed.
     pub failed: usize,
+    /// How long the whole run took, in milliseconds (wall time, checks run on
+    /// [`Report::threads`] threads); `None` once [`Report::without_times`] removed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<f64>,
+    /// How many threads ran the checks (1 through an adapter); `None` once
+    /// [`Report::without_times`] removed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
 }
 
 impl Report {
@@ -178,7 +190,19 @@ impl Report {
         self.checks.push(outcome);
     }
 
-    /// The text report: a line per check, failures, figures, and `N passed, M failed`.
+    /// The same report without its times (the only part that differs between two
+    /// runs of one implementation on one spec), to compare or snapshot reports.
+    pub fn without_times(mut self) -> Self {
+        self.elapsed_ms = None;
+        self.threads = None;
+        for check in &mut self.checks {
+            check.elapsed_ms = None;
+        }
+        self
+    }
+
+    /// The text report: a line per check, failures, figures, the time (unless
+    /// [`Report::without_times`] removed it) and `N passed, M failed`.
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "implementation: {}", self.implementation);
@@ -221,7 +245,24 @@ impl Report {
                 let _ = writeln!(out, "  {}", line.render());
             }
         }
-        let _ = writeln!(out, "\n{} passed, {} failed", self.passed, self.failed);
+        out.push('\n');
+        if let Some(elapsed) = self.elapsed_ms {
+            let _ = write!(out, "time: {elapsed:.1} ms");
+            if let Some(threads) = self.threads {
+                let plural = if threads == 1 { "thread" } else { "threads" };
+                let _ = write!(out, " on {threads} {plural}");
+            }
+            let slowest = self
+                .checks
+                .iter()
+                .filter_map(|c| c.elapsed_ms.map(|ms| (ms, c)))
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((ms, check)) = slowest {
+                let _ = write!(out, " (slowest check {} {ms:.1} ms)", check.full_name());
+            }
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{} passed, {} failed", self.passed, self.failed);
         out
     }
 }

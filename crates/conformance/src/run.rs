@@ -5,6 +5,8 @@ use crate::report::{CheckOutcome, FigureLine, Figures, Report};
 use crate::subject::{DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks};
 use libtest_mimic::{Failed, Trial};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// The implementations a run drives, one per protocol.
 pub struct Subjects {
@@ -45,6 +47,7 @@ pub fn run_check(
     subjects: &mut Subjects,
     figures: &mut Figures,
 ) -> CheckOutcome {
+    let started = Instant::now();
     let mut outcome = CheckOutcome {
         protocol: protocol.protocol.clone(),
         name: check.to_string(),
@@ -55,6 +58,7 @@ pub fn run_check(
             .find(|c| c.name == check)
             .and_then(|c| c.inside_implementation.clone()),
         failures: Vec::new(),
+        elapsed_ms: None,
     };
     let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
     match &protocol.cases {
@@ -75,31 +79,127 @@ pub fn run_check(
             }
         }
     }
+    outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     outcome
 }
 
+/// One check to run: the index of its protocol in the spec and its name.
+type Job<'a> = (usize, &'a str);
+
+/// What running one check gives: its outcome and the figures it recorded.
+type Done = (CheckOutcome, Figures);
+
+/// Runs `jobs` on `subjects` and on `forks` (one more thread each), every thread taking
+/// the next job not yet taken; the results come back in the order of `jobs`.
+fn run_jobs(
+    spec: &Spec,
+    jobs: &[Job<'_>],
+    subjects: &mut Subjects,
+    forks: Vec<Subjects>,
+) -> Vec<Done> {
+    let next = AtomicUsize::new(0);
+    let work = |subjects: &mut Subjects| {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(protocol, check)) = jobs.get(index) else {
+                return done;
+            };
+            let Some(protocol) = spec.protocols.get(protocol) else {
+                continue;
+            };
+            let mut figures = Figures::default();
+            let outcome = run_check(protocol, check, subjects, &mut figures);
+            done.push((index, (outcome, figures)));
+        }
+    };
+    let mut all = std::thread::scope(|scope| {
+        let handles: Vec<_> = forks
+            .into_iter()
+            .map(|mut fork| scope.spawn(move || work(&mut fork)))
+            .collect();
+        let mut all = work(subjects);
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => all.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    all.sort_by_key(|(index, _)| *index);
+    all.into_iter().map(|(_, done)| done).collect()
+}
+
+/// Subjects for `threads - 1` more threads, when both subjects can be forked.
+fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
+    let mut forks = Vec::new();
+    for _ in 1..threads {
+        match (subjects.doc.fork(), subjects.fnv.fork()) {
+            (Some(doc), Some(fnv)) => forks.push(Subjects { doc, fnv }),
+            _ => break,
+        }
+    }
+    forks
+}
+
 /// Runs every documented check whose full name contains `filter` (all when `None`).
+///
+/// Checks are independent: when both subjects can be forked ([`DocSubject::fork`],
+/// as the in-process ones can) they run on every core
+/// ([`std::thread::available_parallelism`]), else one after the other on `subjects`.
+/// Either way the report is the same, in spec order, apart from its times.
 pub fn run(spec: &Spec, subjects: &mut Subjects, filter: Option<&str>) -> Report {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    run_with_threads(spec, subjects, filter, cores)
+}
+
+/// [`run`] on at most `threads` threads (at least one; more only when the subjects
+/// can be forked, and never more than there are checks).
+pub fn run_with_threads(
+    spec: &Spec,
+    subjects: &mut Subjects,
+    filter: Option<&str>,
+    threads: usize,
+) -> Report {
+    let started = Instant::now();
     let mut report = Report {
         implementation: subjects.name(),
         ..Report::default()
     };
-    for protocol in &spec.protocols {
-        let mut figures = Figures::default();
-        let mut ran = Vec::new();
+    let mut jobs: Vec<Job<'_>> = Vec::new();
+    let mut ran: Vec<Vec<&str>> = Vec::new();
+    for (index, protocol) in spec.protocols.iter().enumerate() {
+        let mut names = Vec::new();
         for check in &protocol.checks {
             let full = format!("{}/{}", protocol.protocol, check.name);
             if filter.is_some_and(|f| !full.contains(f)) {
                 continue;
             }
-            ran.push(check.name.as_str());
-            report.push(run_check(protocol, &check.name, subjects, &mut figures));
+            names.push(check.name.as_str());
+            jobs.push((index, check.name.as_str()));
+        }
+        ran.push(names);
+    }
+    let forks = forks(subjects, threads.min(jobs.len()));
+    let threads = forks.len() + 1;
+    let mut done = run_jobs(spec, &jobs, subjects, forks).into_iter();
+    for (index, protocol) in spec.protocols.iter().enumerate() {
+        let names = ran.get(index).map(Vec::as_slice).unwrap_or_default();
+        let mut figures = Figures::default();
+        for (outcome, recorded) in done.by_ref().take(names.len()) {
+            for (name, value) in recorded.0 {
+                figures.set(&name, value);
+            }
+            report.push(outcome);
         }
         report.figures.push((
             protocol.protocol.clone(),
-            FigureLine::merge(&figures, &protocol.published_figures, &ran),
+            FigureLine::merge(&figures, &protocol.published_figures, names),
         ));
     }
+    report.threads = Some(threads);
+    report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     report
 }
 

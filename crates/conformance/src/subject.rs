@@ -145,6 +145,32 @@ pub trait DocSubject {
         attempt: MutationAttempt,
         probes: &[Vec<u8>],
     ) -> Answer<Mutation>;
+    /// For each snapshot of `snapshots` in order, [`DocSubject::build`] of it, then
+    /// [`DocSubject::lookup`] of `items` in it: the same requests, in the same order,
+    /// as calling them one by one (the default), but an implementation behind an
+    /// adapter sends them without waiting for each answer (pipelining).
+    fn build_and_lookup_each(
+        &mut self,
+        params: &RawParams,
+        snapshots: &[Vec<Vec<u8>>],
+        items: &[Vec<u8>],
+    ) -> Vec<(Answer<Built>, Answer<Vec<Triple>>)> {
+        snapshots
+            .iter()
+            .map(|records| {
+                (
+                    self.build(params, records),
+                    self.lookup(params, records, items),
+                )
+            })
+            .collect()
+    }
+    /// Another subject driving the same implementation, independent of this one, for
+    /// running checks on other threads; `None` (the default) when checks must share
+    /// this one and run one after the other.
+    fn fork(&self) -> Option<Box<dyn DocSubject + Send>> {
+        None
+    }
 }
 
 /// What an implementation did for one mutation attempt, and what it then observed.
@@ -213,6 +239,10 @@ pub fn to_dynamic(value: &TypedValue) -> Value {
 impl DocSubject for RustDoc {
     fn name(&self) -> String {
         "rust (in process)".to_string()
+    }
+
+    fn fork(&self) -> Option<Box<dyn DocSubject + Send>> {
+        Some(Box::new(RustDoc))
     }
 
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
@@ -452,6 +482,12 @@ pub trait FnvSubject {
     fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer>;
     /// The estimates for (m, k, n).
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
+    /// Another subject driving the same implementation, independent of this one, for
+    /// running checks on other threads; `None` (the default) when checks must share
+    /// this one and run one after the other.
+    fn fork(&self) -> Option<Box<dyn FnvSubject + Send>> {
+        None
+    }
 }
 
 /// The production session model and protocol, in process.
@@ -592,6 +628,10 @@ impl RustFnv {
 impl FnvSubject for RustFnv {
     fn name(&self) -> String {
         "rust (in process)".to_string()
+    }
+
+    fn fork(&self) -> Option<Box<dyn FnvSubject + Send>> {
+        Some(Box::new(RustFnv))
     }
 
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {

@@ -296,3 +296,42 @@ fn stragglers_of_an_adapter_that_exits_are_killed_on_drop() {
         assert!(left.is_empty(), "still running: {left:?}");
     }
 }
+
+/// `all_small_subsets...` sends its requests without waiting for each answer: an
+/// adapter that reads them and never answers gets at most 16 of them before the first
+/// times out, and the run still ends, naming request #1.
+#[test]
+fn a_pipelined_batch_sends_at_most_16_requests_ahead_and_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("requests.log");
+    let command = format!(
+        "while read line; do echo \"$line\" >> '{}'; done",
+        log.display()
+    );
+    let (report, took) = run_against(&command, "all_small_subsets");
+    assert_eq!((report.passed, report.failed), (0, 1));
+    let text = first_failure(&report);
+    assert!(
+        text.contains("no response within 0.5s to request #1"),
+        "{text}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let received = std::fs::read_to_string(&log).unwrap_or_default();
+    let lines = received.lines().count();
+    assert!((2..=16).contains(&lines), "{lines} requests were sent");
+    assert!(received.contains("\"op\":\"build\"") && received.contains("\"op\":\"lookup_many\""));
+}
+
+/// An adapter that dies in the middle of a pipelined batch fails the check at the
+/// first request it left unanswered; the requests already sent behind it fail at once.
+#[test]
+fn an_adapter_that_dies_in_a_pipelined_batch_is_named() {
+    let (report, took) = run_against("read a; read b; exit 4", "all_small_subsets");
+    assert_eq!((report.passed, report.failed), (0, 1));
+    let text = first_failure(&report);
+    assert!(
+        text.contains("the adapter exited (exit status: 4) without answering request #1"),
+        "{text}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}

@@ -256,3 +256,27 @@ fn a_published_figure_the_subject_never_gave_is_not_observed() {
         "{text}"
     );
 }
+
+/// Checks run on several threads report exactly what they report one after the other:
+/// the same outcomes in spec order, the same figures in the same order; only the times
+/// differ.
+#[test]
+fn a_run_on_threads_reports_what_a_run_on_one_thread_reports() {
+    use bloomproof_conformance::run::run_with_threads;
+    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
+    let one = run_with_threads(&spec, &mut Subjects::rust(), None, 1);
+    let four = run_with_threads(&spec, &mut Subjects::rust(), None, 4);
+    assert_eq!((one.threads, four.threads), (Some(1), Some(4)));
+    assert!(one.checks.iter().all(|c| c.elapsed_ms.is_some()));
+    assert_eq!(one.clone().without_times(), four.clone().without_times());
+    assert_eq!(
+        one.clone().without_times().render_text(),
+        four.without_times().render_text()
+    );
+    let text = one.render_text();
+    assert!(
+        text.contains("\ntime: ") && text.contains(" on 1 thread "),
+        "{text}"
+    );
+    assert!(!one.without_times().render_text().contains("time: "));
+}
