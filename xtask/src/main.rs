@@ -36,11 +36,12 @@ fn root() -> PathBuf {
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  conformance [--format text|json] [--impl CMD] [--timeout SECS] [--accumulated-full] [FILTER]
+  conformance [--format text|json] [--impl CMD] [--timeout SECS] [--accumulated-full] [--no-times] [FILTER]
                                               run every documented check of spec/, in process
                                               or against an adapter command (spec/ADAPTER.md);
                                               --accumulated-full: the accumulated digests at
-                                              their full count, not the checkpoint
+                                              their full count, not the checkpoint;
+                                              --no-times: no times in the report
   schemas [--check]                           write spec/schemas/ from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
@@ -124,6 +125,7 @@ fn conformance(args: &[String]) -> ExitCode {
                 }
             },
             "--accumulated-full" => options.accumulated_full = true,
+            "--no-times" => options.no_times = true,
             flag if flag.starts_with('-') => {
                 eprintln!("error: unknown option {flag:?}\n\n{USAGE}");
                 return ExitCode::from(2);

@@ -10,7 +10,7 @@
 //!   queries (half members) against the maximum snapshot: `lookup_batch` (on all cores
 //!   from `BATCH_PARALLEL_MIN` queries), `lookup_batch_parallel` (always on all cores)
 //!   and `lookup_batch_sequential`.
-//! * `fnv/{positions,floor}_256`: 64 strings of 256 code units per iteration.
+//! * `fnv/{positions,floor,floor_chained}_256`: 64 strings of 256 code units per iteration.
 #![allow(
     clippy::unwrap_used,
     reason = "benchmark setup: a failure is a bug to see at once"
@@ -21,8 +21,9 @@
 )]
 
 use bloomproof_bench::{
-    BATCH_SIZES, DOC_VARIANTS, all_padded_blocks, batch_queries, fnv_floor, fnv_params,
-    fnv_strings, max_snapshot_params, max_snapshot_records, non_member_padded_blocks, sha256_floor,
+    BATCH_SIZES, DOC_VARIANTS, all_padded_blocks, batch_queries, fnv_floor, fnv_floor_chained,
+    fnv_params, fnv_strings, max_snapshot_params, max_snapshot_records, non_member_padded_blocks,
+    sha256_floor,
 };
 use bloomproof_filter::DocumentPrefilter;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
@@ -118,6 +119,9 @@ fn fnv_positions(c: &mut Criterion) {
                 black_box(fnv_floor(units));
             }
         });
+    });
+    group.bench_function("floor_chained_256", |b| {
+        b.iter(|| black_box(fnv_floor_chained(black_box(&strings))));
     });
     group.finish();
 }

@@ -9,7 +9,8 @@
 //!   is nothing but the block function on ready blocks.
 //! * [`max_snapshot_records`]: the 64-record maximum snapshot of the seed's check 14.
 //! * [`fnv_strings`]: 256-unit UTF-16 strings (surrogates included) for
-//!   `fnv1a-utf16-v1`, and [`fnv_floor`], one XOR and one multiply per unit.
+//!   `fnv1a-utf16-v1`, [`fnv_floor`], one XOR and one multiply per unit, and
+//!   [`fnv_floor_chained`], the same as one dependent chain through every string.
 
 use bloomproof_filter::DocumentPrefilter;
 use bloomproof_protocol::doc_membership_v1::{self as doc, Params};
@@ -263,6 +264,23 @@ pub fn fnv_floor(units: &[u16]) -> u32 {
     h
 }
 
+/// The latency of FNV-1a's dependent chain over every unit of `strings`: one XOR and one
+/// multiply per unit, each string's chain starting from where the previous string's
+/// ended, so that no unit's step can overlap another's. Per unit, this is the latency
+/// floor `fnv_ns_per_unit_vs_floor` divides by. ([`fnv_floor`] runs one chain per
+/// string, and the processor overlaps the end of one string's chain with the start of
+/// the next: that loop is faster than the latency.)
+#[inline]
+pub fn fnv_floor_chained(strings: &[Vec<u16>]) -> u32 {
+    let mut h = fnv::BASIS_H1;
+    for units in strings {
+        for &unit in units {
+            h = (h ^ u32::from(unit)).wrapping_mul(fnv::PRIME);
+        }
+    }
+    h
+}
+
 /// The sum of every position of every fnv string: the JavaScript timing script must
 /// reproduce it, which proves both sides computed the same positions.
 pub fn fnv_checksum(strings: &[Vec<u16>]) -> u64 {
@@ -339,5 +357,16 @@ mod tests {
         for units in fnv_strings().iter().take(4) {
             assert_eq!(fnv_floor(units), fnv::base_hashes(units).h1);
         }
+    }
+
+    #[test]
+    fn the_chained_floor_is_h1_of_every_string_one_after_the_other() {
+        let strings = fnv_strings();
+        let joined: Vec<u16> = strings.iter().flatten().copied().collect();
+        assert_eq!(fnv_floor_chained(&strings), fnv::base_hashes(&joined).h1);
+        assert_eq!(
+            fnv_floor_chained(&strings[..1]),
+            fnv::base_hashes(&strings[0]).h1
+        );
     }
 }

@@ -68,6 +68,11 @@ struct ConformanceArgs {
     /// million inputs per protocol, instead of the published checkpoint (in process only).
     #[arg(long)]
     accumulated_full: bool,
+    /// Leave the times out of the report (the text report's `time:` line, the
+    /// `elapsed_ms` and `threads` fields of `--format json`), so that two reports of one
+    /// implementation on one spec are identical.
+    #[arg(long)]
+    no_times: bool,
 }
 
 /// Subcommands of `spec`.
@@ -137,6 +142,7 @@ fn main() -> ExitCode {
             implementation: args.implementation,
             timeout: Some(args.timeout),
             accumulated_full: args.accumulated_full,
+            no_times: args.no_times,
         }),
         Command::Spec(SpecCommand::Export(args)) => {
             match bloomproof_conformance::embedded::export(&args.dir, args.force) {

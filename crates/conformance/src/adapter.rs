@@ -676,8 +676,8 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
 // ---------------------------------------------------------------------------------
 // The client side.
 
-pub use crate::client::AdapterProcess;
 use crate::client::shorten;
+pub use crate::client::{AdapterProcess, IN_FLIGHT};
 
 /// An adapter process shared by the subjects of one run.
 pub type Shared = Arc<Mutex<AdapterProcess>>;

@@ -33,10 +33,10 @@ enum Incoming {
 ///
 /// Every request has one deadline, the timeout, for being written and for its response
 /// to be read: a writer thread writes to the adapter's stdin through a queue of at most
-/// [`IN_FLIGHT`] requests and a reader thread reads its stdout through a queue of one
+/// [`IN_FLIGHT`](crate::adapter::IN_FLIGHT) requests and a reader thread reads its stdout through a queue of one
 /// line, so an adapter that does not read, writes without end or stays silent costs at
 /// most the timeout and a few MiB. Requests of a batch ([`AdapterProcess::requests`])
-/// are sent without waiting for each answer, at most [`IN_FLIGHT`] unanswered. A response
+/// are sent without waiting for each answer, at most [`IN_FLIGHT`](crate::adapter::IN_FLIGHT) unanswered. A response
 /// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
 /// timeout and on drop its whole process group is killed.
 pub struct AdapterProcess {
@@ -297,7 +297,7 @@ impl AdapterProcess {
     }
 
     /// Sends `ops` in order without waiting for each answer (pipelining), at most
-    /// [`IN_FLIGHT`] unanswered at a time, and hands each answer, in order, to `each`
+    /// [`IN_FLIGHT`](crate::adapter::IN_FLIGHT) unanswered at a time, and hands each answer, in order, to `each`
     /// as it arrives. Each request has the timeout for being written and answered,
     /// counted from when it was sent or when the answer before it came, whichever is
     /// later: the adapter has the timeout for each request, whatever queues behind it.

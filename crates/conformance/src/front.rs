@@ -34,6 +34,9 @@ pub struct Options {
     /// Check the accumulated digests at their full count instead of the published
     /// checkpoint (in process only).
     pub accumulated_full: bool,
+    /// Leave the times out of the report ([`crate::Report::without_times`]), so that two
+    /// reports of one implementation on one spec are identical.
+    pub no_times: bool,
 }
 
 /// The default time an adapter has to answer one request.
@@ -110,6 +113,9 @@ pub fn conformance(options: &Options) -> ExitCode {
     };
     let mut report = run(&spec, &mut subjects, options.filter.as_deref());
     report.spec_version = spec_version;
+    if options.no_times {
+        report = report.without_times();
+    }
     match options.format {
         Format::Text => print!("{}", report.render_text()),
         Format::Json => match serde_json::to_string_pretty(&report) {

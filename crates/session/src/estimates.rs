@@ -115,10 +115,10 @@ fn exact(m: u32, k: u32, n: u32) -> f64 {
         if let Some(stale) = next.get_mut(next_low..low) {
             stale.fill(0.0);
         }
-        if low == 0 {
-            if let (Some(slot), Some(p), Some(f)) = (next.first_mut(), dist.first(), stay.first()) {
-                *slot = p * f + 0.0;
-            }
+        if low == 0
+            && let (Some(slot), Some(p), Some(f)) = (next.first_mut(), dist.first(), stay.first())
+        {
+            *slot = p * f + 0.0;
         }
         let from = low.max(1);
         if from <= new_reach {
