@@ -28,21 +28,20 @@ pub const SHA256_INITIAL_STATE: [u32; 8] = [
     0x5be0_cd19,
 ];
 
-/// Precomputed constants that reduce a 256-bit digest mod one `m` with 64-bit limbs.
+/// Precomputed constants that reduce a 256-bit digest mod one `m` with 64-bit
+/// arithmetic only.
 ///
-/// The digest is four big-endian 64-bit limbs `L[0..4]`, its value
-/// `sum(L[j] * 2^(64*(3-j)))`. With `weight[j] = 2^(64*(3-j)) mod m` (below 512),
-/// `S = sum(L[j] * weight[j])` is congruent to the digest and below `2^75`. Folding
-/// `S = hi*2^64 + mid*2^32 + low` with `2^64 mod m` and `2^32 mod m` gives a
-/// congruent value below `2^42`, and one Lemire fast remainder (multiplications by
-/// `ceil(2^64 / m)` and by m, exact for numerators below `2^(64 - log2 m)`) finishes:
-/// a handful of multiplications and no division.
+/// The digest is eight big-endian 32-bit words `W[0..8]`, its value
+/// `sum(W[j] * 2^(32*(7-j)))`. With `weight[j] = 2^(32*(7-j)) mod m` (below 512),
+/// `S = sum(W[j] * weight[j])` is congruent to the digest and below `2^44`: eight
+/// independent 64-bit multiplications. One Lemire fast remainder finishes
+/// (`f = ceil(2^64 / m) * S mod 2^64`, then the high half of `f * m`, exact for
+/// numerators below `2^(64 - 10)` when m is at most 512). No division, and one
+/// 128-bit product instead of the four a reduction by 64-bit limbs takes.
 #[derive(Clone, Copy)]
 struct Reducer {
-    /// `2^192`, `2^128` and `2^64` mod m (the last limb's weight is 1).
-    weights: [u64; 3],
-    /// `2^32 mod m`.
-    fold32: u64,
+    /// `2^(32*(7-j)) mod m` for word j (the last word's weight is 1).
+    weights: [u64; 8],
     /// `ceil(2^64 / m)`.
     reciprocal: u64,
 }
@@ -60,9 +59,14 @@ const fn pow2_mod(bits: u32, m: u64) -> u64 {
 
 const fn reducer(m: u16) -> Reducer {
     let m = m as u64;
+    let mut weights = [0; 8];
+    let mut j = 0;
+    while j < 8 {
+        weights[j] = pow2_mod(32 * (7 - j as u32), m);
+        j += 1;
+    }
     Reducer {
-        weights: [pow2_mod(192, m), pow2_mod(128, m), pow2_mod(64, m)],
-        fold32: pow2_mod(32, m),
+        weights,
         reciprocal: u64::MAX / m + 1,
     }
 }
@@ -81,16 +85,11 @@ static REDUCERS: [Reducer; M_MAX as usize + 1] = {
 impl Reducer {
     #[inline(always)]
     fn reduce(&self, words: &[u32; 8], m: u16) -> u16 {
-        let limb = |j: usize| (u64::from(words[2 * j]) << 32) + u64::from(words[2 * j + 1]);
-        let [w0, w1, w2] = self.weights;
-        let sum = u128::from(limb(0)) * u128::from(w0)
-            + u128::from(limb(1)) * u128::from(w1)
-            + u128::from(limb(2)) * u128::from(w2)
-            + u128::from(limb(3));
-        // 2^64 mod m is weights[2].
-        let low = sum as u64;
-        let folded = (sum >> 64) as u64 * w2 + (low >> 32) * self.fold32 + (low & 0xffff_ffff);
-        let fraction = self.reciprocal.wrapping_mul(folded);
+        let mut sum = 0u64;
+        for (&word, weight) in words.iter().zip(self.weights) {
+            sum += u64::from(word) * weight;
+        }
+        let fraction = self.reciprocal.wrapping_mul(sum);
         ((u128::from(fraction) * u128::from(m)) >> 64) as u16
     }
 }
