@@ -362,6 +362,7 @@ mod tests {
             } else {
                 Vec::new()
             },
+            elapsed_ms: None,
         }
     }
 
