@@ -924,6 +924,53 @@ mod tests {
     }
 
     #[test]
+    fn the_page_links_a_failing_cross_reading_cell_to_what_differed() {
+        let cell = |producer: &str, reader: &str, passed: bool| cross::GridCell {
+            producer: producer.to_string(),
+            reader: reader.to_string(),
+            passed,
+            compared: 3,
+            differences: if passed {
+                Vec::new()
+            } else {
+                vec![cross::Difference {
+                    case: "seed-example".to_string(),
+                    what: "b's view after importing a's export".to_string(),
+                    expected: "a's view at the export".to_string(),
+                    actual: "view.counters.false_positives: missing".to_string(),
+                }]
+            },
+            more: 0,
+        };
+        let matrix = Matrix {
+            spec_version: "0".repeat(64),
+            ran_at: rfc3339(0),
+            checks: Vec::new(),
+            implementations: Vec::new(),
+            cross: vec![cross::Grid {
+                protocol: "fnv1a-utf16-v1".to_string(),
+                producers: vec!["a".to_string(), "b".to_string()],
+                readers: vec!["a".to_string(), "b".to_string()],
+                cells: vec![
+                    cell("a", "a", true),
+                    cell("a", "b", false),
+                    cell("b", "a", true),
+                    cell("b", "b", true),
+                ],
+            }],
+            errors: Vec::new(),
+        };
+        let page = html(&matrix);
+        assert!(page.contains(
+            "<td class=\"differs\"><a href=\"#x-0-1\" data-cell=\"x-0-1\">differs (1)<span class=\"visually-hidden\">: a read by b</span></a></td>"
+        ));
+        assert!(page.contains("<section class=\"detail\" id=\"x-0-1\" tabindex=\"-1\"><h3><code>fnv1a-utf16-v1</code> written by a, read by b: differs</h3>"));
+        assert!(page.contains("<td><code>view.counters.false_positives: missing</code></td>"));
+        assert_eq!(page.matches("class=\"equal\"").count(), 3);
+        assert!(summary(&matrix).contains("| a | equal | DIFFERS |"));
+    }
+
+    #[test]
     fn the_listed_implementations_file_is_valid() {
         let root = super::super::root();
         let file = root.join(IMPLEMENTATIONS);
