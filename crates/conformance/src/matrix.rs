@@ -351,7 +351,6 @@ mod tests {
             name: name.to_string(),
             cases: 2,
             inside_implementation: None,
-            elapsed_ms: None,
             failures: if failed {
                 vec![Failure {
                     case: format!("{name}/case-1"),
