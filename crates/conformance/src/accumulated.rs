@@ -97,21 +97,59 @@ pub fn check_in_process(
     filter: Option<&str>,
     full: bool,
 ) -> bool {
+    compute_in_process(spec_dir, adapter, filter, full).print()
+}
+
+/// What [`check_in_process`] prints, computed: the front end computes it while the
+/// suite runs and prints it after the report.
+#[derive(Debug)]
+pub struct InProcess {
+    /// The lines for stderr.
+    lines: Vec<String>,
+    /// Whether the checks passed (or were skipped).
+    passed: bool,
+}
+
+impl InProcess {
+    /// Prints the lines on stderr; returns whether the checks passed (true when skipped).
+    pub fn print(&self) -> bool {
+        for line in &self.lines {
+            eprintln!("{line}");
+        }
+        self.passed
+    }
+}
+
+/// [`check_in_process`] without printing.
+pub fn compute_in_process(
+    spec_dir: Option<&Path>,
+    adapter: bool,
+    filter: Option<&str>,
+    full: bool,
+) -> InProcess {
     if adapter {
-        eprintln!(
-            "accumulated: skipped under --impl (in process only: a million adapter requests \
-             would take minutes; see spec/README.md, \"Accumulated checks\")"
-        );
-        return true;
+        return InProcess {
+            lines: vec![
+                "accumulated: skipped under --impl (in process only: a million adapter requests \
+                 would take minutes; see spec/README.md, \"Accumulated checks\")"
+                    .to_string(),
+            ],
+            passed: true,
+        };
     }
     if filter.is_some_and(|f| !f.contains("accumulated")) {
-        return true;
+        return InProcess {
+            lines: Vec::new(),
+            passed: true,
+        };
     }
     let file = match load_from(spec_dir) {
         Ok(file) => file,
         Err(err) => {
-            eprintln!("accumulated: {err}");
-            return false;
+            return InProcess {
+                lines: vec![format!("accumulated: {err}")],
+                passed: false,
+            };
         }
     };
     let scope = if full {
@@ -119,13 +157,13 @@ pub fn check_in_process(
     } else {
         "the published checkpoint; --accumulated-full checks the full count"
     };
-    eprintln!("\naccumulated checks, in process ({scope}):");
-    let mut ok = true;
+    let mut lines = vec![format!("\naccumulated checks, in process ({scope}):")];
+    let mut passed = true;
     for outcome in run(&file, full) {
-        eprintln!("  {}", outcome.render());
-        ok &= outcome.passed();
+        lines.push(format!("  {}", outcome.render()));
+        passed &= outcome.passed();
     }
-    ok
+    InProcess { lines, passed }
 }
 
 /// The SHA-256 counter stream: block `i` is `SHA-256(GENERATOR || protocol ||
@@ -371,33 +409,48 @@ impl Outcome {
 }
 
 /// Runs every published accumulated check with production and the oracle: the full
-/// count when `full`, else the checkpoint.
+/// count when `full`, else the checkpoint. Each (protocol, side) is independent and
+/// runs on a thread of its own; the outcomes come in file order, production first.
 pub fn run(file: &AccumulatedFile, full: bool) -> Vec<Outcome> {
-    let mut outcomes = Vec::new();
-    for published in &file.protocols {
+    let jobs: Vec<(&Published, Side)> = file
+        .protocols
+        .iter()
+        .flat_map(|published| [(published, Side::Production), (published, Side::Oracle)])
+        .collect();
+    let one = |(published, side): (&Published, Side)| {
         let (count, expected) = if full {
             (published.count, &published.digest)
         } else {
             (published.checkpoint.count, &published.checkpoint.digest)
         };
-        for side in [Side::Production, Side::Oracle] {
-            let start = Instant::now();
-            let computed = if published.generator == GENERATOR {
-                digest(&published.protocol, side, count)
-            } else {
-                Err(format!("unknown generator {:?}", published.generator))
-            };
-            outcomes.push(Outcome {
-                protocol: published.protocol.clone(),
-                side,
-                count,
-                computed,
-                published: expected.clone(),
-                elapsed: start.elapsed(),
-            });
+        let start = Instant::now();
+        let computed = if published.generator == GENERATOR {
+            digest(&published.protocol, side, count)
+        } else {
+            Err(format!("unknown generator {:?}", published.generator))
+        };
+        Outcome {
+            protocol: published.protocol.clone(),
+            side,
+            count,
+            computed,
+            published: expected.clone(),
+            elapsed: start.elapsed(),
         }
-    }
-    outcomes
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .into_iter()
+            .map(|job| scope.spawn(move || one(job)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| match handle.join() {
+                Ok(outcome) => outcome,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -72,16 +72,23 @@ pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
 /// version ([`crate::embedded::version`]). Exit code 0 when every check passed, 1 when
 /// one failed, 2 when the spec did not load.
 pub fn conformance(options: &Options) -> ExitCode {
-    let (loaded, version) = match &options.spec_dir {
-        None => (
-            crate::embedded::load(),
-            Ok(crate::embedded::embedded_version()),
-        ),
-        Some(dir) => (
-            crate::load(dir),
-            crate::embedded::files_in(dir).map(|files| crate::embedded::version(&files)),
-        ),
-    };
+    // The version (a SHA-256 over the spec files) is computed beside the loading.
+    let (loaded, version) = std::thread::scope(|scope| {
+        let version = scope.spawn(|| match &options.spec_dir {
+            None => Ok(crate::embedded::embedded_version()),
+            Some(dir) => {
+                crate::embedded::files_in(dir).map(|files| crate::embedded::version(&files))
+            }
+        });
+        let loaded = match &options.spec_dir {
+            None => crate::embedded::load(),
+            Some(dir) => crate::load(dir),
+        };
+        match version.join() {
+            Ok(version) => (loaded, version),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
     let spec = match loaded {
         Ok(spec) => spec,
         Err(errors) => {
@@ -111,7 +118,23 @@ pub fn conformance(options: &Options) -> ExitCode {
             }
         }
     };
-    let mut report = run(&spec, &mut subjects, options.filter.as_deref());
+    // The accumulated checks are independent of the suite: computed beside it, printed
+    // after the report.
+    let (mut report, accumulated) = std::thread::scope(|scope| {
+        let accumulated = scope.spawn(|| {
+            crate::accumulated::compute_in_process(
+                options.spec_dir.as_deref(),
+                options.implementation.is_some(),
+                options.filter.as_deref(),
+                options.accumulated_full,
+            )
+        });
+        let report = run(&spec, &mut subjects, options.filter.as_deref());
+        match accumulated.join() {
+            Ok(accumulated) => (report, accumulated),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
     report.spec_version = spec_version;
     if options.no_times {
         report = report.without_times();
@@ -130,12 +153,7 @@ pub fn conformance(options: &Options) -> ExitCode {
         eprintln!("no check matched: nothing was run");
         return ExitCode::FAILURE;
     }
-    let accumulated_ok = crate::accumulated::check_in_process(
-        options.spec_dir.as_deref(),
-        options.implementation.is_some(),
-        options.filter.as_deref(),
-        options.accumulated_full,
-    );
+    let accumulated_ok = accumulated.print();
     if report.failed == 0 && accumulated_ok {
         ExitCode::SUCCESS
     } else {
