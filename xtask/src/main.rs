@@ -12,7 +12,7 @@
 //! * `load [--quick]`: a load test of `bloomproof adapter` and `bloomproof explore` on
 //!   loopback, bounded in count and time: p50/p99 latency and peak memory.
 
-use bloomproof_conformance::front::{self, Format, Options};
+use bloomproof_conformance::front::{self, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -36,7 +36,7 @@ fn root() -> PathBuf {
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  conformance [--format text|json] [--impl CMD] [--timeout SECS] [--accumulated-full] [--no-times] [FILTER]
+  conformance [--spec DIR] [--format text|json] [--impl CMD] [--timeout SECS] [--accumulated-full] [--no-times] [FILTER]
                                               run every documented check of spec/, in process
                                               or against an adapter command (spec/ADAPTER.md);
                                               --accumulated-full: the accumulated digests at
@@ -90,48 +90,33 @@ fn main() -> ExitCode {
     }
 }
 
+// `cargo xtask conformance`: the flags of `bloomproof conformance`, parsed by the same
+// clap definition (`Options`), with the spec read from this checkout's `spec/` unless
+// `--spec` says otherwise.
+#[derive(clap::Parser)]
+#[command(
+    name = "cargo xtask conformance",
+    about = "Run every documented check of this checkout's spec/ (or --spec DIR), in process or against an adapter command (spec/ADAPTER.md)"
+)]
+struct ConformanceCommand {
+    #[command(flatten)]
+    options: Options,
+}
+
 fn conformance(args: &[String]) -> ExitCode {
-    let mut options = Options {
-        spec_dir: Some(root().join("spec")),
-        ..Options::default()
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--format" => match args.next().map(String::as_str) {
-                Some("text") => options.format = Format::Text,
-                Some("json") => options.format = Format::Json,
-                other => {
-                    eprintln!("error: --format takes `text` or `json`, got {other:?}");
-                    return ExitCode::from(2);
-                }
-            },
-            "--impl" => match args.next() {
-                Some(command) => options.implementation = Some(command.clone()),
-                None => {
-                    eprintln!("error: --impl takes a command");
-                    return ExitCode::from(2);
-                }
-            },
-            "--timeout" => match args.next().map(String::as_str).map(front::parse_timeout) {
-                Some(Ok(timeout)) => options.timeout = Some(timeout),
-                Some(Err(message)) => {
-                    eprintln!("error: {message}");
-                    return ExitCode::from(2);
-                }
-                None => {
-                    eprintln!("error: --timeout takes a number of seconds");
-                    return ExitCode::from(2);
-                }
-            },
-            "--accumulated-full" => options.accumulated_full = true,
-            "--no-times" => options.no_times = true,
-            flag if flag.starts_with('-') => {
-                eprintln!("error: unknown option {flag:?}\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-            filter => options.filter = Some(filter.to_string()),
+    use clap::Parser;
+    let command = match ConformanceCommand::try_parse_from(
+        std::iter::once("cargo xtask conformance").chain(args.iter().map(String::as_str)),
+    ) {
+        Ok(command) => command,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
+    };
+    let mut options = command.options;
+    if options.spec_dir.is_none() {
+        options.spec_dir = Some(root().join("spec"));
     }
     front::conformance(&options)
 }

@@ -3,8 +3,8 @@
 
 mod explain;
 
-use bloomproof_conformance::front::{self, Format, Options};
-use clap::{Parser, Subcommand, ValueEnum};
+use bloomproof_conformance::front::{self, Options};
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,7 +20,7 @@ struct Cli {
 enum Command {
     /// Run every documented check of the spec (the one built into this binary, or
     /// --spec DIR) and report each by name.
-    Conformance(ConformanceArgs),
+    Conformance(Options),
     /// The spec built into this binary: write it out.
     #[command(subcommand)]
     Spec(SpecCommand),
@@ -36,43 +36,6 @@ enum Command {
     /// Serve the interactive fnv1a-utf16-v1 explorer page on this machine and print its URL
     /// (or, with --export DIR, write it as static files).
     Explore(ExploreArgs),
-}
-
-/// Arguments of `conformance`.
-#[derive(clap::Args)]
-struct ConformanceArgs {
-    /// Run the spec in this folder (its protocol folders' checks.json and cases.json)
-    /// instead of the spec built into this binary.
-    #[arg(long, value_name = "DIR")]
-    spec: Option<PathBuf>,
-    /// Report format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
-    format: FormatArg,
-    /// Run only checks whose `<protocol>/<name>` contains this text.
-    filter: Option<String>,
-    /// Run the checks against this command, spoken to through the adapter protocol
-    /// (spec/ADAPTER.md), instead of the in-process Rust implementation.
-    #[arg(long = "impl", value_name = "COMMAND")]
-    implementation: Option<String>,
-    /// Seconds an adapter has to read and answer one request: a finite number from 0.1
-    /// to 3600.
-    #[arg(
-        long,
-        default_value = "20",
-        value_parser = front::parse_timeout,
-        value_name = "SECS",
-        allow_hyphen_values = true
-    )]
-    timeout: std::time::Duration,
-    /// Check the accumulated digests (spec/accumulated.json) at their full count, about a
-    /// million inputs per protocol, instead of the published checkpoint (in process only).
-    #[arg(long)]
-    accumulated_full: bool,
-    /// Leave the times out of the report (the text report's `time:` line, the
-    /// `elapsed_ms` and `threads` fields of `--format json`), so that two reports of one
-    /// implementation on one spec are identical.
-    #[arg(long)]
-    no_times: bool,
 }
 
 /// Subcommands of `spec`.
@@ -123,35 +86,18 @@ struct ExploreArgs {
     force: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum FormatArg {
-    Text,
-    Json,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Conformance(args) => front::conformance(&Options {
-            spec_dir: args.spec,
-            format: match args.format {
-                FormatArg::Text => Format::Text,
-                FormatArg::Json => Format::Json,
-            },
-            filter: args.filter,
-            implementation: args.implementation,
-            timeout: Some(args.timeout),
-            accumulated_full: args.accumulated_full,
-            no_times: args.no_times,
-        }),
+        Command::Conformance(options) => front::conformance(&options),
         Command::Spec(SpecCommand::Export(args)) => {
             match bloomproof_conformance::embedded::export(&args.dir, args.force) {
                 Ok(count) => {
-                    println!(
-                        "wrote {count} spec files under {} (spec version {})",
+                    front::write_stdout(&format!(
+                        "wrote {count} spec files under {} (spec version {})\n",
                         args.dir.display(),
                         bloomproof_conformance::embedded::embedded_version()
-                    );
+                    ));
                     ExitCode::SUCCESS
                 }
                 Err(message) => bad_input(&message),
@@ -159,14 +105,14 @@ fn main() -> ExitCode {
         }
         Command::Explain(target) => match explain::explain(&target) {
             Ok(text) => {
-                print!("{text}");
+                front::write_stdout(&text);
                 ExitCode::SUCCESS
             }
             Err(message) => bad_input(&message),
         },
         Command::Positions(target) => match explain::positions(&target) {
             Ok(json) => {
-                println!("{json:#}");
+                front::write_stdout(&format!("{json:#}\n"));
                 ExitCode::SUCCESS
             }
             Err(message) => bad_input(&message),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// How to print the report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// One line per check, the figures, `N passed, M failed`.
     #[default]
@@ -15,27 +15,35 @@ pub enum Format {
     Json,
 }
 
-/// Options of a conformance run.
-#[derive(Clone, Debug, Default)]
+/// Options of a conformance run, and the command-line flags of `bloomproof conformance`
+/// and `cargo xtask conformance`: both parse them with this one definition.
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct Options {
-    /// The spec folder; `None` runs the spec embedded in this binary
-    /// ([`crate::embedded`]).
+    /// Run the spec in this folder (its protocol folders' checks.json and cases.json)
+    /// instead of the spec built into this binary.
+    #[arg(long = "spec", value_name = "DIR")]
     pub spec_dir: Option<PathBuf>,
     /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Only checks whose `<protocol>/<name>` contains this.
+    /// Run only checks whose `<protocol>/<name>` contains this text.
     pub filter: Option<String>,
-    /// Drive this command through the adapter protocol instead of the in-process
-    /// Rust implementation.
+    /// Run the checks against this command, spoken to through the adapter protocol
+    /// (spec/ADAPTER.md), instead of the in-process Rust implementation.
+    #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: Option<String>,
-    /// Longest wait for one adapter request to be written and answered (see
-    /// [`parse_timeout`]); [`DEFAULT_TIMEOUT`] when `None`.
+    /// Seconds an adapter has to read and answer one request: a finite number from 0.1
+    /// to 3600 [default: 20].
+    #[arg(long, value_parser = parse_timeout, value_name = "SECS", allow_hyphen_values = true)]
     pub timeout: Option<std::time::Duration>,
-    /// Check the accumulated digests at their full count instead of the published
-    /// checkpoint (in process only).
+    /// Check the accumulated digests (spec/accumulated.json) at their full count, about a
+    /// million inputs per protocol, instead of the published checkpoint (in process only).
+    #[arg(long)]
     pub accumulated_full: bool,
-    /// Leave the times out of the report ([`crate::Report::without_times`]), so that two
-    /// reports of one implementation on one spec are identical.
+    /// Leave the times out of the report (the text report's `time:` line, the
+    /// `elapsed_ms` and `threads` fields of `--format json`), so that two reports of one
+    /// implementation on one spec are identical.
+    #[arg(long)]
     pub no_times: bool,
 }
 
@@ -140,9 +148,9 @@ pub fn conformance(options: &Options) -> ExitCode {
         report = report.without_times();
     }
     match options.format {
-        Format::Text => print!("{}", report.render_text()),
+        Format::Text => write_stdout(&report.render_text()),
         Format::Json => match serde_json::to_string_pretty(&report) {
-            Ok(json) => println!("{json}"),
+            Ok(json) => write_stdout(&format!("{json}\n")),
             Err(err) => {
                 eprintln!("cannot render the report: {err}");
                 return ExitCode::from(2);
@@ -158,6 +166,19 @@ pub fn conformance(options: &Options) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Writes `text` to standard output. A reader that has gone (`| head`) is not an
+/// error worth a panic, as `print!` would make it: the text is dropped and the exit
+/// code still says how the run went. Any other write error is reported on stderr.
+pub fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        && err.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("cannot write to standard output: {err}");
     }
 }
 

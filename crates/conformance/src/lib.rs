@@ -30,6 +30,6 @@ mod verdict;
 
 pub use load::{LoadError, Spec, load};
 pub use report::{CheckOutcome, Failure, Report};
-pub use run::{run, trials};
+pub use run::run;
 pub mod front;
 pub mod schemas;

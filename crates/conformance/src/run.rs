@@ -1,10 +1,9 @@
-//! Running the documented checks: as one report, or as libtest-mimic trials.
+//! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{Cases, ProtocolSpec, Spec};
 use crate::report::{CheckOutcome, FigureLine, Figures, Report};
 use crate::subject::{DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks};
-use libtest_mimic::{Failed, Trial};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -201,33 +200,4 @@ pub fn run_with_threads(
     report.threads = Some(threads);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     report
-}
-
-/// One libtest-mimic trial per documented check, named `<protocol>/<check>`, each with
-/// a fresh set of subjects from `make`.
-pub fn trials(spec: &Spec, make: fn() -> Subjects) -> Vec<Trial> {
-    let mut trials = Vec::new();
-    for protocol in &spec.protocols {
-        for check in &protocol.checks {
-            let protocol = protocol.clone();
-            let name = check.name.clone();
-            trials.push(Trial::test(
-                format!("{}/{}", protocol.protocol, name),
-                move || {
-                    let mut subjects = make();
-                    let outcome =
-                        run_check(&protocol, &name, &mut subjects, &mut Figures::default());
-                    if outcome.cases == 0 {
-                        return Err(Failed::from("no case ran"));
-                    }
-                    if outcome.passed() {
-                        Ok(())
-                    } else {
-                        Err(Failed::from(outcome.render_failures()))
-                    }
-                },
-            ));
-        }
-    }
-    trials
 }
