@@ -132,13 +132,13 @@ fn main() -> ExitCode {
             if let Some(dir) = &args.export {
                 return match bloomproof_explorer::export_site(dir, args.force) {
                     Ok(written) => {
-                        println!(
-                            "wrote {} files to {}; open {} in a browser, or serve the folder with any static file server",
+                        front::write_stdout(&format!(
+                            "wrote {} files to {}; open {} in a browser, or serve the folder with any static file server\n",
                             written.len(),
                             dir.display(),
                             dir.join(bloomproof_explorer::site::STANDALONE_NAME)
                                 .display()
-                        );
+                        ));
                         ExitCode::SUCCESS
                     }
                     Err(message) => bad_input(&message),
