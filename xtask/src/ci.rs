@@ -1,7 +1,9 @@
 //! `cargo xtask ci`: the whole test command. Each step runs in order; the run stops at
-//! the first failing step and names it.
+//! the first failing step and names it. Consecutive steps marked `beside` (single-threaded
+//! and independent: the accumulated digests of three languages) run at the same time,
+//! their output printed whole, step by step, once all of them have ended.
 
-use std::process::Command;
+use std::process::{Command, ExitStatus};
 use std::time::Instant;
 
 /// One step: a name and the command line.
@@ -10,6 +12,7 @@ struct Step {
     program: &'static str,
     args: Vec<&'static str>,
     env: Vec<(&'static str, &'static str)>,
+    beside: bool,
 }
 
 fn cargo(name: &'static str, args: &[&'static str]) -> Step {
@@ -18,6 +21,25 @@ fn cargo(name: &'static str, args: &[&'static str]) -> Step {
         program: "cargo",
         args: args.to_vec(),
         env: Vec::new(),
+        beside: false,
+    }
+}
+
+fn tool(name: &'static str, program: &'static str, args: &[&'static str]) -> Step {
+    Step {
+        name,
+        program,
+        args: args.to_vec(),
+        env: Vec::new(),
+        beside: false,
+    }
+}
+
+/// The same step, run beside its neighbours that are also marked.
+fn beside(step: Step) -> Step {
+    Step {
+        beside: true,
+        ..step
     }
 }
 
@@ -65,67 +87,58 @@ fn steps() -> Vec<Step> {
         ),
         cargo("schemas are fresh", &["xtask", "schemas", "--check"]),
         cargo("vectors are fresh", &["xtask", "vectors", "--check"]),
-        Step {
-            name: "doc-membership-v1 spec is its derivation",
-            program: "python3",
-            args: vec!["spec/derive/doc_membership_v1.py", "--check"],
-            env: Vec::new(),
-        },
-        Step {
-            name: "fnv1a-utf16-v1 spec is its derivation",
-            program: "python3",
-            args: vec!["spec/derive/fnv1a_utf16_v1.py", "--check"],
-            env: Vec::new(),
-        },
-        Step {
-            name: "accumulated digests are their derivation",
-            program: "python3",
-            args: vec!["spec/derive/accumulated.py", "--check"],
-            env: Vec::new(),
-        },
+        tool(
+            "doc-membership-v1 spec is its derivation",
+            "python3",
+            &["spec/derive/doc_membership_v1.py", "--check"],
+        ),
+        tool(
+            "fnv1a-utf16-v1 spec is its derivation",
+            "python3",
+            &["spec/derive/fnv1a_utf16_v1.py", "--check"],
+        ),
         cargo("conformance", &["xtask", "conformance"]),
-        Step {
-            name: "Python implementation: unit tests",
-            program: "python3",
-            args: vec![
+        tool(
+            "Python implementation: unit tests",
+            "python3",
+            &[
                 "-m",
                 "unittest",
                 "discover",
                 "-s",
                 "vectors/check/python/tests",
             ],
-            env: Vec::new(),
-        },
-        Step {
-            name: "Python implementation: every vector",
-            program: "python3",
-            args: vec!["vectors/check/python/check_vectors.py"],
-            env: Vec::new(),
-        },
-        Step {
-            name: "Python implementation: accumulated digests",
-            program: "python3",
-            args: vec!["vectors/check/python/check_accumulated.py"],
-            env: Vec::new(),
-        },
-        Step {
-            name: "JavaScript implementation: unit tests",
-            program: "node",
-            args: vec!["--test", "vectors/check/js/test/"],
-            env: Vec::new(),
-        },
-        Step {
-            name: "JavaScript implementation: every vector",
-            program: "node",
-            args: vec!["vectors/check/js/check_vectors.mjs"],
-            env: Vec::new(),
-        },
-        Step {
-            name: "JavaScript implementation: accumulated digests",
-            program: "node",
-            args: vec!["vectors/check/js/check_accumulated.mjs"],
-            env: Vec::new(),
-        },
+        ),
+        tool(
+            "Python implementation: every vector",
+            "python3",
+            &["vectors/check/python/check_vectors.py"],
+        ),
+        tool(
+            "JavaScript implementation: unit tests",
+            "node",
+            &["--test", "vectors/check/js/test/"],
+        ),
+        tool(
+            "JavaScript implementation: every vector",
+            "node",
+            &["vectors/check/js/check_vectors.mjs"],
+        ),
+        beside(tool(
+            "accumulated digests are their derivation",
+            "python3",
+            &["spec/derive/accumulated.py", "--check"],
+        )),
+        beside(tool(
+            "Python implementation: accumulated digests",
+            "python3",
+            &["vectors/check/python/check_accumulated.py"],
+        )),
+        beside(tool(
+            "JavaScript implementation: accumulated digests",
+            "node",
+            &["vectors/check/js/check_accumulated.mjs"],
+        )),
         cargo(
             "build the bloomproof binary",
             &["build", "-p", "bloomproof", "--locked"],
@@ -156,39 +169,106 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let steps = steps();
     let total = steps.len();
     let started = Instant::now();
-    for (index, step) in steps.iter().enumerate() {
-        println!(
-            "\n==> ci step {}/{total}: {} ({} {})",
-            index + 1,
-            step.name,
-            step.program,
-            step.args.join(" ")
-        );
+    let mut index = 0;
+    while index < total {
+        // A run of `beside` steps starts together; any other step runs alone.
+        let mut end = index + 1;
+        if steps[index].beside {
+            while end < total && steps[end].beside {
+                end += 1;
+            }
+        }
+        let group = &steps[index..end];
+        for (offset, step) in group.iter().enumerate() {
+            println!(
+                "\n==> ci step {}/{total}: {} ({} {}){}",
+                index + offset + 1,
+                step.name,
+                step.program,
+                step.args.join(" "),
+                if group.len() > 1 {
+                    ", beside the others of its group"
+                } else {
+                    ""
+                }
+            );
+        }
         let step_started = Instant::now();
-        let mut command = Command::new(step.program);
-        command.args(&step.args).current_dir(&root);
-        // A developer's TRYBUILD=overwrite must never rewrite expected compiler output.
-        command.env_remove("TRYBUILD");
-        for (key, value) in &step.env {
-            command.env(key, value);
+        let results: Vec<Result<(ExitStatus, f64), String>> = if group.len() == 1 {
+            vec![
+                run_step(&group[0], &root, false)
+                    .map(|(status, _)| (status, step_started.elapsed().as_secs_f64())),
+            ]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = group
+                    .iter()
+                    .map(|step| {
+                        let root = &root;
+                        scope.spawn(move || {
+                            let started = Instant::now();
+                            run_step(step, root, true).map(|(status, output)| {
+                                let seconds = started.elapsed().as_secs_f64();
+                                print!("\n--- output of `{}` ---\n{output}", step.name);
+                                (status, seconds)
+                            })
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|handle| {
+                        handle
+                            .join()
+                            .unwrap_or_else(|_| Err("the step's thread panicked".to_string()))
+                    })
+                    .collect()
+            })
+        };
+        for (offset, (step, result)) in group.iter().zip(results).enumerate() {
+            let (status, seconds) = result?;
+            println!(
+                "<== {} {} in {seconds:.1}s",
+                step.name,
+                if status.success() { "passed" } else { "FAILED" },
+            );
+            if !status.success() {
+                println!("\nci: {} passed, 1 failed", index + offset);
+                return Err(format!("step `{}` failed ({status})", step.name));
+            }
         }
-        let status = command
-            .status()
-            .map_err(|err| format!("step `{}`: cannot start {}: {err}", step.name, step.program))?;
-        println!(
-            "<== {} {} in {:.1}s",
-            step.name,
-            if status.success() { "passed" } else { "FAILED" },
-            step_started.elapsed().as_secs_f64()
-        );
-        if !status.success() {
-            println!("\nci: {index} passed, 1 failed");
-            return Err(format!("step `{}` failed ({status})", step.name));
-        }
+        index = end;
     }
     println!(
         "\nall {total} steps passed in {:.0}s\nci: {total} passed, 0 failed",
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Runs one step from the repository root. With `capture`, its stdout and stderr are
+/// collected (as text, stderr after stdout) instead of going straight to the terminal.
+fn run_step(
+    step: &Step,
+    root: &std::path::Path,
+    capture: bool,
+) -> Result<(ExitStatus, String), String> {
+    let mut command = Command::new(step.program);
+    command.args(&step.args).current_dir(root);
+    // A developer's TRYBUILD=overwrite must never rewrite expected compiler output.
+    command.env_remove("TRYBUILD");
+    for (key, value) in &step.env {
+        command.env(key, value);
+    }
+    let cannot_start =
+        |err: std::io::Error| format!("step `{}`: cannot start {}: {err}", step.name, step.program);
+    if capture {
+        let output = command.output().map_err(cannot_start)?;
+        let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&output.stderr));
+        Ok((output.status, text))
+    } else {
+        let status = command.status().map_err(cannot_start)?;
+        Ok((status, String::new()))
+    }
 }
