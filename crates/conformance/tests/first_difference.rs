@@ -4,26 +4,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use bloomproof_conformance::Report;
 use bloomproof_conformance::diagnose::{doc_first_difference, fnv_first_difference};
 use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
-use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
     RustDoc, RustFnv, ScriptAnswer, SubjectError, Triple,
 };
-use bloomproof_conformance::{Report, load};
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use common::report;
 use std::collections::BTreeSet;
-use std::path::Path;
-
-fn report(doc: impl DocSubject + Send + 'static, fnv: impl FnvSubject + Send + 'static) -> Report {
-    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
-    let mut subjects = Subjects {
-        doc: Box::new(doc),
-        fnv: Box::new(fnv),
-    };
-    run(&spec, &mut subjects, None)
-}
 
 /// The rendered failures of one check.
 fn failures_of(report: &Report, check: &str) -> String {

@@ -4,23 +4,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use bloomproof_conformance::Report;
 use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
-use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
     RustDoc, RustFnv, ScriptAnswer, SubjectError, Triple,
 };
-use bloomproof_conformance::{Report, load};
-use std::path::Path;
-
-fn report(doc: impl DocSubject + Send + 'static, fnv: impl FnvSubject + Send + 'static) -> Report {
-    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
-    let mut subjects = Subjects {
-        doc: Box::new(doc),
-        fnv: Box::new(fnv),
-    };
-    run(&spec, &mut subjects, None)
-}
+use common::report;
 
 fn failed(report: &Report) -> Vec<String> {
     report
@@ -263,7 +256,7 @@ fn a_published_figure_the_subject_never_gave_is_not_observed() {
 #[test]
 fn a_run_on_threads_reports_what_a_run_on_one_thread_reports() {
     use bloomproof_conformance::run::run_with_threads;
-    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
+    let spec = common::spec();
     let one = run_with_threads(&spec, &mut Subjects::rust(), None, 1);
     let four = run_with_threads(&spec, &mut Subjects::rust(), None, 4);
     assert_eq!((one.threads, four.threads), (Some(1), Some(4)));
