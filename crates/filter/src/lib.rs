@@ -25,6 +25,7 @@ use bloomproof_protocol::doc_membership_v1::fast::{self, FramedItem};
 use bloomproof_protocol::doc_membership_v1::{self as protocol, BoundError, RECORDS_MAX};
 pub use error::{ContractError, ErrorKind};
 use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The three booleans of a lookup.
 ///
@@ -191,17 +192,39 @@ fn key_of(state: &[u32; 8]) -> u32 {
 /// cost about as much as it saves (see BENCHMARKS.md for the measurement).
 pub const BATCH_PARALLEL_MIN: usize = 256;
 
-/// Queries one task of a parallel batch takes at least: about a quarter of each
-/// thread's share, from 32 (small batches still spread) to 256 (beyond that, more
-/// tasks only cost more hand-overs). Measured on 2 cores (BENCHMARKS.md): tasks of 32
-/// gave 1.43 at 4096 queries, of 128 1.55, of 256 1.71, of 512 1.65.
+/// Queries per task of a parallel batch: a thirty-second of each thread's share, from
+/// 32 (small batches still spread) to 256 (beyond that, more tasks only cost more
+/// hand-overs). Measured on 2 cores (BENCHMARKS.md).
 fn batch_grain(len: usize, threads: usize) -> usize {
-    (len / (4 * threads.max(1))).clamp(32, 256)
+    (len / (32 * threads.max(1))).clamp(32, 256)
 }
 
-/// Whether a batch of `len` queries runs on the pool of `threads` threads.
-fn batch_in_parallel(len: usize, threads: usize) -> bool {
-    threads > 1 && len >= BATCH_PARALLEL_MIN
+/// The threads that help the calling thread with a parallel batch: one fewer than the
+/// cores, started on first use and kept for the process. `None` on one core.
+///
+/// A pool of its own rather than rayon's global one: the caller works too, so a pool
+/// of one thread per core would leave one thread more than there are cores, idle
+/// threads spinning beside the working ones.
+fn batch_helpers() -> Option<&'static rayon::ThreadPool> {
+    static HELPERS: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    HELPERS
+        .get_or_init(|| {
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            let builder = rayon::ThreadPoolBuilder::new()
+                .num_threads(cores - 1)
+                .thread_name(|i| format!("bloomproof-batch-{i}"));
+            if cores > 1 {
+                builder.build().ok()
+            } else {
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// Whether a batch of `len` queries runs on `helpers` threads beside the caller.
+fn batch_in_parallel(len: usize, helpers: usize) -> bool {
+    helpers > 0 && len >= BATCH_PARALLEL_MIN
 }
 
 /// An immutable snapshot: parameters, bits and the exact document set.
@@ -429,7 +452,8 @@ impl DocumentPrefilter {
     /// ([`lookup_batch_parallel`](Self::lookup_batch_parallel)); a smaller one runs on
     /// the calling thread ([`lookup_batch_sequential`](Self::lookup_batch_sequential)).
     pub fn lookup_batch(&self, items: &[&[u8]]) -> Vec<Result<Lookup, ContractError>> {
-        if batch_in_parallel(items.len(), rayon::current_num_threads()) {
+        let helpers = batch_helpers().map_or(0, rayon::ThreadPool::current_num_threads);
+        if batch_in_parallel(items.len(), helpers) {
             self.lookup_batch_parallel(items)
         } else {
             self.lookup_batch_sequential(items)
@@ -442,23 +466,43 @@ impl DocumentPrefilter {
         items.iter().map(|item| self.lookup(item)).collect()
     }
 
-    /// [`lookup`](Self::lookup) of every item on rayon's pool of one thread per core
-    /// (started once per process, kept between calls), results in input order, whatever
-    /// the batch's size.
+    /// [`lookup`](Self::lookup) of every item on all cores, results in input order,
+    /// whatever the batch's size: the calling thread and one helper thread per other
+    /// core (started once per process, kept between calls) take tasks of 32 to 256
+    /// items in turn until none is left.
     ///
-    /// The batch is cut into tasks of 32 to 256 items that idle threads take from
-    /// busy ones, so the cores finish together even when the costly queries (members:
-    /// k compressions each) sit in one part of the batch and the cheap ones (most
-    /// non-members stop at the first clear bit) in another. Each task writes its
-    /// results straight into its own part of the output vector.
+    /// Taking tasks in turn keeps the cores finishing together even when the costly
+    /// queries (members: k compressions each) sit in one part of the batch and the
+    /// cheap ones (most non-members stop at the first clear bit) in another. Each task
+    /// writes its results straight into its own part of the output vector.
     pub fn lookup_batch_parallel(&self, items: &[&[u8]]) -> Vec<Result<Lookup, ContractError>> {
-        use rayon::prelude::*;
-        let mut out = Vec::with_capacity(items.len());
-        items
-            .par_iter()
-            .with_min_len(batch_grain(items.len(), rayon::current_num_threads()))
-            .map(|item| self.lookup(item))
-            .collect_into_vec(&mut out);
+        let Some(helpers) = batch_helpers() else {
+            return self.lookup_batch_sequential(items);
+        };
+        let threads = helpers.current_num_threads() + 1;
+        let grain = batch_grain(items.len(), threads);
+        let unset = Lookup {
+            maybe_present: false,
+            exact_checked: false,
+            duplicate: false,
+        };
+        let mut out = vec![Ok(unset); items.len()];
+        let tasks = Mutex::new(items.chunks(grain).zip(out.chunks_mut(grain)));
+        let work = || {
+            loop {
+                let task = tasks.lock().unwrap_or_else(PoisonError::into_inner).next();
+                let Some((task, results)) = task else { break };
+                for (item, result) in task.iter().zip(results) {
+                    *result = self.lookup(item);
+                }
+            }
+        };
+        helpers.in_place_scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
         out
     }
 }
@@ -581,14 +625,15 @@ mod tests {
 
     #[test]
     fn batches_from_batch_parallel_min_on_two_threads_run_in_parallel() {
-        assert!(batch_in_parallel(BATCH_PARALLEL_MIN, 2));
+        assert!(batch_in_parallel(BATCH_PARALLEL_MIN, 1));
         assert!(batch_in_parallel(BATCH_PARALLEL_MIN + 1, 64));
         assert!(!batch_in_parallel(BATCH_PARALLEL_MIN - 1, 2));
-        assert!(!batch_in_parallel(BATCH_PARALLEL_MIN, 1));
+        assert!(!batch_in_parallel(BATCH_PARALLEL_MIN, 0));
         assert_eq!(batch_grain(256, 2), 32);
-        assert_eq!(batch_grain(4096, 2), 256);
-        assert_eq!(batch_grain(2048, 2), 256);
-        assert_eq!(batch_grain(1024, 2), 128);
+        assert_eq!(batch_grain(4096, 2), 64);
+        assert_eq!(batch_grain(16384, 2), 256);
+        assert_eq!(batch_grain(65536, 2), 256);
+        assert_eq!(batch_grain(8192, 2), 128);
         assert_eq!(batch_grain(1 << 20, 64), 256);
         assert_eq!(batch_grain(100, 0), 32);
         assert!(!batch_in_parallel(0, 0));
