@@ -187,7 +187,7 @@ fn script(
         );
         return None;
     }
-    let mut previous = answer.initial.clone();
+    let mut previous = &answer.initial;
     for (index, ((op, want), got)) in input
         .script
         .iter()
@@ -195,52 +195,55 @@ fn script(
         .zip(&answer.steps)
         .enumerate()
     {
-        let step = format!(
-            "step {index} {}",
-            serde_json::to_string(op).unwrap_or_default()
-        );
+        // Named only when something fails: an op can hold a 2 MiB import document.
+        let step = || {
+            format!(
+                "step {index} {}",
+                serde_json::to_string(op).unwrap_or_default()
+            )
+        };
         match (&want.error, &got.error) {
             (Some(kind), Some((got_kind, message))) => {
                 if kind != "*" && kind != got_kind {
                     v.fail(
-                        format!("{step}: error kind"),
+                        format!("{}: error kind", step()),
                         kind.clone(),
                         format!("{got_kind}: {message}"),
                     );
                 }
                 if message.trim().is_empty() {
                     v.fail(
-                        format!("{step}: error message"),
+                        format!("{}: error message", step()),
                         "a message saying what and where",
                         "an empty message",
                     );
                 }
             }
             (Some(kind), None) => v.fail(
-                format!("{step}: rejected"),
+                format!("{}: rejected", step()),
                 format!("a {kind} error"),
                 "accepted",
             ),
             (None, Some((kind, message))) => v.fail(
-                format!("{step}: accepted"),
+                format!("{}: accepted", step()),
                 "accepted",
                 format!("{kind}: {message}"),
             ),
             (None, None) => {}
         }
-        if got.error.is_some() && got.view != previous {
-            let diff = partial_match(&previous, &got.view, "view")
+        if got.error.is_some() && got.view != *previous {
+            let diff = partial_match(previous, &got.view, "view")
                 .err()
                 .unwrap_or_default();
             v.fail(
-                format!("{step}: a rejected step leaves the session unchanged"),
+                format!("{}: a rejected step leaves the session unchanged", step()),
                 "the view before the step",
                 diff,
             );
         }
         if matches!(op, ScriptOp::Export {}) && got.export.is_none() {
             v.fail(
-                format!("{step}: the export text"),
+                format!("{}: the export text", step()),
                 "a string `export` in the step's answer",
                 "none",
             );
@@ -251,18 +254,22 @@ fn script(
             _ => None,
         };
         if let Some(rule) = unchanged
-            && got.view != previous
+            && got.view != *previous
         {
-            let diff = partial_match(&previous, &got.view, "view")
+            let diff = partial_match(previous, &got.view, "view")
                 .err()
                 .unwrap_or_default();
-            v.fail(format!("{step}: {rule}"), "the view before the step", diff);
+            v.fail(
+                format!("{}: {rule}", step()),
+                "the view before the step",
+                diff,
+            );
         }
         if let Some(partial) = &want.view
             && let Err(diff) = partial_match(partial, &got.view, "view")
         {
             v.fail(
-                format!("{step}: view"),
+                format!("{}: view", step()),
                 serde_json::to_string(partial).unwrap_or_default(),
                 diff,
             );
@@ -271,14 +278,14 @@ fn script(
             (Some(outcome), Some(save), ScriptOp::SaveLocal { units }) => {
                 if outcome != &save.outcome {
                     v.fail(
-                        format!("{step}: save outcome"),
+                        format!("{}: save outcome", step()),
                         outcome.clone(),
                         save.outcome.clone(),
                     );
                 }
                 if save.outcome == "kept" && save.warning.as_deref().unwrap_or("").is_empty() {
                     v.fail(
-                        format!("{step}: a state not saved comes back with a warning"),
+                        format!("{}: a state not saved comes back with a warning", step()),
                         "a warning",
                         format!("{save:?}"),
                     );
@@ -287,18 +294,18 @@ fn script(
                     && (save.warning.is_some() || save.stored_units != *units)
                 {
                     v.fail(
-                        format!("{step}: a saved state is stored whole, with no warning"),
+                        format!("{}: a saved state is stored whole, with no warning", step()),
                         format!("{units} units stored, no warning"),
                         format!("{save:?}"),
                     );
                 }
             }
             (Some(outcome), None, _) => {
-                v.fail(format!("{step}: save outcome"), outcome.clone(), "none")
+                v.fail(format!("{}: save outcome", step()), outcome.clone(), "none")
             }
             _ => {}
         }
-        previous = got.view.clone();
+        previous = &got.view;
     }
     Some(answer)
 }
