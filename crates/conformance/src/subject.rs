@@ -582,7 +582,7 @@ impl RustFnv {
                         text.len()
                     )));
                 }
-                text.extend(std::iter::repeat_n(' ', bytes - text.len()));
+                text.push_str(&" ".repeat(bytes - text.len()));
                 if let Err(err) = session.import(&text) {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
