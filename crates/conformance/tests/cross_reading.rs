@@ -1,59 +1,18 @@
 //! Cross-reading catches a flawed reader and a flawed exporter, and shows them in the
 //! grid: the reader's column and the exporter's row fail, every other cell passes.
 
+mod common;
+
 use bloomproof_conformance::cross::{self, ExportedSession, Grid};
-use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
+use bloomproof_conformance::model::ScriptOp;
 use bloomproof_conformance::run::Subjects;
-use bloomproof_conformance::subject::{
-    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
-    RustDoc, RustFnv, ScriptAnswer, Triple,
-};
+use bloomproof_conformance::subject::{DocSubject, FnvSubject, RustFnv, Triple};
+use common::planted::{PlantedDoc, PlantedFnv};
 
 /// Reads a snapshot from its bits alone: no verification, no exact set (every maybe
 /// is taken for a duplicate).
-struct BitsOnlyReader(RustDoc);
-
-impl DocSubject for BitsOnlyReader {
-    fn name(&self) -> String {
-        "bits-only reader".to_string()
-    }
-    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
-        self.0.sha256(data)
-    }
-    fn frame(&mut self, params: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-        self.0.frame(params, index, item)
-    }
-    fn positions(&mut self, params: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-        self.0.positions(params, item)
-    }
-    fn build(&mut self, params: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        self.0.build(params, records)
-    }
-    fn lookup(
-        &mut self,
-        params: &RawParams,
-        records: &[Vec<u8>],
-        items: &[Vec<u8>],
-    ) -> Answer<Vec<Triple>> {
-        self.0.lookup(params, records, items)
-    }
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
-        self.0.typed(records, m, k, seed, item)
-    }
-    fn read(
-        &mut self,
-        params: &RawParams,
-        _records: &[Vec<u8>],
-        packed_bits: &[u8],
-        items: &[Vec<u8>],
-    ) -> Answer<Vec<Triple>> {
+fn bits_only_reader() -> PlantedDoc {
+    PlantedDoc::new("bits-only reader").on_read(|real, params, _records, packed_bits, items| {
         let set = |p: u16| {
             packed_bits
                 .get(usize::from(p / 8))
@@ -62,7 +21,7 @@ impl DocSubject for BitsOnlyReader {
         items
             .iter()
             .map(|item| {
-                let maybe = self.0.positions(params, item)?.into_iter().all(set);
+                let maybe = real.positions(params, item)?.into_iter().all(set);
                 Ok(Triple {
                     maybe_present: maybe,
                     exact_checked: maybe,
@@ -70,31 +29,13 @@ impl DocSubject for BitsOnlyReader {
                 })
             })
             .collect()
-    }
-    fn mutate(
-        &mut self,
-        params: &RawParams,
-        records: &[Vec<u8>],
-        other: (&RawParams, &[Vec<u8>]),
-        attempt: MutationAttempt,
-        probes: &[Vec<u8>],
-    ) -> Answer<Mutation> {
-        self.0.mutate(params, records, other, attempt, probes)
-    }
+    })
 }
 
 /// Exports sessions without their `false_positives` counter.
-struct CounterDropper(RustFnv);
-
-impl FnvSubject for CounterDropper {
-    fn name(&self) -> String {
-        "counter dropper".to_string()
-    }
-    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
-        self.0.positions(m, k, units)
-    }
-    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-        let mut answer = self.0.session(script)?;
+fn counter_dropper() -> PlantedFnv {
+    PlantedFnv::new("counter dropper").on_session(|real, script| {
+        let mut answer = real.session(script)?;
         for step in &mut answer.steps {
             if let Some(text) = &step.export {
                 let mut document: serde_json::Value =
@@ -109,10 +50,7 @@ impl FnvSubject for CounterDropper {
             }
         }
         Ok(answer)
-    }
-    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        self.0.estimates(m, k, n)
-    }
+    })
 }
 
 fn participants() -> Vec<(String, Subjects)> {
@@ -121,8 +59,8 @@ fn participants() -> Vec<(String, Subjects)> {
         (
             "flawed".to_string(),
             Subjects {
-                doc: Box::new(BitsOnlyReader(RustDoc)),
-                fnv: Box::new(CounterDropper(RustFnv)),
+                doc: Box::new(bits_only_reader()),
+                fnv: Box::new(counter_dropper()),
             },
         ),
     ]

@@ -8,12 +8,11 @@ mod common;
 
 use bloomproof_conformance::Report;
 use bloomproof_conformance::diagnose::{doc_first_difference, fnv_first_difference};
-use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
 use bloomproof_conformance::subject::{
-    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
-    RustDoc, RustFnv, ScriptAnswer, SubjectError, Triple,
+    Built, DocSubject, FnvSubject, Framed, RawParams, RustDoc, RustFnv, SubjectError, Triple,
 };
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use common::planted::{PlantedDoc, PlantedFnv, with_h1};
 use common::report;
 use std::collections::BTreeSet;
 
@@ -36,12 +35,10 @@ enum Plant {
     MLittleEndian,
 }
 
-/// A whole implementation of doc-membership-v1 with one framing difference: its
-/// messages, digests, positions, snapshots and lookups all follow from it. `frame`
-/// answers only when `answers_frame`.
+/// The messages of doc-membership-v1 with one framing difference.
+#[derive(Clone, Copy)]
 struct Framing {
     plant: Plant,
-    answers_frame: bool,
 }
 
 impl Framing {
@@ -85,87 +82,52 @@ impl Framing {
     }
 }
 
-impl DocSubject for Framing {
-    fn name(&self) -> String {
-        "planted framing difference".into()
-    }
-    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
-        RustDoc.sha256(data)
-    }
-    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-        if !self.answers_frame {
-            return Err(SubjectError::Broken("unknown op frame".into()));
-        }
-        let message = self.message(p, index, item);
-        Ok(Framed {
-            digest: protocol::sha256(&message).to_vec(),
-            message,
-        })
-    }
-    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-        RustDoc.positions(p, item)?;
-        Ok(self.own_positions(p, item))
-    }
-    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        let built = RustDoc.build(p, records)?;
-        let mut packed = vec![0u8; built.packed_bits.len()];
-        for q in self.own_bits(p, records) {
-            packed[usize::from(q / 8)] |= 1 << (q % 8);
-        }
-        Ok(Built {
-            packed_bits: packed,
-            documents: built.documents,
-        })
-    }
-    fn lookup(
-        &mut self,
-        p: &RawParams,
-        records: &[Vec<u8>],
-        items: &[Vec<u8>],
-    ) -> Answer<Vec<Triple>> {
-        RustDoc.lookup(p, records, items)?;
-        let bits = self.own_bits(p, records);
-        Ok(items
-            .iter()
-            .map(|item| {
-                let maybe = self.own_positions(p, item).iter().all(|q| bits.contains(q));
-                Triple {
-                    maybe_present: maybe,
-                    exact_checked: maybe,
-                    duplicate: maybe && records.contains(item),
-                }
+/// A whole implementation of doc-membership-v1 with one framing difference: its
+/// messages, digests, positions, snapshots and lookups all follow from it. `frame`
+/// answers only when `answers_frame`.
+fn framing(plant: Plant, answers_frame: bool) -> PlantedDoc {
+    let f = Framing { plant };
+    PlantedDoc::new("planted framing difference")
+        .on_frame(move |_, p, index, item| {
+            if !answers_frame {
+                return Err(SubjectError::Broken("unknown op frame".into()));
+            }
+            let message = f.message(p, index, item);
+            Ok(Framed {
+                digest: protocol::sha256(&message).to_vec(),
+                message,
             })
-            .collect())
-    }
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
-        RustDoc.typed(records, m, k, seed, item)
-    }
-    fn read(
-        &mut self,
-        p: &RawParams,
-        records: &[Vec<u8>],
-        bits: &[u8],
-        items: &[Vec<u8>],
-    ) -> Answer<Vec<Triple>> {
-        RustDoc.read(p, records, bits, items)
-    }
-    fn mutate(
-        &mut self,
-        p: &RawParams,
-        records: &[Vec<u8>],
-        other: (&RawParams, &[Vec<u8>]),
-        attempt: MutationAttempt,
-        probes: &[Vec<u8>],
-    ) -> Answer<Mutation> {
-        RustDoc.mutate(p, records, other, attempt, probes)
-    }
+        })
+        .on_positions(move |real, p, item| {
+            real.positions(p, item)?;
+            Ok(f.own_positions(p, item))
+        })
+        .on_build(move |real, p, records| {
+            let built = real.build(p, records)?;
+            let mut packed = vec![0u8; built.packed_bits.len()];
+            for q in f.own_bits(p, records) {
+                packed[usize::from(q / 8)] |= 1 << (q % 8);
+            }
+            Ok(Built {
+                packed_bits: packed,
+                documents: built.documents,
+            })
+        })
+        .on_lookup(move |real, p, records, items| {
+            real.lookup(p, records, items)?;
+            let bits = f.own_bits(p, records);
+            Ok(items
+                .iter()
+                .map(|item| {
+                    let maybe = f.own_positions(p, item).iter().all(|q| bits.contains(q));
+                    Triple {
+                        maybe_present: maybe,
+                        exact_checked: maybe,
+                        duplicate: maybe && records.contains(item),
+                    }
+                })
+                .collect())
+        })
 }
 
 fn fixture() -> RawParams {
@@ -178,22 +140,13 @@ fn fixture() -> RawParams {
 
 #[test]
 fn an_item_length_framed_as_one_byte_is_named_at_its_byte() {
-    let mut subject = Framing {
-        plant: Plant::ItemLengthOneByte,
-        answers_frame: true,
-    };
+    let mut subject = framing(Plant::ItemLengthOneByte, true);
     // domain 18 + m 2 + k 1 + len(seed) 1 + seed 3 + index 1: len(item) starts at 26.
     assert_eq!(
         doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]),
         "item \"doc-04\", hash index 0: message byte 26: expected 00, got 06 (item length, high byte; the message is 33 bytes, expected 34)"
     );
-    let report = report(
-        Framing {
-            plant: Plant::ItemLengthOneByte,
-            answers_frame: true,
-        },
-        RustFnv,
-    );
+    let report = report(framing(Plant::ItemLengthOneByte, true), RustFnv);
     let text = failures_of(&report, "every_stage_pinned");
     assert!(
         text.contains("case 15-fixture/doc-04: first difference")
@@ -220,10 +173,7 @@ fn an_item_length_framed_as_one_byte_is_named_at_its_byte() {
 
 #[test]
 fn m_little_endian_is_named_at_its_high_byte() {
-    let mut subject = Framing {
-        plant: Plant::MLittleEndian,
-        answers_frame: true,
-    };
+    let mut subject = framing(Plant::MLittleEndian, true);
     assert_eq!(
         doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]),
         "item \"doc-04\", hash index 0: message byte 18: expected 00, got 10 (m, high byte)"
@@ -232,10 +182,7 @@ fn m_little_endian_is_named_at_its_high_byte() {
 
 #[test]
 fn an_implementation_without_frame_gets_the_position_and_a_note() {
-    let mut subject = Framing {
-        plant: Plant::ItemLengthOneByte,
-        answers_frame: false,
-    };
+    let mut subject = framing(Plant::ItemLengthOneByte, false);
     let line = doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]);
     assert!(
         line.starts_with("item \"doc-04\", hash index ")
@@ -259,46 +206,24 @@ fn agreeing_stages_say_so() {
     );
 }
 
-/// FNV-1a with h1 from another basis (the 64-bit basis's low 32 bits).
-struct WrongBasis;
-
 fn fnv(basis: u32, units: &[u16]) -> u32 {
     units
         .iter()
         .fold(basis, |h, &u| (h ^ u32::from(u)).wrapping_mul(16_777_619))
 }
 
-impl FnvSubject for WrongBasis {
-    fn name(&self) -> String {
-        "h1 from the wrong basis".into()
-    }
-    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
-        let mut hashes = RustFnv.positions(m, k, units)?;
-        hashes.h1 = fnv(0x8422_2325, units);
-        hashes.positions = (0..k)
-            .map(|i| {
-                let p = (u64::from(hashes.h1) + i * u64::from(hashes.h2)) % m;
-                u16::try_from(p).unwrap()
-            })
-            .collect();
-        Ok(hashes)
-    }
-    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-        RustFnv.session(script)
-    }
-    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        RustFnv.estimates(m, k, n)
-    }
+/// FNV-1a with h1 from another basis (the 64-bit basis's low 32 bits).
+fn wrong_basis() -> PlantedFnv {
+    PlantedFnv::new("h1 from the wrong basis").on_positions(|real, m, k, units| {
+        let hashes = real.positions(m, k, units)?;
+        let h1 = fnv(0x8422_2325, units);
+        Ok(with_h1(hashes, h1, m, k))
+    })
 }
 
 /// Reads every surrogate code unit as U+FFFD, as a string decoder would.
-struct ReplacesSurrogates;
-
-impl FnvSubject for ReplacesSurrogates {
-    fn name(&self) -> String {
-        "surrogates read as fffd".into()
-    }
-    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+fn replaces_surrogates() -> PlantedFnv {
+    PlantedFnv::new("surrogates read as fffd").on_positions(|real, m, k, units| {
         let read: Vec<u16> = units
             .iter()
             .map(|&u| {
@@ -309,27 +234,21 @@ impl FnvSubject for ReplacesSurrogates {
                 }
             })
             .collect();
-        RustFnv.positions(m, k, &read)
-    }
-    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-        RustFnv.session(script)
-    }
-    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        RustFnv.estimates(m, k, n)
-    }
+        real.positions(m, k, &read)
+    })
 }
 
 #[test]
 fn a_wrong_h1_basis_is_named_at_h1() {
     let units = [0x61u16];
-    let got = WrongBasis.positions(8, 3, &units).unwrap();
-    let line = fnv_first_difference(&mut WrongBasis, 8, 3, &units, &got).unwrap();
+    let got = wrong_basis().positions(8, 3, &units).unwrap();
+    let line = fnv_first_difference(&mut wrong_basis(), 8, 3, &units, &got).unwrap();
     assert!(
         line.starts_with(&format!("h1: expected 3826002220, got {}", got.h1))
             && line.contains("no one code unit read differently explains it"),
         "{line}"
     );
-    let report = report(RustDoc, WrongBasis);
+    let report = report(RustDoc, wrong_basis());
     let text = failures_of(&report, "base_hashes_pinned");
     assert!(
         text.contains("first difference") && text.contains("actual:   h1: expected "),
@@ -340,39 +259,27 @@ fn a_wrong_h1_basis_is_named_at_h1() {
 #[test]
 fn a_lone_surrogate_read_differently_is_named_at_its_code_unit() {
     let units = [0x61u16, 0x62, 0xd800, 0x63];
-    let got = ReplacesSurrogates.positions(64, 4, &units).unwrap();
+    let got = replaces_surrogates().positions(64, 4, &units).unwrap();
     assert_eq!(
-        fnv_first_difference(&mut ReplacesSurrogates, 64, 4, &units, &got).unwrap(),
+        fnv_first_difference(&mut replaces_surrogates(), 64, 4, &units, &got).unwrap(),
         "code unit 2: expected d800, got fffd (h1 and h2 of the first 3 units are those of the string with that unit)"
     );
 }
 
 #[test]
 fn a_wrapped_sum_is_named_at_its_position() {
-    /// Sums h1 + i*h2 in 32 bits.
-    struct Wraps;
-    impl FnvSubject for Wraps {
-        fn name(&self) -> String {
-            "32-bit sum".into()
-        }
-        fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
-            let mut hashes = RustFnv.positions(m, k, units)?;
-            hashes.positions = (0..k)
-                .map(|i| {
-                    let sum = hashes.h1.wrapping_add((i as u32).wrapping_mul(hashes.h2));
-                    u16::try_from(u64::from(sum) % m).unwrap()
-                })
-                .collect();
-            Ok(hashes)
-        }
-        fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-            RustFnv.session(script)
-        }
-        fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-            RustFnv.estimates(m, k, n)
-        }
-    }
-    let report = report(RustDoc, Wraps);
+    // Sums h1 + i*h2 in 32 bits.
+    let wraps = PlantedFnv::new("32-bit sum").on_positions(|real, m, k, units| {
+        let mut hashes = real.positions(m, k, units)?;
+        hashes.positions = (0..k)
+            .map(|i| {
+                let sum = hashes.h1.wrapping_add((i as u32).wrapping_mul(hashes.h2));
+                u16::try_from(u64::from(sum) % m).unwrap()
+            })
+            .collect();
+        Ok(hashes)
+    });
+    let report = report(RustDoc, wraps);
     let text = failures_of(&report, "positions_without_32_bit_wrap");
     assert!(
         text.contains("h1 and h2 equal the oracle's; the sum is at least 2^32: wrapped to 32 bits it would give"),

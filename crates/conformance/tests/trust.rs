@@ -7,12 +7,10 @@
 mod common;
 
 use bloomproof_conformance::Report;
-use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
+use bloomproof_conformance::model::MutationAttempt;
 use bloomproof_conformance::run::Subjects;
-use bloomproof_conformance::subject::{
-    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
-    RustDoc, RustFnv, ScriptAnswer, SubjectError, Triple,
-};
+use bloomproof_conformance::subject::{DocSubject, FnvSubject, RustDoc, RustFnv, SubjectError};
+use common::planted::{PlantedDoc, PlantedFnv, with_h1};
 use common::report;
 
 fn failed(report: &Report) -> Vec<String> {
@@ -24,119 +22,69 @@ fn failed(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// The production subject with planted flaws, each off unless a test turns it on.
-#[derive(Clone, Copy, Default)]
-struct Flawed {
-    /// Drops the `field` of every contract error, as one of the wrappers did.
-    drop_field: bool,
-    /// The packed-bits buffer it hands out is its own state, so filling it with ff
-    /// changes the snapshot; yet every attempt is reported `impossible`, as a lying
-    /// adapter would. It cannot report anything but what the snapshot then shows.
-    alias_bits: bool,
-    /// Packs big-endian: `d291` comes out as `91d2`.
-    big_endian: bool,
-}
-
-impl DocSubject for Flawed {
-    fn name(&self) -> String {
-        "flawed".into()
-    }
-    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
-        RustDoc.sha256(data)
-    }
-    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-        RustDoc.frame(p, index, item)
-    }
-    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-        RustDoc.positions(p, item)
-    }
-    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        let mut built = RustDoc.build(p, records)?;
-        if self.big_endian {
-            built.packed_bits.reverse();
-        }
-        Ok(built)
-    }
-    fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
-        RustDoc.lookup(p, r, i)
-    }
-    fn read(
-        &mut self,
-        p: &RawParams,
-        r: &[Vec<u8>],
-        bits: &[u8],
-        i: &[Vec<u8>],
-    ) -> Answer<Vec<Triple>> {
-        let mut bits = bits.to_vec();
-        if self.big_endian {
-            bits.reverse();
-        }
-        RustDoc.read(p, r, &bits, i)
-    }
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
-        let drop_field = self.drop_field;
-        RustDoc
-            .typed(records, m, k, seed, item)
+/// Drops the `field` of every contract error, as one of the wrappers did.
+fn drops_field() -> PlantedDoc {
+    PlantedDoc::new("flawed").on_typed(|real, records, m, k, seed, item| {
+        real.typed(records, m, k, seed, item)
             .map_err(|err| match err {
-                SubjectError::Rejected { kind, message, .. } if drop_field => {
-                    SubjectError::Rejected {
-                        kind,
-                        field: None,
-                        message,
-                    }
-                }
+                SubjectError::Rejected { kind, message, .. } => SubjectError::Rejected {
+                    kind,
+                    field: None,
+                    message,
+                },
                 other => other,
             })
-    }
-    fn mutate(
-        &mut self,
-        p: &RawParams,
-        records: &[Vec<u8>],
-        other: (&RawParams, &[Vec<u8>]),
-        attempt: MutationAttempt,
-        probes: &[Vec<u8>],
-    ) -> Answer<Mutation> {
-        let mut mutation = RustDoc.mutate(p, records, other, attempt, probes)?;
-        if self.big_endian {
-            mutation.observed.packed_bits.reverse();
-        }
-        if self.alias_bits {
-            mutation.outcome = "impossible".into();
-            mutation.detail = "nothing tried: the snapshot is unchanged".into();
-            if attempt == MutationAttempt::MutateReturnedBits {
-                let seen = &mut mutation.observed;
-                seen.packed_bits.fill(0xff);
-                let used = p.m % 8;
-                if let (Some(last), true) = (seen.packed_bits.last_mut(), used != 0) {
-                    *last >>= 8 - used;
-                }
-                for (probe, triple) in probes.iter().zip(&mut seen.lookups) {
-                    triple.maybe_present = true;
-                    triple.exact_checked = true;
-                    triple.duplicate = records.contains(probe);
-                }
+    })
+}
+
+/// The packed-bits buffer it hands out is its own state, so filling it with ff changes
+/// the snapshot; yet every attempt is reported `impossible`, as a lying adapter would.
+/// It cannot report anything but what the snapshot then shows.
+fn aliases_bits() -> PlantedDoc {
+    PlantedDoc::new("flawed").on_mutate(|real, p, records, other, attempt, probes| {
+        let mut mutation = real.mutate(p, records, other, attempt, probes)?;
+        mutation.outcome = "impossible".into();
+        mutation.detail = "nothing tried: the snapshot is unchanged".into();
+        if attempt == MutationAttempt::MutateReturnedBits {
+            let seen = &mut mutation.observed;
+            seen.packed_bits.fill(0xff);
+            let used = p.m % 8;
+            if let (Some(last), true) = (seen.packed_bits.last_mut(), used != 0) {
+                *last >>= 8 - used;
+            }
+            for (probe, triple) in probes.iter().zip(&mut seen.lookups) {
+                triple.maybe_present = true;
+                triple.exact_checked = true;
+                triple.duplicate = records.contains(probe);
             }
         }
         Ok(mutation)
-    }
+    })
+}
+
+/// Packs big-endian: `d291` comes out as `91d2`.
+fn big_endian() -> PlantedDoc {
+    PlantedDoc::new("flawed")
+        .on_build(|real, p, records| {
+            let mut built = real.build(p, records)?;
+            built.packed_bits.reverse();
+            Ok(built)
+        })
+        .on_read(|real, p, r, bits, i| {
+            let mut bits = bits.to_vec();
+            bits.reverse();
+            real.read(p, r, &bits, i)
+        })
+        .on_mutate(|real, p, records, other, attempt, probes| {
+            let mut mutation = real.mutate(p, records, other, attempt, probes)?;
+            mutation.observed.packed_bits.reverse();
+            Ok(mutation)
+        })
 }
 
 #[test]
 fn a_contract_error_without_its_field_fails() {
-    let report = report(
-        Flawed {
-            drop_field: true,
-            ..Flawed::default()
-        },
-        RustFnv,
-    );
+    let report = report(drops_field(), RustFnv);
     assert_eq!(
         failed(&report),
         [
@@ -155,13 +103,7 @@ fn a_contract_error_without_its_field_fails() {
 
 #[test]
 fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
-    let report = report(
-        Flawed {
-            alias_bits: true,
-            ..Flawed::default()
-        },
-        RustFnv,
-    );
+    let report = report(aliases_bits(), RustFnv);
     assert_eq!(failed(&report), ["snapshot_fields_are_immutable"]);
     let text = report.render_text();
     assert!(
@@ -174,40 +116,17 @@ fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
 }
 
 /// h1 + 1 for every string, as one of the wrappers did.
-struct WrongH1;
-
-impl FnvSubject for WrongH1 {
-    fn name(&self) -> String {
-        "h1 + 1".into()
-    }
-    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
-        let mut hashes = RustFnv.positions(m, k, units)?;
-        hashes.h1 = hashes.h1.wrapping_add(1);
-        hashes.positions = (0..k)
-            .map(|i| {
-                let p = (u64::from(hashes.h1) + i * u64::from(hashes.h2)) % m;
-                u16::try_from(p).unwrap()
-            })
-            .collect();
-        Ok(hashes)
-    }
-    fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-        RustFnv.session(script)
-    }
-    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        RustFnv.estimates(m, k, n)
-    }
+fn wrong_h1() -> PlantedFnv {
+    PlantedFnv::new("h1 + 1").on_positions(|real, m, k, units| {
+        let hashes = real.positions(m, k, units)?;
+        let h1 = hashes.h1.wrapping_add(1);
+        Ok(with_h1(hashes, h1, m, k))
+    })
 }
 
 #[test]
 fn figures_are_the_subjects_own_answers() {
-    let report = report(
-        Flawed {
-            big_endian: true,
-            ..Flawed::default()
-        },
-        WrongH1,
-    );
+    let report = report(big_endian(), wrong_h1());
     let text = report.render_text();
     for line in [
         "a.h1: 3826002221 (published 3826002220) DIFFERS",
@@ -228,22 +147,9 @@ fn figures_are_the_subjects_own_answers() {
 
 #[test]
 fn a_published_figure_the_subject_never_gave_is_not_observed() {
-    struct Silent;
-    impl FnvSubject for Silent {
-        fn name(&self) -> String {
-            "silent".into()
-        }
-        fn positions(&mut self, _: u64, _: u64, _: &[u16]) -> Answer<FnvHashes> {
-            Err(SubjectError::Broken("no answer".into()))
-        }
-        fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-            RustFnv.session(script)
-        }
-        fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-            RustFnv.estimates(m, k, n)
-        }
-    }
-    let text = report(RustDoc, Silent).render_text();
+    let silent = PlantedFnv::new("silent")
+        .on_positions(|_, _, _, _| Err(SubjectError::Broken("no answer".into())));
+    let text = report(RustDoc, silent).render_text();
     assert!(
         text.contains("a.h1: not observed (published 3826002220)"),
         "{text}"

@@ -1,7 +1,9 @@
-//! What the tests that plant a flaw in a subject share: running the whole spec of
-//! `spec/` against a pair of subjects.
+//! What the tests that plant a flaw in a subject share: the planted subjects, and
+//! running the whole spec of `spec/` against a pair of subjects.
 
 #![allow(dead_code, clippy::unwrap_used)]
+
+pub mod planted;
 
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subject::{DocSubject, FnvSubject};
