@@ -25,79 +25,93 @@ fn first_failure(report: &Report) -> String {
     format!("{}: {}", check.full_name(), check.render_failures())
 }
 
+/// The first failure of a run against `command`, whatever the run took.
+fn first_failure_against(command: &str, filter: &str) -> String {
+    first_failure(&run_against(command, filter).0)
+}
+
+/// The failure of the one check `filter` selects, which fails within 10 s.
+fn only_failure_against(command: &str, filter: &str) -> String {
+    let (report, took) = run_against(command, filter);
+    assert_eq!((report.passed, report.failed), (0, 1));
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    first_failure(&report)
+}
+
+/// The whole report of a run of every doc-membership-v1 check against an adapter that
+/// is dead after its first request: nothing passes, and the run ends within 10 s.
+fn dead_after_one_request(command: &str) -> Report {
+    let (report, took) = run_against(command, "doc-membership-v1");
+    assert_eq!(report.passed, 0);
+    assert!(report.failed >= 14);
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    report
+}
+
+/// Asserts that `text` contains every one of `parts`.
+fn assert_has(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "missing {part:?} in {text}");
+    }
+}
+
 #[test]
 fn silent_adapter_times_out_per_request() {
-    let (report, took) = run_against("sleep 30", "empty_snapshot");
-    assert_eq!((report.passed, report.failed), (0, 1));
-    let text = first_failure(&report);
-    assert!(
-        text.contains("doc-membership-v1/empty_snapshot_definitely_absent"),
-        "{text}"
+    let text = only_failure_against("sleep 30", "empty_snapshot");
+    assert_has(
+        &text,
+        &[
+            "doc-membership-v1/empty_snapshot_definitely_absent",
+            "no response within 0.5s to request #1",
+            "\"op\":\"build\"",
+        ],
     );
-    assert!(
-        text.contains("no response within 0.5s to request #1"),
-        "{text}"
-    );
-    assert!(text.contains("\"op\":\"build\""), "{text}");
-    assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
 #[test]
 fn crashing_adapter_names_the_exit_and_its_stderr() {
-    let (report, _) = run_against("echo 'boom: out of cheese' >&2; exit 3", "positive_members");
-    let text = first_failure(&report);
-    assert!(
-        text.contains("the adapter exited (exit status: 3)") && text.contains("request #1"),
-        "{text}"
+    let text = first_failure_against("echo 'boom: out of cheese' >&2; exit 3", "positive_members");
+    assert_has(
+        &text,
+        &[
+            "the adapter exited (exit status: 3)",
+            "request #1",
+            "boom: out of cheese",
+        ],
     );
-    assert!(text.contains("boom: out of cheese"), "{text}");
 }
 
 #[test]
 fn dead_adapter_fails_every_later_request_fast() {
-    let (report, took) = run_against("exit 0", "doc-membership-v1");
-    assert_eq!(report.passed, 0);
-    assert!(report.failed >= 14);
-    assert!(took < Duration::from_secs(10), "took {took:?}");
-    let text = report.render_text();
-    assert!(text.contains("the adapter is no longer running"), "{text}");
+    let report = dead_after_one_request("exit 0");
+    assert_has(&report.render_text(), &["the adapter is no longer running"]);
 }
 
 #[test]
 fn malformed_output_is_named() {
-    let (report, _) = run_against(
+    let text = first_failure_against(
         "while read line; do echo 'not json'; done",
         "empty_snapshot",
     );
-    let text = first_failure(&report);
-    assert!(text.contains("malformed response to request #1"), "{text}");
-    assert!(text.contains("not JSON"), "{text}");
+    assert_has(&text, &["malformed response to request #1", "not JSON"]);
 }
 
 #[test]
 fn wrong_id_is_named() {
-    let (report, _) = run_against(
+    let text = first_failure_against(
         "while read line; do echo '{\"id\": 999, \"result\": {}}'; done",
         "empty_snapshot",
     );
-    let text = first_failure(&report);
-    assert!(
-        text.contains("its id is Some(Number(999)), expected 1"),
-        "{text}"
-    );
+    assert_has(&text, &["its id is Some(Number(999)), expected 1"]);
 }
 
 #[test]
 fn wrong_result_shape_is_named() {
-    let (report, _) = run_against(
+    let text = first_failure_against(
         "n=0; while read line; do n=$((n+1)); echo \"{\\\"id\\\": $n, \\\"result\\\": {\\\"bits\\\": 1}}\"; done",
         "empty_snapshot",
     );
-    let text = first_failure(&report);
-    assert!(
-        text.contains("unexpected result shape for `\"build\"`"),
-        "{text}"
-    );
+    assert_has(&text, &["unexpected result shape for `\"build\"`"]);
 }
 
 /// The peak resident memory of this test process, in MiB (Linux), to show that what
@@ -144,73 +158,77 @@ fn live_processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// Waits up to a second for the processes whose command line contains `marker` to be
+/// gone (killed processes may take a moment), then asserts none is left (Linux).
+fn assert_gone(marker: &str) {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let mut left = live_processes_with(marker);
+    for _ in 0..50 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        left = live_processes_with(marker);
+    }
+    assert!(left.is_empty(), "still running: {left:?}");
+}
+
 #[test]
 fn garbage_writer_that_never_reads_is_dead_at_once() {
-    let (report, took) = run_against("yes garbage", "doc-membership-v1");
-    assert_eq!(report.passed, 0);
-    assert!(report.failed >= 14);
-    let text = first_failure(&report);
-    assert!(
-        text.contains("malformed response to request #1") && text.contains("not JSON"),
-        "{text}"
+    let report = dead_after_one_request("yes garbage");
+    assert_has(
+        &first_failure(&report),
+        &[
+            "malformed response to request #1",
+            "not JSON",
+            "the response was: garbage",
+        ],
     );
-    assert!(text.contains("the response was: garbage"), "{text}");
-    let all = report.render_text();
-    assert!(
-        all.contains(
-            "not sent: the adapter is no longer running (malformed response to request #1"
-        ),
-        "{all}"
+    assert_has(
+        &report.render_text(),
+        &["not sent: the adapter is no longer running (malformed response to request #1"],
     );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
     assert_memory_bounded();
 }
 
 #[test]
 fn malformed_response_marks_the_adapter_dead() {
-    let (report, took) = run_against(
-        "while read line; do echo '{\"id\": \"x\"}'; done",
-        "doc-membership-v1",
+    let report = dead_after_one_request("while read line; do echo '{\"id\": \"x\"}'; done");
+    assert_has(
+        &report.render_text(),
+        &[
+            "request #2 not sent: the adapter is no longer running (malformed response to request #1",
+        ],
     );
-    assert_eq!(report.passed, 0);
-    let all = report.render_text();
-    assert!(
-        all.contains("request #2 not sent: the adapter is no longer running (malformed response to request #1"),
-        "{all}"
-    );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
 #[test]
 fn endless_response_line_is_cut_at_one_mib() {
-    let (report, took) = run_against("yes | tr -d '\\n'", "empty_snapshot");
-    assert_eq!((report.passed, report.failed), (0, 1));
-    let text = first_failure(&report);
-    assert!(
-        text.contains("doc-membership-v1/empty_snapshot_definitely_absent"),
-        "{text}"
+    let text = only_failure_against("yes | tr -d '\\n'", "empty_snapshot");
+    assert_has(
+        &text,
+        &[
+            "doc-membership-v1/empty_snapshot_definitely_absent",
+            "the response to request #1",
+            "is longer than 1048576 bytes (1 MiB); it begins: yyyy",
+        ],
     );
-    assert!(
-        text.contains("the response to request #1")
-            && text.contains("is longer than 1048576 bytes (1 MiB); it begins: yyyy"),
-        "{text}"
-    );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
     assert_memory_bounded();
 }
 
 #[test]
 fn endless_stderr_line_of_a_hung_adapter_keeps_a_bounded_tail() {
-    let (report, took) = run_against("yes | tr -d '\\n' >&2", "empty_snapshot");
-    assert_eq!((report.passed, report.failed), (0, 1));
-    let text = first_failure(&report);
-    assert!(
-        text.contains("no response within 0.5s to request #1"),
-        "{text}"
+    let text = only_failure_against("yes | tr -d '\\n' >&2", "empty_snapshot");
+    assert_has(
+        &text,
+        &[
+            "no response within 0.5s to request #1",
+            "its stderr ends: ...yyyy",
+        ],
     );
-    assert!(text.contains("its stderr ends: ...yyyy"), "{text}");
     assert!(text.len() < 4000, "{} bytes", text.len());
-    assert!(took < Duration::from_secs(10), "took {took:?}");
     assert_memory_bounded();
 }
 
@@ -245,26 +263,9 @@ fn a_request_the_adapter_does_not_read_times_out_on_writing() {
 fn a_hung_adapter_s_children_are_killed_with_it() {
     // A marker no other test uses, to find the processes afterwards.
     let marker = "sleep 299.25";
-    let (report, took) = run_against(&format!("{marker} | cat"), "empty_snapshot");
-    assert_eq!((report.passed, report.failed), (0, 1));
-    let text = first_failure(&report);
-    assert!(
-        text.contains("no response within 0.5s to request #1"),
-        "{text}"
-    );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
-    if cfg!(target_os = "linux") {
-        // Killed processes may take a moment to be gone.
-        let mut left = live_processes_with(marker);
-        for _ in 0..50 {
-            if left.is_empty() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-            left = live_processes_with(marker);
-        }
-        assert!(left.is_empty(), "still running: {left:?}");
-    }
+    let text = only_failure_against(&format!("{marker} | cat"), "empty_snapshot");
+    assert_has(&text, &["no response within 0.5s to request #1"]);
+    assert_gone(marker);
 }
 
 #[test]
@@ -284,17 +285,7 @@ fn stragglers_of_an_adapter_that_exits_are_killed_on_drop() {
         }
         drop(process);
     }
-    if cfg!(target_os = "linux") {
-        let mut left = live_processes_with(marker);
-        for _ in 0..50 {
-            if left.is_empty() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-            left = live_processes_with(marker);
-        }
-        assert!(left.is_empty(), "still running: {left:?}");
-    }
+    assert_gone(marker);
 }
 
 /// `all_small_subsets...` sends its requests without waiting for each answer: an
@@ -308,14 +299,8 @@ fn a_pipelined_batch_sends_at_most_16_requests_ahead_and_times_out() {
         "while read line; do echo \"$line\" >> '{}'; done",
         log.display()
     );
-    let (report, took) = run_against(&command, "all_small_subsets");
-    assert_eq!((report.passed, report.failed), (0, 1));
-    let text = first_failure(&report);
-    assert!(
-        text.contains("no response within 0.5s to request #1"),
-        "{text}"
-    );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let text = only_failure_against(&command, "all_small_subsets");
+    assert_has(&text, &["no response within 0.5s to request #1"]);
     let received = std::fs::read_to_string(&log).unwrap_or_default();
     let lines = received.lines().count();
     assert!((2..=16).contains(&lines), "{lines} requests were sent");
@@ -326,12 +311,9 @@ fn a_pipelined_batch_sends_at_most_16_requests_ahead_and_times_out() {
 /// first request it left unanswered; the requests already sent behind it fail at once.
 #[test]
 fn an_adapter_that_dies_in_a_pipelined_batch_is_named() {
-    let (report, took) = run_against("read a; read b; exit 4", "all_small_subsets");
-    assert_eq!((report.passed, report.failed), (0, 1));
-    let text = first_failure(&report);
-    assert!(
-        text.contains("the adapter exited (exit status: 4) without answering request #1"),
-        "{text}"
+    let text = only_failure_against("read a; read b; exit 4", "all_small_subsets");
+    assert_has(
+        &text,
+        &["the adapter exited (exit status: 4) without answering request #1"],
     );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
 }
