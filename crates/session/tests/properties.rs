@@ -4,7 +4,7 @@
 
 mod common;
 
-use bloomproof_session::{DraftField, Op, Outcome, Panel, Session, Text};
+use bloomproof_session::{Op, Outcome, Session, Text};
 use common::*;
 use proptest::prelude::*;
 
@@ -23,18 +23,11 @@ fn text() -> impl Strategy<Value = Text> {
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        3 => text().prop_map(|value| Op::Insert { value }),
-        3 => text().prop_map(|value| Op::Query { value }),
-        1 => Just(Op::Create),
-        1 => Just(Op::Reset),
-        1 => Just(Op::InsertExample),
-        1 => (prop::sample::select(vec![DraftField::M, DraftField::K, DraftField::Insert, DraftField::Query]),
-              prop::sample::select(vec!["8", "08", "9", "1", "2", "12", "13", "7", "", " 8", "x"]))
-            .prop_map(|(field, value)| Op::SetDraft { field, value: value.to_owned() }),
-        1 => (prop::sample::select(vec![Panel::Positions, Panel::Model]), any::<bool>())
-            .prop_map(|(panel, open)| Op::SetPanel { panel, open }),
-    ]
+    ops(
+        text,
+        [3, 3, 1],
+        vec!["8", "08", "9", "1", "2", "12", "13", "7", "", " 8", "x"],
+    )
 }
 
 fn check_invariants(session: &Session) {
@@ -53,27 +46,11 @@ fn check_invariants(session: &Session) {
     }
     let counters = session.counters();
     assert!(counters.false_positives <= counters.negative_queries);
-    match (session.last_operation(), session.history().first()) {
-        (None, None) => {}
-        (Some(last), Some(first)) => {
-            assert_eq!(
-                (last.kind, &last.units, &last.display, last.outcome),
-                (first.kind, &first.units, &first.display, first.outcome)
-            );
-            let (h1, h2, positions) = reference_positions(&last.units, m, k);
-            assert_eq!((last.h1, last.h2), (h1, h2));
-            assert_eq!(
-                last.positions
-                    .iter()
-                    .map(|s| s.position)
-                    .collect::<Vec<_>>(),
-                positions
-            );
-            if last.outcome == Outcome::New {
-                assert_eq!(counters, Default::default());
-            }
+    if let Some(last) = last_agrees_with_history(session) {
+        assert_reference_hashes(last, m, k);
+        if last.outcome == Outcome::New {
+            assert_eq!(counters, Default::default());
         }
-        other => panic!("last operation and history disagree: {other:?}"),
     }
 }
 

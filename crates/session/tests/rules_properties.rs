@@ -4,10 +4,13 @@
 //! is either accepted as a valid session or rejected with the session untouched.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
+mod common;
+
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_session::{
-    Counters, DraftField, HISTORY_CAP, Op, OpKind, Outcome, Panel, Rate, Session, Text,
+    Counters, DraftField, HISTORY_CAP, Op, OpKind, Outcome, Rate, Session, Text,
 };
+use common::{created, last_agrees_with_history, ops};
 use proptest::prelude::*;
 
 /// Strings from a small alphabet (duplicates, true and false positives happen),
@@ -27,35 +30,13 @@ fn text() -> impl Strategy<Value = Text> {
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        6 => text().prop_map(|value| Op::Insert { value }),
-        8 => text().prop_map(|value| Op::Query { value }),
-        1 => Just(Op::Create),
-        1 => Just(Op::Reset),
-        1 => Just(Op::InsertExample),
-        2 => (
-            prop::sample::select(vec![DraftField::M, DraftField::K, DraftField::Insert, DraftField::Query]),
-            prop::sample::select(vec!["8", "008", "9", "16", "1", "2", "3", "12", "13", "0", "", "x", "8 "]),
-        )
-            .prop_map(|(field, value)| Op::SetDraft { field, value: value.to_owned() }),
-        1 => (prop::sample::select(vec![Panel::Positions, Panel::Model]), any::<bool>())
-            .prop_map(|(panel, open)| Op::SetPanel { panel, open }),
-    ]
-}
-
-/// A session with a small filter already created, so most operations apply.
-fn started(m: u32, k: u32) -> Session {
-    let mut session = Session::new();
-    for (field, value) in [(DraftField::M, m), (DraftField::K, k)] {
-        session
-            .apply(&Op::SetDraft {
-                field,
-                value: value.to_string(),
-            })
-            .unwrap();
-    }
-    session.apply(&Op::Create).unwrap();
-    session
+    ops(
+        text,
+        [6, 8, 2],
+        vec![
+            "8", "008", "9", "16", "1", "2", "3", "12", "13", "0", "", "x", "8 ",
+        ],
+    )
 }
 
 fn small_params() -> impl Strategy<Value = (u32, u32)> {
@@ -127,32 +108,24 @@ fn check_valid(session: &Session) {
         assert!(!entries[..index].contains(entry), "duplicate entry");
     }
     assert!(session.history().len() <= HISTORY_CAP);
-    match (session.last_operation(), session.history().first()) {
-        (None, None) => {}
-        (Some(last), Some(first)) => {
-            assert_eq!(
-                (last.kind, &last.units, &last.display, last.outcome),
-                (first.kind, &first.units, &first.display, first.outcome)
-            );
-            assert_eq!(last.kind, last.outcome.kind());
-            assert_eq!(
-                (last.h1, last.h2),
-                (oracle::h1(&last.units), oracle::h2(&last.units))
-            );
-            let positions: Vec<u32> = last
-                .positions
-                .iter()
-                .map(|s| u32::from(s.position))
-                .collect();
-            assert_eq!(positions, oracle_positions(session, &last.units));
-            assert_eq!(last.positions.len(), usize::from(params.k()));
-            for (index, step) in last.positions.iter().enumerate() {
-                assert_eq!(usize::from(step.index), index);
-                // Nothing since the last operation changed a bit.
-                assert_eq!(step.after, bits[usize::from(step.position)]);
-            }
+    if let Some(last) = last_agrees_with_history(session) {
+        assert_eq!(last.kind, last.outcome.kind());
+        assert_eq!(
+            (last.h1, last.h2),
+            (oracle::h1(&last.units), oracle::h2(&last.units))
+        );
+        let positions: Vec<u32> = last
+            .positions
+            .iter()
+            .map(|s| u32::from(s.position))
+            .collect();
+        assert_eq!(positions, oracle_positions(session, &last.units));
+        assert_eq!(last.positions.len(), usize::from(params.k()));
+        for (index, step) in last.positions.iter().enumerate() {
+            assert_eq!(usize::from(step.index), index);
+            // Nothing since the last operation changed a bit.
+            assert_eq!(step.after, bits[usize::from(step.position)]);
         }
-        other => panic!("last operation and history disagree: {other:?}"),
     }
 }
 
@@ -493,7 +466,7 @@ proptest! {
     /// Counters, bits, entries and outcomes follow the rules at every step.
     #[test]
     fn counters_obey_their_rules((m, k) in small_params(), ops in prop::collection::vec(op(), 0..80)) {
-        run(started(m, k), &ops);
+        run(created(m, k), &ops);
     }
 
     /// From a fresh session too (no active filter at first).
@@ -505,13 +478,13 @@ proptest! {
     /// Export then import gives back the same session; exporting again gives the same text.
     #[test]
     fn export_then_import_is_the_identity((m, k) in small_params(), ops in prop::collection::vec(op(), 0..80)) {
-        let session = run(started(m, k), &ops);
+        let session = run(created(m, k), &ops);
         let text = session.export();
         let back = Session::from_export(&text).unwrap();
         prop_assert_eq!(&back, &session);
         prop_assert_eq!(back.export(), text.clone());
         prop_assert_eq!(back.view(), session.view());
-        let mut other = started(8, 1);
+        let mut other = created(8, 1);
         other.apply(&Op::Insert { value: "q".into() }).unwrap();
         other.import(&text).unwrap();
         prop_assert_eq!(&other, &session);
@@ -528,12 +501,12 @@ proptest! {
         ops in prop::collection::vec(op(), 0..40),
         mutations in prop::collection::vec(mutation(), 1..3),
     ) {
-        let source = run(started(m, k), &ops);
+        let source = run(created(m, k), &ops);
         let mut text = source.export();
         for mutation in &mutations {
             text = mutate(&text, mutation);
         }
-        let mut target = started(16, 2);
+        let mut target = created(16, 2);
         target.apply(&Op::Insert { value: "t".into() }).unwrap();
         target.apply(&Op::Query { value: "u".into() }).unwrap();
         let before = target.clone();

@@ -1,7 +1,10 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::panic, missing_docs)]
 
-use bloomproof_session::{DraftField, Op, Session, SessionError, Text};
+use bloomproof_session::{
+    DraftField, LastOperation, Op, Outcome, Panel, Session, SessionError, Text,
+};
+use proptest::prelude::*;
 
 /// A session with drafts m, k and a created (empty) filter.
 pub fn created(m: u32, k: u32) -> Session {
@@ -40,6 +43,12 @@ pub fn ok(session: &mut Session, op: &Op) {
     if let Err(error) = session.apply(op) {
         panic!("{op:?} failed: {error}");
     }
+}
+
+/// Applies an op that must succeed and returns the outcome it records.
+pub fn outcome(session: &mut Session, op: &Op) -> Outcome {
+    ok(session, op);
+    session.last_operation().unwrap().outcome
 }
 
 /// Applies an op that must fail, checks the session is exactly unchanged, returns the error.
@@ -82,6 +91,15 @@ pub fn reference_positions(units: &[u16], m: u32, k: u32) -> (u32, u32, Vec<u16>
     (h1, h2, positions)
 }
 
+/// Asserts that an operation's h1, h2 and positions are those of
+/// [`reference_positions`] for its code units.
+pub fn assert_reference_hashes(last: &LastOperation, m: u32, k: u32) {
+    let (h1, h2, positions) = reference_positions(&last.units, m, k);
+    assert_eq!((last.h1, last.h2), (h1, h2), "{}", last.display);
+    let got: Vec<u16> = last.positions.iter().map(|s| s.position).collect();
+    assert_eq!(got, positions, "{}", last.display);
+}
+
 /// The bits an ideal recomputation gives for these entries.
 pub fn reference_bits(entries: &[Vec<u16>], m: u32, k: u32) -> String {
     let mut bits = vec!['0'; m as usize];
@@ -91,4 +109,44 @@ pub fn reference_bits(entries: &[Vec<u16>], m: u32, k: u32) -> String {
         }
     }
     bits.into_iter().collect()
+}
+
+/// Asserts that the last operation and the newest history entry agree (both absent,
+/// or the same kind, string and outcome) and returns the last operation.
+pub fn last_agrees_with_history(session: &Session) -> Option<&LastOperation> {
+    match (session.last_operation(), session.history().first()) {
+        (None, None) => None,
+        (Some(last), Some(first)) => {
+            assert_eq!(
+                (last.kind, &last.units, &last.display, last.outcome),
+                (first.kind, &first.units, &first.display, first.outcome)
+            );
+            Some(last)
+        }
+        other => panic!("last operation and history disagree: {other:?}"),
+    }
+}
+
+/// Random operations of every kind: inserts and queries of strings from `text`, drafts
+/// set to one of `drafts`, panels opened and closed. `[insert, query, draft]` weigh the
+/// inserts, the queries and the draft edits; every other kind weighs 1.
+pub fn ops<S: Strategy<Value = Text> + 'static>(
+    text: fn() -> S,
+    [insert, query, draft]: [u32; 3],
+    drafts: Vec<&'static str>,
+) -> impl Strategy<Value = Op> {
+    prop_oneof![
+        insert => text().prop_map(|value| Op::Insert { value }),
+        query => text().prop_map(|value| Op::Query { value }),
+        1 => Just(Op::Create),
+        1 => Just(Op::Reset),
+        1 => Just(Op::InsertExample),
+        draft => (
+            prop::sample::select(vec![DraftField::M, DraftField::K, DraftField::Insert, DraftField::Query]),
+            prop::sample::select(drafts),
+        )
+            .prop_map(|(field, value)| Op::SetDraft { field, value: value.to_owned() }),
+        1 => (prop::sample::select(vec![Panel::Positions, Panel::Model]), any::<bool>())
+            .prop_map(|(panel, open)| Op::SetPanel { panel, open }),
+    ]
 }
