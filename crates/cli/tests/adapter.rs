@@ -7,7 +7,7 @@ use bloomproof_conformance::load;
 use bloomproof_conformance::run::{Subjects, run};
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
@@ -22,14 +22,19 @@ fn the_rust_adapter_passes_the_whole_suite() {
     assert_eq!(report.passed, spec.check_count());
 }
 
-#[test]
-fn malformed_requests_get_error_responses() {
-    let mut child = Command::new(BIN)
+/// `bloomproof adapter`, started with piped input and output.
+fn adapter() -> Child {
+    Command::new(BIN)
         .arg("adapter")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn malformed_requests_get_error_responses() {
+    let mut child = adapter();
     let requests = [
         "not json",
         "[1,2]",
@@ -78,18 +83,36 @@ fn malformed_requests_get_error_responses() {
     assert_eq!(lines[8]["result"]["positions"].as_array().unwrap().len(), 3);
 }
 
+/// The message of an error response.
+fn message(response: &serde_json::Value) -> &str {
+    response["error"]["message"]
+        .as_str()
+        .expect("an error message")
+}
+
+/// A session request (id `id`) that creates a filter of m = 1024 and queries "a"
+/// `queries` times.
+fn queries(id: u64, queries: usize) -> Vec<u8> {
+    let mut steps = vec![
+        serde_json::json!({"op": "set_draft", "field": "m", "value": "1024"}),
+        serde_json::json!({"op": "create"}),
+    ];
+    steps.extend(std::iter::repeat_n(
+        serde_json::json!({"op": "query", "value": [97]}),
+        queries,
+    ));
+    serde_json::json!({"id": id, "protocol": "fnv1a-utf16-v1", "op": "session", "script": steps})
+        .to_string()
+        .into_bytes()
+}
+
 /// Issue 12: bytes that are not UTF-8, a duplicate key, a script of 5000 steps and a
 /// line over 16 MiB each get a `bad_request` answer, the next request is served, and
 /// the adapter's memory stays bounded.
 #[test]
 fn hostile_requests_are_answered_in_bounded_memory() {
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(BIN)
-        .arg("adapter")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = adapter();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut ask = |line: &[u8]| -> serde_json::Value {
@@ -105,13 +128,7 @@ fn hostile_requests_are_answered_in_bounded_memory() {
     let r = ask(b"{\"id\":1,\"protocol\":\"\xff\xfe\"}");
     assert_eq!(r["id"], serde_json::Value::Null);
     assert_eq!(r["error"]["kind"], "bad_request");
-    assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("not UTF-8"),
-        "{r}"
-    );
+    assert!(message(&r).contains("not UTF-8"), "{r}");
     assert_eq!(ask(sha)["id"], 7);
 
     let r =
@@ -122,41 +139,14 @@ fn hostile_requests_are_answered_in_bounded_memory() {
         "duplicate key \"data\" in the request"
     );
 
-    let mut steps = vec![
-        serde_json::json!({"op": "set_draft", "field": "m", "value": "1024"}),
-        serde_json::json!({"op": "create"}),
-    ];
-    steps.extend(std::iter::repeat_n(
-        serde_json::json!({"op": "query", "value": [97]}),
-        5000,
-    ));
-    let script = serde_json::json!({"id": 3, "protocol": "fnv1a-utf16-v1", "op": "session", "script": steps});
-    let r = ask(script.to_string().as_bytes());
+    let r = ask(&queries(3, 5000));
     assert_eq!(r["id"], 3);
     assert_eq!(r["error"]["kind"], "bad_request");
-    assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("a script has at most 1024"),
-        "{r}"
-    );
-    let mut steps = vec![
-        serde_json::json!({"op": "set_draft", "field": "m", "value": "1024"}),
-        serde_json::json!({"op": "create"}),
-    ];
-    steps.extend(std::iter::repeat_n(
-        serde_json::json!({"op": "query", "value": [97]}),
-        1000,
-    ));
-    let script = serde_json::json!({"id": 4, "protocol": "fnv1a-utf16-v1", "op": "session", "script": steps});
-    let r = ask(script.to_string().as_bytes());
+    assert!(message(&r).contains("a script has at most 1024"), "{r}");
+    let r = ask(&queries(4, 1000));
     assert_eq!(r["id"], 4);
     assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("the answer to this script would be longer than 1048576 bytes"),
+        message(&r).starts_with("the answer to this script would be longer than 1048576 bytes"),
         "{r}"
     );
 
@@ -164,10 +154,7 @@ fn hostile_requests_are_answered_in_bounded_memory() {
     let r = ask(&long);
     assert_eq!(r["id"], serde_json::Value::Null);
     assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("a request line is at most 16777216 bytes"),
+        message(&r).starts_with("a request line is at most 16777216 bytes"),
         "{r}"
     );
     assert_eq!(ask(sha)["id"], 7);

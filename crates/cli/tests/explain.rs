@@ -8,8 +8,14 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
+/// Runs the binary with the words of `line` and then `last` as its arguments (`last`
+/// for values with spaces or too long to write out).
+fn run(line: &str, last: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(line.split_whitespace())
+        .args(last)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -19,18 +25,10 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn doc_positions_json_matches_the_oracle() {
-    let (code, out, err) = run(&[
-        "positions",
-        "doc-membership-v1",
-        "--m",
-        "16",
-        "--k",
-        "3",
-        "--seed-hex",
-        "6c6162",
-        "--item-text",
-        "doc-04",
-    ]);
+    let (code, out, err) = run(
+        "positions doc-membership-v1 --m 16 --k 3 --seed-hex 6c6162 --item-text doc-04",
+        &[],
+    );
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     for index in 0..3u32 {
@@ -52,18 +50,10 @@ fn doc_positions_json_matches_the_oracle() {
 
 #[test]
 fn doc_explain_labels_every_field() {
-    let (code, out, _) = run(&[
-        "explain",
-        "doc-membership-v1",
-        "--m",
-        "9",
-        "--k",
-        "2",
-        "--seed-text",
-        "S",
-        "--item-hex",
-        "0041",
-    ]);
+    let (code, out, _) = run(
+        "explain doc-membership-v1 --m 9 --k 2 --seed-text S --item-hex 0041",
+        &[],
+    );
     assert_eq!(code, 0);
     // The seed's published wire bytes for index 1.
     assert!(
@@ -85,16 +75,10 @@ fn doc_explain_labels_every_field() {
 
 #[test]
 fn fnv_positions_json_matches_the_oracle_with_a_lone_surrogate() {
-    let (code, out, err) = run(&[
-        "positions",
-        "fnv1a-utf16-v1",
-        "--m",
-        "1000",
-        "--k",
-        "12",
-        "--units-hex",
-        "d800, 0061",
-    ]);
+    let (code, out, err) = run(
+        "positions fnv1a-utf16-v1 --m 1000 --k 12 --units-hex",
+        &["d800, 0061"],
+    );
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     let units = [0xd800, 0x61];
@@ -106,16 +90,7 @@ fn fnv_positions_json_matches_the_oracle_with_a_lone_surrogate() {
 
 #[test]
 fn fnv_explain_shows_the_arithmetic() {
-    let (code, out, _) = run(&[
-        "explain",
-        "fnv1a-utf16-v1",
-        "--m",
-        "1000",
-        "--k",
-        "3",
-        "--text",
-        "a",
-    ]);
+    let (code, out, _) = run("explain fnv1a-utf16-v1 --m 1000 --k 3 --text a", &[]);
     assert_eq!(code, 0);
     // The seed's figures and an exact sum past 2^32 whose wrap would differ.
     assert!(
@@ -129,90 +104,40 @@ fn fnv_explain_shows_the_arithmetic() {
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let long = "00".repeat(65);
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [((&str, &[&str]), &str); 6] = [
         (
-            &[
-                "explain",
-                "doc-membership-v1",
-                "--m",
-                "16",
-                "--k",
-                "3",
-                "--seed-hex",
-                "6c616",
-                "--item-text",
-                "x",
-            ],
+            (
+                "explain doc-membership-v1 --m 16 --k 3 --seed-hex 6c616 --item-text x",
+                &[],
+            ),
             "--seed-hex \"6c616\"",
         ),
         (
-            &[
-                "explain",
-                "doc-membership-v1",
-                "--m",
-                "513",
-                "--k",
-                "3",
-                "--item-text",
-                "x",
-            ],
+            ("explain doc-membership-v1 --m 513 --k 3 --item-text x", &[]),
             "m = 513 is out of bounds",
         ),
         (
-            &[
-                "explain",
-                "doc-membership-v1",
-                "--m",
-                "16",
-                "--k",
-                "9",
-                "--item-text",
-                "x",
-            ],
+            ("explain doc-membership-v1 --m 16 --k 9 --item-text x", &[]),
             "k = 9 is out of bounds",
         ),
         (
-            &[
-                "explain",
-                "doc-membership-v1",
-                "--m",
-                "16",
-                "--k",
-                "3",
-                "--item-hex",
-                &long,
-            ],
+            (
+                "explain doc-membership-v1 --m 16 --k 3 --item-hex",
+                &[&long],
+            ),
             "item is 65 bytes long",
         ),
         (
-            &[
-                "positions",
-                "fnv1a-utf16-v1",
-                "--m",
-                "8",
-                "--k",
-                "3",
-                "--units-hex",
-                "d80",
-            ],
+            ("positions fnv1a-utf16-v1 --m 8 --k 3 --units-hex d80", &[]),
             "each code unit takes exactly four",
         ),
         (
-            &[
-                "positions",
-                "fnv1a-utf16-v1",
-                "--m",
-                "8",
-                "--k",
-                "13",
-                "--text",
-                "a",
-            ],
+            ("positions fnv1a-utf16-v1 --m 8 --k 13 --text a", &[]),
             "k = 13 is out of bounds",
         ),
     ];
     for (args, needle) in cases {
-        let (code, out, err) = run(args);
+        let (code, out, err) = run(args.0, args.1);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
@@ -226,32 +151,15 @@ fn bad_input_is_one_line_and_exit_2() {
 fn a_huge_bad_value_is_quoted_short() {
     let units = "zzzz".repeat(30_000);
     let seed = "g".repeat(120_001);
-    let cases: [&[&str]; 2] = [
-        &[
-            "explain",
-            "fnv1a-utf16-v1",
-            "--m",
-            "64",
-            "--k",
-            "3",
-            "--units-hex",
-            &units,
-        ],
-        &[
-            "explain",
-            "doc-membership-v1",
-            "--m",
-            "16",
-            "--k",
-            "3",
-            "--seed-hex",
-            &seed,
-            "--item-text",
-            "x",
-        ],
+    let cases: [(&str, &[&str]); 2] = [
+        ("explain fnv1a-utf16-v1 --m 64 --k 3 --units-hex", &[&units]),
+        (
+            "explain doc-membership-v1 --m 16 --k 3 --seed-hex",
+            &[&seed, "--item-text", "x"],
+        ),
     ];
-    for args in cases {
-        let (code, out, err) = run(args);
+    for (line, last) in cases {
+        let (code, out, err) = run(line, last);
         assert_eq!(code, 2, "{out}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.len() < 300, "{} bytes: {err}", err.len());
