@@ -476,10 +476,7 @@ pub fn evaluate(
             let mut v = Verdict::new(c, &mut failures);
             let i = &c.input;
             let got = subject.typed(&i.records, &i.m, &i.k, &i.seed, i.item.as_ref());
-            let want = match c.expect.error {
-                ErrorKindName::Type => "type",
-                ErrorKindName::Value => "value",
-            };
+            let want = c.expect.error.as_str();
             match got {
                 Err(SubjectError::Rejected {
                     kind,

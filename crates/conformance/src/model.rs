@@ -4,51 +4,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
+
+pub use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue};
 
 /// The format version this crate reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
-
-/// Bytes written as lowercase or uppercase hex text in JSON.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Hex(pub Vec<u8>);
-
-impl JsonSchema for Hex {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Hex".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "pattern": "^([0-9a-fA-F]{2})*$",
-            "description": "Bytes as hex text, two digits per byte."
-        })
-    }
-}
-
-impl TryFrom<String> for Hex {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, Self::Error> {
-        hex::decode(&text)
-            .map(Hex)
-            .map_err(|err| format!("bad hex {}: {err}", crate::quote::prefix(&text)))
-    }
-}
-
-impl From<Hex> for String {
-    fn from(value: Hex) -> Self {
-        hex::encode(value.0)
-    }
-}
-
-impl fmt::Debug for Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", hex::encode(&self.0))
-    }
-}
 
 /// `checks.json`: the documented checks of one protocol.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -422,30 +382,6 @@ pub struct FaultExpect {
     pub cleared_bit: u16,
 }
 
-/// A value as a dynamically typed language passes it. Exactly one key.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum TypedValue {
-    /// Exact immutable bytes (Python `bytes`, JS `Uint8Array`).
-    Bytes(Hex),
-    /// A text string.
-    Str(String),
-    /// A mutable byte array (Python `bytearray`).
-    Bytearray(Hex),
-    /// A memory view over bytes (Python `memoryview`).
-    Memoryview(Hex),
-    /// An exact integer.
-    Int(i64),
-    /// A boolean.
-    Bool(bool),
-    /// A float, even with an integral value.
-    Float(f64),
-    /// An exact tuple (the only accepted record container).
-    Tuple(Vec<TypedValue>),
-    /// A list.
-    List(Vec<TypedValue>),
-}
-
 /// A construction, and optionally a lookup, with typed values.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -461,26 +397,6 @@ pub struct TypedInput {
     /// If present, the construction must succeed and this item is looked up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item: Option<TypedValue>,
-}
-
-/// The kind of contract error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKindName {
-    /// A value of the wrong kind.
-    Type,
-    /// A value outside its bounds.
-    Value,
-}
-
-/// The expected rejection.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RejectExpect {
-    /// Type or value error.
-    pub error: ErrorKindName,
-    /// The field the error names (`m`, `k`, `seed`, `records`, `records[0]`, `item`).
-    pub field: String,
 }
 
 /// Every subset of a base set, under several parameter profiles.

@@ -2,21 +2,7 @@
 //! [`QUOTE_MAX`] characters of it and its length, never echoed whole (a 10 MB bad hex
 //! string gives a one-line error, not a 10 MB one).
 
-/// The most characters of a bad value an error message quotes.
-pub const QUOTE_MAX: usize = 64;
-
-/// `text` as a Rust-style quoted string when it has at most [`QUOTE_MAX`] characters;
-/// else its first [`QUOTE_MAX`] characters, `…` and its length in bytes:
-/// `"abcd…" (10485760 bytes)`.
-pub fn prefix(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_MAX) {
-        None => format!("{text:?}"),
-        Some((end, _)) => {
-            let head = text.get(..end).unwrap_or_default();
-            format!("{:?} ({} bytes)", format!("{head}…"), text.len())
-        }
-    }
-}
+pub use bloomproof_format::{QUOTE_MAX, quote_prefix as prefix};
 
 /// `message` with every quoted run (between `"` or between `` ` ``) longer than
 /// [`QUOTE_MAX`] characters cut to its first [`QUOTE_MAX`] and `…` (backslash escapes

@@ -6,7 +6,7 @@
 //! the adapter protocol (`spec/ADAPTER.md`).
 
 use crate::model::{MutationAttempt, TypedValue};
-use bloomproof_filter::dynamic::{self, Value};
+use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
 use bloomproof_protocol::doc_membership_v1 as protocol;
 use std::fmt;
@@ -221,21 +221,6 @@ fn triple(lookup: bloomproof_filter::Lookup) -> Triple {
     }
 }
 
-/// Converts a spec value into the filter's dynamic value.
-pub fn to_dynamic(value: &TypedValue) -> Value {
-    match value {
-        TypedValue::Bytes(hex) => Value::Bytes(hex.0.clone()),
-        TypedValue::Str(text) => Value::Str(text.clone()),
-        TypedValue::Bytearray(hex) => Value::ByteArray(hex.0.clone()),
-        TypedValue::Memoryview(hex) => Value::MemoryView(hex.0.clone()),
-        TypedValue::Int(n) => Value::Int(i128::from(*n)),
-        TypedValue::Bool(b) => Value::Bool(*b),
-        TypedValue::Float(x) => Value::Float(*x),
-        TypedValue::Tuple(items) => Value::Tuple(items.iter().map(to_dynamic).collect()),
-        TypedValue::List(items) => Value::List(items.iter().map(to_dynamic).collect()),
-    }
-}
-
 impl DocSubject for RustDoc {
     fn name(&self) -> String {
         "rust (in process)".to_string()
@@ -295,14 +280,17 @@ impl DocSubject for RustDoc {
         item: Option<&TypedValue>,
     ) -> Answer<Option<Triple>> {
         let snapshot = dynamic::build(
-            &to_dynamic(records),
-            &to_dynamic(m),
-            &to_dynamic(k),
-            &to_dynamic(seed),
+            &records.to_dynamic(),
+            &m.to_dynamic(),
+            &k.to_dynamic(),
+            &seed.to_dynamic(),
         )?;
         match item {
             None => Ok(None),
-            Some(item) => Ok(Some(triple(dynamic::lookup(&snapshot, &to_dynamic(item))?))),
+            Some(item) => Ok(Some(triple(dynamic::lookup(
+                &snapshot,
+                &item.to_dynamic(),
+            )?))),
         }
     }
 

@@ -4,7 +4,7 @@
 //!
 //! * anything that is not one JSON object of the format (bad JSON, trailing text, a
 //!   missing or unknown field anywhere, a duplicate key, a wrong type, bad hex:
-//!   hex must be lowercase, two digits per byte);
+//!   hex is two digits per byte, read in either case as `bloomproof_format::Hex` says);
 //! * an unknown `protocol`/`kind` pair, a `format_version` other than 1, a `$schema`
 //!   that is not `../schemas/<protocol>.<kind>.schema.json`;
 //! * a `case_count` that differs from the number of cases;

@@ -10,102 +10,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex};
+
 /// The format version this crate reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
-
-// ---------------------------------------------------------------------------------
-// Hex
-
-/// Bytes written as **lowercase** hex text in JSON, two digits per byte (`""` is no
-/// bytes). Uppercase digits, odd lengths and anything else are rejected.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Hex(pub Vec<u8>);
-
-impl Hex {
-    /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &self.0
-    }
-
-    /// The lowercase hex text.
-    pub fn to_hex(&self) -> String {
-        encode_hex(&self.0)
-    }
-}
-
-/// Lowercase hex text of `bytes`.
-pub fn encode_hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(bytes.len() * 2);
-    for &byte in bytes {
-        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        text.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
-    }
-    text
-}
-
-/// Decodes lowercase hex text; the error names the first bad character or the odd
-/// length.
-pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
-    let mut nibbles = Vec::with_capacity(text.len());
-    for (offset, c) in text.char_indices() {
-        let value = match c {
-            '0'..='9' => u32::from(c) - u32::from('0'),
-            'a'..='f' => u32::from(c) - u32::from('a') + 10,
-            _ => {
-                return Err(format!(
-                    "bad hex: {c:?} at offset {offset} is not a lowercase hex digit (0-9, a-f)"
-                ));
-            }
-        };
-        nibbles.push(value as u8);
-    }
-    if nibbles.len() % 2 != 0 {
-        return Err(format!(
-            "bad hex: odd number of hex digits ({})",
-            nibbles.len()
-        ));
-    }
-    Ok(nibbles
-        .chunks_exact(2)
-        .map(|pair| (pair[0] << 4) | pair[1])
-        .collect())
-}
-
-impl TryFrom<String> for Hex {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, Self::Error> {
-        decode_hex(&text).map(Hex)
-    }
-}
-
-impl From<Hex> for String {
-    fn from(value: Hex) -> Self {
-        encode_hex(&value.0)
-    }
-}
-
-impl fmt::Debug for Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&encode_hex(&self.0))
-    }
-}
-
-impl JsonSchema for Hex {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Hex".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "pattern": "^([0-9a-f]{2})*$",
-            "description": "Bytes as lowercase hex text, two digits per byte; \"\" is no bytes."
-        })
-    }
-}
 
 // ---------------------------------------------------------------------------------
 // The file and its header
@@ -368,61 +276,6 @@ pub struct DocSnapshotCase {
     pub documents: usize,
     /// Lookups and their three booleans: every distinct record, then non-members.
     pub lookups: Vec<DocLookup>,
-}
-
-/// A value as a dynamically typed language passes it: an object with exactly one key.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum TypedValue {
-    /// Exact immutable bytes (Python `bytes`), as hex.
-    Bytes(Hex),
-    /// A text string (Python `str`).
-    Str(String),
-    /// A mutable byte array (Python `bytearray`), as hex.
-    Bytearray(Hex),
-    /// A memory view over bytes (Python `memoryview`), as hex.
-    Memoryview(Hex),
-    /// An exact integer (Python `int`); always within +-(2^53 - 1).
-    Int(i64),
-    /// A boolean (Python `bool`, not an integer here).
-    Bool(bool),
-    /// A floating-point number, even one with an integral value (Python `float`).
-    Float(f64),
-    /// An exact tuple (the only accepted container of records).
-    Tuple(Vec<TypedValue>),
-    /// A list.
-    List(Vec<TypedValue>),
-}
-
-/// The kind of contract error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKindName {
-    /// A value of the wrong kind (Python `TypeError`).
-    Type,
-    /// A value of the right kind outside its bounds (Python `ValueError`).
-    Value,
-}
-
-impl ErrorKindName {
-    /// `"type"` or `"value"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKindName::Type => "type",
-            ErrorKindName::Value => "value",
-        }
-    }
-}
-
-/// The expected rejection.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RejectExpect {
-    /// Type or value error.
-    pub error: ErrorKindName,
-    /// The field the error names: `m`, `k`, `seed`, `records`, `records[<i>]` or
-    /// `item` (`doc-membership-v1`); `m` or `k` (`fnv1a-utf16-v1`).
-    pub field: String,
 }
 
 /// `doc-membership-v1/rejections`: a construction (and, when `item` is present, a

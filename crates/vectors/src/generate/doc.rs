@@ -10,7 +10,7 @@ use crate::model::{
     RejectExpect, TypedValue, encode_hex,
 };
 use crate::prng::SplitMix64;
-use bloomproof_filter::dynamic::{self, Value};
+use bloomproof_filter::dynamic;
 use bloomproof_filter::{DocumentPrefilter, ErrorKind};
 use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_protocol::doc_membership_v1::{self as protocol, Params};
@@ -665,20 +665,6 @@ fn tuple(items: Vec<TypedValue>) -> TypedValue {
     TypedValue::Tuple(items)
 }
 
-fn to_value(value: &TypedValue) -> Value {
-    match value {
-        TypedValue::Bytes(h) => Value::Bytes(h.0.clone()),
-        TypedValue::Str(s) => Value::Str(s.clone()),
-        TypedValue::Bytearray(h) => Value::ByteArray(h.0.clone()),
-        TypedValue::Memoryview(h) => Value::MemoryView(h.0.clone()),
-        TypedValue::Int(n) => Value::Int((*n).into()),
-        TypedValue::Bool(b) => Value::Bool(*b),
-        TypedValue::Float(x) => Value::Float(*x),
-        TypedValue::Tuple(items) => Value::Tuple(items.iter().map(to_value).collect()),
-        TypedValue::List(items) => Value::List(items.iter().map(to_value).collect()),
-    }
-}
-
 /// Every integer inside a typed value is within +-(2^53 - 1).
 fn ints_are_safe(value: &TypedValue) -> bool {
     match value {
@@ -733,10 +719,10 @@ impl Reject {
             }
         }
         let built = dynamic::build(
-            &to_value(&records),
-            &to_value(&m),
-            &to_value(&k),
-            &to_value(&seed),
+            &records.to_dynamic(),
+            &m.to_dynamic(),
+            &k.to_dynamic(),
+            &seed.to_dynamic(),
         );
         let got = match (&item, built) {
             (None, Ok(_)) => return Err(io(&id, "production accepted the construction")),
@@ -747,7 +733,7 @@ impl Reject {
                     format!("production rejected the construction, which must succeed: {err}"),
                 ));
             }
-            (Some(item), Ok(snapshot)) => match dynamic::lookup(&snapshot, &to_value(item)) {
+            (Some(item), Ok(snapshot)) => match dynamic::lookup(&snapshot, &item.to_dynamic()) {
                 Ok(_) => return Err(io(&id, "production accepted the lookup")),
                 Err(err) => err,
             },

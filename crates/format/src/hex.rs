@@ -1,0 +1,149 @@
+//! Bytes as hex text (see the crate docs for the rule).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Bytes written as hex text in JSON: two digits per byte, `""` is no bytes; written
+/// lowercase, read in either case.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Hex(pub Vec<u8>);
+
+impl Hex {
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The lowercase hex text.
+    pub fn to_hex(&self) -> String {
+        encode_hex(&self.0)
+    }
+}
+
+/// Lowercase hex text of `bytes`.
+pub fn encode_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for &byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    text
+}
+
+/// Decodes hex text (either case). The error quotes a short prefix of `text` and names
+/// the first bad character and its offset, or the odd number of digits:
+/// `bad hex "6c616": odd number of hex digits (5)`.
+pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::with_capacity(text.len() / 2);
+    let mut high: Option<u8> = None;
+    for (offset, c) in text.char_indices() {
+        let Some(nibble) = c.to_digit(16).and_then(|n| u8::try_from(n).ok()) else {
+            return Err(format!(
+                "bad hex {}: {c:?} at offset {offset} is not a hex digit (0-9, a-f, A-F)",
+                quote_prefix(text)
+            ));
+        };
+        match high.take() {
+            None => high = Some(nibble),
+            Some(high) => bytes.push((high << 4) | nibble),
+        }
+    }
+    if high.is_some() {
+        return Err(format!(
+            "bad hex {}: odd number of hex digits ({})",
+            quote_prefix(text),
+            text.len()
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The most characters of a bad value an error message quotes.
+pub const QUOTE_MAX: usize = 64;
+
+/// `text` as a Rust-style quoted string when it has at most [`QUOTE_MAX`] characters;
+/// else its first [`QUOTE_MAX`] characters, `…` and its length in bytes:
+/// `"abcd…" (10485760 bytes)`. A bad value in an error message is quoted this way,
+/// never echoed whole.
+pub fn quote_prefix(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_MAX) {
+        None => format!("{text:?}"),
+        Some((end, _)) => {
+            let head = text.get(..end).unwrap_or_default();
+            format!("{:?} ({} bytes)", format!("{head}…"), text.len())
+        }
+    }
+}
+
+impl TryFrom<String> for Hex {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        decode_hex(&text).map(Hex)
+    }
+}
+
+impl From<Hex> for String {
+    fn from(value: Hex) -> Self {
+        encode_hex(&value.0)
+    }
+}
+
+impl fmt::Debug for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&encode_hex(&self.0))
+    }
+}
+
+impl JsonSchema for Hex {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hex".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^([0-9a-fA-F]{2})*$",
+            "description": "Bytes as hex text, two digits per byte; \"\" is no bytes. Written lowercase; read in either case."
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_either_case_and_writes_lowercase() {
+        assert_eq!(decode_hex("00aBfF"), Ok(vec![0x00, 0xab, 0xff]));
+        assert_eq!(decode_hex(""), Ok(vec![]));
+        assert_eq!(encode_hex(&[0x00, 0xab, 0xff]), "00abff");
+        let hex: Hex = serde_json::from_str("\"4A\"").unwrap();
+        assert_eq!(serde_json::to_string(&hex).unwrap(), "\"4a\"");
+    }
+
+    #[test]
+    fn refuses_anything_else_naming_it() {
+        for (text, why) in [
+            ("5", "bad hex \"5\": odd number of hex digits (1)"),
+            ("zz", "bad hex \"zz\": 'z' at offset 0 is not a hex digit"),
+            ("0x53", "'x' at offset 1"),
+            (" 53", "' ' at offset 0"),
+            ("+5", "'+' at offset 0"),
+            ("٣٣", "at offset 0"),
+        ] {
+            let err = decode_hex(text).unwrap_err();
+            assert!(err.contains(why), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn quotes_a_long_value_by_its_prefix() {
+        let err = decode_hex(&"z".repeat(10_485_760)).unwrap_err();
+        assert!(err.starts_with(&format!("bad hex \"{}…\" (10485760 bytes)", "z".repeat(64))));
+        assert!(err.len() < 200);
+    }
+}

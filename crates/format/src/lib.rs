@@ -1,0 +1,33 @@
+//! # bloomproof-format: the wire vocabulary
+//!
+//! The types every JSON file and message of bloomproof shares, defined once: the spec
+//! files (`spec/<protocol>/cases.json`), the vector files (`vectors/`) and the adapter
+//! protocol (`spec/ADAPTER.md`) all write bytes as [`Hex`], the values of a dynamic
+//! language as [`TypedValue`], and an expected contract rejection as [`RejectExpect`]
+//! (an [`ErrorKindName`] and a field). Each type derives both serde directions and
+//! `JsonSchema`, so the JSON Schemas generated from the files' types describe these the
+//! same way everywhere.
+//!
+//! Dependencies: serde and schemars. The optional feature `dynamic` adds
+//! [`TypedValue::to_dynamic`], the one conversion into the filter's
+//! `bloomproof_filter::dynamic::Value` (used by the conformance subject and the vector
+//! generator).
+//!
+//! ## Hex: one rule
+//!
+//! [`Hex`] **writes lowercase** and **reads lowercase and uppercase** digits, two per
+//! byte; anything else (an odd count, a sign, a prefix such as `0x`, spaces) is refused
+//! with a message that quotes at most a short prefix of the text ([`quote_prefix`]).
+//! The published documents decide it: `spec/ADAPTER.md` says bytes "are lowercase or
+//! uppercase hex strings", so an adapter may answer in either case and the runner must
+//! accept both; `vectors/README.md` and every generated file write lowercase. Every
+//! committed spec and vector file is lowercase, and the generators and `--check` modes
+//! compare files byte for byte, so accepting uppercase when reading changes nothing for
+//! them; the one reader that refused uppercase (the vector loader, on files nobody
+//! commits) now reads it as the same bytes.
+
+mod hex;
+mod typed;
+
+pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix};
+pub use typed::{ErrorKindName, RejectExpect, TypedValue};
