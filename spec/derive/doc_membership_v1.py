@@ -15,7 +15,7 @@ Usage: derive/doc_membership_v1.py          write the files
 import hashlib
 from pathlib import Path
 
-from spec_files import protocol_files, write_or_check
+from spec_files import case, protocol_files, write_or_check
 
 PROTOCOL = "doc-membership-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -128,17 +128,6 @@ PUBLISHED = [
     ("independent_oracle_snapshot_count", 1024, CHECKS[12][0]),
     ("independent_oracle_queries", 12288, CHECKS[12][0]),
 ]
-
-
-def case(id, check, input, expect, flags=(), comment=None):
-    c = {"id": id, "check": check}
-    if flags:
-        c["flags"] = list(flags)
-    if comment:
-        c["comment"] = comment
-    c["input"] = input
-    c["expect"] = expect
-    return c
 
 
 def b(x):

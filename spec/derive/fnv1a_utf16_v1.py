@@ -19,7 +19,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-from spec_files import protocol_files, write_or_check
+from spec_files import case, protocol_files, write_or_check
 
 PROTOCOL = "fnv1a-utf16-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -143,17 +143,6 @@ CHECKS = [
     ("local_save_limit", "A serialised state of at most 100000 characters is saved; a longer one is not: the previous copy stays and a warning comes back.", "seed 002, paragraph 6"),
     ("estimates_pinned", "The classic (1 - e^(-kn/m))^k, the finite-m (1 - (1 - 1/m)^(kn))^k and the exact expected rate under ideal uniform hashing, and the optimal k, at several (m, k, n).", "seed 002, paragraph 5; bloomproof (finite-m, exact, optimal k)"),
 ]
-
-
-def case(id, check, input, expect, flags=(), comment=None):
-    c = {"id": id, "check": check}
-    if flags:
-        c["flags"] = list(flags)
-    if comment:
-        c["comment"] = comment
-    c["input"] = input
-    c["expect"] = expect
-    return c
 
 
 def pos_case(id, check, m, k, text=None, units=None, flags=()):

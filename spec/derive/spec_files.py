@@ -1,9 +1,23 @@
-"""What the derivation scripts share: the layout of a protocol's `checks.json` and
-`cases.json`, and writing generated files or, with `--check`, failing when one is stale."""
+"""What the derivation scripts share: the layout of a protocol's `checks.json`, of its
+`cases.json` and of one case, and writing generated files or, with `--check`, failing
+when one is stale."""
 
 import json
 import sys
 from pathlib import Path
+
+
+def case(id, check, input, expect, flags=(), comment=None):
+    """One case of `cases.json`, its keys in the files' order (flags and comment only
+    when given)."""
+    c = {"id": id, "check": check}
+    if flags:
+        c["flags"] = list(flags)
+    if comment:
+        c["comment"] = comment
+    c["input"] = input
+    c["expect"] = expect
+    return c
 
 
 def protocol_files(out, protocol, checks, published_figures, cases, flags, indent):

@@ -296,21 +296,6 @@ def verify_doc_rejections(case):
     return problems
 
 
-def _is_valid_utf16(units):
-    i = 0
-    while i < len(units):
-        u = units[i]
-        if 0xD800 <= u <= 0xDBFF:
-            if i + 1 < len(units) and 0xDC00 <= units[i + 1] <= 0xDFFF:
-                i += 2
-                continue
-            return False
-        if 0xDC00 <= u <= 0xDFFF:
-            return False
-        i += 1
-    return True
-
-
 def _has_pair(units):
     return any(0xD800 <= a <= 0xDBFF and 0xDC00 <= b <= 0xDFFF for a, b in zip(units, units[1:]))
 
@@ -327,7 +312,7 @@ def verify_fnv_positions(case):
     _cmp(problems, "h1", case["h1"], h1)
     _cmp(problems, "h2", case["h2"], h2)
     _cmp(problems, "positions", case["positions"], positions)
-    valid = _is_valid_utf16(units)
+    valid = fnv.is_well_formed(units)
     if "text" in case and case["text"] is not None:
         _cmp(problems, "text: its UTF-16 code units", units, fnv.to_units(case["text"]))
     if valid and case.get("text") is None:

@@ -42,20 +42,29 @@ def to_units(text):
     return units
 
 
-def from_units(units):
-    """A Python str holding exactly these code units: valid surrogate pairs are joined
-    into one code point, lone surrogates stay as themselves."""
-    out = []
+def code_points(units):
+    """The code points these code units hold, in order: a valid surrogate pair is one
+    code point, a lone surrogate stays itself."""
     i, n = 0, len(units)
     while i < n:
         u = units[i]
         if 0xD800 <= u <= 0xDBFF and i + 1 < n and 0xDC00 <= units[i + 1] <= 0xDFFF:
-            out.append(chr(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00)))
+            yield 0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00)
             i += 2
         else:
-            out.append(chr(u))
+            yield u
             i += 1
-    return "".join(out)
+
+
+def from_units(units):
+    """A Python str holding exactly these code units: valid surrogate pairs are joined
+    into one code point, lone surrogates stay as themselves."""
+    return "".join(map(chr, code_points(units)))
+
+
+def is_well_formed(units):
+    """True when the code units hold no lone surrogate (they are valid UTF-16)."""
+    return not any(0xD800 <= c <= 0xDFFF for c in code_points(units))
 
 
 def check_units(units):

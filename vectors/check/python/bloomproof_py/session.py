@@ -13,7 +13,7 @@ import math
 import re
 
 from . import estimates as est
-from .fnv1a_utf16_v1 import base_hashes, from_units, positions_from, to_units
+from .fnv1a_utf16_v1 import base_hashes, code_points, from_units, is_well_formed, positions_from, to_units
 
 # [2] constants
 M_MIN, M_MAX = 8, 1024
@@ -51,34 +51,13 @@ class MalformedStep(Exception):
 
 # ------------------------------------------------------------------ [4] strings
 
-def is_well_formed(units):
-    i, n = 0, len(units)
-    while i < n:
-        u = units[i]
-        if 0xD800 <= u <= 0xDBFF:
-            if i + 1 < n and 0xDC00 <= units[i + 1] <= 0xDFFF:
-                i += 2
-                continue
-            return False
-        if 0xDC00 <= u <= 0xDFFF:
-            return False
-        i += 1
-    return True
-
-
 _SHORT_ESCAPES = {0x22: '\\"', 0x5C: "\\\\", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
 
 
 def display(units):
     """JSON.stringify of the string (ES2019 well-formed), quotes included."""
     out = ['"']
-    i, n = 0, len(units)
-    while i < n:
-        c = units[i]
-        if 0xD800 <= c <= 0xDBFF and i + 1 < n and 0xDC00 <= units[i + 1] <= 0xDFFF:
-            out.append(chr(0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00)))
-            i += 2
-            continue
+    for c in code_points(units):
         if 0xD800 <= c <= 0xDFFF:
             out.append(f"\\u{c:04x}")
         elif c in _SHORT_ESCAPES:
@@ -87,7 +66,6 @@ def display(units):
             out.append(f"\\u{c:04x}")
         else:
             out.append(chr(c))
-        i += 1
     out.append('"')
     return "".join(out)
 
