@@ -193,6 +193,19 @@ fn script(steps: Value) -> Vec<ScriptOp> {
     serde_json::from_value(steps).unwrap_or_default()
 }
 
+/// The script that sets the m and k drafts, creates the filter, then runs `steps`.
+fn on_filter(m: &str, k: &str, steps: Value) -> Vec<ScriptOp> {
+    let mut all = vec![
+        json!({"op": "set_draft", "field": "m", "value": m}),
+        json!({"op": "set_draft", "field": "k", "value": k}),
+        json!({"op": "create"}),
+    ];
+    if let Value::Array(steps) = steps {
+        all.extend(steps);
+    }
+    script(Value::Array(all))
+}
+
 /// The sessions: the seed's example (m 8, k 1: insert a, query i, a, b; counters 2/1);
 /// m 1000, k 5 with lone surrogates (leading and trailing), a surrogate pair, two forms
 /// of é, 40 more entries, queries that leave counters, an open panel and a query draft;
@@ -202,51 +215,54 @@ pub fn sessions() -> Vec<SessionCase> {
     vec![
         SessionCase {
             id: "seed-example",
-            script: script(json!([
-                {"op": "set_draft", "field": "m", "value": "8"},
-                {"op": "set_draft", "field": "k", "value": "1"},
-                {"op": "create"},
-                {"op": "insert", "value": "a"},
-                {"op": "query", "value": "i"},
-                {"op": "query", "value": "a"},
-                {"op": "query", "value": "b"},
-                {"op": "export"}
-            ])),
+            script: on_filter(
+                "8",
+                "1",
+                json!([
+                    {"op": "insert", "value": "a"},
+                    {"op": "query", "value": "i"},
+                    {"op": "query", "value": "a"},
+                    {"op": "query", "value": "b"},
+                    {"op": "export"}
+                ]),
+            ),
         },
         SessionCase {
             id: "surrogates-m1000-k5",
-            script: script(json!([
-                {"op": "set_draft", "field": "m", "value": "1000"},
-                {"op": "set_draft", "field": "k", "value": "5"},
-                {"op": "create"},
-                {"op": "insert", "value": [55296]},
-                {"op": "insert", "value": [56320, 120]},
-                {"op": "insert", "value": "😀"},
-                {"op": "insert", "value": "é"},
-                {"op": "insert", "value": "e\u{301}"},
-                {"op": "insert_many", "prefix": "entry-", "count": 40},
-                {"op": "query", "value": [55296]},
-                {"op": "query", "value": [56319]},
-                {"op": "query", "value": "entry-40"},
-                {"op": "query", "value": "\"quoted\"\n"},
-                {"op": "set_panel", "panel": "positions", "open": true},
-                {"op": "set_draft", "field": "query", "value": "draft ✓"},
-                {"op": "export"}
-            ])),
+            script: on_filter(
+                "1000",
+                "5",
+                json!([
+                    {"op": "insert", "value": [55296]},
+                    {"op": "insert", "value": [56320, 120]},
+                    {"op": "insert", "value": "😀"},
+                    {"op": "insert", "value": "é"},
+                    {"op": "insert", "value": "e\u{301}"},
+                    {"op": "insert_many", "prefix": "entry-", "count": 40},
+                    {"op": "query", "value": [55296]},
+                    {"op": "query", "value": [56319]},
+                    {"op": "query", "value": "entry-40"},
+                    {"op": "query", "value": "\"quoted\"\n"},
+                    {"op": "set_panel", "panel": "positions", "open": true},
+                    {"op": "set_draft", "field": "query", "value": "draft ✓"},
+                    {"op": "export"}
+                ]),
+            ),
         },
         SessionCase {
             id: "full-history-m64-k2",
-            script: script(json!([
-                {"op": "set_draft", "field": "m", "value": "64"},
-                {"op": "set_draft", "field": "k", "value": "2"},
-                {"op": "create"},
-                {"op": "insert_many", "prefix": "h", "count": 300},
-                {"op": "query", "value": "h5"},
-                {"op": "query", "value": "nope"},
-                {"op": "query", "value": "x1"},
-                {"op": "query", "value": "x2"},
-                {"op": "export"}
-            ])),
+            script: on_filter(
+                "64",
+                "2",
+                json!([
+                    {"op": "insert_many", "prefix": "h", "count": 300},
+                    {"op": "query", "value": "h5"},
+                    {"op": "query", "value": "nope"},
+                    {"op": "query", "value": "x1"},
+                    {"op": "query", "value": "x2"},
+                    {"op": "export"}
+                ]),
+            ),
         },
         SessionCase {
             id: "no-filter",

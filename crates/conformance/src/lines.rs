@@ -26,19 +26,8 @@ pub fn read_line_capped(
 ) -> std::io::Result<LineRead> {
     buf.clear();
     let mut read_any = false;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(available) => available,
-            Err(err) if err.kind() == ErrorKind::Interrupted => continue,
-            Err(err) => return Err(err),
-        };
-        if available.is_empty() {
-            if !read_any {
-                return Ok(LineRead::Eof);
-            }
-            strip_cr(buf);
-            return Ok(LineRead::Line);
-        }
+    let mut too_long = false;
+    let ended = scan(reader, |available| {
         read_any = true;
         let newline = available.iter().position(|&b| b == b'\n');
         let chunk = available.get(..newline.unwrap_or(available.len()));
@@ -46,22 +35,45 @@ pub fn read_line_capped(
         let room = cap.saturating_sub(buf.len());
         if chunk.len() > room {
             buf.extend_from_slice(chunk.get(..room).unwrap_or_default());
-            reader.consume(room);
-            return Ok(LineRead::TooLong);
+            too_long = true;
+            return (room, true);
         }
         buf.extend_from_slice(chunk);
-        let used = chunk.len() + usize::from(newline.is_some());
-        reader.consume(used);
-        if newline.is_some() {
-            strip_cr(buf);
-            return Ok(LineRead::Line);
-        }
+        (
+            chunk.len() + usize::from(newline.is_some()),
+            newline.is_some(),
+        )
+    })?;
+    if too_long {
+        return Ok(LineRead::TooLong);
     }
+    if !ended && !read_any {
+        return Ok(LineRead::Eof);
+    }
+    strip_cr(buf);
+    Ok(LineRead::Line)
 }
 
 /// Discards input up to and including the next `\n` (or to the end), holding none of
 /// it: after [`LineRead::TooLong`], to go on with the next line.
 pub fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    scan(reader, |available| {
+        match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        }
+    })?;
+    Ok(())
+}
+
+/// Hands the reader's buffered input to `take`, chunk by chunk, and consumes what it
+/// used, until `take` says it is done (`Ok(true)`) or the input ends (`Ok(false)`).
+/// `take` answers (bytes used, done). Interrupted reads are retried; other errors are
+/// returned.
+fn scan(
+    reader: &mut impl BufRead,
+    mut take: impl FnMut(&[u8]) -> (usize, bool),
+) -> std::io::Result<bool> {
     loop {
         let available = match reader.fill_buf() {
             Ok(available) => available,
@@ -69,17 +81,12 @@ pub fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
             Err(err) => return Err(err),
         };
         if available.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
-        match available.iter().position(|&b| b == b'\n') {
-            Some(at) => {
-                reader.consume(at + 1);
-                return Ok(());
-            }
-            None => {
-                let all = available.len();
-                reader.consume(all);
-            }
+        let (used, done) = take(available);
+        reader.consume(used);
+        if done {
+            return Ok(true);
         }
     }
 }

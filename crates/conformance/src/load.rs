@@ -88,6 +88,35 @@ struct Loader {
 }
 
 impl Loader {
+    fn new(texts: BTreeMap<PathBuf, String>, from_disk: bool) -> Self {
+        Loader {
+            errors: Vec::new(),
+            texts,
+            from_disk,
+        }
+    }
+
+    /// The spec of the protocols in `folders` ((folder, protocol name), in order),
+    /// or every error found on the way; a spec without a protocol is an error of `root`.
+    fn spec(mut self, root: &Path, folders: &[(PathBuf, String)]) -> Result<Spec, Vec<LoadError>> {
+        let protocols: Vec<ProtocolSpec> = folders
+            .iter()
+            .filter_map(|(dir, name)| self.protocol(dir, name))
+            .collect();
+        if self.errors.is_empty() && protocols.is_empty() {
+            self.error(
+                root,
+                None,
+                "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
+            );
+        }
+        if self.errors.is_empty() {
+            Ok(Spec { protocols })
+        } else {
+            Err(self.errors)
+        }
+    }
+
     fn error(&mut self, file: &Path, case: Option<&str>, message: impl Into<String>) {
         self.errors.push(LoadError {
             file: file.to_path_buf(),
@@ -335,11 +364,7 @@ impl Loader {
 /// Loads every protocol folder under `spec_dir` (folders without a `checks.json`,
 /// such as `schemas/`, are not protocols).
 pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
-    let mut loader = Loader {
-        errors: Vec::new(),
-        texts: BTreeMap::new(),
-        from_disk: true,
-    };
+    let mut loader = Loader::new(BTreeMap::new(), true);
     let mut dirs = Vec::new();
     match std::fs::read_dir(spec_dir) {
         Ok(entries) => {
@@ -357,28 +382,17 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
         ),
     }
     dirs.sort();
-    let mut protocols = Vec::new();
-    for dir in &dirs {
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if let Some(protocol) = loader.protocol(dir, &name) {
-            protocols.push(protocol);
-        }
-    }
-    if loader.errors.is_empty() && protocols.is_empty() {
-        loader.error(
-            spec_dir,
-            None,
-            "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
-        );
-    }
-    if loader.errors.is_empty() {
-        Ok(Spec { protocols })
-    } else {
-        Err(loader.errors)
-    }
+    let folders: Vec<(PathBuf, String)> = dirs
+        .into_iter()
+        .map(|dir| {
+            let name = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (dir, name)
+        })
+        .collect();
+    loader.spec(spec_dir, &folders)
 }
 
 /// Loads a spec from its files in memory, as (name relative to the spec folder with
@@ -386,11 +400,7 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
 /// protocols are the folders that have a `checks.json`, in name order, and errors name
 /// the files under `root`. The disk is never read.
 pub fn load_files(root: &Path, files: &[(&str, &[u8])]) -> Result<Spec, Vec<LoadError>> {
-    let mut loader = Loader {
-        errors: Vec::new(),
-        texts: BTreeMap::new(),
-        from_disk: false,
-    };
+    let mut loader = Loader::new(BTreeMap::new(), false);
     let mut protocols_named = BTreeSet::new();
     for (name, bytes) in files {
         let path = name.split('/').fold(root.to_path_buf(), |p, c| p.join(c));
@@ -404,24 +414,11 @@ pub fn load_files(root: &Path, files: &[(&str, &[u8])]) -> Result<Spec, Vec<Load
             protocols_named.insert(protocol.to_string());
         }
     }
-    let mut protocols = Vec::new();
-    for name in &protocols_named {
-        if let Some(protocol) = loader.protocol(&root.join(name), name) {
-            protocols.push(protocol);
-        }
-    }
-    if loader.errors.is_empty() && protocols.is_empty() {
-        loader.error(
-            root,
-            None,
-            "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
-        );
-    }
-    if loader.errors.is_empty() {
-        Ok(Spec { protocols })
-    } else {
-        Err(loader.errors)
-    }
+    let folders: Vec<(PathBuf, String)> = protocols_named
+        .into_iter()
+        .map(|name| (root.join(&name), name))
+        .collect();
+    loader.spec(root, &folders)
 }
 
 /// Loads one protocol from the texts of its `checks.json` and `cases.json`, with
@@ -434,14 +431,13 @@ pub fn parse_protocol(
     cases_json: &str,
 ) -> Result<ProtocolSpec, Vec<LoadError>> {
     let dir = Path::new(protocol);
-    let mut loader = Loader {
-        errors: Vec::new(),
-        texts: BTreeMap::from([
+    let mut loader = Loader::new(
+        BTreeMap::from([
             (dir.join("checks.json"), checks_json.to_string()),
             (dir.join("cases.json"), cases_json.to_string()),
         ]),
-        from_disk: false,
-    };
+        false,
+    );
     match loader.protocol(dir, protocol) {
         Some(spec) if loader.errors.is_empty() => Ok(spec),
         _ => Err(loader.errors),
