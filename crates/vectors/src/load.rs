@@ -112,20 +112,7 @@ fn single(file: &str, message: String) -> VectorError {
 }
 
 /// The file with its cases still as raw JSON text.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile<'a> {
-    #[serde(rename = "$schema")]
-    schema: String,
-    protocol: String,
-    kind: String,
-    format_version: u32,
-    generator: String,
-    case_count: usize,
-    flags: BTreeMap<String, String>,
-    #[serde(borrow)]
-    cases: Vec<&'a RawValue>,
-}
+type RawFile<'a> = VectorFileOf<&'a RawValue>;
 
 /// Deserializes `text` as a `T`, with the JSON path of the first error and no
 /// trailing characters allowed.
@@ -205,30 +192,15 @@ pub fn parse_named(name: &str, text: &str) -> Result<VectorFile, VectorError> {
         ids: BTreeSet::new(),
         problems,
     };
-    let header = Header {
-        schema: raw.schema.clone(),
-        protocol: raw.protocol.clone(),
-        kind: raw.kind.clone(),
-        format_version: raw.format_version,
-        generator: raw.generator.clone(),
-        case_count: raw.case_count,
-        flags: raw.flags.clone(),
-    };
     let file = match kind {
-        FileKind::DocPositions => {
-            VectorFile::DocPositions(header.with(checker.cases(&raw.cases, check_doc_position)))
-        }
-        FileKind::DocSnapshots => {
-            VectorFile::DocSnapshots(header.with(checker.cases(&raw.cases, check_doc_snapshot)))
-        }
+        FileKind::DocPositions => VectorFile::DocPositions(checker.file(&raw, check_doc_position)),
+        FileKind::DocSnapshots => VectorFile::DocSnapshots(checker.file(&raw, check_doc_snapshot)),
         FileKind::DocRejections => {
-            VectorFile::DocRejections(header.with(checker.cases(&raw.cases, check_doc_rejection)))
+            VectorFile::DocRejections(checker.file(&raw, check_doc_rejection))
         }
-        FileKind::FnvPositions => {
-            VectorFile::FnvPositions(header.with(checker.cases(&raw.cases, check_fnv_position)))
-        }
+        FileKind::FnvPositions => VectorFile::FnvPositions(checker.file(&raw, check_fnv_position)),
         FileKind::FnvRejections => {
-            VectorFile::FnvRejections(header.with(checker.cases(&raw.cases, check_fnv_rejection)))
+            VectorFile::FnvRejections(checker.file(&raw, check_fnv_rejection))
         }
     };
     // A case that did not parse may use any flag: only complain when all parsed.
@@ -253,28 +225,17 @@ pub fn parse_named(name: &str, text: &str) -> Result<VectorFile, VectorError> {
     }
 }
 
-struct Header {
-    schema: String,
-    protocol: String,
-    kind: String,
-    format_version: u32,
-    generator: String,
-    case_count: usize,
-    flags: BTreeMap<String, String>,
-}
-
-impl Header {
-    fn with<C>(self, cases: Vec<C>) -> VectorFileOf<C> {
-        VectorFileOf {
-            schema: self.schema,
-            protocol: self.protocol,
-            kind: self.kind,
-            format_version: self.format_version,
-            generator: self.generator,
-            case_count: self.case_count,
-            flags: self.flags,
-            cases,
-        }
+/// The file of `cases` with the header of `raw`.
+fn with_header<C>(raw: &RawFile<'_>, cases: Vec<C>) -> VectorFileOf<C> {
+    VectorFileOf {
+        schema: raw.schema.clone(),
+        protocol: raw.protocol.clone(),
+        kind: raw.kind.clone(),
+        format_version: raw.format_version,
+        generator: raw.generator.clone(),
+        case_count: raw.case_count,
+        flags: raw.flags.clone(),
+        cases,
     }
 }
 
@@ -309,6 +270,15 @@ impl Checker<'_> {
                 );
             }
         }
+    }
+
+    /// The file of `raw`'s header and its cases, each parsed and checked.
+    fn file<C: DeserializeOwned + CaseHeader + Flagged>(
+        &mut self,
+        raw: &RawFile<'_>,
+        check: fn(&C) -> Vec<String>,
+    ) -> VectorFileOf<C> {
+        with_header(raw, self.cases(&raw.cases, check))
     }
 
     fn cases<C: DeserializeOwned + CaseHeader + Flagged>(
