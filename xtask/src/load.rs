@@ -32,7 +32,7 @@
 
 mod http;
 
-use http::{Caller, Client, Method, shorten};
+use http::{Caller, Client, Method, Request, shorten};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
@@ -907,10 +907,7 @@ type Check = Box<dyn Fn(&[u8]) -> Result<(), String> + Send + Sync>;
 struct HttpKind {
     name: &'static str,
     weight: usize,
-    method: Method,
-    path: String,
-    caller: Caller,
-    body: Vec<u8>,
+    request: Request,
     /// The expected status.
     status: u16,
     /// Checks the body of an answer with that status.
@@ -929,10 +926,12 @@ fn post(
     HttpKind {
         name,
         weight,
-        method: Method::Post,
-        path: path.to_string(),
-        caller: Caller::Page,
-        body,
+        request: Request {
+            method: Method::Post,
+            path: path.to_string(),
+            from: Caller::Page,
+            body,
+        },
         status,
         check,
     }
@@ -949,10 +948,12 @@ fn page_file(
     HttpKind {
         name,
         weight,
-        method: Method::Get,
-        path: path.to_string(),
-        caller,
-        body: Vec::new(),
+        request: Request {
+            method: Method::Get,
+            path: path.to_string(),
+            from: caller,
+            body: Vec::new(),
+        },
         status: 200,
         check: Box::new(move |body: &[u8]| {
             if body.windows(marker.len()).any(|w| w == marker.as_bytes()) {
@@ -1013,10 +1014,12 @@ fn explore_kinds() -> Vec<HttpKind> {
         HttpKind {
             name: "GET /api/apply (no API: 404)",
             weight: 1,
-            method: Method::Get,
-            path: "/api/apply".to_string(),
-            caller: Caller::Page,
-            body: Vec::new(),
+            request: Request {
+                method: Method::Get,
+                path: "/api/apply".to_string(),
+                from: Caller::Page,
+                body: Vec::new(),
+            },
             status: 404,
             check: error_kind("not_found"),
         },
@@ -1030,7 +1033,7 @@ fn send_http(
     deadline: Instant,
 ) -> (Duration, Result<(), String>) {
     let start = Instant::now();
-    let response = client.send(kind.method, &kind.path, kind.caller, &kind.body, deadline);
+    let response = client.send(&kind.request, deadline);
     let latency = start.elapsed();
     let outcome = response.and_then(|response| {
         if response.status != kind.status {
@@ -1215,7 +1218,11 @@ mod tests {
         assert_eq!(distinct.len(), 64);
 
         let kinds = explore_kinds();
-        assert!(kinds.iter().any(|k| k.path == "/assets/js/session.mjs"));
+        assert!(
+            kinds
+                .iter()
+                .any(|k| k.request.path == "/assets/js/session.mjs")
+        );
         assert!(kinds.iter().all(|k| (k.check)(b"").is_err()));
     }
 

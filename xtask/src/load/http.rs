@@ -34,6 +34,18 @@ pub enum Caller {
     Page,
 }
 
+/// One request.
+pub struct Request {
+    /// Its method.
+    pub method: Method,
+    /// Its path, from `/`.
+    pub path: String,
+    /// Who it says it comes from.
+    pub from: Caller,
+    /// Its body (empty for a GET).
+    pub body: Vec<u8>,
+}
+
 /// One answer.
 pub struct Response {
     /// The status code.
@@ -81,20 +93,13 @@ impl Client {
     /// A reused connection that turns out closed before any byte of the answer is
     /// retried once on a new connection (the requests of the load test are stateless
     /// on the server).
-    pub fn send(
-        &mut self,
-        method: Method,
-        path: &str,
-        from: Caller,
-        body: &[u8],
-        deadline: Instant,
-    ) -> Result<Response, String> {
+    pub fn send(&mut self, request: &Request, deadline: Instant) -> Result<Response, String> {
         let reused = self.conn.is_some();
-        match self.attempt(method, path, from, body, deadline) {
+        match self.attempt(request, deadline) {
             Ok(response) => Ok(response),
             Err(Failure::Closed(_)) if reused => {
                 self.conn = None;
-                self.attempt(method, path, from, body, deadline)
+                self.attempt(request, deadline)
                     .map_err(|failure| match failure {
                         Failure::Closed(why) | Failure::Other(why) => why,
                     })
@@ -103,15 +108,8 @@ impl Client {
         }
     }
 
-    fn attempt(
-        &mut self,
-        method: Method,
-        path: &str,
-        from: Caller,
-        body: &[u8],
-        deadline: Instant,
-    ) -> Result<Response, Failure> {
-        let result = self.exchange(method, path, from, body, deadline);
+    fn attempt(&mut self, request: &Request, deadline: Instant) -> Result<Response, Failure> {
+        let result = self.exchange(request, deadline);
         match &result {
             Ok((_, true)) => {}
             _ => self.conn = None,
@@ -122,12 +120,15 @@ impl Client {
     /// The answer and whether the connection can be used again.
     fn exchange(
         &mut self,
-        method: Method,
-        path: &str,
-        from: Caller,
-        body: &[u8],
+        request: &Request,
         deadline: Instant,
     ) -> Result<(Response, bool), Failure> {
+        let Request {
+            method,
+            path,
+            from,
+            body,
+        } = request;
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(Failure::Other(
@@ -152,7 +153,7 @@ impl Client {
             .and_then(|()| stream.set_write_timeout(timeout))
             .map_err(|err| Failure::Other(format!("socket timeout: {err}")))?;
 
-        let head = request_head(method, path, from, &self.host, &self.origin, body.len());
+        let head = request_head(*method, path, *from, &self.host, &self.origin, body.len());
         let written = stream
             .write_all(head.as_bytes())
             .and_then(|()| stream.write_all(body))
