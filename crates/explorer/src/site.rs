@@ -33,6 +33,17 @@ const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 
+/// One of the JavaScript modules of `vectors/check/js/`, served as `assets/js/<name>`.
+macro_rules! shared_module {
+    ($name:literal) => {
+        SiteFile {
+            path: concat!("assets/js/", $name),
+            content_type: JS,
+            text: include_str!(concat!("../../../vectors/check/js/", $name)),
+        }
+    };
+}
+
 /// The page's files, as served and exported (the JavaScript modules in
 /// dependency order: each imports only files listed before it).
 pub const FILES: [SiteFile; 6] = [
@@ -46,21 +57,9 @@ pub const FILES: [SiteFile; 6] = [
         content_type: CSS,
         text: include_str!("../assets/style.css"),
     },
-    SiteFile {
-        path: "assets/js/fnv1a_utf16_v1.mjs",
-        content_type: JS,
-        text: include_str!("../../../vectors/check/js/fnv1a_utf16_v1.mjs"),
-    },
-    SiteFile {
-        path: "assets/js/json.mjs",
-        content_type: JS,
-        text: include_str!("../../../vectors/check/js/json.mjs"),
-    },
-    SiteFile {
-        path: "assets/js/session.mjs",
-        content_type: JS,
-        text: include_str!("../../../vectors/check/js/session.mjs"),
-    },
+    shared_module!("fnv1a_utf16_v1.mjs"),
+    shared_module!("json.mjs"),
+    shared_module!("session.mjs"),
     SiteFile {
         path: "assets/app.js",
         content_type: JS,
