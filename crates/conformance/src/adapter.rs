@@ -13,178 +13,17 @@
 use crate::model::{Hex, MutationAttempt, ScriptOp, TypedValue};
 use crate::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation,
-    Observation, RawParams, RustDoc, RustFnv, SaveAnswer, ScriptAnswer, StepAnswer, SubjectError,
-    Triple,
+    Observation, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer, SubjectError, Triple,
 };
+use bloomproof_format::adapter::{
+    DigestResult, ErrorBody, MutateResult, MutationOutcome, PositionsResult, TriplesResult,
+    TypedResult,
+};
+pub use bloomproof_format::adapter::{DocOp, FnvOp, OtherSnapshot};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
-
-/// A `doc-membership-v1` operation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-pub enum DocOp {
-    /// SHA-256 of raw bytes -> `{"digest": hex}`.
-    Sha256 {
-        /// The bytes.
-        data: Hex,
-    },
-    /// One framed message -> `{"message": hex, "digest": hex}`.
-    Frame {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Hash index.
-        index: u8,
-        /// Item.
-        item: Hex,
-    },
-    /// The k positions -> `{"positions": [..]}`.
-    Positions {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Item.
-        item: Hex,
-    },
-    /// Builds a snapshot -> `{"packed_bits": hex, "documents": n}`.
-    Build {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records, in order.
-        records: Vec<Hex>,
-    },
-    /// Builds, looks one item up -> `{"maybe_present", "exact_checked", "duplicate"}`.
-    Lookup {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records.
-        records: Vec<Hex>,
-        /// The query.
-        item: Hex,
-    },
-    /// Builds, looks many items up -> `{"results": [triple, ..]}` in input order.
-    LookupMany {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records.
-        records: Vec<Hex>,
-        /// The queries.
-        items: Vec<Hex>,
-    },
-    /// Builds from typed values and, when `item` is given, looks it up ->
-    /// `{"lookup": triple | null}`, or a `type` / `value` error naming the field.
-    Typed {
-        /// The records argument.
-        records: TypedValue,
-        /// The m argument.
-        m: TypedValue,
-        /// The k argument.
-        k: TypedValue,
-        /// The seed argument.
-        seed: TypedValue,
-        /// The item to look up, if any.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        item: Option<TypedValue>,
-    },
-    /// Reads a snapshot given as its parts, verifying it, and looks items up ->
-    /// `{"results": [triple, ..]}`, or a `value` error naming `packed_bits` or
-    /// `records[i]`.
-    Read {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// The packed bits given.
-        packed_bits: Hex,
-        /// The records given.
-        records: Vec<Hex>,
-        /// The queries.
-        items: Vec<Hex>,
-    },
-    /// Builds a snapshot, makes one named mutation attempt, observes the snapshot ->
-    /// `{"outcome", "detail", "m", "k", "seed", "packed_bits", "documents", "lookups"}`.
-    Mutate {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records.
-        records: Vec<Hex>,
-        /// The values the attempt tries to put in.
-        other: OtherSnapshot,
-        /// The attempt.
-        attempt: MutationAttempt,
-        /// Items looked up after the attempt.
-        probes: Vec<Hex>,
-    },
-}
-
-/// The second snapshot of a `mutate` request.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OtherSnapshot {
-    /// m.
-    pub m: u64,
-    /// k.
-    pub k: u64,
-    /// Seed.
-    pub seed: Hex,
-    /// Records.
-    pub records: Vec<Hex>,
-}
-
-/// A `fnv1a-utf16-v1` operation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-pub enum FnvOp {
-    /// Hashes and positions -> `{"h1", "h2", "positions"}`.
-    Positions {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// UTF-16 code units.
-        units: Vec<u16>,
-    },
-    /// A session script -> `{"initial": view, "steps": [..]}` (`spec/fnv1a-utf16-v1/SESSION.md`).
-    Session {
-        /// The steps.
-        script: Vec<ScriptOp>,
-    },
-    /// The estimates -> `{"classic", "finite_m", "exact", "optimal_k"}`.
-    Estimates {
-        /// m.
-        m: u32,
-        /// k.
-        k: u32,
-        /// n.
-        n: u32,
-    },
-}
 
 /// A parsed request.
 #[derive(Clone, Debug, PartialEq)]
@@ -390,8 +229,10 @@ fn hexes(list: &[Hex]) -> Vec<Vec<u8>> {
     list.iter().map(|h| h.0.clone()).collect()
 }
 
-fn triple_json(t: &Triple) -> Value {
-    json!({"maybe_present": t.maybe_present, "exact_checked": t.exact_checked, "duplicate": t.duplicate})
+/// `result` as its JSON value (a result type always has one).
+fn json(result: impl Serialize) -> Answer<Value> {
+    serde_json::to_value(result)
+        .map_err(|err| SubjectError::Broken(format!("cannot encode the result: {err}")))
 }
 
 fn raw(m: u64, k: u64, seed: &Hex) -> RawParams {
@@ -400,24 +241,6 @@ fn raw(m: u64, k: u64, seed: &Hex) -> RawParams {
         k,
         seed: seed.0.clone(),
     }
-}
-
-fn step_json(step: StepAnswer) -> Value {
-    let mut out = Map::new();
-    out.insert("view".into(), step.view);
-    if let Some((kind, message)) = step.error {
-        out.insert("error".into(), json!({"kind": kind, "message": message}));
-    }
-    if let Some(save) = step.save {
-        out.insert(
-            "save".into(),
-            json!({"outcome": save.outcome, "stored_units": save.stored_units, "warning": save.warning}),
-        );
-    }
-    if let Some(export) = step.export {
-        out.insert("export".into(), Value::String(export));
-    }
-    Value::Object(out)
 }
 
 /// Runs a script step by step, writing each step's answer down as it comes and
@@ -437,14 +260,13 @@ fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
         }
         Ok(())
     };
-    let initial = RustFnv::run_script(script, |step| {
-        let value = step_json(step);
-        spend(&value, format!("at step {}", steps.len() + 1))?;
-        steps.push(value);
+    let initial = RustFnv::run_script(script, |step: StepAnswer| {
+        spend(&json(&step)?, format!("at step {}", steps.len() + 1))?;
+        steps.push(step);
         Ok(())
     })?;
     spend(&initial, "with the initial view".into())?;
-    Ok(json!({"initial": initial, "steps": steps}))
+    json(ScriptAnswer { initial, steps })
 }
 
 /// Answers one request with the production crates. An answer that would be longer
@@ -453,31 +275,27 @@ fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
 /// session's views).
 pub fn answer(request: &Request) -> Answer<Value> {
     let (mut doc, mut fnv) = (RustDoc, RustFnv);
-    Ok(match request {
+    match request {
         Request::Doc(op) => match op {
-            DocOp::Sha256 { data } => json!({"digest": hex::encode(doc.sha256(&data.0)?)}),
+            DocOp::Sha256 { data } => json(DigestResult {
+                digest: Hex(doc.sha256(&data.0)?),
+            }),
             DocOp::Frame {
                 m,
                 k,
                 seed,
                 index,
                 item,
-            } => {
-                let framed = doc.frame(&raw(*m, *k, seed), *index, &item.0)?;
-                json!({"message": hex::encode(framed.message), "digest": hex::encode(framed.digest)})
-            }
-            DocOp::Positions { m, k, seed, item } => {
-                json!({"positions": doc.positions(&raw(*m, *k, seed), &item.0)?})
-            }
+            } => json(doc.frame(&raw(*m, *k, seed), *index, &item.0)?),
+            DocOp::Positions { m, k, seed, item } => json(PositionsResult {
+                positions: doc.positions(&raw(*m, *k, seed), &item.0)?,
+            }),
             DocOp::Build {
                 m,
                 k,
                 seed,
                 records,
-            } => {
-                let built = doc.build(&raw(*m, *k, seed), &hexes(records))?;
-                json!({"packed_bits": hex::encode(built.packed_bits), "documents": built.documents})
-            }
+            } => json(doc.build(&raw(*m, *k, seed), &hexes(records))?),
             DocOp::Lookup {
                 m,
                 k,
@@ -490,7 +308,10 @@ pub fn answer(request: &Request) -> Answer<Value> {
                     &hexes(records),
                     std::slice::from_ref(&item.0),
                 )?;
-                answers.first().map(triple_json).unwrap_or(Value::Null)
+                match answers.first() {
+                    Some(triple) => json(triple),
+                    None => Ok(Value::Null),
+                }
             }
             DocOp::LookupMany {
                 m,
@@ -500,8 +321,9 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 items,
             } => {
                 triples_fit("items", items.len())?;
-                let answers = doc.lookup(&raw(*m, *k, seed), &hexes(records), &hexes(items))?;
-                json!({"results": answers.iter().map(triple_json).collect::<Vec<_>>()})
+                json(TriplesResult {
+                    results: doc.lookup(&raw(*m, *k, seed), &hexes(records), &hexes(items))?,
+                })
             }
             DocOp::Typed {
                 records,
@@ -509,10 +331,9 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 k,
                 seed,
                 item,
-            } => {
-                let lookup = doc.typed(records, m, k, seed, item.as_ref())?;
-                json!({"lookup": lookup.as_ref().map(triple_json)})
-            }
+            } => json(TypedResult {
+                lookup: doc.typed(records, m, k, seed, item.as_ref())?,
+            }),
             DocOp::Read {
                 m,
                 k,
@@ -522,13 +343,14 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 items,
             } => {
                 triples_fit("items", items.len())?;
-                let answers = doc.read(
-                    &raw(*m, *k, seed),
-                    &hexes(records),
-                    &packed_bits.0,
-                    &hexes(items),
-                )?;
-                json!({"results": answers.iter().map(triple_json).collect::<Vec<_>>()})
+                json(TriplesResult {
+                    results: doc.read(
+                        &raw(*m, *k, seed),
+                        &hexes(records),
+                        &packed_bits.0,
+                        &hexes(items),
+                    )?,
+                })
             }
             DocOp::Mutate {
                 m,
@@ -548,44 +370,44 @@ pub fn answer(request: &Request) -> Answer<Value> {
                     *attempt,
                     &hexes(probes),
                 )?;
+                let outcome = [
+                    MutationOutcome::Raised,
+                    MutationOutcome::Done,
+                    MutationOutcome::Impossible,
+                ]
+                .into_iter()
+                .find(|o| o.as_str() == mutation.outcome)
+                .ok_or_else(|| {
+                    SubjectError::Broken(format!("unknown outcome {:?}", mutation.outcome))
+                })?;
                 let seen = mutation.observed;
-                json!({
-                    "outcome": mutation.outcome,
-                    "detail": mutation.detail,
-                    "m": seen.m,
-                    "k": seen.k,
-                    "seed": hex::encode(seen.seed),
-                    "packed_bits": hex::encode(seen.packed_bits),
-                    "documents": seen.documents,
-                    "lookups": seen.lookups.iter().map(triple_json).collect::<Vec<_>>(),
+                json(MutateResult {
+                    outcome,
+                    detail: mutation.detail,
+                    m: seen.m,
+                    k: seen.k,
+                    seed: Hex(seen.seed),
+                    packed_bits: Hex(seen.packed_bits),
+                    documents: seen.documents,
+                    lookups: seen.lookups,
                 })
             }
         },
         Request::Fnv(op) => match op {
-            FnvOp::Positions { m, k, units } => {
-                let h = fnv.positions(*m, *k, units)?;
-                json!({"h1": h.h1, "h2": h.h2, "positions": h.positions})
-            }
-            FnvOp::Session { script } => session_answer(script)?,
-            FnvOp::Estimates { m, k, n } => {
-                let e = fnv.estimates(*m, *k, *n)?;
-                json!({"classic": e.classic, "finite_m": e.finite_m, "exact": e.exact, "optimal_k": e.optimal_k})
-            }
+            FnvOp::Positions { m, k, units } => json(fnv.positions(*m, *k, units)?),
+            FnvOp::Session { script } => session_answer(script),
+            FnvOp::Estimates { m, k, n } => json(fnv.estimates(*m, *k, *n)?),
         },
-    })
+    }
 }
 
 fn error_json(kind: &str, field: Option<&str>, message: &str) -> Value {
-    let mut error = Map::new();
-    error.insert("kind".into(), json!(kind));
-    if let Some(field) = field {
-        error.insert("field".into(), json!(field));
-    }
-    error.insert(
-        "message".into(),
-        json!(crate::quote::shorten_quotes(message)),
-    );
-    Value::Object(error)
+    json(ErrorBody {
+        kind: kind.to_string(),
+        field: field.map(str::to_string),
+        message: crate::quote::shorten_quotes(message),
+    })
+    .unwrap_or_default()
 }
 
 /// The response line (without its newline) to one request line, answered with the
@@ -739,20 +561,15 @@ fn lookup_op(p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> DocOp {
 }
 
 fn built(answer: Answer<Value>, op: &DocOp) -> Answer<Built> {
-    let r: BuildResult = result(answer, op)?;
-    Ok(Built {
-        packed_bits: r.packed_bits.0,
-        documents: r.documents,
-    })
+    result(answer, op)
 }
 
 fn looked_up(answer: Answer<Value>, op: &DocOp) -> Answer<Vec<Triple>> {
     if matches!(op, DocOp::Lookup { .. }) {
-        let r: TripleResult = result(answer, op)?;
-        return Ok(vec![r.into()]);
+        return Ok(vec![result(answer, op)?]);
     }
-    let r: ManyResult = result(answer, op)?;
-    Ok(r.results.into_iter().map(Triple::from).collect())
+    let r: TriplesResult = result(answer, op)?;
+    Ok(r.results)
 }
 
 /// A `doc-membership-v1` subject behind an adapter.
@@ -760,84 +577,6 @@ pub struct AdapterDoc(pub Shared);
 
 /// A `fnv1a-utf16-v1` subject behind an adapter.
 pub struct AdapterFnv(pub Shared);
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DigestResult {
-    digest: Hex,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FrameResult {
-    message: Hex,
-    digest: Hex,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PositionsResult {
-    positions: Vec<u16>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BuildResult {
-    packed_bits: Hex,
-    documents: usize,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TripleResult {
-    maybe_present: bool,
-    exact_checked: bool,
-    duplicate: bool,
-}
-
-impl From<TripleResult> for Triple {
-    fn from(t: TripleResult) -> Self {
-        Triple {
-            maybe_present: t.maybe_present,
-            exact_checked: t.exact_checked,
-            duplicate: t.duplicate,
-        }
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ManyResult {
-    results: Vec<TripleResult>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TypedResult {
-    lookup: Option<TripleResult>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MutationResult {
-    outcome: MutationOutcome,
-    detail: String,
-    m: u64,
-    k: u64,
-    seed: Hex,
-    packed_bits: Hex,
-    documents: usize,
-    lookups: Vec<TripleResult>,
-}
-
-/// The three accounts an adapter may give of an attempt.
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-enum MutationOutcome {
-    Raised,
-    Done,
-    Impossible,
-}
 
 fn hex_list(list: &[Vec<u8>]) -> Vec<Hex> {
     list.iter().map(|b| Hex(b.clone())).collect()
@@ -870,11 +609,7 @@ impl DocSubject for AdapterDoc {
             index,
             item: Hex(item.to_vec()),
         };
-        let r: FrameResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-        Ok(Framed {
-            message: r.message.0,
-            digest: r.digest.0,
-        })
+        call(&self.0, crate::doc_checks::PROTOCOL, &op)
     }
 
     fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
@@ -955,7 +690,7 @@ impl DocSubject for AdapterDoc {
             item: item.cloned(),
         };
         let r: TypedResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-        Ok(r.lookup.map(Triple::from))
+        Ok(r.lookup)
     }
 
     fn read(
@@ -973,8 +708,8 @@ impl DocSubject for AdapterDoc {
             records: hex_list(records),
             items: hex_list(items),
         };
-        let r: ManyResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
-        Ok(r.results.into_iter().map(Triple::from).collect())
+        let r: TriplesResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        Ok(r.results)
     }
 
     fn mutate(
@@ -999,12 +734,9 @@ impl DocSubject for AdapterDoc {
             attempt,
             probes: hex_list(probes),
         };
-        let r: MutationResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        let r: MutateResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
         Ok(Mutation {
-            outcome: serde_json::to_value(&r.outcome)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
+            outcome: r.outcome.as_str().to_string(),
             detail: r.detail,
             observed: Observation {
                 m: r.m,
@@ -1012,61 +744,10 @@ impl DocSubject for AdapterDoc {
                 seed: r.seed.0,
                 packed_bits: r.packed_bits.0,
                 documents: r.documents,
-                lookups: r.lookups.into_iter().map(Triple::from).collect(),
+                lookups: r.lookups,
             },
         })
     }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HashesResult {
-    h1: u32,
-    h2: u32,
-    positions: Vec<u16>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ErrorResult {
-    kind: String,
-    message: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SaveResult {
-    outcome: String,
-    stored_units: usize,
-    warning: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StepResult {
-    view: Value,
-    #[serde(default)]
-    error: Option<ErrorResult>,
-    #[serde(default)]
-    save: Option<SaveResult>,
-    #[serde(default)]
-    export: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SessionResult {
-    initial: Value,
-    steps: Vec<StepResult>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EstimatesResult {
-    classic: f64,
-    finite_m: f64,
-    exact: f64,
-    optimal_k: u32,
 }
 
 impl FnvSubject for AdapterFnv {
@@ -1078,60 +759,26 @@ impl FnvSubject for AdapterFnv {
     }
 
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
-        let r: HashesResult = call(
-            &self.0,
-            crate::fnv_checks::PROTOCOL,
-            &FnvOp::Positions {
-                m,
-                k,
-                units: units.to_vec(),
-            },
-        )?;
-        Ok(FnvHashes {
-            h1: r.h1,
-            h2: r.h2,
-            positions: r.positions,
-        })
+        let op = FnvOp::Positions {
+            m,
+            k,
+            units: units.to_vec(),
+        };
+        call(&self.0, crate::fnv_checks::PROTOCOL, &op)
     }
 
     fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
-        let r: SessionResult = call(
-            &self.0,
-            crate::fnv_checks::PROTOCOL,
-            &FnvOp::Session {
-                script: script.to_vec(),
-            },
-        )?;
-        Ok(ScriptAnswer {
-            initial: r.initial,
-            steps: r
-                .steps
-                .into_iter()
-                .map(|s| StepAnswer {
-                    view: s.view,
-                    error: s.error.map(|e| (e.kind, e.message)),
-                    save: s.save.map(|s| SaveAnswer {
-                        outcome: s.outcome,
-                        stored_units: s.stored_units,
-                        warning: s.warning,
-                    }),
-                    export: s.export,
-                })
-                .collect(),
-        })
+        let op = FnvOp::Session {
+            script: script.to_vec(),
+        };
+        call(&self.0, crate::fnv_checks::PROTOCOL, &op)
     }
 
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        let r: EstimatesResult = call(
+        call(
             &self.0,
             crate::fnv_checks::PROTOCOL,
             &FnvOp::Estimates { m, k, n },
-        )?;
-        Ok(EstimatesAnswer {
-            classic: r.classic,
-            finite_m: r.finite_m,
-            exact: r.exact,
-            optimal_k: r.optimal_k,
-        })
+        )
     }
 }

@@ -449,7 +449,7 @@ fn export_of(subjects: &mut Subjects, case: &SessionCase) -> Exported {
     if let Some(rejected) = answer.steps.iter().find_map(|s| s.error.as_ref()) {
         return Err(fail(format!(
             "a step was rejected: {}: {}",
-            rejected.0, rejected.1
+            rejected.kind, rejected.message
         )));
     }
     let text = last
@@ -508,7 +508,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 match subjects.fnv.session(&import) {
                     Ok(answer) => match answer.steps.first() {
                         Some(step) => match &step.error {
-                            Some((kind, message)) => cell.differ(
+                            Some(crate::subject::StepError { kind, message }) => cell.differ(
                                 case,
                                 &what,
                                 "the import accepted".to_string(),

@@ -203,7 +203,13 @@ fn script(
             )
         };
         match (&want.error, &got.error) {
-            (Some(kind), Some((got_kind, message))) => {
+            (
+                Some(kind),
+                Some(crate::subject::StepError {
+                    kind: got_kind,
+                    message,
+                }),
+            ) => {
                 if kind != "*" && kind != got_kind {
                     v.fail(
                         format!("{}: error kind", step()),
@@ -224,7 +230,7 @@ fn script(
                 format!("a {kind} error"),
                 "accepted",
             ),
-            (None, Some((kind, message))) => v.fail(
+            (None, Some(crate::subject::StepError { kind, message })) => v.fail(
                 format!("{}: accepted", step()),
                 "accepted",
                 format!("{kind}: {message}"),

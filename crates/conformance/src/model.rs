@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use bloomproof_format::adapter::{DraftName, MutationAttempt, PanelName, ScriptOp, TextValue};
 pub use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue};
 
 /// The format version this crate reads and writes.
@@ -285,39 +286,6 @@ pub struct FramingExpect {
     pub packed_hex: Option<Hex>,
 }
 
-/// A mutation attempt, named by the spec and made by the implementation (see
-/// `spec/ADAPTER.md`, *Mutation attempts*).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MutationAttempt {
-    /// Assign every public field the other snapshot's value, delete each, add one.
-    AssignFields,
-    /// Change in place every value handed out for the bits.
-    MutateReturnedBits,
-    /// Change in place what is handed out for the documents.
-    MutateReturnedDocuments,
-    /// Change in place every value a lookup returns.
-    MutateReturnedLookup,
-    /// Change the caller's records container and buffers after the build.
-    MutateRecordsAfterBuild,
-    /// Change the caller's seed buffer after the build.
-    MutateSeedAfterBuild,
-    /// Run the constructor again on the existing snapshot.
-    Reconstruct,
-    /// Copy the snapshot every way the language offers and assign the copies' fields.
-    MutateCopy,
-}
-
-impl MutationAttempt {
-    /// The name as the spec and the adapter protocol spell it (its serde name).
-    pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    }
-}
-
 /// A snapshot, the mutation attempts to make on it, and what to observe afterwards.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -559,113 +527,6 @@ pub struct FnvPositionsExpect {
     pub h2: u32,
     /// `(h1 + i*h2) mod m` for i in 0..k, in order.
     pub positions: Vec<u16>,
-}
-
-/// A string in a script: text, or UTF-16 code units (for lone surrogates).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum TextValue {
-    /// Text (encoded to UTF-16).
-    Text(String),
-    /// UTF-16 code units.
-    Units(Vec<u16>),
-}
-
-/// A field the user edits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DraftName {
-    /// The m field.
-    M,
-    /// The k field.
-    K,
-    /// The insert field.
-    Insert,
-    /// The query field.
-    Query,
-}
-
-/// A detail panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PanelName {
-    /// "Hash positions".
-    Positions,
-    /// "Model and hashes".
-    Model,
-}
-
-/// One step of a session script. The first seven are the page's own operations;
-/// the rest are script helpers every adapter implements (see `spec/README.md`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ScriptOp {
-    /// Types into a field (raw text, kept verbatim).
-    SetDraft {
-        /// Which field.
-        field: DraftName,
-        /// The raw text.
-        value: String,
-    },
-    /// Creates the filter from the m and k drafts.
-    Create {},
-    /// Inserts a string.
-    Insert {
-        /// The string.
-        value: TextValue,
-    },
-    /// Queries a string.
-    Query {
-        /// The string.
-        value: TextValue,
-    },
-    /// Inserts "a" to "h", in order.
-    InsertExample {},
-    /// Clears the filter, keeps the drafts.
-    Reset {},
-    /// Opens or closes a detail panel.
-    SetPanel {
-        /// Which panel.
-        panel: PanelName,
-        /// Open or closed.
-        open: bool,
-    },
-    /// Inserts `prefix + i` for i in `0..count`, in order, as one step (all or nothing).
-    InsertMany {
-        /// The common prefix.
-        prefix: String,
-        /// How many strings.
-        count: u32,
-    },
-    /// Exports the session, imports the text into a fresh session and continues with
-    /// it. The view must equal the one before.
-    Roundtrip {},
-    /// Imports this JSON document (serialised compactly).
-    Import {
-        /// The document.
-        document: serde_json::Value,
-    },
-    /// Imports this raw text.
-    ImportText {
-        /// The text.
-        text: String,
-    },
-    /// Exports the session, pads it with trailing spaces to exactly `bytes` bytes and
-    /// imports that.
-    ImportPadded {
-        /// Total size in bytes.
-        bytes: usize,
-    },
-    /// Applies the local-save rule to a serialised state of exactly `units` UTF-16
-    /// code units, with the current export as the previous copy.
-    SaveLocal {
-        /// Size of the state, in UTF-16 code units.
-        units: usize,
-    },
-    /// Exports the session; the step's answer carries the export text as `export`.
-    /// The session is unchanged. (Cross-reading hands the text to another
-    /// implementation's `import_text`.)
-    Export {},
 }
 
 /// A session script.

@@ -1,4 +1,5 @@
-//! JSON Schemas of the spec files, generated from the Rust types.
+//! JSON Schemas of the spec files and of the adapter messages, generated from the Rust
+//! types.
 
 use crate::model::{CasesFile, ChecksFile, DocCase, FnvCase};
 use schemars::{JsonSchema, generate::SchemaSettings};
@@ -27,6 +28,12 @@ pub fn all() -> Vec<(&'static str, String)> {
         (
             "fnv1a-utf16-v1.cases.schema.json",
             render::<CasesFile<FnvCase>>("bloomproof fnv1a-utf16-v1 cases"),
+        ),
+        (
+            "adapter.schema.json",
+            render::<bloomproof_format::adapter::Messages>(
+                "bloomproof adapter messages (spec/ADAPTER.md): each property is one request or result",
+            ),
         ),
     ]
 }

@@ -8,6 +8,10 @@
 use crate::model::{MutationAttempt, TypedValue};
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
+pub use bloomproof_format::adapter::{
+    Built, EstimatesAnswer, FnvHashes, Framed, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
+    Triple,
+};
 use bloomproof_protocol::doc_membership_v1 as protocol;
 use std::fmt;
 
@@ -66,35 +70,6 @@ pub struct RawParams {
     pub k: u64,
     /// The seed bytes.
     pub seed: Vec<u8>,
-}
-
-/// A framed message and its digest.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Framed {
-    /// The message bytes.
-    pub message: Vec<u8>,
-    /// SHA-256 of the message.
-    pub digest: Vec<u8>,
-}
-
-/// A built snapshot as the adapter protocol reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Built {
-    /// Packed little-endian bits.
-    pub packed_bits: Vec<u8>,
-    /// Number of distinct documents.
-    pub documents: usize,
-}
-
-/// A lookup triple.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Triple {
-    /// All k bits set.
-    pub maybe_present: bool,
-    /// The exact set was consulted.
-    pub exact_checked: bool,
-    /// Exact byte equality.
-    pub duplicate: bool,
 }
 
 /// A `doc-membership-v1` implementation, as the evaluators drive it.
@@ -403,63 +378,6 @@ impl DocSubject for RustDoc {
 // ---------------------------------------------------------------------------------
 // fnv1a-utf16-v1
 
-/// The base hashes and positions of one string.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FnvHashes {
-    /// h1.
-    pub h1: u32,
-    /// h2 (odd).
-    pub h2: u32,
-    /// The positions in order.
-    pub positions: Vec<u16>,
-}
-
-/// The answer to a `save_local` step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SaveAnswer {
-    /// `saved` or `kept`.
-    pub outcome: String,
-    /// Length of the stored copy, in UTF-16 code units.
-    pub stored_units: usize,
-    /// The warning, when the state was not saved.
-    pub warning: Option<String>,
-}
-
-/// The answer to one script step.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StepAnswer {
-    /// The session's view after the step (after a rejected step: unchanged).
-    pub view: serde_json::Value,
-    /// The rejection, as (kind, message).
-    pub error: Option<(String, String)>,
-    /// For `save_local`.
-    pub save: Option<SaveAnswer>,
-    /// For `export`: the export text.
-    pub export: Option<String>,
-}
-
-/// The answer to a whole script.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScriptAnswer {
-    /// The view of the new session, before any step.
-    pub initial: serde_json::Value,
-    /// One answer per step.
-    pub steps: Vec<StepAnswer>,
-}
-
-/// The estimates.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EstimatesAnswer {
-    /// Classic.
-    pub classic: f64,
-    /// Finite-m.
-    pub finite_m: f64,
-    /// Exact under ideal uniform hashing.
-    pub exact: f64,
-    /// Optimal k.
-    pub optimal_k: u32,
-}
-
 /// A `fnv1a-utf16-v1` implementation, as the evaluators drive it.
 pub trait FnvSubject {
     /// A short name for reports.
@@ -500,8 +418,11 @@ fn view(session: &bloomproof_session::Session) -> serde_json::Value {
     serde_json::to_value(session.view()).unwrap_or(serde_json::Value::Null)
 }
 
-fn rejected(kind: &str, message: String) -> Option<(String, String)> {
-    Some((kind.to_string(), message))
+fn rejected(kind: &str, message: String) -> Option<StepError> {
+    Some(StepError {
+        kind: kind.to_string(),
+        message,
+    })
 }
 
 impl RustFnv {

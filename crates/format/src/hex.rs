@@ -112,6 +112,23 @@ impl JsonSchema for Hex {
     }
 }
 
+/// Serde for a `Vec<u8>` field written as [`Hex`] (`#[serde(with = "...")]`), for types
+/// that hand plain bytes to their users.
+pub mod bytes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the bytes as lowercase hex text.
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&super::encode_hex(bytes))
+    }
+
+    /// Reads hex text (either case) as bytes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        super::decode_hex(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,10 @@
 //! `JsonSchema`, so the JSON Schemas generated from the files' types describe these the
 //! same way everywhere.
 //!
-//! Dependencies: serde and schemars. The optional feature `dynamic` adds
+//! [`adapter`] holds every request and result of the adapter protocol, both sides.
+//!
+//! Dependencies: serde, `serde_json` (for the session views and import documents the
+//! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
 //! [`TypedValue::to_dynamic`], the one conversion into the filter's
 //! `bloomproof_filter::dynamic::Value` (used by the conformance subject and the vector
 //! generator).
@@ -26,7 +29,8 @@
 //! them; the one reader that refused uppercase (the vector loader, on files nobody
 //! commits) now reads it as the same bytes.
 
-mod hex;
+pub mod adapter;
+pub mod hex;
 mod typed;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix};

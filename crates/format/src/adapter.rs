@@ -1,0 +1,557 @@
+//! The adapter protocol's messages (`spec/ADAPTER.md`): one type per request and per
+//! result, used by both sides (the runner's client sends requests and reads results,
+//! `bloomproof adapter` reads requests and writes results), and the JSON Schema of
+//! `spec/schemas/adapter.schema.json` is generated from them ([`Messages`]).
+//!
+//! A request line is a [`DocOp`] or [`FnvOp`] object (tagged by `op`) with `id` and
+//! `protocol` added; a response line is `{"id", "result"}` with the op's result type
+//! below, or `{"id", "error"}` with an [`ErrorBody`].
+
+use crate::{Hex, TypedValue};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A `doc-membership-v1` operation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DocOp {
+    /// SHA-256 of raw bytes -> `{"digest": hex}`.
+    Sha256 {
+        /// The bytes.
+        data: Hex,
+    },
+    /// One framed message -> `{"message": hex, "digest": hex}`.
+    Frame {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// Hash index.
+        index: u8,
+        /// Item.
+        item: Hex,
+    },
+    /// The k positions -> `{"positions": [..]}`.
+    Positions {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// Item.
+        item: Hex,
+    },
+    /// Builds a snapshot -> `{"packed_bits": hex, "documents": n}`.
+    Build {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// Records, in order.
+        records: Vec<Hex>,
+    },
+    /// Builds, looks one item up -> `{"maybe_present", "exact_checked", "duplicate"}`.
+    Lookup {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// Records.
+        records: Vec<Hex>,
+        /// The query.
+        item: Hex,
+    },
+    /// Builds, looks many items up -> `{"results": [triple, ..]}` in input order.
+    LookupMany {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// Records.
+        records: Vec<Hex>,
+        /// The queries.
+        items: Vec<Hex>,
+    },
+    /// Builds from typed values and, when `item` is given, looks it up ->
+    /// `{"lookup": triple | null}`, or a `type` / `value` error naming the field.
+    Typed {
+        /// The records argument.
+        records: TypedValue,
+        /// The m argument.
+        m: TypedValue,
+        /// The k argument.
+        k: TypedValue,
+        /// The seed argument.
+        seed: TypedValue,
+        /// The item to look up, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<TypedValue>,
+    },
+    /// Reads a snapshot given as its parts, verifying it, and looks items up ->
+    /// `{"results": [triple, ..]}`, or a `value` error naming `packed_bits` or
+    /// `records[i]`.
+    Read {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// The packed bits given.
+        packed_bits: Hex,
+        /// The records given.
+        records: Vec<Hex>,
+        /// The queries.
+        items: Vec<Hex>,
+    },
+    /// Builds a snapshot, makes one named mutation attempt, observes the snapshot ->
+    /// `{"outcome", "detail", "m", "k", "seed", "packed_bits", "documents", "lookups"}`.
+    Mutate {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// Seed.
+        seed: Hex,
+        /// Records.
+        records: Vec<Hex>,
+        /// The values the attempt tries to put in.
+        other: OtherSnapshot,
+        /// The attempt.
+        attempt: MutationAttempt,
+        /// Items looked up after the attempt.
+        probes: Vec<Hex>,
+    },
+}
+
+/// The second snapshot of a `mutate` request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OtherSnapshot {
+    /// m.
+    pub m: u64,
+    /// k.
+    pub k: u64,
+    /// Seed.
+    pub seed: Hex,
+    /// Records.
+    pub records: Vec<Hex>,
+}
+
+/// A `fnv1a-utf16-v1` operation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FnvOp {
+    /// Hashes and positions -> `{"h1", "h2", "positions"}`.
+    Positions {
+        /// m.
+        m: u64,
+        /// k.
+        k: u64,
+        /// UTF-16 code units.
+        units: Vec<u16>,
+    },
+    /// A session script -> `{"initial": view, "steps": [..]}` (`spec/fnv1a-utf16-v1/SESSION.md`).
+    Session {
+        /// The steps.
+        script: Vec<ScriptOp>,
+    },
+    /// The estimates -> `{"classic", "finite_m", "exact", "optimal_k"}`.
+    Estimates {
+        /// m.
+        m: u32,
+        /// k.
+        k: u32,
+        /// n.
+        n: u32,
+    },
+}
+
+/// A mutation attempt, named by the spec and made by the implementation (see
+/// `spec/ADAPTER.md`, *Mutation attempts*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MutationAttempt {
+    /// Assign every public field the other snapshot's value, delete each, add one.
+    AssignFields,
+    /// Change in place every value handed out for the bits.
+    MutateReturnedBits,
+    /// Change in place what is handed out for the documents.
+    MutateReturnedDocuments,
+    /// Change in place every value a lookup returns.
+    MutateReturnedLookup,
+    /// Change the caller's records container and buffers after the build.
+    MutateRecordsAfterBuild,
+    /// Change the caller's seed buffer after the build.
+    MutateSeedAfterBuild,
+    /// Run the constructor again on the existing snapshot.
+    Reconstruct,
+    /// Copy the snapshot every way the language offers and assign the copies' fields.
+    MutateCopy,
+}
+
+impl MutationAttempt {
+    /// The name as the spec and the adapter protocol spell it (its serde name).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// A string in a script: text, or UTF-16 code units (for lone surrogates).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TextValue {
+    /// Text (encoded to UTF-16).
+    Text(String),
+    /// UTF-16 code units.
+    Units(Vec<u16>),
+}
+
+/// A field the user edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftName {
+    /// The m field.
+    M,
+    /// The k field.
+    K,
+    /// The insert field.
+    Insert,
+    /// The query field.
+    Query,
+}
+
+/// A detail panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PanelName {
+    /// "Hash positions".
+    Positions,
+    /// "Model and hashes".
+    Model,
+}
+
+/// One step of a session script. The first seven are the page's own operations;
+/// the rest are script helpers every adapter implements (see `spec/README.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScriptOp {
+    /// Types into a field (raw text, kept verbatim).
+    SetDraft {
+        /// Which field.
+        field: DraftName,
+        /// The raw text.
+        value: String,
+    },
+    /// Creates the filter from the m and k drafts.
+    Create {},
+    /// Inserts a string.
+    Insert {
+        /// The string.
+        value: TextValue,
+    },
+    /// Queries a string.
+    Query {
+        /// The string.
+        value: TextValue,
+    },
+    /// Inserts "a" to "h", in order.
+    InsertExample {},
+    /// Clears the filter, keeps the drafts.
+    Reset {},
+    /// Opens or closes a detail panel.
+    SetPanel {
+        /// Which panel.
+        panel: PanelName,
+        /// Open or closed.
+        open: bool,
+    },
+    /// Inserts `prefix + i` for i in `0..count`, in order, as one step (all or nothing).
+    InsertMany {
+        /// The common prefix.
+        prefix: String,
+        /// How many strings.
+        count: u32,
+    },
+    /// Exports the session, imports the text into a fresh session and continues with
+    /// it. The view must equal the one before.
+    Roundtrip {},
+    /// Imports this JSON document (serialised compactly).
+    Import {
+        /// The document.
+        document: serde_json::Value,
+    },
+    /// Imports this raw text.
+    ImportText {
+        /// The text.
+        text: String,
+    },
+    /// Exports the session, pads it with trailing spaces to exactly `bytes` bytes and
+    /// imports that.
+    ImportPadded {
+        /// Total size in bytes.
+        bytes: usize,
+    },
+    /// Applies the local-save rule to a serialised state of exactly `units` UTF-16
+    /// code units, with the current export as the previous copy.
+    SaveLocal {
+        /// Size of the state, in UTF-16 code units.
+        units: usize,
+    },
+    /// Exports the session; the step's answer carries the export text as `export`.
+    /// The session is unchanged. (Cross-reading hands the text to another
+    /// implementation's `import_text`.)
+    Export {},
+}
+
+/// A lookup triple (the answer to `lookup`, and each entry of `results` and
+/// `lookups`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Triple {
+    /// All k bits set.
+    pub maybe_present: bool,
+    /// The exact set was consulted.
+    pub exact_checked: bool,
+    /// Exact byte equality.
+    pub duplicate: bool,
+}
+
+/// The result of `sha256`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DigestResult {
+    /// SHA-256 of the data.
+    pub digest: Hex,
+}
+
+/// The result of `frame`: a framed message and its digest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Framed {
+    /// The message bytes.
+    #[serde(with = "crate::hex::bytes")]
+    #[schemars(with = "Hex")]
+    pub message: Vec<u8>,
+    /// SHA-256 of the message.
+    #[serde(with = "crate::hex::bytes")]
+    #[schemars(with = "Hex")]
+    pub digest: Vec<u8>,
+}
+
+/// The result of `positions` (`doc-membership-v1`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PositionsResult {
+    /// The k positions, in hash-index order.
+    pub positions: Vec<u16>,
+}
+
+/// The result of `build`: a built snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Built {
+    /// Packed little-endian bits, `ceil(m/8)` bytes.
+    #[serde(with = "crate::hex::bytes")]
+    #[schemars(with = "Hex")]
+    pub packed_bits: Vec<u8>,
+    /// Number of distinct documents.
+    pub documents: usize,
+}
+
+/// The result of `lookup_many` and `read`: one triple per item, in input order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TriplesResult {
+    /// The triples.
+    pub results: Vec<Triple>,
+}
+
+/// The result of `typed`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypedResult {
+    /// The lookup of `item`; null when no item was given.
+    pub lookup: Option<Triple>,
+}
+
+/// The account an implementation gives of a mutation attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MutationOutcome {
+    /// The attempt raised an error.
+    Raised,
+    /// The attempt completed (and must have changed nothing).
+    Done,
+    /// The language offers no way to make it.
+    Impossible,
+}
+
+impl MutationOutcome {
+    /// `raised`, `done` or `impossible`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MutationOutcome::Raised => "raised",
+            MutationOutcome::Done => "done",
+            MutationOutcome::Impossible => "impossible",
+        }
+    }
+}
+
+/// The result of `mutate`: the account of the attempt, then the snapshot as its
+/// ordinary operations show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MutateResult {
+    /// The implementation's account.
+    pub outcome: MutationOutcome,
+    /// What was tried and what happened, in the implementation's words.
+    pub detail: String,
+    /// m, as the snapshot reports it.
+    pub m: u64,
+    /// k, as the snapshot reports it.
+    pub k: u64,
+    /// The seed, as the snapshot reports it.
+    pub seed: Hex,
+    /// The packed bits.
+    pub packed_bits: Hex,
+    /// The number of documents.
+    pub documents: usize,
+    /// One lookup per probe, in order.
+    pub lookups: Vec<Triple>,
+}
+
+/// The result of `positions` (`fnv1a-utf16-v1`): base hashes and positions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FnvHashes {
+    /// FNV-1a over the units from 2166136261.
+    pub h1: u32,
+    /// FNV-1a over the units from 0xdeadbeef, forced odd.
+    pub h2: u32,
+    /// The positions in order.
+    pub positions: Vec<u16>,
+}
+
+/// The answer to a `save_local` step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaveAnswer {
+    /// `saved` or `kept`.
+    pub outcome: String,
+    /// Length of the stored copy, in UTF-16 code units.
+    pub stored_units: usize,
+    /// The warning, when the state was not saved (null otherwise).
+    pub warning: Option<String>,
+}
+
+/// A step's rejection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepError {
+    /// The error kind (`spec/fnv1a-utf16-v1/SESSION.md`).
+    pub kind: String,
+    /// Its message.
+    pub message: String,
+}
+
+/// The answer to one script step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepAnswer {
+    /// The session's view after the step (after a rejected step: unchanged).
+    pub view: Value,
+    /// The rejection, if the step was rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<StepError>,
+    /// For `save_local`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<SaveAnswer>,
+    /// For `export`: the export text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export: Option<String>,
+}
+
+/// The result of `session`: the answer to a whole script.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptAnswer {
+    /// The view of the new session, before any step.
+    pub initial: Value,
+    /// One answer per step.
+    pub steps: Vec<StepAnswer>,
+}
+
+/// The result of `estimates`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EstimatesAnswer {
+    /// Classic.
+    pub classic: f64,
+    /// Finite-m.
+    pub finite_m: f64,
+    /// Exact under ideal uniform hashing.
+    pub exact: f64,
+    /// Optimal k.
+    pub optimal_k: u32,
+}
+
+/// The `error` of a response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorBody {
+    /// `type`, `value`, `bad_request`, `internal`, ...
+    pub kind: String,
+    /// The field it names, when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The message (quoting at most a short prefix of a bad value).
+    pub message: String,
+}
+
+/// Every message of the protocol, for generating the adapter schema: each property
+/// is one message type (the schema's `$defs` hold them all).
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct Messages {
+    /// A `doc-membership-v1` request (without `id` and `protocol`).
+    doc_request: DocOp,
+    /// A `fnv1a-utf16-v1` request (without `id` and `protocol`).
+    fnv_request: FnvOp,
+    /// `sha256`.
+    sha256: DigestResult,
+    /// `frame`.
+    frame: Framed,
+    /// `positions` (`doc-membership-v1`).
+    doc_positions: PositionsResult,
+    /// `build`.
+    build: Built,
+    /// `lookup`.
+    lookup: Triple,
+    /// `lookup_many` and `read`.
+    lookup_many: TriplesResult,
+    /// `typed`.
+    typed: TypedResult,
+    /// `mutate`.
+    mutate: MutateResult,
+    /// `positions` (`fnv1a-utf16-v1`).
+    fnv_positions: FnvHashes,
+    /// `session`.
+    session: ScriptAnswer,
+    /// `estimates`.
+    estimates: EstimatesAnswer,
+    /// The `error` of a response.
+    error: ErrorBody,
+}
