@@ -16,12 +16,12 @@ use crate::subject::{
     Observation, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer, SubjectError, Triple,
 };
 use bloomproof_format::adapter::{
-    DigestResult, ErrorBody, MutateResult, MutationOutcome, PositionsResult, TriplesResult,
-    TypedResult,
+    DigestResult, ErrorBody, MutateResult, MutationOutcome, PositionsResult, Response,
+    TriplesResult, TypedResult,
 };
 pub use bloomproof_format::adapter::{DocOp, FnvOp, OtherSnapshot};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
@@ -187,7 +187,7 @@ impl Write for Counter {
     }
 }
 
-fn json_len(value: &Value) -> usize {
+fn json_len(value: &impl Serialize) -> usize {
     let mut counter = Counter(0);
     match serde_json::to_writer(&mut counter, value) {
         Ok(()) => counter.0,
@@ -216,7 +216,7 @@ impl Write for Capped {
 }
 
 /// `value` as one line of JSON text, or `None` when it would be longer than `cap`.
-fn to_line(value: &Value, cap: usize) -> Option<String> {
+fn to_line(value: &impl Serialize, cap: usize) -> Option<String> {
     let mut capped = Capped {
         bytes: Vec::new(),
         cap,
@@ -401,58 +401,59 @@ pub fn answer(request: &Request) -> Answer<Value> {
     }
 }
 
-fn error_json(kind: &str, field: Option<&str>, message: &str) -> Value {
-    json(ErrorBody {
-        kind: kind.to_string(),
-        field: field.map(str::to_string),
-        message: crate::quote::shorten_quotes(message),
-    })
-    .unwrap_or_default()
+/// A response with an error of `kind`, its message shortened.
+fn error_response(id: Value, kind: &str, field: Option<&str>, message: &str) -> Response {
+    Response {
+        error: Some(ErrorBody {
+            field: field.map(str::to_string),
+            kind: kind.to_string(),
+            message: crate::quote::shorten_quotes(message),
+        }),
+        id,
+        result: None,
+    }
+}
+
+/// A response line that always fits: the error response to a line with no usable id.
+fn error_line(message: &str) -> String {
+    serde_json::to_string(&error_response(Value::Null, "bad_request", None, message))
+        .unwrap_or_default()
 }
 
 /// The response line (without its newline) to one request line, answered with the
 /// production crates: never longer than [`RESPONSE_MAX`] bytes. Never panics.
 pub fn respond(line: &str) -> String {
-    let (id, body) = match parse_request(line) {
-        Err(err) => (
-            err.id,
-            ("error", error_json("bad_request", None, &err.message)),
-        ),
-        Ok((id, request)) => {
-            let body = match answer(&request) {
-                Ok(result) => ("result", result),
-                Err(SubjectError::Rejected {
-                    kind,
-                    field,
-                    message,
-                }) => ("error", error_json(&kind, field.as_deref(), &message)),
-                Err(SubjectError::Broken(message)) => {
-                    ("error", error_json("internal", None, &message))
-                }
-            };
-            (id, body)
-        }
+    let response = match parse_request(line) {
+        Err(err) => error_response(err.id, "bad_request", None, &err.message),
+        Ok((id, request)) => match answer(&request) {
+            Ok(result) => Response {
+                error: None,
+                id,
+                result: Some(result),
+            },
+            Err(SubjectError::Rejected {
+                kind,
+                field,
+                message,
+            }) => error_response(id, &kind, field.as_deref(), &message),
+            Err(SubjectError::Broken(message)) => error_response(id, "internal", None, &message),
+        },
     };
-    let mut response = Map::new();
-    response.insert("id".into(), id);
-    response.insert(body.0.into(), body.1);
-    let response = Value::Object(response);
     if let Some(text) = to_line(&response, RESPONSE_MAX) {
         return text;
     }
     // Too long: a huge id, or an answer that outgrew every estimate.
-    let id_len = response.get("id").map_or(0, json_len);
-    let (id, message) = if id_len <= 1024 {
-        let id = response.get("id").cloned().unwrap_or_default();
+    let id_len = json_len(&response.id);
+    let response = if id_len <= 1024 {
         let message = format!("the response would be longer than {RESPONSE_MAX} bytes");
-        (id, message)
+        error_response(response.id, "bad_request", None, &message)
     } else {
         let message = format!(
             "the response would be longer than {RESPONSE_MAX} bytes: the id alone is {id_len}"
         );
-        (Value::Null, message)
+        error_response(Value::Null, "bad_request", None, &message)
     };
-    json!({"id": id, "error": error_json("bad_request", None, &message)}).to_string()
+    serde_json::to_string(&response).unwrap_or_default()
 }
 
 /// Serves the adapter protocol on `input` / `output` until end of input, answering
@@ -474,7 +475,7 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
                 let message = format!(
                     "a request line is at most {REQUEST_MAX} bytes (16 MiB); this one is longer"
                 );
-                json!({"id": null, "error": error_json("bad_request", None, &message)}).to_string()
+                error_line(&message)
             }
             crate::lines::LineRead::Line => match std::str::from_utf8(&buf) {
                 Err(err) => {
@@ -482,8 +483,7 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
                         "the request line is not UTF-8 (invalid byte at offset {})",
                         err.valid_up_to()
                     );
-                    json!({"id": null, "error": error_json("bad_request", None, &message)})
-                        .to_string()
+                    error_line(&message)
                 }
                 Ok(line) if line.trim().is_empty() => continue,
                 Ok(line) => respond(line),

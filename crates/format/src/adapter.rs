@@ -509,16 +509,31 @@ pub struct EstimatesAnswer {
     pub optimal_k: u32,
 }
 
-/// The `error` of a response.
+/// The `error` of a response (fields in the order they are written).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorBody {
-    /// `type`, `value`, `bad_request`, `internal`, ...
-    pub kind: String,
     /// The field it names, when it names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// `type`, `value`, `bad_request`, `internal`, ...
+    pub kind: String,
     /// The message (quoting at most a short prefix of a bad value).
     pub message: String,
+}
+
+/// A response line: the request's `id` and exactly one of `result` (the op's result
+/// type above) and `error`. Written in this field order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Response {
+    /// Why the request got no result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorBody>,
+    /// The request's id; null when the line had no readable one.
+    pub id: Value,
+    /// The result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
 }
 
 /// Every message of the protocol, for generating the adapter schema: each property
@@ -552,6 +567,6 @@ pub struct Messages {
     session: ScriptAnswer,
     /// `estimates`.
     estimates: EstimatesAnswer,
-    /// The `error` of a response.
-    error: ErrorBody,
+    /// A whole response line.
+    response: Response,
 }
