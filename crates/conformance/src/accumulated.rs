@@ -363,7 +363,7 @@ pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> 
             other => return Err(format!("no accumulated generator for protocol {other:?}")),
         }
     }
-    Ok(hex::encode((side.sha256())(&outputs)))
+    Ok(bloomproof_format::encode_hex(&(side.sha256())(&outputs)))
 }
 
 /// One accumulated comparison: a protocol, a side, a count, the digest and the time.

@@ -290,7 +290,7 @@ fn triples(answers: &[Triple]) -> Vec<String> {
 fn item_text(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
         Ok(text) if !text.chars().any(char::is_control) => format!("{text:?}"),
-        _ => format!("0x{}", hex::encode(item)),
+        _ => format!("0x{}", bloomproof_format::encode_hex(item)),
     }
 }
 
@@ -366,7 +366,7 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
                     case.id,
                     &format!("{producer}'s packed bits, against the oracle"),
                     packed.clone(),
-                    hex::encode(bits),
+                    bloomproof_format::encode_hex(bits),
                 );
                 let read = match subjects
                     .doc

@@ -66,7 +66,7 @@ fn oracle_occupied(params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
 
 fn oracle_packed(params: &DocParams, records: &[Vec<u8>]) -> Vec<u8> {
     let packed = oracle::packed_hex(&oracle_occupied(params, records), narrow(params.m));
-    hex::decode(packed).unwrap_or_default()
+    bloomproof_format::decode_hex(&packed).unwrap_or_default()
 }
 
 fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
@@ -82,7 +82,7 @@ fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bo
 fn text(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) if s.chars().all(|c| !c.is_control()) => s.to_string(),
-        _ => hex::encode(bytes),
+        _ => bloomproof_format::encode_hex(bytes),
     }
 }
 
@@ -321,7 +321,7 @@ pub fn evaluate(
                 figures.set("fixture.occupied_bits", ones(&built.packed_bits));
                 figures.set(
                     "fixture.packed_little_endian_hex",
-                    hex::encode(&built.packed_bits),
+                    bloomproof_format::encode_hex(&built.packed_bits),
                 );
             }
             if let Some(answers) =
@@ -442,8 +442,8 @@ pub fn evaluate(
                     || {
                         format!(
                             "base {} extended {}",
-                            hex::encode(&x.packed_bits),
-                            hex::encode(&y.packed_bits)
+                            bloomproof_format::encode_hex(&x.packed_bits),
+                            bloomproof_format::encode_hex(&y.packed_bits)
                         )
                     },
                 );
@@ -539,14 +539,14 @@ pub fn evaluate(
                 );
                 v.eq(
                     &format!("oracle message[{index}] agrees with the spec"),
-                    &hex::encode(&stage.message_hex.0),
+                    &bloomproof_format::encode_hex(&stage.message_hex.0),
                     &oracle_message,
                 );
                 let oracle_digest =
                     oracle::digest_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
                 v.eq(
                     &format!("oracle digest[{index}] agrees with the spec"),
-                    &hex::encode(&stage.digest_hex.0),
+                    &bloomproof_format::encode_hex(&stage.digest_hex.0),
                     &oracle_digest,
                 );
                 let oracle_position =
@@ -615,7 +615,7 @@ fn framing(
             if let Some(expected) = &expect.digest_hex {
                 v.eq(
                     "oracle SHA-256 agrees with the spec",
-                    &hex::encode(&expected.0),
+                    &bloomproof_format::encode_hex(&expected.0),
                     &oracle_digest,
                 );
                 if let Some(got) = v.answer("sha256", subject.sha256(&data_hex.0)) {
@@ -645,13 +645,13 @@ fn framing(
                 v.eq(
                     "message equals the oracle's hex framing",
                     &oracle_message,
-                    &hex::encode(&framed.message),
+                    &bloomproof_format::encode_hex(&framed.message),
                 );
                 if let Some(message) = &expect.message_hex {
                     v.eq("message bytes", message, &Hex(framed.message.clone()));
                     v.eq(
                         "oracle agrees with the spec's message",
-                        &hex::encode(&message.0),
+                        &bloomproof_format::encode_hex(&message.0),
                         &oracle_message,
                     );
                 }
@@ -701,7 +701,7 @@ fn framing(
                 v.answer("frame b", subject.frame(&b, *index, &item_b_hex.0)),
             ) {
                 v.holds("the two messages differ", x.message != y.message, || {
-                    hex::encode(&x.message)
+                    bloomproof_format::encode_hex(&x.message)
                 });
             }
         }
@@ -812,7 +812,7 @@ fn shared_bit_fault(
     v.holds(
         "the shared bit is set before the fault",
         bit(&built.packed_bits, cleared),
-        || hex::encode(&built.packed_bits),
+        || bloomproof_format::encode_hex(&built.packed_bits),
     );
     if let Some(answers) = v.answer(
         "read the intact snapshot",
@@ -1023,7 +1023,8 @@ fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<()
     }) {
         return Err(format!("records[{index}]"));
     }
-    if hex::encode(packed) != oracle::packed_hex(&oracle_occupied(p, records), m) {
+    if bloomproof_format::encode_hex(packed) != oracle::packed_hex(&oracle_occupied(p, records), m)
+    {
         return Err("packed_bits".into());
     }
     Ok(())
@@ -1190,8 +1191,11 @@ fn exhaustive(
             let answers = subject.build_and_lookup_each(&params, &subsets, &queries);
             for ((mask, subset), (built, looked_up)) in chunk.iter().zip(&subsets).zip(answers) {
                 let occupied = memo.occupied(subset);
-                let expected_bits = hex::decode(oracle::packed_hex(&occupied, narrow(profile.m)))
-                    .unwrap_or_default();
+                let expected_bits = bloomproof_format::decode_hex(&oracle::packed_hex(
+                    &occupied,
+                    narrow(profile.m),
+                ))
+                .unwrap_or_default();
                 let Some(built) = v.answer("build", built) else {
                     return;
                 };
@@ -1200,8 +1204,8 @@ fn exhaustive(
                     mismatches += 1;
                     v.fail(
                         format!("bits of subset {mask:#06x} under {profile:?}"),
-                        hex::encode(&expected_bits),
-                        hex::encode(&built.packed_bits),
+                        bloomproof_format::encode_hex(&expected_bits),
+                        bloomproof_format::encode_hex(&built.packed_bits),
                     );
                     diagnose(v, subject, &params, subset);
                 }

@@ -69,7 +69,7 @@ pub fn version<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> String {
         hasher.update((bytes.len() as u64).to_be_bytes());
         hasher.update(bytes);
     }
-    hex::encode(hasher.finalize())
+    bloomproof_format::encode_hex(&hasher.finalize())
 }
 
 /// The spec files of the folder `dir` (see the module documentation), in name order.
