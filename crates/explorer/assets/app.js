@@ -408,28 +408,36 @@ function renderCounters() {
 }
 
 // ---- the bit grid
+// One canvas draws the cells: at m = 1024 a DOM cell per bit made every
+// operation's frame lay out and paint 1024 boxes. Only the cells an operation
+// changes are drawn again (its bits, and the marks it moves). The column and
+// row indices are DOM text beside the canvas (the column indices stay in view
+// while the box scrolls); "Bits as text" lists the bits for screen readers and
+// for copying. `geometry` is what the drawing uses, published on the canvas as
+// `data-geometry` (CSS pixels from the canvas's top left corner).
 
-let gridShape = '';
-let gridBits = '';
-let gridMarks = new Set();
-let cells = [];
+/** The grid as drawn: shape, geometry, colours, and the bits and marks on the canvas. */
+const grid = {
+  shape: '', m: 0, cols: 0, rows: 0, cell: 28, pitch: 30, inset: 2,
+  bits: '', marks: new Map(), colours: null, font: '', ctx: null, kind: '',
+};
 
-/** Columns: as many as fit (at most 64 and m); among those, a divisor of m when
- * one is at least half as many, so that the last row is full. */
 /** The widths the grid and the plot are laid out for, read at start and after a
  * resize only: reading them during an operation would force a layout of the page
  * before the one the frame does anyway. */
-const measured = { bits: 0, pitch: 30, plot: 0 };
+const measured = { bits: 0, cell: 28, gap: 2, plot: 0 };
 
 function measureLayout() {
   measured.bits = $('bits').clientWidth;
   const sample = document.querySelector('.legend .cell');
-  measured.pitch = (sample ? sample.getBoundingClientRect().width : 28) + 2;
+  measured.cell = Math.max(12, Math.round(sample ? sample.getBoundingClientRect().width : 28));
   measured.plot = $('plot-area').clientWidth;
 }
 
+/** Columns: as many as fit (at most 64 and m); among those, a divisor of m when
+ * one is at least half as many, so that the last row is full. */
 function gridColumns(m) {
-  const pitch = measured.pitch;
+  const pitch = measured.cell + measured.gap;
   const label = 44;
   const available = measured.bits - label - 24;
   const fit = Math.max(1, Math.min(64, m, Math.floor(available / pitch)));
@@ -440,38 +448,147 @@ function gridColumns(m) {
   return fit;
 }
 
+/** The colours and the digits' font, from the style sheet (light or dark). */
+function readColours() {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name) => style.getPropertyValue(name).trim();
+  grid.colours = {
+    paper: read('--paper'), set: read('--set'), setInk: read('--set-ink'), clear: read('--clear'),
+    line: read('--cell-line'), ink: read('--ink'), mark: read('--mark'),
+  };
+  const sample = document.querySelector('.legend .cell');
+  const cellStyle = sample ? getComputedStyle(sample) : null;
+  grid.fontSize = cellStyle ? parseFloat(cellStyle.fontSize) : 13.6;
+  grid.font = cellStyle ? cellStyle.fontFamily : 'monospace';
+}
+
+/** Where cell `p` is drawn: its box's left and top, in CSS pixels in the canvas. */
+function cellOrigin(p) {
+  return [grid.inset + (p % grid.cols) * grid.pitch, grid.inset + Math.floor(p / grid.cols) * grid.pitch];
+}
+
+/** Draws cell `p` (its box and the gaps around it; the outline of a mark comes after). */
+function drawCell(p) {
+  const { ctx, cell, colours } = grid;
+  const [x, y] = cellOrigin(p);
+  const bit = grid.bits[p];
+  const set = bit === '1';
+  const marked = grid.marks.has(p);
+  ctx.fillStyle = colours.paper;
+  ctx.fillRect(x - grid.inset, y - grid.inset, cell + 2 * grid.inset, cell + 2 * grid.inset);
+  // The border (1 px; a marked cell's is 2 px of ink inside its outline), then the inside.
+  const border = marked ? 3 : 1;
+  ctx.fillStyle = marked ? colours.ink : set ? colours.set : colours.line;
+  ctx.beginPath();
+  ctx.roundRect(x, y, cell, cell, 3);
+  ctx.fill();
+  ctx.fillStyle = set ? colours.set : colours.clear;
+  ctx.beginPath();
+  ctx.roundRect(x + border, y + border, cell - 2 * border, cell - 2 * border, 2);
+  ctx.fill();
+  ctx.fillStyle = set ? colours.setInk : colours.ink;
+  ctx.font = `${marked ? 800 : 400} ${grid.fontSize}px ${grid.font}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const cx = x + cell / 2;
+  const cy = y + cell / 2;
+  ctx.fillText(bit, cx, cy + 0.5);
+  if (marked) {
+    const w = ctx.measureText(bit).width;
+    ctx.fillRect(Math.round(cx - w / 2), Math.round(cy + grid.fontSize * 0.45), Math.round(w), 1.5);
+    // The corner mark, top right.
+    const corner = Math.round(cell * 0.32);
+    ctx.fillStyle = colours.mark;
+    ctx.beginPath();
+    ctx.moveTo(x + cell - corner, y);
+    ctx.lineTo(x + cell, y);
+    ctx.lineTo(x + cell, y + corner);
+    ctx.closePath();
+    ctx.fill();
+  }
+}
+
+/** The outline of a marked cell: 3 px, over its edge and the gap around it. */
+function drawOutline(p) {
+  const { ctx, cell, colours } = grid;
+  const [x, y] = cellOrigin(p);
+  ctx.strokeStyle = colours.mark;
+  ctx.lineWidth = 3;
+  ctx.beginPath();
+  ctx.roundRect(x - 0.5, y - 0.5, cell + 1, cell + 1, 3);
+  ctx.stroke();
+}
+
+/** Draws the positions in `dirty` (all of them when null) as `bits` and `marks` say. */
+function drawCells(dirty) {
+  const all = dirty === null;
+  if (all) {
+    grid.ctx.fillStyle = grid.colours.paper;
+    grid.ctx.fillRect(0, 0, grid.cols * grid.pitch + 2 * grid.inset, grid.rows * grid.pitch + 2 * grid.inset);
+    for (let p = 0; p < grid.m; p += 1) drawCell(p);
+  } else {
+    for (const p of dirty) drawCell(p);
+  }
+  for (const p of grid.marks.keys()) drawOutline(p);
+}
+
+/** Builds the canvas and the indices for m bits in `cols` columns. */
+function shapeGrid(m, cols) {
+  const canvas = $('bitcanvas');
+  grid.m = m;
+  grid.cols = cols;
+  grid.rows = Math.ceil(m / cols);
+  grid.cell = measured.cell;
+  grid.pitch = measured.cell + measured.gap;
+  const width = cols * grid.pitch + 2 * grid.inset - measured.gap;
+  const height = grid.rows * grid.pitch + 2 * grid.inset - measured.gap;
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  grid.ctx = canvas.getContext('2d', { alpha: false });
+  grid.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  canvas.dataset.geometry = JSON.stringify({ m, cols, rows: grid.rows, pitch: grid.pitch, cell: grid.cell, inset: grid.inset });
+  const box = $('bitgrid');
+  box.style.setProperty('--pitch', `${grid.pitch}px`);
+  box.style.setProperty('--offset', `${grid.inset - measured.gap / 2}px`);
+  const colLabels = [];
+  for (let col = 0; col < cols; col += 1) colLabels.push(el('span', { class: 'collabel', text: String(col) }));
+  $('bitcols').replaceChildren(...colLabels);
+  const rowLabels = [];
+  for (let row = 0; row < grid.rows; row += 1) rowLabels.push(el('span', { class: 'rowlabel', text: String(row * cols) }));
+  $('bitrows').replaceChildren(...rowLabels);
+}
+
+/** The set bits as ranges of positions: "0–3, 5, 8". */
+function ranges(bits, want) {
+  const parts = [];
+  for (let p = 0; p < bits.length; p += 1) {
+    if (bits[p] !== want) continue;
+    let q = p;
+    while (q + 1 < bits.length && bits[q + 1] === want) q += 1;
+    parts.push(q === p ? String(p) : `${p}–${q}`);
+    p = q;
+  }
+  return parts.join(', ');
+}
+
 function renderGrid() {
-  const grid = $('bitgrid');
   const box = $('bitbox');
   if (!view.params || view.bits === null) {
-    grid.replaceChildren();
-    gridShape = '';
-    cells = [];
+    grid.shape = '';
     box.hidden = true;
+    $('bits-text-panel').hidden = true;
     $('bits-jump').hidden = true;
     $('bits-summary').textContent = 'No active filter.';
     return;
   }
   box.hidden = false;
+  $('bits-text-panel').hidden = false;
   const m = view.params.m;
   const cols = gridColumns(m);
-  const shape = `${m}x${cols}`;
-  if (shape !== gridShape) {
-    gridShape = shape;
-    gridBits = '';
-    gridMarks = new Set();
-    grid.style.gridTemplateColumns = `auto repeat(${cols}, var(--cell))`;
-    const nodes = [el('span', { class: 'corner' })];
-    for (let col = 0; col < cols; col += 1) nodes.push(el('span', { class: 'collabel', text: String(col) }));
-    cells = new Array(m);
-    for (let position = 0; position < m; position += 1) {
-      if (position % cols === 0) nodes.push(el('span', { class: 'rowlabel', text: String(position) }));
-      const cell = el('span', { class: 'cell', 'data-position': String(position) });
-      cells[position] = cell;
-      nodes.push(cell);
-    }
-    grid.replaceChildren(...nodes);
-  }
+  const shape = `${m}x${cols}x${measured.cell}`;
   const last = view.last_operation;
   const marks = new Map();
   if (last) {
@@ -481,31 +598,28 @@ function renderGrid() {
     }
   }
   const bits = view.bits;
-  for (let position = 0; position < m; position += 1) {
-    const bit = bits[position];
-    const indices = marks.get(position);
-    if (bit !== gridBits[position]) {
-      const cell = cells[position];
-      cell.textContent = bit;
-      cell.dataset.bit = bit;
-      cell.classList.toggle('set', bit === '1');
-    }
-    if (indices || gridMarks.has(position)) {
-      const cell = cells[position];
-      cell.classList.toggle('mark', Boolean(indices));
-      cell.title = indices
-        ? `bit ${position} = ${bit}; position of the last ${last.kind} (i = ${indices.join(', ')})`
-        : '';
-    }
+  if (shape !== grid.shape) {
+    grid.shape = shape;
+    shapeGrid(m, cols);
+    if (!grid.colours) readColours();
+    grid.bits = bits;
+    grid.marks = marks;
+    drawCells(null);
+  } else {
+    const dirty = new Set([...grid.marks.keys(), ...marks.keys()]);
+    for (let p = 0; p < m; p += 1) if (bits[p] !== grid.bits[p]) dirty.add(p);
+    grid.bits = bits;
+    grid.marks = marks;
+    drawCells(dirty);
   }
-  gridBits = bits;
-  gridMarks = new Set(marks.keys());
-  const rows = Math.ceil(m / cols);
+  grid.kind = last ? last.kind : '';
+  const rows = grid.rows;
   const ragged = m % cols === 0 ? '' : ` The last row has ${m % cols}.`;
-  const used = last
-    ? ` The last ${last.kind} used ${last.positions.length === 1 ? 'position' : 'positions'} ${last.positions.map((step) => step.position).join(', ')}, marked.`
-    : '';
+  const list = last ? last.positions.map((step) => step.position).join(', ') : '';
+  const used = last ? ` The last ${last.kind} used ${last.positions.length === 1 ? 'position' : 'positions'} ${list}, marked.` : '';
   $('bits-summary').textContent = `${view.bits_set} of ${m} bits set, ${cols} per row, ${plural(rows, 'row', 'rows')}.${ragged}${used}`;
+  $('bitcanvas').setAttribute('aria-label', `The ${m} bits, ${cols} per row: set bits dark, clear bits light${last ? `, the bits of the last ${last.kind} outlined in orange` : ''}. They are listed under "Bits as text".`);
+  $('bits-text').textContent = `Set (1), ${view.bits_set} bits: ${ranges(bits, '1') || 'none'}. Clear (0), ${m - view.bits_set} bits: ${ranges(bits, '0') || 'none'}.${last ? ` The last ${last.kind} used ${list}.` : ''}`;
   marksToShow = { marks, cols, scroll: Boolean(last) };
   if (!marksFramePending) {
     marksFramePending = true;
@@ -514,41 +628,63 @@ function renderGrid() {
       marksFramePending = false;
       const wanted = marksToShow;
       if (!wanted || !view.params) return;
-      renderJump(wanted.marks, wanted.cols);
       if (wanted.scroll) bringMarksIntoView(wanted.marks);
+      renderJump(wanted.marks, wanted.cols);
     });
   }
+}
+
+/** A new colour scheme: the canvas is drawn again in its colours. */
+function redrawColours() {
+  readColours();
+  if (grid.shape) drawCells(null);
 }
 
 let marksToShow = null;
 let marksFramePending = false;
 
-/** Buttons that scroll the grid to each marked bit (when the grid scrolls). */
+/** Buttons that scroll the grid to each marked bit (when the grid scrolls); the
+ * buttons of the previous operation are reused. */
 function renderJump(marks, cols) {
   const jump = $('bits-jump');
   const box = $('bitbox');
   if (marks.size === 0 || box.scrollHeight <= box.clientHeight + 1) {
     jump.hidden = true;
-    jump.replaceChildren();
     return;
   }
-  const buttons = [...marks.keys()].sort((a, b) => a - b).map((position) => {
-    const button = el('button', { type: 'button', class: 'chip', text: String(position), 'aria-label': `Show bit ${position} (row ${Math.floor(position / cols) * cols}, column ${position % cols})` });
-    button.addEventListener('click', () => scrollToCell(position));
-    return button;
+  const positions = [...marks.keys()].sort((a, b) => a - b);
+  if (!jump.firstChild) jump.append('Show a marked bit: ');
+  const buttons = jump.querySelectorAll('button');
+  positions.forEach((position, i) => {
+    let button = buttons[i];
+    if (!button) {
+      button = el('button', { type: 'button', class: 'chip' });
+      button.addEventListener('click', () => scrollToCell(Number(button.dataset.position)));
+      jump.append(button);
+    }
+    if (button.dataset.position === String(position)) return;
+    button.dataset.position = String(position);
+    button.textContent = String(position);
+    button.setAttribute('aria-label', `Show bit ${position} (row ${Math.floor(position / cols) * cols}, column ${position % cols})`);
   });
-  jump.replaceChildren('Show a marked bit: ', ...buttons);
+  for (let i = positions.length; i < buttons.length; i += 1) buttons[i].remove();
   jump.hidden = false;
+}
+
+/** The top of cell `p` in the box's scrolled content, and the height of what covers
+ * the content's top (the column indices). */
+function cellInBox(p) {
+  const canvas = $('bitcanvas');
+  const [x, y] = cellOrigin(p);
+  return { top: canvas.offsetTop + y, left: canvas.offsetLeft + x, header: $('bitcols').offsetHeight };
 }
 
 function scrollToCell(position) {
   const box = $('bitbox');
-  const cell = cells[position];
-  if (!cell) return;
-  const boxRect = box.getBoundingClientRect();
-  const rect = cell.getBoundingClientRect();
-  box.scrollTop += rect.top - boxRect.top - (box.clientHeight - rect.height) / 2;
-  box.scrollLeft += rect.left - boxRect.left - (box.clientWidth - rect.width) / 2;
+  if (!grid.shape || position >= grid.m) return;
+  const { top, left, header } = cellInBox(position);
+  box.scrollTop = top - header - (box.clientHeight - header - grid.cell) / 2;
+  box.scrollLeft = left - (box.clientWidth - grid.cell) / 2;
 }
 
 /** Scrolls the grid's box (not the page) so that the marked bits are in view:
@@ -557,14 +693,13 @@ function bringMarksIntoView(marks) {
   const box = $('bitbox');
   if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) return;
   const positions = [...marks.keys()];
-  const tops = positions.map((p) => cells[p].offsetTop);
+  if (positions.length === 0 || !grid.shape) return;
+  const tops = positions.map((p) => cellInBox(p).top);
+  const { header } = cellInBox(positions[0]);
   const first = Math.min(...tops);
-  const lastTop = Math.max(...tops) + cells[positions[0]].offsetHeight;
-  const span = lastTop - first;
-  const label = 24;
-  box.scrollTop = span <= box.clientHeight - label
-    ? first - label - (box.clientHeight - label - span) / 2
-    : first - label;
+  const span = Math.max(...tops) + grid.cell - first;
+  const room = box.clientHeight - header;
+  box.scrollTop = span <= room ? first - header - (room - span) / 2 : first - header - grid.inset;
 }
 
 // ---- history
@@ -730,8 +865,9 @@ function updatePlot() {
   const job = { key, m, k, n, nMax, ns: sampleNs(nMax, n), points: [], next: 0 };
   plotJob = job;
   setBusy();
-  // After the operation's own frame: the plot never delays it.
-  afterPaint(() => { if (plotJob === job) plotSlice(); });
+  // After the operation's own frame, and after the task that follows it (which
+  // records the frame's time): the plot never delays either.
+  afterPaint(() => setTimeout(() => { if (plotJob === job) plotSlice(); }, 0));
 }
 
 function plotSlice() {
@@ -1111,12 +1247,28 @@ function wire() {
     restoreLink($('restore-link').value, 'share-msg');
   });
   window.addEventListener('hashchange', restoreFromLocation);
+  // A new colour scheme draws the grid again in its colours (in the frame that shows it).
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redrawColours);
+  // The bit under the pointer, as the cells' tooltips said.
+  $('bitcanvas').addEventListener('pointermove', (event) => {
+    if (!grid.shape) return;
+    const col = Math.floor((event.offsetX - grid.inset + measured.gap / 2) / grid.pitch);
+    const row = Math.floor((event.offsetY - grid.inset + measured.gap / 2) / grid.pitch);
+    const p = row * grid.cols + col;
+    const canvas = event.currentTarget;
+    if (col < 0 || col >= grid.cols || row < 0 || p >= grid.m) {
+      canvas.title = '';
+      return;
+    }
+    const indices = grid.marks.get(p);
+    canvas.title = `bit ${p} = ${grid.bits[p]} (row ${row * grid.cols}, column ${col})${indices ? `; position of the last ${grid.kind} (i = ${indices.join(', ')})` : ''}`;
+  });
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => {
       resizeTimer = null;
       measureLayout();
-      gridShape = '';
+      grid.shape = '';
       renderGrid();
       drawPlot();
       markLayout();

@@ -193,14 +193,17 @@ class Harness {
       [selector, pattern.source, pattern.flags], () => this.text(selector));
   }
 
+  /** The grid as the canvas shows it (see `readGrid`). */
+  async grid() {
+    return this.page.evaluate(readGrid);
+  }
+
   async bits() {
-    return this.page.$$eval('#bitgrid .cell', (cells) => cells.map((cell) => cell.dataset.bit).join(''));
+    return (await this.grid())?.bits ?? '';
   }
 
   async waitBits(expected) {
-    await this.until(`bits ${expected}`,
-      (want) => [...document.querySelectorAll('#bitgrid .cell')].map((cell) => cell.dataset.bit).join('') === want,
-      expected, () => this.bits());
+    await this.until(`bits ${expected}`, readGrid, { bits: expected }, () => this.bits());
   }
 
   async waitValue(selector, expected) {
@@ -268,6 +271,89 @@ class Harness {
   }
 }
 
+/**
+ * Runs in the page: the bit grid read from the canvas's pixels, at the geometry
+ * the page drew it with (`data-geometry` on the canvas: columns, cell, pitch and
+ * inset in CSS pixels). For each position: the colour inside the cell, away from
+ * its digit and corner mark, and the colour of its edge, where a mark's outline is
+ * drawn. `bits` is '1' where the inside has the legend's "set" colour, '0' where it
+ * has the legend's "clear" colour, '?' otherwise; `marks` are the positions whose
+ * edge has the legend's outline colour; `first` is the inside colour of bit 0.
+ * Null without a drawn grid. With `want` (e.g. `{ bits: '0101' }`), whether each of
+ * its keys has that value instead, for `waitForFunction` (self-contained: the page's
+ * Content-Security-Policy allows no code built from strings).
+ */
+function readGrid(want) {
+  const canvas = document.querySelector('#bitcanvas');
+  if (!canvas || !canvas.dataset.geometry || canvas.width === 0) return want ? false : null;
+  const g = JSON.parse(canvas.dataset.geometry);
+  const ratio = canvas.width / parseFloat(canvas.style.width);
+  // A copy is read, not the page's canvas (whose context is not made for reading back).
+  const copy = document.createElement('canvas');
+  copy.width = canvas.width;
+  copy.height = canvas.height;
+  const reader = copy.getContext('2d', { willReadFrequently: true });
+  reader.drawImage(canvas, 0, 0);
+  const data = reader.getImageData(0, 0, canvas.width, canvas.height).data;
+  const rgb = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
+  const legend = (selector, property) => rgb(getComputedStyle(document.querySelector(selector))[property]);
+  const set = legend('.legend .cell.set:not(.mark)', 'backgroundColor');
+  const clear = legend('.legend .cell:not(.set)', 'backgroundColor');
+  const mark = legend('.legend .cell.mark', 'outlineColor');
+  const pixel = (x, y) => {
+    const i = (Math.floor(y * ratio) * canvas.width + Math.floor(x * ratio)) * 4;
+    return [data[i], data[i + 1], data[i + 2]];
+  };
+  const css = (c) => `rgb(${c.join(', ')})`;
+  const same = (a, b) => a.every((v, i) => Math.abs(v - b[i]) <= 2);
+  let bits = '';
+  const marks = [];
+  const inside = [];
+  const edge = [];
+  for (let p = 0; p < g.m; p += 1) {
+    const x = g.inset + (p % g.cols) * g.pitch;
+    const y = g.inset + Math.floor(p / g.cols) * g.pitch;
+    const within = pixel(x + 5, y + g.cell - 6);
+    const border = pixel(x, y + g.cell / 2);
+    inside.push(css(within));
+    edge.push(css(border));
+    bits += same(within, set) ? '1' : same(within, clear) ? '0' : '?';
+    if (same(border, mark)) marks.push(p);
+  }
+  const grid = { bits, marks, inside, edge, first: inside[0] };
+  if (!want) return grid;
+  return Object.entries(want).every(([key, value]) => JSON.stringify(grid[key]) === JSON.stringify(value));
+}
+
+/**
+ * Runs in the page: where cell `p` is, from the canvas's box and the geometry the
+ * page drew it with. `inView`: inside the grid's box and below the column indices
+ * that stay on top of it; `row` and `col`: how far (px) the centre of the label
+ * naming its row (column) is from the cell's centre, null without such a label.
+ * With `key`, that value alone (for `waitForFunction`).
+ */
+function cellPlace([p, key]) {
+  const canvas = document.querySelector('#bitcanvas');
+  const g = JSON.parse(canvas.dataset.geometry);
+  const at = canvas.getBoundingClientRect();
+  const left = at.left + g.inset + (p % g.cols) * g.pitch;
+  const top = at.top + g.inset + Math.floor(p / g.cols) * g.pitch;
+  const r = { left, top, right: left + g.cell, bottom: top + g.cell };
+  const box = document.querySelector('#bitbox').getBoundingClientRect();
+  const header = document.querySelector('#bitcols').getBoundingClientRect().bottom;
+  const inView = r.top >= header - 1 && r.bottom <= box.bottom + 1 && r.left >= box.left - 1 && r.right <= box.right + 1;
+  const cols = document.querySelectorAll('#bitgrid .collabel').length;
+  const rowLabel = [...document.querySelectorAll('#bitgrid .rowlabel')].find((label) => label.textContent === String(Math.floor(p / cols) * cols));
+  const colLabel = [...document.querySelectorAll('#bitgrid .collabel')].find((label) => label.textContent === String(p % cols));
+  const middle = (b, axis) => (axis === 'x' ? (b.left + b.right) / 2 : (b.top + b.bottom) / 2);
+  const place = {
+    inView,
+    row: rowLabel ? Math.abs(middle(rowLabel.getBoundingClientRect(), 'y') - middle(r, 'y')) : null,
+    col: colLabel ? Math.abs(middle(colLabel.getBoundingClientRect(), 'x') - middle(r, 'x')) : null,
+  };
+  return key ? place[key] : place;
+}
+
 /** Contrast ratio of two CSS colours `rgb(...)`, as WCAG defines it. */
 function contrast(a, b) {
   const lum = (css) => {
@@ -325,8 +411,8 @@ for (const mode of ['explore', 'static']) {
       await h.waitBits('11111111');
       await h.waitText('#bits-set', /^8 \/ 8$/);
       await h.waitText('#n', /^8$/);
-      await h.until('only bit 7 marked',
-        () => [...document.querySelectorAll('#bitgrid .cell.mark')].map((cell) => cell.dataset.position).join(',') === '7');
+      await h.until('only bit 7 marked', readGrid, { marks: [7] }, async () => (await h.grid()).marks);
+      await h.waitText('#bits-text', /^Set \(1\), 8 bits: 0–7\. Clear \(0\), 0 bits: none\. The last insert used 7\.$/);
       await h.submit('#query', 'z');
       await h.waitText('#last-outcome', /false positive/);
       await h.waitText('#rate', /^1\/1 = 1$/);
@@ -499,7 +585,7 @@ for (const mode of ['explore', 'static']) {
         }));
       }
       for (const id of ['m', 'k', 'create', 'insert', 'insert-button', 'query', 'query-button', 'example', 'reset',
-        'bitbox', 'positions-panel:summary', 'model-panel:summary', 'export', 'import-file', 'share', 'share-link',
+        'bitbox', 'bits-text-panel:summary', 'positions-panel:summary', 'model-panel:summary', 'export', 'import-file', 'share', 'share-link',
         'restore-link', 'restore', '#bits']) {
         assert.ok(reached.has(id), `Tab never reached ${id}; reached ${[...reached].join(', ')}`);
       }
@@ -696,29 +782,27 @@ for (const mode of ['explore', 'static']) {
       await h.submit('#insert', 'a');
       await h.submit('#query', 'zz');
       await h.waitText('#last-outcome', /definitely absent/);
-      const colours = await page.evaluate(() => {
-        const mark = document.querySelector('#bitgrid .cell.mark');
-        const set = document.querySelector('#bitgrid .cell.set') || document.querySelector('.legend .cell.set');
-        const clear = document.querySelector('#bitgrid .cell:not(.set)');
-        return {
-          outline: getComputedStyle(mark).outlineColor,
-          set: getComputedStyle(set).backgroundColor,
-          clear: getComputedStyle(clear).backgroundColor,
-        };
-      });
-      assert.ok(contrast(colours.outline, colours.set) >= 3, JSON.stringify(colours));
-      assert.ok(contrast(colours.outline, colours.clear) >= 3, JSON.stringify(colours));
+      // The outline as drawn, on the positions the query used, against a set and a clear cell as drawn.
+      const view = await h.view();
+      const grid = await h.grid();
+      assert.equal(grid.bits, view.bits);
+      const used = [...new Set(view.last_operation.positions.map((p) => p.position))].sort((a, b) => a - b);
+      assert.deepEqual(grid.marks, used);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await h.until(`the grid drawn in ${scheme} colours`, readGrid,
+          { first: await page.$eval(`.legend .cell${view.bits[0] === '1' ? '.set:not(.mark)' : ':not(.set)'}`, (cell) => getComputedStyle(cell).backgroundColor) },
+          async () => (await h.grid()).first);
+        const drawn = await h.grid();
+        const colours = { outline: drawn.edge[used[0]], set: drawn.inside[view.bits.indexOf('1')], clear: drawn.inside[view.bits.indexOf('0')] };
+        assert.ok(contrast(colours.outline, colours.set) >= 3, `${scheme}: ${JSON.stringify(colours)}`);
+        assert.ok(contrast(colours.outline, colours.clear) >= 3, `${scheme}: ${JSON.stringify(colours)}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
     });
 
     test('at m=1024, k=12 the marked bits are brought into view, at 1280 and 375 px', async () => {
       const { page } = h;
-      const inBox = (positions) => page.evaluate((list) => {
-        const box = document.querySelector('#bitbox').getBoundingClientRect();
-        return list.filter((p) => {
-          const r = document.querySelector(`#bitgrid .cell[data-position="${p}"]`).getBoundingClientRect();
-          return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.left >= box.left - 1 && r.right <= box.right + 1;
-        });
-      }, positions);
       for (const width of [1280, 375]) {
         await page.setViewportSize({ width, height: 900 });
         await h.waitLayout(width);
@@ -726,24 +810,18 @@ for (const mode of ['explore', 'static']) {
         await h.submit('#insert', `far-${width}`);
         await h.waitText('#last', new RegExp(`far-${width}`));
         const positions = [...new Set((await h.view()).last_operation.positions.map((p) => p.position))].sort((a, b) => a - b);
-        const seen = await inBox(positions);
-        assert.ok(seen.includes(positions[0]), `the first marked bit ${positions[0]} in view at ${width} px; saw ${seen}`);
+        // The operation scrolls the grid's box (in the frame after it) to its first marked bit.
+        await h.until(`the first marked bit ${positions[0]} in view at ${width} px`, cellPlace, [positions[0], 'inView'],
+          () => page.evaluate(cellPlace, [positions[0]]));
         for (const p of positions) {
           await page.click(`#bits-jump button:text-is("${p}")`);
-          await h.until(`bit ${p} in view`, (q) => {
-            const box = document.querySelector('#bitbox').getBoundingClientRect();
-            const r = document.querySelector(`#bitgrid .cell[data-position="${q}"]`).getBoundingClientRect();
-            return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
-          }, p);
+          await h.until(`bit ${p} in view`, cellPlace, [p, 'inView'], () => page.evaluate(cellPlace, [p]));
         }
-        // Each cell names its row and column.
-        const [row, col] = await page.$eval(`#bitgrid .cell[data-position="${positions[0]}"]`, (cell) => {
-          const cols = document.querySelectorAll('#bitgrid .collabel').length;
-          const p = Number(cell.dataset.position);
-          return [Math.floor(p / cols) * cols, p % cols];
-        });
-        assert.ok(await page.$(`#bitgrid .rowlabel:text-is("${row}")`), `row label ${row}`);
-        assert.ok(await page.$(`#bitgrid .collabel:text-is("${col}")`), `column label ${col}`);
+        // Each cell's row and column are named beside it: the row's label level with
+        // the cell, the column's label above it.
+        const named = await page.evaluate(cellPlace, [positions[0]]);
+        assert.ok(named.row !== null && named.row <= 1, `row label of bit ${positions[0]}: ${JSON.stringify(named)}`);
+        assert.ok(named.col !== null && named.col <= 1, `column label of bit ${positions[0]}: ${JSON.stringify(named)}`);
       }
       await page.setViewportSize({ width: 1280, height: 900 });
       await h.waitLayout(1280);
