@@ -153,7 +153,7 @@ function humanError(error, context) {
  * save waiting, no estimates being computed, no re-layout after a resize. The
  * browser test waits on it. */
 function setBusy() {
-  const idle = saveTimer === null && plotJob === null && resizeTimer === null;
+  const idle = saveTimer === null && plotJob === null && resizeTimer === null && !panelsPending;
   document.documentElement.dataset.idle = String(idle);
 }
 
@@ -743,12 +743,43 @@ function renderHistory() {
 // ---- panels
 
 let panelsKey = '';
+/** Whether the Details section is on screen or near it (an IntersectionObserver
+ * tells). Away from it, the panels' contents are rendered after the operation's
+ * frame rather than in it: that frame then lays out only what can be seen. */
+let detailsNear = true;
+/** Whether the panels' contents wait for the task after the next frame. */
+let panelsPending = false;
 
 function renderPanels() {
   for (const name of ['positions', 'model']) {
     const details = $(`${name}-panel`);
     if (details.open !== view.panels[name]) details.open = view.panels[name];
   }
+  if (detailsNear) {
+    renderPanelContents();
+  } else if (!panelsPending) {
+    panelsPending = true;
+    setBusy();
+    afterPaint(() => setTimeout(() => {
+      if (!panelsPending) return;
+      panelsPending = false;
+      renderPanelContents();
+      setBusy();
+    }, 0));
+  }
+}
+
+/** The Details section came near the screen: its panels show the current view now. */
+function detailsInView(entries) {
+  detailsNear = entries.some((entry) => entry.isIntersecting);
+  if (detailsNear && panelsPending) {
+    panelsPending = false;
+    renderPanelContents();
+    setBusy();
+  }
+}
+
+function renderPanelContents() {
   const last = view.last_operation;
   const key = `${view.params ? `${view.params.m}/${view.params.k}` : '-'}/${view.distinct_entries}/${view.history.length}/${last ? `${last.display}/${last.outcome}/${last.h1}` : '-'}/${olderOps}`;
   if (key === panelsKey) return;
@@ -1247,6 +1278,7 @@ function wire() {
     restoreLink($('restore-link').value, 'share-msg');
   });
   window.addEventListener('hashchange', restoreFromLocation);
+  new IntersectionObserver(detailsInView, { rootMargin: '50% 0px' }).observe($('details'));
   // A new colour scheme draws the grid again in its colours (in the frame that shows it).
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redrawColours);
   // The bit under the pointer, as the cells' tooltips said.
