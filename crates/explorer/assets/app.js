@@ -927,7 +927,8 @@ let drawPending = false;
 function scheduleDraw() {
   if (drawPending) return;
   drawPending = true;
-  requestAnimationFrame(() => setTimeout(() => {
+  // After the frame and the task that follows it, as the points are computed.
+  afterPaint(() => setTimeout(() => {
     drawPending = false;
     drawPlot();
   }, 0));
