@@ -13,6 +13,9 @@ struct Step {
     args: Vec<&'static str>,
     env: Vec<(&'static str, &'static str)>,
     beside: bool,
+    /// Builds in the main workspace's target folder (for a manifest outside the
+    /// workspace, which would otherwise get a folder of its own).
+    main_target: bool,
 }
 
 fn cargo(name: &'static str, args: &[&'static str]) -> Step {
@@ -22,6 +25,7 @@ fn cargo(name: &'static str, args: &[&'static str]) -> Step {
         args: args.to_vec(),
         env: Vec::new(),
         beside: false,
+        main_target: false,
     }
 }
 
@@ -32,6 +36,7 @@ fn tool(name: &'static str, program: &'static str, args: &[&'static str]) -> Ste
         args: args.to_vec(),
         env: Vec::new(),
         beside: false,
+        main_target: false,
     }
 }
 
@@ -75,16 +80,21 @@ fn steps() -> Vec<Step> {
         },
         // The benchmarks and their probe are type-checked by clippy (`--all-targets`);
         // a release build of them here cost more than a minute of CI for no more.
-        cargo(
-            "fuzz targets compile",
-            &[
-                "check",
-                "--manifest-path",
-                "fuzz/Cargo.toml",
-                "--bins",
-                "--no-default-features",
-            ],
-        ),
+        // In the main target folder, with the workspace's profile and feature set
+        // (fuzz/Cargo.toml), the dependencies clippy checked are not checked again.
+        Step {
+            main_target: true,
+            ..cargo(
+                "fuzz targets compile",
+                &[
+                    "check",
+                    "--manifest-path",
+                    "fuzz/Cargo.toml",
+                    "--bins",
+                    "--no-default-features",
+                ],
+            )
+        },
         cargo("schemas are fresh", &["xtask", "schemas", "--check"]),
         cargo("vectors are fresh", &["xtask", "vectors", "--check"]),
         tool(
@@ -259,6 +269,9 @@ fn run_step(
     command.env_remove("TRYBUILD");
     for (key, value) in &step.env {
         command.env(key, value);
+    }
+    if step.main_target {
+        command.env("CARGO_TARGET_DIR", super::gallery::target_dir(root));
     }
     let cannot_start =
         |err: std::io::Error| format!("step `{}`: cannot start {}: {err}", step.name, step.program);
