@@ -192,11 +192,30 @@ fn key_of(state: &[u32; 8]) -> u32 {
 /// cost about as much as it saves (see BENCHMARKS.md for the measurement).
 pub const BATCH_PARALLEL_MIN: usize = 256;
 
-/// Queries per task of a parallel batch: a thirty-second of each thread's share, from
-/// 32 (small batches still spread) to 256 (beyond that, more tasks only cost more
-/// hand-overs). Measured on 2 cores (BENCHMARKS.md).
-fn batch_grain(len: usize, threads: usize) -> usize {
-    (len / (32 * threads.max(1))).clamp(32, 256)
+/// Queries per task of a parallel batch shared by the caller and `helpers` threads: a
+/// thirty-second of each thread's share, from 32 (small batches still spread) to 256
+/// (beyond that, more tasks only cost more hand-overs). Measured on 2 cores
+/// (BENCHMARKS.md).
+fn batch_grain(len: usize, helpers: usize) -> usize {
+    (len / (32 * (helpers + 1))).clamp(32, 256)
+}
+
+/// Helper threads beside the calling thread on `cores` cores: one fewer.
+fn helper_count(cores: usize) -> usize {
+    cores.saturating_sub(1)
+}
+
+/// A pool of `helpers` threads, `None` for none (or when the system refuses threads:
+/// batches then run on the calling thread alone).
+fn helper_pool(helpers: usize) -> Option<rayon::ThreadPool> {
+    if helpers == 0 {
+        return None;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(helpers)
+        .thread_name(|i| format!("bloomproof-batch-{i}"))
+        .build()
+        .ok()
 }
 
 /// The threads that help the calling thread with a parallel batch: one fewer than the
@@ -210,14 +229,7 @@ fn batch_helpers() -> Option<&'static rayon::ThreadPool> {
     HELPERS
         .get_or_init(|| {
             let cores = std::thread::available_parallelism().map_or(1, usize::from);
-            let builder = rayon::ThreadPoolBuilder::new()
-                .num_threads(cores - 1)
-                .thread_name(|i| format!("bloomproof-batch-{i}"));
-            if cores > 1 {
-                builder.build().ok()
-            } else {
-                None
-            }
+            helper_pool(helper_count(cores))
         })
         .as_ref()
 }
@@ -479,8 +491,8 @@ impl DocumentPrefilter {
         let Some(helpers) = batch_helpers() else {
             return self.lookup_batch_sequential(items);
         };
-        let threads = helpers.current_num_threads() + 1;
-        let grain = batch_grain(items.len(), threads);
+        let helper_threads = helpers.current_num_threads();
+        let grain = batch_grain(items.len(), helper_threads);
         let unset = Lookup {
             maybe_present: false,
             exact_checked: false,
@@ -498,7 +510,7 @@ impl DocumentPrefilter {
             }
         };
         helpers.in_place_scope(|scope| {
-            for _ in 1..threads {
+            for _ in 0..helper_threads {
                 scope.spawn(|_| work());
             }
             work();
@@ -629,14 +641,31 @@ mod tests {
         assert!(batch_in_parallel(BATCH_PARALLEL_MIN + 1, 64));
         assert!(!batch_in_parallel(BATCH_PARALLEL_MIN - 1, 2));
         assert!(!batch_in_parallel(BATCH_PARALLEL_MIN, 0));
-        assert_eq!(batch_grain(256, 2), 32);
-        assert_eq!(batch_grain(4096, 2), 64);
-        assert_eq!(batch_grain(16384, 2), 256);
-        assert_eq!(batch_grain(65536, 2), 256);
-        assert_eq!(batch_grain(8192, 2), 128);
-        assert_eq!(batch_grain(1 << 20, 64), 256);
+        assert_eq!(batch_grain(256, 1), 32);
+        assert_eq!(batch_grain(4096, 1), 64);
+        assert_eq!(batch_grain(16384, 1), 256);
+        assert_eq!(batch_grain(65536, 1), 256);
+        assert_eq!(batch_grain(8192, 1), 128);
+        assert_eq!(batch_grain(8192, 0), 256);
+        assert_eq!(batch_grain(8192, 3), 64);
+        assert_eq!(batch_grain(1 << 20, 63), 256);
         assert_eq!(batch_grain(100, 0), 32);
         assert!(!batch_in_parallel(0, 0));
+    }
+
+    #[test]
+    fn one_helper_thread_per_core_beside_the_caller() {
+        assert_eq!(helper_count(0), 0);
+        assert_eq!(helper_count(1), 0);
+        assert_eq!(helper_count(2), 1);
+        assert_eq!(helper_count(8), 7);
+        assert!(helper_pool(0).is_none());
+        let threads = |helpers| helper_pool(helpers).map(|pool| pool.current_num_threads());
+        assert_eq!(threads(1), Some(1));
+        assert_eq!(threads(3), Some(3));
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let helpers = batch_helpers().map_or(0, rayon::ThreadPool::current_num_threads);
+        assert_eq!(helpers, helper_count(cores), "{cores} cores");
     }
 
     #[test]
