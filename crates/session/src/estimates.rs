@@ -92,6 +92,14 @@ fn finite_m(m: u32, k: u32, n: u32) -> f64 {
 /// distribution that are exactly zero below its lowest non-zero one (probabilities that
 /// underflowed) are skipped: they stay exactly zero, so the result is the same, bit for
 /// bit, as computing every entry, only faster.
+/// The lowest index in `from..=to` where `dist` is not exactly zero; `from` when there
+/// is none.
+fn lowest_nonzero(dist: &[f64], from: usize, to: usize) -> usize {
+    (from..=to)
+        .find(|&x| dist.get(x).is_some_and(|p| *p != 0.0))
+        .unwrap_or(from)
+}
+
 fn exact(m: u32, k: u32, n: u32) -> f64 {
     let throws = u64::from(k) * u64::from(n);
     let bits = usize::try_from(m).unwrap_or(usize::MAX).min(1 << 16);
@@ -115,11 +123,7 @@ fn exact(m: u32, k: u32, n: u32) -> f64 {
         if let Some(stale) = next.get_mut(next_low..low) {
             stale.fill(0.0);
         }
-        if low == 0
-            && let (Some(slot), Some(p), Some(f)) = (next.first_mut(), dist.first(), stay.first())
-        {
-            *slot = p * f + 0.0;
-        }
+        // next[0] stays 0: stay[0] = 0/m, so no mass stays at x = 0 after a throw.
         let from = low.max(1);
         if from <= new_reach {
             let (Some(out), Some(here), Some(below), Some(s), Some(g)) = (
@@ -137,9 +141,7 @@ fn exact(m: u32, k: u32, n: u32) -> f64 {
             }
         }
         next_low = low;
-        low = (low..=new_reach)
-            .find(|&x| next.get(x).is_some_and(|p| *p != 0.0))
-            .unwrap_or(low);
+        low = lowest_nonzero(&next, low, new_reach);
         std::mem::swap(&mut dist, &mut next);
         reach = new_reach;
     }
@@ -180,6 +182,24 @@ mod tests {
             .enumerate()
             .map(|(x, p)| p * power(x as f64 / mf, k))
             .sum()
+    }
+
+    #[test]
+    fn the_lowest_nonzero_entry_is_found_in_its_range() {
+        let dist = [0.0, 0.0, 0.25, 0.0, 0.75];
+        assert_eq!(lowest_nonzero(&dist, 0, 4), 2);
+        assert_eq!(lowest_nonzero(&dist, 3, 4), 4);
+        assert_eq!(lowest_nonzero(&dist, 2, 2), 2);
+        assert_eq!(
+            lowest_nonzero(&dist, 0, 1),
+            0,
+            "none: the start of the range"
+        );
+        assert_eq!(
+            lowest_nonzero(&dist, 3, 3),
+            3,
+            "none: the start of the range"
+        );
     }
 
     #[test]

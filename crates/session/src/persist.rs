@@ -909,3 +909,32 @@ pub fn save_local(state: &str, previous: Option<&str>) -> SaveOutcome {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lone_surrogate_escape;
+
+    #[test]
+    fn only_escapes_of_unpaired_surrogates_are_named() {
+        // A pair, other escapes, and hex digits after an escape that is not `\u`.
+        for text in [
+            r#"{"a": "\ud83d\ude00"}"#,
+            r#"{"a": "\nd800", "b": "\\ud800"}"#,
+            r#"{"a": "x"}"#,
+            r#"{"a": "\u0041\n\ud83d\ude00"}"#,
+            r#"\ud800 {"a": "only strings are looked at"}"#,
+            "",
+        ] {
+            assert_eq!(lone_surrogate_escape(text), None, "{text}");
+        }
+        for text in [
+            r#"{"a": "\ud800"}"#,
+            r#"{"a": "\udc00x"}"#,
+            r#"{"a": "\n\ud800"}"#,
+            r#"{"a": "\u0041\udc00"}"#,
+            r#"{"a": "\ud83d\ude00\ud800"}"#,
+        ] {
+            assert!(lone_surrogate_escape(text).is_some(), "{text}");
+        }
+    }
+}
