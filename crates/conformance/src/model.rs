@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use bloomproof_format::adapter::{DraftName, MutationAttempt, PanelName, ScriptOp, TextValue};
-pub use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue};
+pub use bloomproof_format::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue};
 
 /// The format version this crate reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -107,18 +107,6 @@ pub struct Nothing {}
 
 // ---------------------------------------------------------------------------------
 // doc-membership-v1
-
-/// Parameters of a `doc-membership-v1` snapshot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DocParams {
-    /// Number of bits, 8..=512.
-    pub m: u64,
-    /// Number of hash indices, 1..=8.
-    pub k: u64,
-    /// Seed bytes, 0..=16.
-    pub seed_hex: Hex,
-}
 
 /// A snapshot's inputs.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]

@@ -8,7 +8,7 @@
 //! `JsonSchema`, so the JSON Schemas generated from the files' types describe these the
 //! same way everywhere.
 //!
-//! [`adapter`] holds every request and result of the adapter protocol, both sides.
+//! [`DocParams`] is the one spelling of a snapshot's parameters. [`adapter`] holds every request and result of the adapter protocol, both sides.
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
@@ -31,7 +31,9 @@
 
 pub mod adapter;
 pub mod hex;
+mod params;
 mod typed;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix};
+pub use params::DocParams;
 pub use typed::{ErrorKindName, RejectExpect, TypedValue};
