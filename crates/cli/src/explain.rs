@@ -5,7 +5,7 @@ use bloomproof_conformance::diagnose::message_layout;
 use bloomproof_conformance::quote::prefix;
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -20,8 +20,11 @@ pub enum Target {
     Fnv(FnvArgs),
 }
 
-/// Inputs of a `doc-membership-v1` hash.
+/// Inputs of a `doc-membership-v1` hash. The seed is given at most one way (none: the
+/// empty seed), the item exactly one way.
 #[derive(Args)]
+#[command(group = ArgGroup::new("seed").args(["seed_hex", "seed_text"]))]
+#[command(group = ArgGroup::new("item").required(true).args(["item_hex", "item_text"]))]
 pub struct DocArgs {
     /// Number of bits, 8..=512.
     #[arg(long)]
@@ -30,25 +33,22 @@ pub struct DocArgs {
     #[arg(long)]
     k: u64,
     /// The seed as hex (0..=16 bytes).
-    #[arg(long, conflicts_with = "seed_text")]
+    #[arg(long)]
     seed_hex: Option<String>,
     /// The seed as text (its UTF-8 bytes).
     #[arg(long)]
     seed_text: Option<String>,
     /// The item as hex (0..=64 bytes).
-    #[arg(
-        long,
-        conflicts_with = "item_text",
-        required_unless_present = "item_text"
-    )]
+    #[arg(long)]
     item_hex: Option<String>,
     /// The item as text (its UTF-8 bytes).
     #[arg(long)]
     item_text: Option<String>,
 }
 
-/// Inputs of a `fnv1a-utf16-v1` hash.
+/// Inputs of a `fnv1a-utf16-v1` hash; the string is given exactly one way.
 #[derive(Args)]
+#[command(group = ArgGroup::new("string").required(true).args(["text", "units_hex"]))]
 pub struct FnvArgs {
     /// Number of bits, 8..=1024.
     #[arg(long)]
@@ -57,11 +57,7 @@ pub struct FnvArgs {
     #[arg(long)]
     k: u64,
     /// The string as text (encoded to UTF-16).
-    #[arg(
-        long,
-        conflicts_with = "units_hex",
-        required_unless_present = "units_hex"
-    )]
+    #[arg(long)]
     text: Option<String>,
     /// The string as UTF-16 code units, four hex digits each (e.g. `d800` for a lone
     /// surrogate); spaces and commas between units are allowed.

@@ -169,3 +169,39 @@ fn a_huge_bad_value_is_quoted_short() {
         );
     }
 }
+
+#[test]
+fn each_input_is_given_exactly_one_way() {
+    let doc = "explain doc-membership-v1 --m 16 --k 3";
+    let cases = [
+        (
+            format!("{doc} --seed-hex 00 --seed-text a --item-text x"),
+            "cannot be used with",
+        ),
+        (
+            format!("{doc} --item-hex 00 --item-text x"),
+            "cannot be used with",
+        ),
+        (
+            doc.to_string(),
+            "--item-hex <ITEM_HEX>|--item-text <ITEM_TEXT>",
+        ),
+        (
+            "positions fnv1a-utf16-v1 --m 8 --k 1 --text a --units-hex 0061".to_string(),
+            "cannot be used with",
+        ),
+        (
+            "positions fnv1a-utf16-v1 --m 8 --k 1".to_string(),
+            "--text <TEXT>|--units-hex <UNITS_HEX>",
+        ),
+    ];
+    for (line, needle) in cases {
+        let (code, out, err) = run(&line, &[]);
+        assert_eq!(code, 2, "{line}");
+        assert!(out.is_empty(), "{line}: {out}");
+        assert!(err.contains(needle), "{line}: {err}");
+    }
+    let (code, out, _) = run(&format!("{doc} --item-text x"), &[]);
+    assert_eq!(code, 0, "no seed is the empty seed");
+    assert!(out.contains("seed = "), "{out}");
+}
