@@ -198,6 +198,59 @@ struct ClientLog {
     stopped: Option<String>,
 }
 
+impl Plan {
+    fn adapter(&self) -> PhasePlan {
+        PhasePlan {
+            subject: "adapter",
+            clients: self.adapter_clients,
+            requests: self.adapter_requests,
+            limit: self.limit,
+        }
+    }
+
+    fn explore(&self) -> PhasePlan {
+        PhasePlan {
+            subject: "explore",
+            clients: self.explore_clients,
+            requests: self.explore_requests,
+            limit: self.limit,
+        }
+    }
+}
+
+/// One phase as planned: which subject, how many clients sending how many requests
+/// each, and its time limit.
+struct PhasePlan {
+    subject: &'static str,
+    clients: usize,
+    requests: usize,
+    limit: Duration,
+}
+
+impl PhasePlan {
+    /// The phase's report, from what was observed while it ran.
+    fn report(
+        &self,
+        kinds: Vec<&'static str>,
+        logs: Vec<ClientLog>,
+        memory: Vec<Option<u64>>,
+        wall: Duration,
+        killed: bool,
+    ) -> PhaseReport {
+        PhaseReport {
+            subject: self.subject,
+            clients: self.clients,
+            kinds,
+            planned: self.clients * self.requests,
+            logs,
+            memory,
+            wall,
+            limit: self.limit,
+            killed,
+        }
+    }
+}
+
 /// One phase's results.
 struct PhaseReport {
     subject: &'static str,
@@ -852,9 +905,9 @@ fn adapter_phase(binary: &Path, plan: &Plan) -> Result<PhaseReport, String> {
         });
     }
     let started = Instant::now();
-    let soft = started + plan.limit;
-    let count = plan.adapter_requests;
-    let clients = plan.adapter_clients;
+    let setup = plan.adapter();
+    let soft = started + setup.limit;
+    let (count, clients) = (setup.requests, setup.clients);
     let (logs, killed) = with_watchdog(&fleet, soft + GRACE, || {
         run_clients(&mut conns, count, |index, conn| {
             let offset = index * order.len() / clients;
@@ -884,17 +937,8 @@ fn adapter_phase(binary: &Path, plan: &Plan) -> Result<PhaseReport, String> {
     let memory = conns.iter().map(|conn| peak_rss_kib(conn.pid)).collect();
     drop(conns);
     drop(fleet);
-    Ok(PhaseReport {
-        subject: "adapter",
-        clients,
-        kinds: kinds.iter().map(|k| k.name).collect(),
-        planned: clients * count,
-        logs,
-        memory,
-        wall,
-        limit: plan.limit,
-        killed,
-    })
+    let kinds = kinds.iter().map(|k| k.name).collect();
+    Ok(setup.report(kinds, logs, memory, wall, killed))
 }
 
 // ---------------------------------------------------------------------------------
@@ -1105,9 +1149,9 @@ fn explore_phase(binary: &Path, plan: &Plan) -> Result<PhaseReport, String> {
     drop(stdin);
     let addr = read_address(stdout)?;
     let started = Instant::now();
-    let soft = started + plan.limit;
-    let count = plan.explore_requests;
-    let clients = plan.explore_clients;
+    let setup = plan.explore();
+    let soft = started + setup.limit;
+    let (count, clients) = (setup.requests, setup.clients);
     type Phase = (Vec<ClientLog>, Duration, Vec<&'static str>);
     let (phase, killed) = with_watchdog(&fleet, soft + GRACE, || -> Result<Phase, String> {
         let kinds = explore_kinds();
@@ -1139,17 +1183,7 @@ fn explore_phase(binary: &Path, plan: &Plan) -> Result<PhaseReport, String> {
     let memory = vec![peak_rss_kib(pid)];
     drop(fleet);
     let (logs, wall, kinds) = phase?;
-    Ok(PhaseReport {
-        subject: "explore",
-        clients,
-        kinds,
-        planned: clients * count,
-        logs,
-        memory,
-        wall,
-        limit: plan.limit,
-        killed,
-    })
+    Ok(setup.report(kinds, logs, memory, wall, killed))
 }
 
 #[cfg(test)]
