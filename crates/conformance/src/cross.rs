@@ -22,7 +22,7 @@ use crate::subject::{RawParams, Triple};
 use bloomproof_oracle::doc_membership as oracle;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// The most differences one cell keeps; the rest are counted.
@@ -180,99 +180,37 @@ pub fn snapshots() -> Vec<SnapshotCase> {
     ]
 }
 
-/// A session script every implementation runs and exports.
-#[derive(Clone, Debug)]
+/// A session script every implementation runs and exports, as
+/// `crates/conformance/data/cross-sessions.json` lists it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SessionCase {
-    /// Its id.
-    pub id: &'static str,
+    /// Its id, named in every difference.
+    pub id: String,
+    /// What the script exercises, for readers of the data file.
+    pub about: String,
     /// The script; it ends with an `export` step.
     pub script: Vec<ScriptOp>,
 }
 
-fn script(steps: Value) -> Vec<ScriptOp> {
-    serde_json::from_value(steps).unwrap_or_default()
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SessionsFile {
+    #[allow(dead_code, reason = "a note for readers of the data file")]
+    comment: String,
+    sessions: Vec<SessionCase>,
 }
 
-/// The script that sets the m and k drafts, creates the filter, then runs `steps`.
-fn on_filter(m: &str, k: &str, steps: Value) -> Vec<ScriptOp> {
-    let mut all = vec![
-        json!({"op": "set_draft", "field": "m", "value": m}),
-        json!({"op": "set_draft", "field": "k", "value": k}),
-        json!({"op": "create"}),
-    ];
-    if let Value::Array(steps) = steps {
-        all.extend(steps);
-    }
-    script(Value::Array(all))
-}
-
-/// The sessions: the seed's example (m 8, k 1: insert a, query i, a, b; counters 2/1);
-/// m 1000, k 5 with lone surrogates (leading and trailing), a surrogate pair, two forms
-/// of é, 40 more entries, queries that leave counters, an open panel and a query draft;
-/// a history past its cap of 256 with counters (m 64, k 2); and no filter at all,
-/// with a kept m draft `0008` and an open panel.
-pub fn sessions() -> Vec<SessionCase> {
-    vec![
-        SessionCase {
-            id: "seed-example",
-            script: on_filter(
-                "8",
-                "1",
-                json!([
-                    {"op": "insert", "value": "a"},
-                    {"op": "query", "value": "i"},
-                    {"op": "query", "value": "a"},
-                    {"op": "query", "value": "b"},
-                    {"op": "export"}
-                ]),
-            ),
-        },
-        SessionCase {
-            id: "surrogates-m1000-k5",
-            script: on_filter(
-                "1000",
-                "5",
-                json!([
-                    {"op": "insert", "value": [55296]},
-                    {"op": "insert", "value": [56320, 120]},
-                    {"op": "insert", "value": "😀"},
-                    {"op": "insert", "value": "é"},
-                    {"op": "insert", "value": "e\u{301}"},
-                    {"op": "insert_many", "prefix": "entry-", "count": 40},
-                    {"op": "query", "value": [55296]},
-                    {"op": "query", "value": [56319]},
-                    {"op": "query", "value": "entry-40"},
-                    {"op": "query", "value": "\"quoted\"\n"},
-                    {"op": "set_panel", "panel": "positions", "open": true},
-                    {"op": "set_draft", "field": "query", "value": "draft ✓"},
-                    {"op": "export"}
-                ]),
-            ),
-        },
-        SessionCase {
-            id: "full-history-m64-k2",
-            script: on_filter(
-                "64",
-                "2",
-                json!([
-                    {"op": "insert_many", "prefix": "h", "count": 300},
-                    {"op": "query", "value": "h5"},
-                    {"op": "query", "value": "nope"},
-                    {"op": "query", "value": "x1"},
-                    {"op": "query", "value": "x2"},
-                    {"op": "export"}
-                ]),
-            ),
-        },
-        SessionCase {
-            id: "no-filter",
-            script: script(json!([
-                {"op": "set_draft", "field": "m", "value": "0008"},
-                {"op": "set_panel", "panel": "model", "open": true},
-                {"op": "export"}
-            ])),
-        },
-    ]
+/// The session scripts of `crates/conformance/data/cross-sessions.json` (embedded):
+/// the seed's example, surrogates and two forms of é at m 1000, a history past its cap,
+/// and no filter at all. The file is part of this crate, so a malformed one is a bug
+/// that the cross-reading tests catch; the error names the field.
+pub fn sessions() -> Result<Vec<SessionCase>, String> {
+    let text = include_str!("../data/cross-sessions.json");
+    let file: SessionsFile =
+        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text))
+            .map_err(|err| format!("crates/conformance/data/cross-sessions.json: {err}"))?;
+    Ok(file.sessions)
 }
 
 fn triples(answers: &[Triple]) -> Vec<String> {
@@ -467,7 +405,24 @@ fn same_view(expected: &Value, actual: &Value) -> Result<(), String> {
 
 fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedSession)]) -> Grid {
     let names: Vec<String> = participants.iter().map(|(n, _)| n.clone()).collect();
-    let cases = sessions();
+    let cases = match sessions() {
+        Ok(cases) => cases,
+        Err(why) => {
+            let mut cell = GridCell::new("runner", "runner");
+            cell.differ(
+                "cross-sessions.json",
+                "the embedded sessions load",
+                "a valid file".into(),
+                why,
+            );
+            return Grid {
+                protocol: "fnv1a-utf16-v1".to_string(),
+                producers: vec![cell.producer.clone()],
+                readers: vec![cell.reader.clone()],
+                cells: vec![cell],
+            };
+        }
+    };
     let mut producers: Vec<(String, Vec<Exported>)> = participants
         .iter_mut()
         .map(|(name, subjects)| {

@@ -79,7 +79,7 @@ fn every_snapshot_and_session_is_well_formed() {
     let seed = &cross::snapshots()[0];
     assert_eq!(seed.items.len(), 64);
     assert!(cross::snapshots().iter().any(|s| s.params.m % 8 != 0));
-    for session in cross::sessions() {
+    for session in cross::sessions().expect("the sessions file reads") {
         assert!(session.script.len() > 1, "{} did not parse", session.id);
         assert_eq!(
             session.script.last(),
@@ -163,7 +163,7 @@ fn a_flawed_reader_fails_its_column_and_a_flawed_exporter_its_row() {
 #[test]
 fn a_session_from_a_file_is_read_by_everyone() {
     let mut producer = RustFnv;
-    let script = &cross::sessions()[0].script;
+    let script = &cross::sessions().expect("the sessions file reads")[0].script;
     let answer = producer.session(script).expect("the script runs");
     let last = answer.steps.last().expect("a last step");
     let honest = ExportedSession {
