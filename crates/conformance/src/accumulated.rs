@@ -11,50 +11,12 @@
 //! `checkpoint.count` inputs), so the suite stays fast; `--accumulated-full` checks the
 //! full count (about 20 s in an optimised build, most of it the oracle).
 
-use serde::Deserialize;
+pub use bloomproof_format::accumulated::{AccumulatedFile, Checkpoint, Published};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The generator's name, and the first bytes of every stream block's hashed input.
 pub const GENERATOR: &str = "bloomproof accumulated v1";
-
-/// `spec/accumulated.json`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AccumulatedFile {
-    /// Always 1.
-    pub format_version: u32,
-    /// Free text.
-    pub comment: String,
-    /// One entry per protocol.
-    pub protocols: Vec<Published>,
-}
-
-/// The published digests of one protocol.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Published {
-    /// The protocol's name.
-    pub protocol: String,
-    /// The generator's name and version (`bloomproof accumulated v1`).
-    pub generator: String,
-    /// How many inputs were generated.
-    pub count: u64,
-    /// The running SHA-256 after `count` inputs, lowercase hex.
-    pub digest: String,
-    /// The running SHA-256 after fewer inputs.
-    pub checkpoint: Checkpoint,
-}
-
-/// A digest after the first `count` inputs.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Checkpoint {
-    /// How many inputs.
-    pub count: u64,
-    /// The running SHA-256 after them, lowercase hex.
-    pub digest: String,
-}
 
 /// Reads `spec/accumulated.json` from the spec folder.
 pub fn load(spec_dir: &Path) -> Result<AccumulatedFile, String> {

@@ -19,102 +19,11 @@ use crate::fnv_checks::partial_match;
 use crate::model::ScriptOp;
 use crate::run::Subjects;
 use crate::subject::{RawParams, Triple};
+pub use bloomproof_format::cross::{DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell};
 use bloomproof_oracle::doc_membership as oracle;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
-
-/// The most differences one cell keeps; the rest are counted.
-pub const DIFFERENCES_KEPT: usize = 20;
-
-/// A session another producer exported, as a `--session-from NAME=FILE` file holds it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ExportedSession {
-    /// The export text, exactly as the producer wrote it.
-    pub export: String,
-    /// The view the producer showed when it exported (the shape of a session step's
-    /// view, `spec/fnv1a-utf16-v1/SESSION.md` section 7).
-    pub view: Value,
-}
-
-/// One protocol's grid: producers as rows, readers as columns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Grid {
-    /// The protocol.
-    pub protocol: String,
-    /// The producers (rows), in order.
-    pub producers: Vec<String>,
-    /// The readers (columns), in order.
-    pub readers: Vec<String>,
-    /// One cell per (producer, reader), row by row.
-    pub cells: Vec<GridCell>,
-}
-
-/// What one reader made of what one producer wrote.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct GridCell {
-    /// Who wrote (A).
-    pub producer: String,
-    /// Who read (B).
-    pub reader: String,
-    /// Whether every comparison held.
-    pub passed: bool,
-    /// How many values were compared.
-    pub compared: usize,
-    /// What differed (at most [`DIFFERENCES_KEPT`]; `more` counts the rest).
-    pub differences: Vec<Difference>,
-    /// Differences not kept.
-    pub more: usize,
-}
-
-/// One thing that differed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Difference {
-    /// The snapshot or session, and the item.
-    pub case: String,
-    /// What was compared.
-    pub what: String,
-    /// The value it should have had.
-    pub expected: String,
-    /// What was given.
-    pub actual: String,
-}
-
-impl GridCell {
-    fn new(producer: &str, reader: &str) -> Self {
-        GridCell {
-            producer: producer.to_string(),
-            reader: reader.to_string(),
-            passed: true,
-            compared: 0,
-            differences: Vec::new(),
-            more: 0,
-        }
-    }
-
-    fn compare(&mut self, case: &str, what: &str, expected: String, actual: String) {
-        self.compared += 1;
-        if expected != actual {
-            self.differ(case, what, expected, actual);
-        }
-    }
-
-    fn differ(&mut self, case: &str, what: &str, expected: String, actual: String) {
-        self.passed = false;
-        if self.differences.len() < DIFFERENCES_KEPT {
-            self.differences.push(Difference {
-                case: case.to_string(),
-                what: what.to_string(),
-                expected,
-                actual,
-            });
-        } else {
-            self.more += 1;
-        }
-    }
-}
 
 /// A snapshot every implementation builds and reads.
 #[derive(Clone, Debug)]

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use bloomproof_format::adapter::{DraftName, MutationAttempt, PanelName, ScriptOp, TextValue};
+pub use bloomproof_format::report::PublishedFigure;
 pub use bloomproof_format::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue};
 
 /// The format version this crate reads and writes.
@@ -30,20 +31,6 @@ pub struct ChecksFile {
     /// implementation gave and marks a difference.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub published_figures: Vec<PublishedFigure>,
-}
-
-/// A figure the source document published.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PublishedFigure {
-    /// The figure's name in the report.
-    pub name: String,
-    /// The check whose run observes it.
-    pub check: String,
-    /// The published value.
-    pub value: serde_json::Value,
-    /// Where it was published.
-    pub source: String,
 }
 
 /// One documented check.

@@ -1,4 +1,4 @@
-//! JSON Schemas of the spec files and of the adapter messages, generated from the Rust
+//! JSON Schemas of the spec files, the adapter messages and the report, generated from the Rust
 //! types.
 
 use crate::model::{CasesFile, ChecksFile, DocCase, FnvCase};
@@ -33,6 +33,18 @@ pub fn all() -> Vec<(&'static str, String)> {
             "adapter.schema.json",
             render::<bloomproof_format::adapter::Messages>(
                 "bloomproof adapter messages (spec/ADAPTER.md): each property is one request or result",
+            ),
+        ),
+        (
+            "accumulated.schema.json",
+            render::<bloomproof_format::accumulated::AccumulatedFile>(
+                "bloomproof accumulated checks: the published digests (spec/accumulated.json)",
+            ),
+        ),
+        (
+            "report.schema.json",
+            render::<bloomproof_format::report::Report>(
+                "bloomproof conformance report (`bloomproof conformance --format json`)",
             ),
         ),
     ]

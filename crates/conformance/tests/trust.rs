@@ -179,3 +179,14 @@ fn a_run_on_threads_reports_what_a_run_on_one_thread_reports() {
     );
     assert!(!one.without_times().render_text().contains("time: "));
 }
+
+/// The JSON report is a wire type (`spec/schemas/report.schema.json`): a report with
+/// failures, figures that differ and figures never observed reads back as written.
+#[test]
+fn a_report_reads_back_as_written() {
+    let report = report(big_endian(), wrong_h1());
+    assert!(report.failed > 0 && !report.figures.is_empty());
+    let text = serde_json::to_string(&report).expect("the report serialises");
+    let read: Report = serde_json::from_str(&text).expect("the report reads back");
+    assert_eq!(read, report);
+}

@@ -8,7 +8,13 @@
 //! `JsonSchema`, so the JSON Schemas generated from the files' types describe these the
 //! same way everywhere.
 //!
-//! [`DocParams`] is the one spelling of a snapshot's parameters. [`adapter`] holds every request and result of the adapter protocol, both sides.
+//! Beside those:
+//! * [`DocParams`]: the one spelling of a snapshot's parameters;
+//! * [`adapter`]: every request and result of the adapter protocol, both sides;
+//! * [`report`]: the report of a run (`spec/schemas/report.schema.json`);
+//! * [`matrix`] and [`cross`]: the results matrix across implementations and its
+//!   cross-reading grids (`vectors/check/*.schema.json`);
+//! * [`accumulated`]: the published digests of the accumulated checks.
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
@@ -29,9 +35,13 @@
 //! them; the one reader that refused uppercase (the vector loader, on files nobody
 //! commits) now reads it as the same bytes.
 
+pub mod accumulated;
 pub mod adapter;
+pub mod cross;
 pub mod hex;
+pub mod matrix;
 mod params;
+pub mod report;
 mod typed;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix};

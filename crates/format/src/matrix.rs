@@ -1,0 +1,212 @@
+//! The results matrix: the list of implementations (`vectors/check/implementations.json`)
+//! and the matrix document `cargo xtask matrix` writes (`target/matrix/matrix.json`).
+//! How a report is judged into cells is `bloomproof_conformance::matrix`.
+
+use crate::report::Failure;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The implementations file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Implementations {
+    /// The schema of this file, for editors.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Every implementation the matrix runs, in the order of its rows and columns.
+    pub implementations: Vec<Implementation>,
+}
+
+/// One implementation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Implementation {
+    /// A short unique name: lowercase ASCII letters, digits and `-`, starting with a
+    /// letter or digit (it names the badge file and the page's anchors).
+    pub name: String,
+    /// The language it is written in.
+    pub language: String,
+    /// The adapter command (`spec/ADAPTER.md`), run with `sh -c` from the repository's
+    /// root; `{bloomproof}` stands for the built `bloomproof` binary. Absent: the
+    /// production Rust crates, in process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// A command (run like `command`) whose first line of standard output is the
+    /// implementation's version.
+    pub version: String,
+    /// The checks this implementation is known to fail, each with the reason. A listed
+    /// check that passes is an error (the list is stale).
+    #[serde(default)]
+    pub expected_failures: Vec<ExpectedFailure>,
+}
+
+/// A check an implementation is known to fail.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedFailure {
+    /// `<protocol>/<check>`, as the report names it.
+    pub check: String,
+    /// Why it fails, for the reader of the matrix (not empty).
+    pub reason: String,
+}
+
+impl Implementations {
+    /// Reads an implementations file's text, refusing unknown fields, an empty list,
+    /// a bad or repeated name, an empty reason and a check listed twice; `origin`
+    /// names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Self, String> {
+        let list: Implementations =
+            serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
+        if list.implementations.is_empty() {
+            return Err(format!("{origin}: no implementation is listed"));
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for (index, implementation) in list.implementations.iter().enumerate() {
+            let at = format!("{origin}: implementations[{index}]");
+            let name = &implementation.name;
+            let well_formed = name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !name.is_empty()
+                && !name.starts_with('-');
+            if !well_formed {
+                return Err(format!(
+                    "{at}: name {name:?}: lowercase ASCII letters, digits and `-`, not starting with `-`"
+                ));
+            }
+            if !names.insert(name.as_str()) {
+                return Err(format!("{at}: name {name:?} is listed twice"));
+            }
+            let mut checks = std::collections::BTreeSet::new();
+            for (entry, expected) in implementation.expected_failures.iter().enumerate() {
+                let at = format!("{at} ({name}): expected_failures[{entry}]");
+                if expected.reason.trim().is_empty() {
+                    return Err(format!("{at}: {}: the reason is empty", expected.check));
+                }
+                if !checks.insert(expected.check.as_str()) {
+                    return Err(format!("{at}: {} is listed twice", expected.check));
+                }
+            }
+        }
+        Ok(list)
+    }
+}
+
+/// Where a check of an implementation stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every case passed; not listed.
+    Passed,
+    /// Failed, and listed as an expected failure.
+    ExpectedFailure,
+    /// Passed, but listed as an expected failure: an error.
+    Stale,
+    /// Failed, and not listed: an error.
+    Unexpected,
+}
+
+impl Status {
+    /// Whether this status fails the matrix.
+    pub fn is_error(self) -> bool {
+        matches!(self, Status::Stale | Status::Unexpected)
+    }
+
+    /// A word for the page and the summary.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Passed => "pass",
+            Status::ExpectedFailure => "expected failure",
+            Status::Stale => "STALE",
+            Status::Unexpected => "FAIL",
+        }
+    }
+}
+
+/// One cell of the results table: one check of one implementation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Cell {
+    /// `<protocol>/<check>`.
+    pub check: String,
+    /// Where it stands.
+    pub status: Status,
+    /// Number of cases run.
+    pub cases: usize,
+    /// The listed reason, for an expected failure or a stale entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Every failing case.
+    pub failures: Vec<Failure>,
+}
+
+/// One implementation's row of the matrix.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ImplementationResult {
+    /// Its name in the implementations file.
+    pub name: String,
+    /// Its language.
+    pub language: String,
+    /// Its adapter command as listed (`null`: in process).
+    pub command: Option<String>,
+    /// What its version command printed (or why it printed nothing).
+    pub version: String,
+    /// The name the report gave it.
+    pub report_name: String,
+    /// Checks passed.
+    pub passed: usize,
+    /// Checks run.
+    pub total: usize,
+    /// One cell per check, in spec order.
+    pub cells: Vec<Cell>,
+    /// Why the implementation could not be run at all, if it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ImplementationResult {
+    /// The shields.io endpoint badge: `{"schemaVersion": 1, "label", "message",
+    /// "color"}`: green when every check passed, yellow when only expected failures
+    /// failed, red otherwise.
+    pub fn badge(&self) -> serde_json::Value {
+        let expected = self
+            .cells
+            .iter()
+            .filter(|cell| cell.status == Status::ExpectedFailure)
+            .count();
+        let color = if self.error.is_some() || self.cells.iter().any(|c| c.status.is_error()) {
+            "red"
+        } else if expected > 0 {
+            "yellow"
+        } else {
+            "brightgreen"
+        };
+        let message = if self.error.is_some() {
+            "not run".to_string()
+        } else {
+            format!("{}/{}", self.passed, self.total)
+        };
+        serde_json::json!({
+            "schemaVersion": 1,
+            "label": format!("bloomproof {}", self.name),
+            "message": message,
+            "color": color,
+        })
+    }
+}
+
+/// The whole matrix, as `matrix.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Matrix {
+    /// The spec version every implementation ran (64 hex digits).
+    pub spec_version: String,
+    /// When the matrix ran, RFC 3339 in UTC.
+    pub ran_at: String,
+    /// Every check, `<protocol>/<check>`, in spec order (the rows of the table).
+    pub checks: Vec<String>,
+    /// One entry per implementation, in the order of the implementations file.
+    pub implementations: Vec<ImplementationResult>,
+    /// Cross-reading: one grid per protocol, as `bloomproof_conformance::cross` reads them.
+    pub cross: Vec<crate::cross::Grid>,
+    /// Everything that fails the matrix, one line each; empty when it passed.
+    pub errors: Vec<String>,
+}
