@@ -5,7 +5,7 @@
 //! * anything that is not one JSON object of the format (bad JSON, trailing text, a
 //!   missing or unknown field anywhere, a duplicate key, a wrong type, bad hex:
 //!   hex is two digits per byte, read in either case as `bloomproof_format::Hex` says);
-//! * an unknown `protocol`/`kind` pair, a `format_version` other than 1, a `$schema`
+//! * an unknown `protocol`/`kind` pair, a `format_version` other than 2, a `$schema`
 //!   that is not `../schemas/<protocol>.<kind>.schema.json`;
 //! * a `case_count` that differs from the number of cases;
 //! * an empty or duplicate case id;
@@ -24,8 +24,8 @@
 //! limit, and every check is plain arithmetic on bounded values.
 
 use crate::model::{
-    CaseHeader, DocPositionCase, DocRejectionCase, DocSnapshotCase, ErrorKindName, FORMAT_VERSION,
-    FileKind, FnvPositionCase, FnvRejectionCase, VectorFile, VectorFileOf,
+    CaseHeader, DocParams, DocPositionCase, DocRejectionCase, DocSnapshotCase, ErrorKindName,
+    FORMAT_VERSION, FileKind, FnvPositionCase, FnvRejectionCase, VectorFile, VectorFileOf,
 };
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
@@ -352,24 +352,25 @@ impl Flagged for DocSnapshotCase {
 // ---------------------------------------------------------------------------------
 // Per-kind consistency
 
-fn check_doc_params(out: &mut Vec<String>, m: u32, k: u32, seed: &[u8]) {
-    if !(doc::M_MIN..=doc::M_MAX).contains(&m) {
+fn check_doc_params(out: &mut Vec<String>, params: &DocParams) {
+    let (m, k, seed) = (params.m, params.k, params.seed_hex.bytes());
+    if !(u64::from(doc::M_MIN)..=u64::from(doc::M_MAX)).contains(&m) {
         out.push(format!(
-            "m = {m} is outside {}..={}",
+            "params.m = {m} is outside {}..={}",
             doc::M_MIN,
             doc::M_MAX
         ));
     }
-    if !(doc::K_MIN..=doc::K_MAX).contains(&k) {
+    if !(u64::from(doc::K_MIN)..=u64::from(doc::K_MAX)).contains(&k) {
         out.push(format!(
-            "k = {k} is outside {}..={}",
+            "params.k = {k} is outside {}..={}",
             doc::K_MIN,
             doc::K_MAX
         ));
     }
     if seed.len() > doc::SEED_MAX {
         out.push(format!(
-            "seed_hex is {} bytes: at most {} are allowed",
+            "params.seed_hex is {} bytes: at most {} are allowed",
             seed.len(),
             doc::SEED_MAX
         ));
@@ -388,23 +389,21 @@ fn check_doc_item(out: &mut Vec<String>, place: &str, item: &[u8]) {
 
 fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
     let mut out = Vec::new();
-    let seed = case.seed_hex.bytes();
+    let seed = case.params.seed_hex.bytes();
     let item = case.item_hex.bytes();
-    check_doc_params(&mut out, case.m, case.k, seed);
+    check_doc_params(&mut out, &case.params);
     check_doc_item(&mut out, "item_hex", item);
-    let k = case.k as usize;
-    if case.hashes.len() != k {
+    let k = case.params.k;
+    if case.hashes.len() as u64 != k {
         out.push(format!(
-            "`hashes` has {} entries but k = {}",
-            case.hashes.len(),
-            case.k
+            "`hashes` has {} entries but k = {k}",
+            case.hashes.len()
         ));
     }
-    if case.positions.len() != k {
+    if case.positions.len() as u64 != k {
         out.push(format!(
-            "`positions` has {} entries but k = {}",
-            case.positions.len(),
-            case.k
+            "`positions` has {} entries but k = {k}",
+            case.positions.len()
         ));
     }
     let message_len = doc::DOMAIN.len() + 2 + 1 + 1 + seed.len() + 1 + 2 + item.len();
@@ -427,10 +426,10 @@ fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
                 hash.digest_hex.bytes().len()
             ));
         }
-        if u32::from(hash.position) >= case.m {
+        if u64::from(hash.position) >= case.params.m {
             out.push(format!(
                 "hashes[{index}].position {} is not below m = {}",
-                hash.position, case.m
+                hash.position, case.params.m
             ));
         }
         if case.positions.get(index) != Some(&hash.position) {
@@ -444,7 +443,7 @@ fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
 
 fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
     let mut out = Vec::new();
-    check_doc_params(&mut out, case.m, case.k, case.seed_hex.bytes());
+    check_doc_params(&mut out, &case.params);
     if case.records_hex.len() > doc::RECORDS_MAX {
         out.push(format!(
             "{} records: at most {} are allowed",
@@ -455,19 +454,19 @@ fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
     for (index, record) in case.records_hex.iter().enumerate() {
         check_doc_item(&mut out, &format!("records_hex[{index}]"), record.bytes());
     }
-    let packed = case.packed_bits_hex.bytes();
-    let want_len = case.m.div_ceil(8) as usize;
-    if packed.len() != want_len {
+    let packed = case.packed_hex.bytes();
+    let want_len = case.params.m.div_ceil(8);
+    if packed.len() as u64 != want_len {
         out.push(format!(
-            "packed_bits_hex is {} bytes; m = {} needs ceil(m/8) = {want_len}",
+            "packed_hex is {} bytes; m = {} needs ceil(m/8) = {want_len}",
             packed.len(),
-            case.m
+            case.params.m
         ));
     }
     let ones: u32 = packed.iter().map(|byte| byte.count_ones()).sum();
     if ones != case.bits_set {
         out.push(format!(
-            "bits_set is {} but packed_bits_hex has {ones} bits set",
+            "bits_set is {} but packed_hex has {ones} bits set",
             case.bits_set
         ));
     }

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex};
+pub use bloomproof_format::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex};
 
 /// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 // ---------------------------------------------------------------------------------
 // The file and its header
@@ -110,7 +110,7 @@ pub struct VectorFileOf<C> {
     pub protocol: String,
     /// The kind of case: `positions`, `snapshots` or `rejections`.
     pub kind: String,
-    /// Vector format version; this crate reads and writes version 1.
+    /// Vector format version; this crate reads and writes version 2.
     pub format_version: u32,
     /// What wrote the file: `cargo xtask vectors (bloomproof-vectors <version>)`.
     pub generator: String,
@@ -220,12 +220,8 @@ pub struct DocPositionCase {
     pub id: String,
     /// Flags from the file's `flags` table.
     pub flags: Vec<String>,
-    /// Number of bits, 8..=512.
-    pub m: u32,
-    /// Number of hash indices, 1..=8.
-    pub k: u32,
-    /// The seed, 0..=16 bytes.
-    pub seed_hex: Hex,
+    /// The parameters: m in 8..=512, k in 1..=8, a seed of 0..=16 bytes.
+    pub params: DocParams,
     /// The item, 0..=64 bytes.
     pub item_hex: Hex,
     /// One entry per hash index, in index order (`k` entries).
@@ -259,17 +255,13 @@ pub struct DocSnapshotCase {
     pub id: String,
     /// Flags from the file's `flags` table.
     pub flags: Vec<String>,
-    /// Number of bits, 8..=512.
-    pub m: u32,
-    /// Number of hash indices, 1..=8.
-    pub k: u32,
-    /// The seed, 0..=16 bytes.
-    pub seed_hex: Hex,
+    /// The parameters: m in 8..=512, k in 1..=8, a seed of 0..=16 bytes.
+    pub params: DocParams,
     /// The records in the order given to the constructor (0..=64, repeats allowed).
     pub records_hex: Vec<Hex>,
     /// The filter as `ceil(m/8)` little-endian bytes: bit `p` is bit `p % 8` of byte
     /// `p / 8`; unused high bits zero.
-    pub packed_bits_hex: Hex,
+    pub packed_hex: Hex,
     /// Number of set bits.
     pub bits_set: u32,
     /// Number of distinct documents (records after de-duplication by exact bytes).

@@ -12,7 +12,7 @@ const DOC: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.positions.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "positions",
-  "format_version": 1,
+  "format_version": 2,
   "generator": "test",
   "case_count": 2,
   "flags": {
@@ -20,8 +20,8 @@ const DOC: &str = r#"{
     "published": "a published figure"
   },
   "cases": [
-    {"id":"published/m9","flags":["m-not-multiple-of-8","published"],"m":9,"k":2,"seed_hex":"53","item_hex":"0041","hashes":[{"index":0,"message_hex":"646f632d6d656d626572736869702d76310000090201530000020041","digest_hex":"24b2cf1619b3d11a6f4d4ac76458d1b3989d9e5bd2dd3e3c6f00875fedb86931","position":7},{"index":1,"message_hex":"646f632d6d656d626572736869702d76310000090201530100020041","digest_hex":"81a882f9152f9b182a78ff82ce444c6d4828eef206166f4c6afb829a0bb58b17","position":8}],"positions":[7,8]},
-    {"id":"published/doc-00","flags":["published"],"m":16,"k":3,"seed_hex":"6c6162","item_hex":"646f632d3030","hashes":[{"index":0,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162000006646f632d3030","digest_hex":"9a3981579d371581545c12d12ce152dd09cd1bfbffc03f75531b1dc4724d1ac4","position":4},{"index":1,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162010006646f632d3030","digest_hex":"5b0d815377d7a556afbc61031e9a12ca905bbcdc58afc6f35c3eb64ef72ac29f","position":15},{"index":2,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162020006646f632d3030","digest_hex":"b5e73c9e005f5844f48b53fd7098bb1d11e71ab043e94ba14cc6e8bfd87f804c","position":12}],"positions":[4,15,12]}
+    {"id":"published/m9","flags":["m-not-multiple-of-8","published"],"params":{"m":9,"k":2,"seed_hex":"53"},"item_hex":"0041","hashes":[{"index":0,"message_hex":"646f632d6d656d626572736869702d76310000090201530000020041","digest_hex":"24b2cf1619b3d11a6f4d4ac76458d1b3989d9e5bd2dd3e3c6f00875fedb86931","position":7},{"index":1,"message_hex":"646f632d6d656d626572736869702d76310000090201530100020041","digest_hex":"81a882f9152f9b182a78ff82ce444c6d4828eef206166f4c6afb829a0bb58b17","position":8}],"positions":[7,8]},
+    {"id":"published/doc-00","flags":["published"],"params":{"m":16,"k":3,"seed_hex":"6c6162"},"item_hex":"646f632d3030","hashes":[{"index":0,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162000006646f632d3030","digest_hex":"9a3981579d371581545c12d12ce152dd09cd1bfbffc03f75531b1dc4724d1ac4","position":4},{"index":1,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162010006646f632d3030","digest_hex":"5b0d815377d7a556afbc61031e9a12ca905bbcdc58afc6f35c3eb64ef72ac29f","position":15},{"index":2,"message_hex":"646f632d6d656d626572736869702d763100001003036c6162020006646f632d3030","digest_hex":"b5e73c9e005f5844f48b53fd7098bb1d11e71ab043e94ba14cc6e8bfd87f804c","position":12}],"positions":[4,15,12]}
   ]
 }
 "#;
@@ -31,7 +31,7 @@ const FNV: &str = r#"{
   "$schema": "../schemas/fnv1a-utf16-v1.positions.schema.json",
   "protocol": "fnv1a-utf16-v1",
   "kind": "positions",
-  "format_version": 1,
+  "format_version": 2,
   "generator": "test",
   "case_count": 1,
   "flags": {"published": "a published figure"},
@@ -45,12 +45,12 @@ const SNAPSHOT: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.snapshots.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "snapshots",
-  "format_version": 1,
+  "format_version": 2,
   "generator": "test",
   "case_count": 1,
   "flags": {"non-member": "not a record"},
   "cases": [
-    {"id":"boundary/empty","flags":["non-member"],"m":8,"k":1,"seed_hex":"","records_hex":[],"packed_bits_hex":"00","bits_set":0,"documents":0,"lookups":[{"item_hex":"61","flags":["non-member"],"maybe_present":false,"exact_checked":false,"duplicate":false}]}
+    {"id":"boundary/empty","flags":["non-member"],"params":{"m":8,"k":1,"seed_hex":""},"records_hex":[],"packed_hex":"00","bits_set":0,"documents":0,"lookups":[{"item_hex":"61","flags":["non-member"],"maybe_present":false,"exact_checked":false,"duplicate":false}]}
   ]
 }"#;
 
@@ -59,7 +59,7 @@ const REJECTION: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.rejections.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "rejections",
-  "format_version": 1,
+  "format_version": 2,
   "generator": "test",
   "case_count": 1,
   "flags": {"type-error": "a type error"},
@@ -251,8 +251,8 @@ fn header_values_are_checked() {
         &refused("k.json", &kind),
         &["unknown `protocol`/`kind` pair"],
     );
-    let version = DOC.replace("\"format_version\": 1", "\"format_version\": 2");
-    assert_names(&refused("v.json", &version), &["`format_version` is 2"]);
+    let version = DOC.replace("\"format_version\": 2", "\"format_version\": 1");
+    assert_names(&refused("v.json", &version), &["`format_version` is 1"]);
     let schema = DOC.replace(
         "../schemas/doc-membership-v1.positions.schema.json",
         "x.json",
@@ -273,7 +273,7 @@ fn self_contradicting_cases_are_refused() {
     assert_names(&refused("p.json", &position), &["positions[1] differs"]);
     let m = DOC.replace("\"m\":9,", "\"m\":7,");
     assert_names(&refused("m.json", &m), &["m = 7 is outside 8..=512"]);
-    let packed = SNAPSHOT.replace("\"packed_bits_hex\":\"00\"", "\"packed_bits_hex\":\"0000\"");
+    let packed = SNAPSHOT.replace("\"packed_hex\":\"00\"", "\"packed_hex\":\"0000\"");
     assert_names(&refused("s.json", &packed), &["needs ceil(m/8) = 1"]);
     let lookup = SNAPSHOT.replace("\"exact_checked\":false", "\"exact_checked\":true");
     assert_names(

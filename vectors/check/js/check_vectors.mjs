@@ -23,14 +23,16 @@ import { typedValue } from './typed.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(process.argv[2] ?? join(here, '..', '..'));
 const NOT_PROTOCOLS = new Set(['check', 'schemas']);
+// Version 1 wrote m, k, seed_hex flat and packed_bits_hex.
+const FORMAT_VERSION = 2;
 const TOP_KEYS = ['$schema', 'protocol', 'kind', 'format_version', 'generator', 'case_count', 'flags', 'cases'];
 const HEX = /^(?:[0-9a-f]{2})*$/;
 
 // The case shape of each (protocol, kind): required and optional keys.
 const SHAPES = {
   'doc-membership-v1': {
-    positions: { required: ['id', 'flags', 'm', 'k', 'seed_hex', 'item_hex', 'hashes', 'positions'], optional: [] },
-    snapshots: { required: ['id', 'flags', 'm', 'k', 'seed_hex', 'records_hex', 'packed_bits_hex', 'bits_set', 'documents', 'lookups'], optional: [] },
+    positions: { required: ['id', 'flags', 'params', 'item_hex', 'hashes', 'positions'], optional: [] },
+    snapshots: { required: ['id', 'flags', 'params', 'records_hex', 'packed_hex', 'bits_set', 'documents', 'lookups'], optional: [] },
     rejections: { required: ['id', 'flags', 'records', 'm', 'k', 'seed', 'expect'], optional: ['item'] },
   },
   'fnv1a-utf16-v1': {
@@ -100,10 +102,18 @@ function errorOf(fn) {
 
 // ------------------------------------------------------------ doc-membership-v1
 
+// The nested parameters of a doc-membership-v1 case: exactly m, k and seed_hex.
+function docParams(c) {
+  keysExactly(c.params, ['m', 'k', 'seed_hex'], [], 'params');
+  return {
+    m: uint(c.params.m, 'params.m'),
+    k: uint(c.params.k, 'params.k'),
+    seed: hex(c.params.seed_hex, 'params.seed_hex'),
+  };
+}
+
 function docPositions(c, d) {
-  const m = uint(c.m, 'm');
-  const k = uint(c.k, 'k');
-  const seed = hex(c.seed_hex, 'seed_hex');
+  const { m, k, seed } = docParams(c);
   const item = hex(c.item_hex, 'item_hex');
   if (!Array.isArray(c.hashes)) throw new Malformed('hashes: not an array');
   if (!Array.isArray(c.positions)) throw new Malformed('positions: not an array');
@@ -128,12 +138,10 @@ function docPositions(c, d) {
 }
 
 function docSnapshots(c, d) {
-  const m = uint(c.m, 'm');
-  const k = uint(c.k, 'k');
-  const seed = hex(c.seed_hex, 'seed_hex');
+  const { m, k, seed } = docParams(c);
   if (!Array.isArray(c.records_hex)) throw new Malformed('records_hex: not an array');
   const records = Object.freeze(c.records_hex.map((r, i) => hex(r, `records_hex[${i}]`)));
-  hex(c.packed_bits_hex, 'packed_bits_hex');
+  hex(c.packed_hex, 'packed_hex');
   uint(c.bits_set, 'bits_set');
   uint(c.documents, 'documents');
   if (!Array.isArray(c.lookups)) throw new Malformed('lookups: not an array');
@@ -141,7 +149,7 @@ function docSnapshots(c, d) {
   const err = errorOf(() => { snap = new dm.DocumentPrefilter(records, m, k, seed); });
   if (err) { d.check('construction accepted', null, err); return; }
   const packed = snap.packedBits();
-  d.check('packed_bits_hex', c.packed_bits_hex, dm.toHex(packed));
+  d.check('packed_hex', c.packed_hex, dm.toHex(packed));
   d.check('bits_set', c.bits_set, popcount(packed));
   d.check('documents', c.documents, snap.documentCount);
   c.lookups.forEach((l, i) => {
@@ -265,7 +273,9 @@ function fileLevel(doc, protocol, kind, rel) {
   if (doc.kind !== kind) throw new Malformed(`kind ${JSON.stringify(doc.kind)} does not match the file name ${kind}.json`);
   const schema = `../schemas/${protocol}.${kind}.schema.json`;
   if (doc.$schema !== schema) throw new Malformed(`$schema ${JSON.stringify(doc.$schema)}, expected ${JSON.stringify(schema)}`);
-  if (doc.format_version !== 1) throw new Malformed(`format_version ${JSON.stringify(doc.format_version)}, expected 1`);
+  if (doc.format_version !== FORMAT_VERSION) {
+    throw new Malformed(`format_version ${JSON.stringify(doc.format_version)}, expected ${FORMAT_VERSION}`);
+  }
   if (typeof doc.generator !== 'string') throw new Malformed('generator: not a string');
   if (!Array.isArray(doc.cases)) throw new Malformed('cases: not an array');
   if (doc.case_count !== doc.cases.length) throw new Malformed(`case_count ${JSON.stringify(doc.case_count)} but ${doc.cases.length} cases`);

@@ -26,6 +26,7 @@ import typed  # noqa: E402
 VECTORS = os.path.normpath(os.path.join(HERE, "..", ".."))
 PROTOCOLS = ("doc-membership-v1", "fnv1a-utf16-v1")
 NOT_PROTOCOL_DIRS = ("check", "schemas")
+FORMAT_VERSION = 2  # version 1 wrote m, k, seed_hex flat and packed_bits_hex
 TOP_KEYS = ("$schema", "protocol", "kind", "format_version", "generator", "case_count", "flags", "cases")
 LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*\Z")
 
@@ -110,19 +111,27 @@ def shape(obj, spec, where):
 
 
 R, O = True, False
+PARAMS_WHAT = '{"m": integer, "k": integer, "seed_hex": lowercase hex}'
+
+
+def is_doc_params(v):
+    """The nested parameters of a doc-membership-v1 case: exactly m, k and seed_hex."""
+    return (type(v) is dict and set(v) == {"m", "k", "seed_hex"}
+            and is_uint(v["m"]) and is_uint(v["k"]) and is_hex(v["seed_hex"]))
+
+
 CASE_SHAPES = {
     ("doc-membership-v1", "positions"): {
         "id": (R, is_str, "a string"), "flags": (R, is_flags, "an array of flag names"),
-        "m": (R, is_uint, "an integer"), "k": (R, is_uint, "an integer"),
-        "seed_hex": (R, is_hex, "lowercase hex"), "item_hex": (R, is_hex, "lowercase hex"),
+        "params": (R, is_doc_params, PARAMS_WHAT), "item_hex": (R, is_hex, "lowercase hex"),
         "hashes": (R, lambda v: type(v) is list, "an array"),
         "positions": (R, is_uint_list, "an array of integers"),
     },
     ("doc-membership-v1", "snapshots"): {
         "id": (R, is_str, "a string"), "flags": (R, is_flags, "an array of flag names"),
-        "m": (R, is_uint, "an integer"), "k": (R, is_uint, "an integer"),
-        "seed_hex": (R, is_hex, "lowercase hex"), "records_hex": (R, is_hex_list, "an array of lowercase hex"),
-        "packed_bits_hex": (R, is_hex, "lowercase hex"), "bits_set": (R, is_uint, "an integer"),
+        "params": (R, is_doc_params, PARAMS_WHAT),
+        "records_hex": (R, is_hex_list, "an array of lowercase hex"),
+        "packed_hex": (R, is_hex, "lowercase hex"), "bits_set": (R, is_uint, "an integer"),
         "documents": (R, is_uint, "an integer"), "lookups": (R, lambda v: type(v) is list, "an array"),
     },
     ("doc-membership-v1", "rejections"): {
@@ -188,8 +197,9 @@ def _raises(call):
 
 def verify_doc_positions(case):
     problems = []
-    m, k = case["m"], case["k"]
-    seed, item = bytes.fromhex(case["seed_hex"]), bytes.fromhex(case["item_hex"])
+    params = case["params"]
+    m, k = params["m"], params["k"]
+    seed, item = bytes.fromhex(params["seed_hex"]), bytes.fromhex(case["item_hex"])
     try:
         stages = doc.stages(m, k, seed, item)
     except (TypeError, ValueError) as e:
@@ -219,14 +229,15 @@ def verify_doc_positions(case):
 
 def verify_doc_snapshots(case):
     problems = []
-    m, k, seed = case["m"], case["k"], bytes.fromhex(case["seed_hex"])
+    params = case["params"]
+    m, k, seed = params["m"], params["k"], bytes.fromhex(params["seed_hex"])
     records = tuple(bytes.fromhex(r) for r in case["records_hex"])
     try:
         snap = doc.DocumentPrefilter(records, m, k, seed)
     except (TypeError, ValueError) as e:
         return [f"the snapshot is rejected: {e}"]
     packed = snap.packed_bits()
-    _cmp(problems, "packed_bits_hex", case["packed_bits_hex"], packed.hex())
+    _cmp(problems, "packed_hex", case["packed_hex"], packed.hex())
     _cmp(problems, "bits_set", case["bits_set"], bin(snap.bits).count("1"))
     _cmp(problems, "documents", case["documents"], len(snap.documents))
     if snap.bits >> m:
@@ -444,8 +455,8 @@ def validate_file(path, data):
     expected_schema = f"../schemas/{protocol}.{kind}.schema.json"
     if data["$schema"] != expected_schema:
         raise Malformed(f"$schema is {data['$schema']!r}, expected {expected_schema!r}")
-    if type(data["format_version"]) is not int or data["format_version"] != 1:
-        raise Malformed(f"format_version {data['format_version']!r} is not 1")
+    if type(data["format_version"]) is not int or data["format_version"] != FORMAT_VERSION:
+        raise Malformed(f"format_version {data['format_version']!r} is not {FORMAT_VERSION}")
     if type(data["generator"]) is not str:
         raise Malformed("generator must be a string")
     flags = data["flags"]

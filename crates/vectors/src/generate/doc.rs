@@ -6,8 +6,8 @@
 
 use super::{FlagSet, has_repeat, param_flags};
 use crate::model::{
-    DocHash, DocLookup, DocPositionCase, DocRejectionCase, DocSnapshotCase, ErrorKindName, Hex,
-    RejectExpect, TypedValue, encode_hex,
+    DocHash, DocLookup, DocParams, DocPositionCase, DocRejectionCase, DocSnapshotCase,
+    ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex,
 };
 use crate::prng::SplitMix64;
 use bloomproof_filter::dynamic;
@@ -136,9 +136,11 @@ fn position_case(
     Ok(DocPositionCase {
         id,
         flags: flags.into_vec(),
-        m,
-        k,
-        seed_hex: Hex(seed.to_vec()),
+        params: DocParams {
+            m: m.into(),
+            k: k.into(),
+            seed_hex: Hex(seed.to_vec()),
+        },
         item_hex: Hex(item.to_vec()),
         hashes,
         positions,
@@ -412,11 +414,13 @@ fn snapshot_case(
     Ok(DocSnapshotCase {
         id,
         flags: case_flags.into_vec(),
-        m,
-        k,
-        seed_hex: Hex(seed.to_vec()),
+        params: DocParams {
+            m: m.into(),
+            k: k.into(),
+            seed_hex: Hex(seed.to_vec()),
+        },
         records_hex: records.iter().map(|r| Hex(r.clone())).collect(),
-        packed_bits_hex: Hex(packed),
+        packed_hex: Hex(packed),
         bits_set: snapshot.bits_set(),
         documents: snapshot.documents().len(),
         lookups,
@@ -449,7 +453,7 @@ pub(super) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
         .iter()
         .filter(|l| l.flags.iter().any(|f| f == "false-positive"))
         .count();
-    if figures.packed_bits_hex.to_hex() != "d291" || figures.bits_set != 7 || false_positives != 5 {
+    if figures.packed_hex.to_hex() != "d291" || figures.bits_set != 7 || false_positives != 5 {
         return Err(io(&figures.id, "does not reproduce the published figures"));
     }
     cases.push(figures);
@@ -464,7 +468,7 @@ pub(super) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
         &reordered,
         &universe[4..8],
     )?;
-    if reordered.packed_bits_hex.to_hex() != "d291" || reordered.documents != 4 {
+    if reordered.packed_hex.to_hex() != "d291" || reordered.documents != 4 {
         return Err(io(&reordered.id, "order or repeats changed the snapshot"));
     }
     cases.push(reordered);
