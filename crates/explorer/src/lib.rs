@@ -44,8 +44,9 @@ pub mod site;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
+pub use bloomproof_format::explorer::ErrorAnswer;
 pub use guard::{BODY_LIMIT, DEFAULT_READ_TIMEOUT, LOOPBACK_NAMES, Timeouts, app, host_allowed};
-pub use pages::{ErrorBody, ErrorDetail, router};
+pub use pages::router;
 pub use site::export_site;
 
 /// How `bloomproof explore` listens.

@@ -4,40 +4,24 @@
 use axum::Router;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use bloomproof_format::adapter::ErrorBody;
+use bloomproof_format::explorer::ErrorAnswer;
 
 use crate::site;
 
-/// The body of every error answer: `{"error": {"kind": ..., "message": ...}}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrorBody {
-    /// What went wrong.
-    pub error: ErrorDetail,
-}
-
-/// One error.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrorDetail {
-    /// A stable snake_case kind: `not_found`, `method_not_allowed`,
-    /// `host_not_allowed`, `origin_not_allowed`, `too_large`,
-    /// `request_timeout`, `invalid_request`.
-    pub kind: String,
-    /// A sentence for a person.
-    pub message: String,
-}
-
-/// An error answer: a status and its [`ErrorDetail`].
+/// An error answer: a status and its [`ErrorBody`].
 #[derive(Debug)]
 pub(crate) struct PageError {
     status: StatusCode,
-    detail: ErrorDetail,
+    detail: ErrorBody,
 }
 
 impl PageError {
     pub(crate) fn new(status: StatusCode, kind: &str, message: impl Into<String>) -> Self {
         PageError {
             status,
-            detail: ErrorDetail {
+            detail: ErrorBody {
+                field: None,
                 kind: kind.to_owned(),
                 message: message.into(),
             },
@@ -47,7 +31,7 @@ impl PageError {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(ErrorBody { error: self.detail })).into_response()
+        (self.status, axum::Json(ErrorAnswer { error: self.detail })).into_response()
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use bloomproof_explorer::{BODY_LIMIT, Options, Timeouts, app, serve_listener};
+use bloomproof_explorer::{BODY_LIMIT, ErrorAnswer, Options, Timeouts, app, serve_listener};
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -43,8 +43,17 @@ async fn call(
     (status, value)
 }
 
-fn kind(answer: &(StatusCode, Value)) -> &str {
-    answer.1["error"]["kind"].as_str().unwrap_or("")
+/// The kind of an error answer, read strictly as the one error shape
+/// (`bloomproof_format::explorer::ErrorAnswer`: no other key, no field named); empty for
+/// any other answer.
+fn kind(answer: &(StatusCode, Value)) -> String {
+    match serde_json::from_value::<ErrorAnswer>(answer.1.clone()) {
+        Ok(body) => {
+            assert_eq!(body.error.field, None, "{:?}", answer.1);
+            body.error.kind
+        }
+        Err(_) => String::new(),
+    }
 }
 
 #[tokio::test]

@@ -14,7 +14,8 @@
 //! * [`report`]: the report of a run (`spec/schemas/report.schema.json`);
 //! * [`matrix`] and [`cross`]: the results matrix across implementations and its
 //!   cross-reading grids (`vectors/check/*.schema.json`);
-//! * [`accumulated`]: the published digests of the accumulated checks.
+//! * [`accumulated`]: the published digests of the accumulated checks;
+//! * [`explorer`]: the error answers of the explorer's server.
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
@@ -38,6 +39,7 @@
 pub mod accumulated;
 pub mod adapter;
 pub mod cross;
+pub mod explorer;
 pub mod hex;
 pub mod matrix;
 mod params;
