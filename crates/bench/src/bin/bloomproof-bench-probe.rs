@@ -1,5 +1,6 @@
 //! Measurements that criterion does not take, for `cargo xtask bench`; each prints
-//! `key=value` lines on stdout.
+//! `key=value` lines on stdout (written at the end, so a closed stdout is an error
+//! message and a failing exit, not a panic).
 //!
 //! * `suite SPEC_DIR [RUNS]`: runs the whole in-process conformance suite
 //!   (`bloomproof_conformance::load` + `run`) RUNS times (default 5) in this process,
@@ -13,6 +14,8 @@ use bloomproof_bench::{FNV_K, FNV_M, fnv_checksum, fnv_params, fnv_strings};
 use bloomproof_conformance::run::Subjects;
 use bloomproof_filter::{DocumentPrefilter, Documents};
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -38,7 +41,13 @@ fn main() -> ExitCode {
                 .to_string(),
         ),
     };
-    match result {
+    let written = result.and_then(|lines| {
+        std::io::stdout()
+            .lock()
+            .write_all(lines.as_bytes())
+            .map_err(|err| format!("stdout: {err}"))
+    });
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
@@ -54,7 +63,8 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn suite(spec_dir: &Path, runs: usize) -> Result<(), String> {
+fn suite(spec_dir: &Path, runs: usize) -> Result<String, String> {
+    let mut out = String::new();
     let before = peak_rss_kib();
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
@@ -71,39 +81,42 @@ fn suite(spec_dir: &Path, runs: usize) -> Result<(), String> {
         times.push(elapsed);
     }
     times.sort_by(f64::total_cmp);
-    println!("suite_runs={}", times.len());
-    println!("suite_ms_min={:.3}", times[0]);
-    println!("suite_ms_median={:.3}", times[times.len() / 2]);
+    let _ = writeln!(out, "suite_runs={}", times.len());
+    let _ = writeln!(out, "suite_ms_min={:.3}", times[0]);
+    let _ = writeln!(out, "suite_ms_median={:.3}", times[times.len() / 2]);
     if let (Some(before), Some(after)) = (before, peak_rss_kib()) {
-        println!("peak_rss_kib_before={before}");
-        println!("peak_rss_kib={after}");
+        let _ = writeln!(out, "peak_rss_kib_before={before}");
+        let _ = writeln!(out, "peak_rss_kib={after}");
     }
-    Ok(())
+    Ok(out)
 }
 
-fn snapshot() -> Result<(), String> {
+fn snapshot() -> Result<String, String> {
+    let mut out = String::new();
     let fixed = size_of::<DocumentPrefilter>() - size_of::<Documents>();
-    println!("size_of_snapshot={}", size_of::<DocumentPrefilter>());
-    println!("size_of_documents={}", size_of::<Documents>());
+    let _ = writeln!(out, "size_of_snapshot={}", size_of::<DocumentPrefilter>());
+    let _ = writeln!(out, "size_of_documents={}", size_of::<Documents>());
     for m in [8u64, 16, 64, 65, 128, 256, 512] {
         let records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 64]).collect();
         let snapshot =
             DocumentPrefilter::new(&records, m, 8, &[b's'; 16]).map_err(|e| e.to_string())?;
         let overhead = fixed + snapshot.heap_bytes_beyond_documents();
         let packed = m.div_ceil(8);
-        println!("overhead_m{m}={overhead}");
-        println!("packed_m{m}={packed}");
+        let _ = writeln!(out, "overhead_m{m}={overhead}");
+        let _ = writeln!(out, "packed_m{m}={packed}");
         if m == 512 {
-            println!(
+            let _ = writeln!(
+                out,
                 "documents_index_bytes_64={}",
                 snapshot.documents().index_bytes()
             );
         }
     }
-    Ok(())
+    Ok(out)
 }
 
-fn fnv_input(path: &Path) -> Result<(), String> {
+fn fnv_input(path: &Path) -> Result<String, String> {
+    let mut out = String::new();
     let strings = fnv_strings();
     let params = fnv_params();
     let cases: Vec<serde_json::Value> = strings
@@ -123,7 +136,7 @@ fn fnv_input(path: &Path) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     std::fs::write(path, document.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
-    println!("fnv_strings={}", strings.len());
-    println!("fnv_checksum={}", fnv_checksum(&strings));
-    Ok(())
+    let _ = writeln!(out, "fnv_strings={}", strings.len());
+    let _ = writeln!(out, "fnv_checksum={}", fnv_checksum(&strings));
+    Ok(out)
 }
