@@ -6,7 +6,7 @@
 //! files in the generator's folders that it no longer writes, so that `--check` passes
 //! right after it.
 
-use bloomproof_vectors::fresh;
+use bloomproof_vectors_generate::fresh;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -24,7 +24,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         other => return Err(format!("vectors takes only --check, got {other:?}")),
     };
     let root = root();
-    let generated = bloomproof_vectors::generate()?;
+    let generated = bloomproof_vectors_generate::generate()?;
     if check {
         let stale = fresh::compare(&root, &generated);
         return match fresh::report(&stale) {

@@ -15,7 +15,8 @@
 //! * [`matrix`] and [`cross`]: the results matrix across implementations and its
 //!   cross-reading grids (`vectors/check/*.schema.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
-//! * [`explorer`]: the error answers of the explorer's server.
+//! * [`explorer`]: the error answers of the explorer's server;
+//! * [`vectors`]: the vector files of `vectors/` (header and case types).
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
@@ -45,6 +46,7 @@ pub mod matrix;
 mod params;
 pub mod report;
 mod typed;
+pub mod vectors;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix};
 pub use params::DocParams;

@@ -1,4 +1,4 @@
-//! # bloomproof-vectors: generated test vectors for both protocols
+//! # bloomproof-vectors: the strict loader of the test vectors
 //!
 //! Vector files let an implementation in any language check itself against
 //! `doc-membership-v1` and `fnv1a-utf16-v1` stage by stage, without running Rust:
@@ -11,18 +11,12 @@
 //! | `vectors/fnv1a-utf16-v1/positions.json` | code units, text, h1, h2 and positions |
 //! | `vectors/fnv1a-utf16-v1/rejections.json` | out-of-range m or k and the expected error |
 //!
-//! This crate holds:
-//!
-//! * the format ([`model`]), with JSON Schemas generated from it ([`schemas`]);
-//! * the strict loader ([`load_file`], [`parse`], [`parse_bytes`]), which refuses any
-//!   malformed file with a [`VectorError`] naming the file and case, and never panics;
-//! * the generator ([`generate`]): every value computed by the production crates and
-//!   checked against the independent oracle (`bloomproof-oracle`) before anything is
-//!   returned; rendered files are loaded back and must give the same value;
-//! * the freshness check ([`fresh`]) behind `cargo xtask vectors --check`.
-//!
-//! The generator owns the files: nobody edits them by hand. `vectors/README.md`
-//! documents the format for implementers.
+//! The file types are `bloomproof_format::vectors` (re-exported here as [`model`]).
+//! This crate is the strict loader ([`load_file`], [`parse`], [`parse_bytes`]), which
+//! refuses any malformed file with a [`VectorError`] naming the file and case, and never
+//! panics (it is a fuzz target). The generator, which needs production and the oracle,
+//! is the separate crate `bloomproof-vectors-generate`; `vectors/README.md` documents
+//! the format for implementers.
 //!
 //! ```no_run
 //! let file = bloomproof_vectors::load_file("vectors/doc-membership-v1/positions.json")?;
@@ -30,14 +24,23 @@
 //! # Ok::<(), bloomproof_vectors::VectorError>(())
 //! ```
 
-pub mod flags;
-pub mod fresh;
-mod generate;
 mod load;
-pub mod model;
-pub mod prng;
-pub mod schemas;
 
-pub use generate::{GENERATOR, generate, render};
+pub use bloomproof_format::vectors as model;
 pub use load::{Problem, VectorError, load_file, parse, parse_bytes, parse_named};
 pub use model::{FileKind, VectorFile};
+
+#[cfg(test)]
+mod tests {
+    use super::FileKind;
+    use bloomproof_protocol::{doc_membership_v1, fnv1a_utf16_v1};
+
+    #[test]
+    fn file_kinds_name_the_protocols_as_the_protocol_crate_does() {
+        assert_eq!(FileKind::DocPositions.protocol(), doc_membership_v1::NAME);
+        assert_eq!(FileKind::DocSnapshots.protocol(), doc_membership_v1::NAME);
+        assert_eq!(FileKind::DocRejections.protocol(), doc_membership_v1::NAME);
+        assert_eq!(FileKind::FnvPositions.protocol(), fnv1a_utf16_v1::NAME);
+        assert_eq!(FileKind::FnvRejections.protocol(), fnv1a_utf16_v1::NAME);
+    }
+}

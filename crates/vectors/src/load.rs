@@ -23,10 +23,11 @@
 //! the input (it is a fuzz target): JSON nesting is bounded by `serde_json`'s recursion
 //! limit, and every check is plain arithmetic on bounded values.
 
-use crate::model::{
-    CaseHeader, DocParams, DocPositionCase, DocRejectionCase, DocSnapshotCase, ErrorKindName,
-    FORMAT_VERSION, FileKind, FnvPositionCase, FnvRejectionCase, VectorFile, VectorFileOf,
+use bloomproof_format::vectors::{
+    CaseHeader, DocPositionCase, DocRejectionCase, DocSnapshotCase, FORMAT_VERSION, FileKind,
+    FnvPositionCase, FnvRejectionCase, VectorFile, VectorFileOf,
 };
+use bloomproof_format::{DocParams, ErrorKindName};
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use serde::Deserialize;

@@ -1,18 +1,19 @@
-//! The vector file format: serde types with unknown fields rejected, and their JSON
-//! Schemas (generated from these types, see [`crate::schemas`]).
+//! The vector files of `vectors/` (format described in `vectors/README.md`): serde
+//! types with unknown fields rejected. `bloomproof-vectors` loads them strictly;
+//! `bloomproof-vectors-generate` writes them and their JSON Schemas, generated from
+//! these types.
 //!
 //! Every file is one JSON object with the same header (`$schema`, `protocol`, `kind`,
 //! `format_version`, `generator`, `case_count`, `flags`) and a `cases` array whose
 //! element type depends on the file's protocol and kind ([`FileKind`]).
 
+use crate::{DocParams, Hex, RejectExpect, TypedValue};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use bloomproof_format::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex};
-
-/// The format version this crate reads and writes.
+/// The format version of the vector files.
 pub const FORMAT_VERSION: u32 = 2;
 
 // ---------------------------------------------------------------------------------
@@ -43,15 +44,14 @@ impl FileKind {
         FileKind::FnvRejections,
     ];
 
-    /// The `protocol` header value (and folder name).
+    /// The `protocol` header value (and folder name); `bloomproof-vectors` tests that
+    /// it is the protocol crate's `NAME`.
     pub fn protocol(self) -> &'static str {
         match self {
             FileKind::DocPositions | FileKind::DocSnapshots | FileKind::DocRejections => {
-                bloomproof_protocol::doc_membership_v1::NAME
+                "doc-membership-v1"
             }
-            FileKind::FnvPositions | FileKind::FnvRejections => {
-                bloomproof_protocol::fnv1a_utf16_v1::NAME
-            }
+            FileKind::FnvPositions | FileKind::FnvRejections => "fnv1a-utf16-v1",
         }
     }
 
@@ -110,9 +110,9 @@ pub struct VectorFileOf<C> {
     pub protocol: String,
     /// The kind of case: `positions`, `snapshots` or `rejections`.
     pub kind: String,
-    /// Vector format version; this crate reads and writes version 2.
+    /// Vector format version (the schema pins the current one; readers refuse others).
     pub format_version: u32,
-    /// What wrote the file: `cargo xtask vectors (bloomproof-vectors <version>)`.
+    /// What wrote the file: `cargo xtask vectors (bloomproof-vectors-generate <version>)`.
     pub generator: String,
     /// Number of entries in `cases`; a mismatch is a load error.
     pub case_count: usize,
@@ -369,4 +369,22 @@ case_header!(
     DocRejectionCase,
     FnvPositionCase,
     FnvRejectionCase
+);
+
+macro_rules! into_vector_file {
+    ($($case:ty => $variant:ident),*) => {
+        $(impl From<VectorFileOf<$case>> for VectorFile {
+            fn from(file: VectorFileOf<$case>) -> Self {
+                VectorFile::$variant(file)
+            }
+        })*
+    };
+}
+
+into_vector_file!(
+    DocPositionCase => DocPositions,
+    DocSnapshotCase => DocSnapshots,
+    DocRejectionCase => DocRejections,
+    FnvPositionCase => FnvPositions,
+    FnvRejectionCase => FnvRejections
 );

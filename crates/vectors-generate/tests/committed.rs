@@ -2,7 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use bloomproof_vectors::{FileKind, VectorFile, fresh, generate, load_file};
+use bloomproof_vectors::{FileKind, VectorFile, load_file};
+use bloomproof_vectors_generate::{fresh, generate};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

@@ -1,23 +1,31 @@
-//! The generator: every value computed by the production crates, checked against the
-//! independent oracle, rendered, and re-read by the strict loader before anything is
-//! returned.
+//! # bloomproof-vectors-generate: the generator of the test vectors
+//!
+//! Writes the files of `vectors/` (types: `bloomproof_format::vectors`): every value
+//! computed by the production crates (`bloomproof-protocol`, `bloomproof-filter`),
+//! checked against the independent oracle (`bloomproof-oracle`), rendered, and read back
+//! by the strict loader (`bloomproof-vectors`) before anything is returned ([`generate`],
+//! [`render`]). Also the files' JSON Schemas ([`schemas`]), generated from the same
+//! types, and the freshness check behind `cargo xtask vectors --check` ([`fresh`]).
 //!
 //! A disagreement between production and the oracle is an error naming the file and
 //! the case; the caller then writes nothing. Output is deterministic: fixed PRNG seeds
-//! ([`crate::prng::SplitMix64`]), ordered collections only, no clock.
+//! ([`prng::SplitMix64`]), ordered collections only, no clock. The hand-picked
+//! `doc-membership-v1` rejections are data (`data/doc-membership-v1.hand-picked.json`).
 
 mod doc;
+pub mod flags;
 mod fnv;
+pub mod fresh;
+pub mod prng;
+pub mod schemas;
 
-use crate::flags;
-use crate::load;
-use crate::model::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
+use bloomproof_format::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The `generator` header value of every file.
 pub const GENERATOR: &str = concat!(
-    "cargo xtask vectors (bloomproof-vectors ",
+    "cargo xtask vectors (bloomproof-vectors-generate ",
     env!("CARGO_PKG_VERSION"),
     ")"
 );
@@ -72,7 +80,7 @@ pub fn generate() -> Result<Vec<(String, String)>, String> {
         finish(FileKind::FnvPositions, fnv::positions()?, |_| Vec::new())?,
         finish(FileKind::FnvRejections, fnv::rejections()?, |_| Vec::new())?,
     ];
-    for (kind, text) in crate::schemas::all() {
+    for (kind, text) in schemas::all() {
         out.push((format!("vectors/schemas/{}", kind.schema_file()), text));
     }
     Ok(out)
@@ -116,7 +124,7 @@ where
         cases,
     };
     let text = render(&file).map_err(|err| format!("{path}: cannot render: {err}"))?;
-    let loaded = load::parse_named(&path, &text).map_err(|err| {
+    let loaded = bloomproof_vectors::parse_named(&path, &text).map_err(|err| {
         format!("the generated file does not load back (a generator bug):\n{err}")
     })?;
     if loaded != file.into() {
@@ -171,24 +179,6 @@ pub fn render<C: Serialize>(file: &VectorFileOf<C>) -> Result<String, serde_json
     text.push_str("}\n");
     Ok(text)
 }
-
-macro_rules! into_vector_file {
-    ($($case:ty => $variant:ident),*) => {
-        $(impl From<VectorFileOf<$case>> for VectorFile {
-            fn from(file: VectorFileOf<$case>) -> Self {
-                VectorFile::$variant(file)
-            }
-        })*
-    };
-}
-
-into_vector_file!(
-    crate::model::DocPositionCase => DocPositions,
-    crate::model::DocSnapshotCase => DocSnapshots,
-    crate::model::DocRejectionCase => DocRejections,
-    crate::model::FnvPositionCase => FnvPositions,
-    crate::model::FnvRejectionCase => FnvRejections
-);
 
 /// Flags that depend only on `m`, `k` and the protocol's bounds.
 pub(crate) fn param_flags(flags: &mut FlagSet, m: u32, k: u32, bounds: (u32, u32, u32, u32)) {

@@ -5,13 +5,13 @@
 //! before it is kept.
 
 use super::{FlagSet, has_repeat, param_flags};
-use crate::model::{
-    DocHash, DocLookup, DocParams, DocPositionCase, DocRejectionCase, DocSnapshotCase,
-    ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex,
-};
 use crate::prng::SplitMix64;
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{DocumentPrefilter, ErrorKind};
+use bloomproof_format::vectors::{
+    DocHash, DocLookup, DocPositionCase, DocRejectionCase, DocSnapshotCase,
+};
+use bloomproof_format::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue, encode_hex};
 use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_protocol::doc_membership_v1::{self as protocol, Params};
 use std::collections::BTreeSet;

@@ -5,8 +5,9 @@
 //! before it is kept.
 
 use super::{FlagSet, has_repeat, param_flags};
-use crate::model::{ErrorKindName, FnvPositionCase, FnvRejectionCase, RejectExpect};
 use crate::prng::SplitMix64;
+use bloomproof_format::vectors::{FnvPositionCase, FnvRejectionCase};
+use bloomproof_format::{ErrorKindName, RejectExpect};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
 
