@@ -273,16 +273,17 @@ def adapter_request():
         if line.startswith("> {"):
             parsed = json.loads(line[2:])
             request(f"adapter-md-{parsed['id']}-{parsed['op']}", line[2:])
-    doc = {"protocol": "doc-membership-v1", "m": 16, "k": 3, "seed": "6c6162"}
+    params = {"m": 16, "k": 3, "seed_hex": "6c6162"}
+    doc = {"protocol": "doc-membership-v1", "params": params}
     records = ["646f632d3030", "646f632d3031", "646f632d3032"]
     request("doc-sha256", {"protocol": "doc-membership-v1", "op": "sha256", "data": "616263"})
     request("doc-frame", dict(doc, op="frame", index=2, item="00"))
     request("doc-lookup-many", dict(doc, op="lookup_many", records=records, items=["00", "646f632d3030", ""]))
-    request("doc-read-damaged", dict(doc, op="read", packed_bits="c291", records=records[1:], items=["646f632d3031"]))
+    request("doc-read-damaged", dict(doc, op="read", packed_hex="c291", records=records[1:], items=["646f632d3031"]))
     request("doc-mutate-assign-fields", dict(doc, op="mutate", records=records, attempt="assign_fields",
-                                             other=dict(m=9, k=8, seed="", records=["00"]), probes=["646f632d3030", "ff"]))
+                                             other=dict(params=dict(m=9, k=8, seed_hex=""), records=["00"]), probes=["646f632d3030", "ff"]))
     request("doc-typed-lookup", {"protocol": "doc-membership-v1", "op": "typed", "records": {"list": [{"bytes": "61"}]}, "m": {"int": 16}, "k": {"int": 2}, "seed": {"bytes": ""}, "item": {"str": "a"}})
-    request("doc-positions-m-too-big", dict(doc, op="positions", m=513, item="00"))
+    request("doc-positions-m-too-big", dict(doc, op="positions", params=dict(params, m=513), item="00"))
     request("doc-frame-index-past-k", dict(doc, op="frame", index=200, item="00"))
     request("doc-build-max-records", dict(doc, op="build", records=["%02x" % i for i in range(65)]))
     request("fnv-positions-lone-surrogate", {"protocol": "fnv1a-utf16-v1", "op": "positions", "m": 1024, "k": 12, "units": [55296, 0, 65535]})
@@ -315,9 +316,10 @@ def adapter_request():
         "unknown-op": '{"id":"x","protocol":"doc-membership-v1","op":"delete"}',
         "extra-field": '{"id":1,"protocol":"doc-membership-v1","op":"sha256","data":"","extra":1}',
         "bad-hex": '{"id":1,"protocol":"doc-membership-v1","op":"sha256","data":"6"}',
-        "index-over-u8": '{"id":1,"protocol":"doc-membership-v1","op":"frame","m":16,"k":3,"seed":"","index":256,"item":""}',
+        "index-over-u8": '{"id":1,"protocol":"doc-membership-v1","op":"frame","params":{"m":16,"k":3,"seed_hex":""},"index":256,"item":""}',
         "unit-over-u16": '{"id":1,"protocol":"fnv1a-utf16-v1","op":"positions","m":8,"k":1,"units":[65536]}',
-        "m-over-u64": '{"id":1,"protocol":"doc-membership-v1","op":"positions","m":18446744073709551616,"k":3,"seed":"","item":""}',
+        "flat-params": '{"id":1,"protocol":"doc-membership-v1","op":"positions","m":16,"k":3,"seed":"","item":""}',
+        "m-over-u64": '{"id":1,"protocol":"doc-membership-v1","op":"positions","params":{"m":18446744073709551616,"k":3,"seed_hex":""},"item":""}',
         "script-op": '{"id":1,"protocol":"fnv1a-utf16-v1","op":"session","script":[{"op":"explode"}]}',
     }
     for name, line in bad.items():

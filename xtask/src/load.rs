@@ -761,7 +761,7 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "positions (doc)",
             12,
-            json!({"protocol": DOC, "op": "positions", "m": 512, "k": 8, "seed": seed, "item": snapshot[1]}),
+            json!({"protocol": DOC, "op": "positions", "params": {"m": 512, "k": 8, "seed_hex": seed}, "item": snapshot[1]}),
             |r: &Value| expect_len(r, "positions", 8),
         ),
         (
@@ -773,7 +773,7 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "lookup_many (16 of 32 bytes, 32 items)",
             12,
-            json!({"protocol": DOC, "op": "lookup_many", "m": 512, "k": 8, "seed": seed, "records": small, "items": probes}),
+            json!({"protocol": DOC, "op": "lookup_many", "params": {"m": 512, "k": 8, "seed_hex": seed}, "records": small, "items": probes}),
             |r: &Value| {
                 expect_len(r, "results", 32)?;
                 match r["results"].as_array() {
@@ -787,10 +787,10 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "build (64 records of 64 bytes)",
             6,
-            json!({"protocol": DOC, "op": "build", "m": 512, "k": 8, "seed": seed, "records": snapshot}),
+            json!({"protocol": DOC, "op": "build", "params": {"m": 512, "k": 8, "seed_hex": seed}, "records": snapshot}),
             |r: &Value| match (
                 r["documents"].as_u64(),
-                r["packed_bits"].as_str().map(str::len),
+                r["packed_hex"].as_str().map(str::len),
             ) {
                 (Some(64), Some(128)) => Ok(()),
                 _ => Err(format!(

@@ -41,10 +41,10 @@ fn malformed_requests_get_error_responses() {
         r#"{"id": 1}"#,
         r#"{"id": 2, "protocol": "sha1", "op": "positions"}"#,
         r#"{"id": 3, "protocol": "doc-membership-v1", "op": "explode"}"#,
-        r#"{"id": 4, "protocol": "doc-membership-v1", "op": "positions", "m": 16, "k": 3, "seed": "6c6", "item": ""}"#,
-        r#"{"id": 5, "protocol": "doc-membership-v1", "op": "positions", "m": 7, "k": 3, "seed": "", "item": ""}"#,
-        r#"{"id": "six", "protocol": "doc-membership-v1", "op": "positions", "m": 16, "k": 3, "seed": "6c6162", "item": "646f632d3034", "extra": 1}"#,
-        r#"{"id": 7, "protocol": "doc-membership-v1", "op": "positions", "m": 16, "k": 3, "seed": "6c6162", "item": "646f632d3034"}"#,
+        r#"{"id": 4, "protocol": "doc-membership-v1", "op": "positions", "params": {"m": 16, "k": 3, "seed_hex": "6c6"}, "item": ""}"#,
+        r#"{"id": 5, "protocol": "doc-membership-v1", "op": "positions", "params": {"m": 7, "k": 3, "seed_hex": ""}, "item": ""}"#,
+        r#"{"id": "six", "protocol": "doc-membership-v1", "op": "positions", "params": {"m": 16, "k": 3, "seed_hex": "6c6162"}, "item": "646f632d3034", "extra": 1}"#,
+        r#"{"id": 7, "protocol": "doc-membership-v1", "op": "positions", "params": {"m": 16, "k": 3, "seed_hex": "6c6162"}, "item": "646f632d3034"}"#,
     ];
     let mut stdin = child.stdin.take().unwrap();
     for request in requests {

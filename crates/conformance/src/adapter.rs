@@ -2,7 +2,7 @@
 //! speaking JSON lines over stdin/stdout (see `spec/ADAPTER.md`).
 //!
 //! One request per line: `{"id": 7, "protocol": "doc-membership-v1", "op": "positions",
-//! "m": 16, "k": 3, "seed": "6c6162", "item": "646f632d3034"}`. One response per line,
+//! "params": {"m": 16, "k": 3, "seed_hex": "6c6162"}, "item": "646f632d3034"}`. One response per line,
 //! in order: `{"id": 7, "result": {"positions": [10, 4, 1]}}` or
 //! `{"id": 7, "error": {"kind": "value", "field": "m", "message": "..."}}`.
 //!
@@ -15,11 +15,12 @@ use crate::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation,
     Observation, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer, SubjectError, Triple,
 };
+use bloomproof_format::DocParams;
 use bloomproof_format::adapter::{
     DigestResult, ErrorBody, MutateResult, MutationOutcome, PositionsResult, Response,
     TriplesResult, TypedResult,
 };
-pub use bloomproof_format::adapter::{DocOp, FnvOp, OtherSnapshot};
+pub use bloomproof_format::adapter::{DocOp, FnvOp, OtherSnapshot, TypedCall};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::io::{BufRead, Write};
@@ -235,11 +236,11 @@ fn json(result: impl Serialize) -> Answer<Value> {
         .map_err(|err| SubjectError::Broken(format!("cannot encode the result: {err}")))
 }
 
-fn raw(m: u64, k: u64, seed: &Hex) -> RawParams {
+fn raw(params: &DocParams) -> RawParams {
     RawParams {
-        m,
-        k,
-        seed: seed.0.clone(),
+        m: params.m,
+        k: params.k,
+        seed: params.seed_hex.0.clone(),
     }
 }
 
@@ -281,81 +282,63 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 digest: Hex(doc.sha256(&data.0)?),
             }),
             DocOp::Frame {
-                m,
-                k,
-                seed,
+                params,
                 index,
                 item,
-            } => json(doc.frame(&raw(*m, *k, seed), *index, &item.0)?),
-            DocOp::Positions { m, k, seed, item } => json(PositionsResult {
-                positions: doc.positions(&raw(*m, *k, seed), &item.0)?,
+            } => json(doc.frame(&raw(params), *index, &item.0)?),
+            DocOp::Positions { params, item } => json(PositionsResult {
+                positions: doc.positions(&raw(params), &item.0)?,
             }),
-            DocOp::Build {
-                m,
-                k,
-                seed,
-                records,
-            } => json(doc.build(&raw(*m, *k, seed), &hexes(records))?),
+            DocOp::Build { params, records } => json(doc.build(&raw(params), &hexes(records))?),
             DocOp::Lookup {
-                m,
-                k,
-                seed,
+                params,
                 records,
                 item,
             } => {
-                let answers = doc.lookup(
-                    &raw(*m, *k, seed),
-                    &hexes(records),
-                    std::slice::from_ref(&item.0),
-                )?;
+                let answers =
+                    doc.lookup(&raw(params), &hexes(records), std::slice::from_ref(&item.0))?;
                 match answers.first() {
                     Some(triple) => json(triple),
                     None => Ok(Value::Null),
                 }
             }
             DocOp::LookupMany {
-                m,
-                k,
-                seed,
+                params,
                 records,
                 items,
             } => {
                 triples_fit("items", items.len())?;
                 json(TriplesResult {
-                    results: doc.lookup(&raw(*m, *k, seed), &hexes(records), &hexes(items))?,
+                    results: doc.lookup(&raw(params), &hexes(records), &hexes(items))?,
                 })
             }
-            DocOp::Typed {
-                records,
-                m,
-                k,
-                seed,
-                item,
-            } => json(TypedResult {
-                lookup: doc.typed(records, m, k, seed, item.as_ref())?,
+            DocOp::Typed(call) => json(TypedResult {
+                lookup: doc.typed(
+                    &call.records,
+                    &call.m,
+                    &call.k,
+                    &call.seed,
+                    call.item.as_ref(),
+                )?,
             }),
             DocOp::Read {
-                m,
-                k,
-                seed,
-                packed_bits,
+                params,
+                packed_hex,
                 records,
                 items,
             } => {
                 triples_fit("items", items.len())?;
                 json(TriplesResult {
                     results: doc.read(
-                        &raw(*m, *k, seed),
+                        &raw(params),
                         &hexes(records),
-                        &packed_bits.0,
+                        &packed_hex.0,
                         &hexes(items),
                     )?,
                 })
             }
             DocOp::Mutate {
-                m,
-                k,
-                seed,
+                params,
                 records,
                 other,
                 attempt,
@@ -364,9 +347,9 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 triples_fit("probes", probes.len())?;
                 let other_records = hexes(&other.records);
                 let mutation = doc.mutate(
-                    &raw(*m, *k, seed),
+                    &raw(params),
                     &hexes(records),
-                    (&raw(other.m, other.k, &other.seed), &other_records),
+                    (&raw(&other.params), &other_records),
                     *attempt,
                     &hexes(probes),
                 )?;
@@ -384,10 +367,12 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 json(MutateResult {
                     outcome,
                     detail: mutation.detail,
-                    m: seen.m,
-                    k: seen.k,
-                    seed: Hex(seen.seed),
-                    packed_bits: Hex(seen.packed_bits),
+                    params: DocParams {
+                        m: seen.m,
+                        k: seen.k,
+                        seed_hex: Hex(seen.seed),
+                    },
+                    packed_hex: Hex(seen.packed_bits),
                     documents: seen.documents,
                     lookups: seen.lookups,
                 })
@@ -531,11 +516,18 @@ fn result<T: for<'de> Deserialize<'de>>(answer: Answer<Value>, op: &impl Seriali
     })
 }
 
-fn build_op(p: &RawParams, records: &[Vec<u8>]) -> DocOp {
-    DocOp::Build {
+/// The parameters as the wire spells them.
+fn wire(p: &RawParams) -> DocParams {
+    DocParams {
         m: p.m,
         k: p.k,
-        seed: Hex(p.seed.clone()),
+        seed_hex: Hex(p.seed.clone()),
+    }
+}
+
+fn build_op(p: &RawParams, records: &[Vec<u8>]) -> DocOp {
+    DocOp::Build {
+        params: wire(p),
         records: hex_list(records),
     }
 }
@@ -544,17 +536,13 @@ fn build_op(p: &RawParams, records: &[Vec<u8>]) -> DocOp {
 fn lookup_op(p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> DocOp {
     if let [item] = items {
         return DocOp::Lookup {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
+            params: wire(p),
             records: hex_list(records),
             item: Hex(item.clone()),
         };
     }
     DocOp::LookupMany {
-        m: p.m,
-        k: p.k,
-        seed: Hex(p.seed.clone()),
+        params: wire(p),
         records: hex_list(records),
         items: hex_list(items),
     }
@@ -603,9 +591,7 @@ impl DocSubject for AdapterDoc {
 
     fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
         let op = DocOp::Frame {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
+            params: wire(p),
             index,
             item: Hex(item.to_vec()),
         };
@@ -614,9 +600,7 @@ impl DocSubject for AdapterDoc {
 
     fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
         let op = DocOp::Positions {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
+            params: wire(p),
             item: Hex(item.to_vec()),
         };
         let r: PositionsResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
@@ -682,13 +666,13 @@ impl DocSubject for AdapterDoc {
         seed: &TypedValue,
         item: Option<&TypedValue>,
     ) -> Answer<Option<Triple>> {
-        let op = DocOp::Typed {
+        let op = DocOp::Typed(TypedCall {
             records: records.clone(),
             m: m.clone(),
             k: k.clone(),
             seed: seed.clone(),
             item: item.cloned(),
-        };
+        });
         let r: TypedResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
         Ok(r.lookup)
     }
@@ -701,10 +685,8 @@ impl DocSubject for AdapterDoc {
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
         let op = DocOp::Read {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
-            packed_bits: Hex(packed_bits.to_vec()),
+            params: wire(p),
+            packed_hex: Hex(packed_bits.to_vec()),
             records: hex_list(records),
             items: hex_list(items),
         };
@@ -721,14 +703,10 @@ impl DocSubject for AdapterDoc {
         probes: &[Vec<u8>],
     ) -> Answer<Mutation> {
         let op = DocOp::Mutate {
-            m: p.m,
-            k: p.k,
-            seed: Hex(p.seed.clone()),
+            params: wire(p),
             records: hex_list(records),
             other: OtherSnapshot {
-                m: other.0.m,
-                k: other.0.k,
-                seed: Hex(other.0.seed.clone()),
+                params: wire(other.0),
                 records: hex_list(other.1),
             },
             attempt,
@@ -739,10 +717,10 @@ impl DocSubject for AdapterDoc {
             outcome: r.outcome.as_str().to_string(),
             detail: r.detail,
             observed: Observation {
-                m: r.m,
-                k: r.k,
-                seed: r.seed.0,
-                packed_bits: r.packed_bits.0,
+                m: r.params.m,
+                k: r.params.k,
+                seed: r.params.seed_hex.0,
+                packed_bits: r.packed_hex.0,
                 documents: r.documents,
                 lookups: r.lookups,
             },

@@ -100,7 +100,7 @@ mod bounded {
         );
         // The same key in different objects is fine.
         let r = response(
-            r#"{"id":5,"protocol":"doc-membership-v1","op":"mutate","m":16,"k":3,"seed":"","records":[],"other":{"m":16,"k":3,"seed":"","records":[]},"attempt":"reconstruct","probes":[]}"#,
+            r#"{"id":5,"protocol":"doc-membership-v1","op":"mutate","params":{"m":16,"k":3,"seed_hex":""},"records":[],"other":{"params":{"m":16,"k":3,"seed_hex":""},"records":[]},"attempt":"reconstruct","probes":[]}"#,
         );
         assert!(r.get("result").is_some(), "{r}");
     }
@@ -180,7 +180,7 @@ mod bounded {
     #[test]
     fn too_many_items_for_one_answer_are_refused_up_front() {
         let items = vec![json!(""); 20_000];
-        let line = json!({"id": 1, "protocol": "doc-membership-v1", "op": "lookup_many", "m": 16, "k": 3, "seed": "", "records": [], "items": items}).to_string();
+        let line = json!({"id": 1, "protocol": "doc-membership-v1", "op": "lookup_many", "params": {"m": 16, "k": 3, "seed_hex": ""}, "records": [], "items": items}).to_string();
         let r = response(&line);
         assert_eq!(r["id"], 1);
         let message = r["error"]["message"].as_str().unwrap();
@@ -221,7 +221,7 @@ mod bounded {
             json!({"id": 1, "protocol": "doc-membership-v1", "op": "sha256", "data": bad}),
             json!({"id": 2, "protocol": "doc-membership-v1", "op": bad}),
             json!({"id": 3, "protocol": bad}),
-            json!({"id": 4, "protocol": "doc-membership-v1", "op": "positions", "m": bad, "k": 1, "seed": "", "item": ""}),
+            json!({"id": 4, "protocol": "doc-membership-v1", "op": "positions", "params": {"m": bad, "k": 1, "seed_hex": ""}, "item": ""}),
             json!({"id": 5, "protocol": "doc-membership-v1", "op": "sha256", "data": "", bad.as_str(): 1}),
             json!({"id": 6, "protocol": "fnv1a-utf16-v1", "op": "session", "script": [{"op": "set_draft", "field": bad, "value": ""}]}),
         ];

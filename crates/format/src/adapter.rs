@@ -7,156 +7,115 @@
 //! `protocol` added; a response line is `{"id", "result"}` with the op's result type
 //! below, or `{"id", "error"}` with an [`ErrorBody`].
 
-use crate::{Hex, TypedValue};
+use crate::{DocParams, Hex, TypedValue};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// A `doc-membership-v1` operation.
+/// A `doc-membership-v1` operation. The arguments are described in `spec/ADAPTER.md`;
+/// a snapshot's parameters are one nested [`DocParams`] (`"params"`), its packed bits
+/// `packed_hex`, as in the spec's cases.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(
+    missing_docs,
+    reason = "the arguments are documented in spec/ADAPTER.md"
+)]
 pub enum DocOp {
     /// SHA-256 of raw bytes -> `{"digest": hex}`.
-    Sha256 {
-        /// The bytes.
-        data: Hex,
-    },
-    /// One framed message -> `{"message": hex, "digest": hex}`.
+    Sha256 { data: Hex },
+    /// The framed message of hash index `index` -> `{"message": hex, "digest": hex}`.
     Frame {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Hash index.
+        params: DocParams,
         index: u8,
-        /// Item.
         item: Hex,
     },
     /// The k positions -> `{"positions": [..]}`.
-    Positions {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Item.
-        item: Hex,
-    },
-    /// Builds a snapshot -> `{"packed_bits": hex, "documents": n}`.
+    Positions { params: DocParams, item: Hex },
+    /// Builds a snapshot -> `{"packed_hex": hex, "documents": n}`.
     Build {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records, in order.
+        params: DocParams,
         records: Vec<Hex>,
     },
     /// Builds, looks one item up -> `{"maybe_present", "exact_checked", "duplicate"}`.
     Lookup {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records.
+        params: DocParams,
         records: Vec<Hex>,
-        /// The query.
         item: Hex,
     },
     /// Builds, looks many items up -> `{"results": [triple, ..]}` in input order.
     LookupMany {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records.
+        params: DocParams,
         records: Vec<Hex>,
-        /// The queries.
         items: Vec<Hex>,
     },
     /// Builds from typed values and, when `item` is given, looks it up ->
     /// `{"lookup": triple | null}`, or a `type` / `value` error naming the field.
-    Typed {
-        /// The records argument.
-        records: TypedValue,
-        /// The m argument.
-        m: TypedValue,
-        /// The k argument.
-        k: TypedValue,
-        /// The seed argument.
-        seed: TypedValue,
-        /// The item to look up, if any.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        item: Option<TypedValue>,
-    },
+    Typed(TypedCall),
     /// Reads a snapshot given as its parts, verifying it, and looks items up ->
     /// `{"results": [triple, ..]}`, or a `value` error naming `packed_bits` or
     /// `records[i]`.
     Read {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// The packed bits given.
-        packed_bits: Hex,
-        /// The records given.
+        params: DocParams,
+        packed_hex: Hex,
         records: Vec<Hex>,
-        /// The queries.
         items: Vec<Hex>,
     },
     /// Builds a snapshot, makes one named mutation attempt, observes the snapshot ->
-    /// `{"outcome", "detail", "m", "k", "seed", "packed_bits", "documents", "lookups"}`.
+    /// `{"outcome", "detail", "params", "packed_hex", "documents", "lookups"}`.
     Mutate {
-        /// m.
-        m: u64,
-        /// k.
-        k: u64,
-        /// Seed.
-        seed: Hex,
-        /// Records.
+        params: DocParams,
         records: Vec<Hex>,
         /// The values the attempt tries to put in.
         other: OtherSnapshot,
-        /// The attempt.
         attempt: MutationAttempt,
         /// Items looked up after the attempt.
         probes: Vec<Hex>,
     },
 }
 
+/// The `typed` call: the arguments of a dynamic language's constructor, each a
+/// [`TypedValue`] (deliberately untyped: the implementation must refuse the wrong
+/// types itself), and the item to look up in the snapshot, if any.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(
+    missing_docs,
+    reason = "the arguments are documented in spec/ADAPTER.md"
+)]
+pub struct TypedCall {
+    pub records: TypedValue,
+    pub m: TypedValue,
+    pub k: TypedValue,
+    pub seed: TypedValue,
+    /// When given, the construction must succeed and this item is looked up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<TypedValue>,
+}
+
 /// The second snapshot of a `mutate` request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[allow(
+    missing_docs,
+    reason = "the arguments are documented in spec/ADAPTER.md"
+)]
 pub struct OtherSnapshot {
-    /// m.
-    pub m: u64,
-    /// k.
-    pub k: u64,
-    /// Seed.
-    pub seed: Hex,
-    /// Records.
+    pub params: DocParams,
     pub records: Vec<Hex>,
 }
 
-/// A `fnv1a-utf16-v1` operation.
+/// A `fnv1a-utf16-v1` operation (arguments: `spec/ADAPTER.md`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(
+    missing_docs,
+    reason = "the arguments are documented in spec/ADAPTER.md"
+)]
 pub enum FnvOp {
     /// Hashes and positions -> `{"h1", "h2", "positions"}`.
     Positions {
-        /// m.
         m: u64,
-        /// k.
         k: u64,
         /// UTF-16 code units.
         units: Vec<u16>,
@@ -167,14 +126,7 @@ pub enum FnvOp {
         script: Vec<ScriptOp>,
     },
     /// The estimates -> `{"classic", "finite_m", "exact", "optimal_k"}`.
-    Estimates {
-        /// m.
-        m: u32,
-        /// k.
-        k: u32,
-        /// n.
-        n: u32,
-    },
+    Estimates { m: u32, k: u32, n: u32 },
 }
 
 /// A mutation attempt, named by the spec and made by the implementation (see
@@ -364,8 +316,9 @@ pub struct PositionsResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Built {
-    /// Packed little-endian bits, `ceil(m/8)` bytes.
-    #[serde(with = "crate::hex::bytes")]
+    /// Packed little-endian bits, `ceil(m/8)` bytes; hex on the wire, named
+    /// `packed_hex` as in the spec's cases.
+    #[serde(rename = "packed_hex", with = "crate::hex::bytes")]
     #[schemars(with = "Hex")]
     pub packed_bits: Vec<u8>,
     /// Number of distinct documents.
@@ -420,14 +373,10 @@ pub struct MutateResult {
     pub outcome: MutationOutcome,
     /// What was tried and what happened, in the implementation's words.
     pub detail: String,
-    /// m, as the snapshot reports it.
-    pub m: u64,
-    /// k, as the snapshot reports it.
-    pub k: u64,
-    /// The seed, as the snapshot reports it.
-    pub seed: Hex,
-    /// The packed bits.
-    pub packed_bits: Hex,
+    /// m, k and the seed, as the snapshot reports them.
+    pub params: DocParams,
+    /// The packed bits, as the snapshot hands them out.
+    pub packed_hex: Hex,
     /// The number of documents.
     pub documents: usize,
     /// One lookup per probe, in order.
@@ -498,10 +447,12 @@ pub struct ScriptAnswer {
 /// The result of `estimates`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[allow(
+    missing_docs,
+    reason = "the estimates are defined in spec/fnv1a-utf16-v1/SESSION.md"
+)]
 pub struct EstimatesAnswer {
-    /// Classic.
     pub classic: f64,
-    /// Finite-m.
     pub finite_m: f64,
     /// Exact under ideal uniform hashing.
     pub exact: f64,

@@ -55,16 +55,15 @@ def _triples(value):
 
 def _invented_mutation(request):
     """An observation that was never made: the parameters echoed, no bit set."""
-    m = request.get("m") if type(request.get("m")) is int else 8
+    params = request.get("params") if isinstance(request.get("params"), dict) else {}
+    m = params.get("m") if type(params.get("m")) is int else 8
     probes = request.get("probes") if type(request.get("probes")) is list else []
     records = request.get("records") if type(request.get("records")) is list else []
     return {
         "outcome": "impossible",
         "detail": "the snapshot is immutable by construction: nothing to try",
-        "m": m,
-        "k": request.get("k"),
-        "seed": request.get("seed"),
-        "packed_bits": "00" * ((max(m, 0) + 7) // 8),
+        "params": {"m": m, "k": params.get("k"), "seed_hex": params.get("seed_hex")},
+        "packed_hex": "00" * ((max(m, 0) + 7) // 8),
         "documents": len(records),
         "lookups": [{"maybe_present": False, "exact_checked": False, "duplicate": False}
                     for _ in probes],

@@ -101,6 +101,18 @@ function intArg(req, name) {
   return v;
 }
 
+/** m, k and the seed bytes of the nested `params` object {"m", "k", "seed_hex"}. */
+function paramsArg(req) {
+  const p = arg(req, 'params');
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) throw bad('`params` must be an object {m, k, seed_hex}');
+  try {
+    return { m: intArg(p, 'm'), k: intArg(p, 'k'), seed: hexArg(p, 'seed_hex') };
+  } catch (e) {
+    if (e instanceof BadRequest) throw bad(`\`params\`: ${e.message}`);
+    throw e;
+  }
+}
+
 function unitsArg(req, name) {
   const v = arg(req, name);
   if (!Array.isArray(v) || !v.every((u) => Number.isInteger(u) && u >= 0 && u <= 0xffff)) {
@@ -114,9 +126,7 @@ function unitsArg(req, name) {
 const triple = (r) => ({ maybe_present: r.maybe_present, exact_checked: r.exact_checked, duplicate: r.duplicate });
 
 function snapshotOf(req) {
-  const m = intArg(req, 'm');
-  const k = intArg(req, 'k');
-  const seed = hexArg(req, 'seed');
+  const { m, k, seed } = paramsArg(req);
   const records = Object.freeze(hexListArg(req, 'records'));
   return new dm.DocumentPrefilter(records, m, k, seed);
 }
@@ -556,7 +566,8 @@ export function mutateSnapshot({ m, k, seed, records, other, attempt, probes }, 
 function mutateRequest(req) {
   const params = (obj, where) => {
     try {
-      return { m: intArg(obj, 'm'), k: intArg(obj, 'k'), seed: dm.toHex(hexArg(obj, 'seed')), records: hexListArg(obj, 'records').map(dm.toHex) };
+      const { m, k, seed } = paramsArg(obj);
+      return { m, k, seed: dm.toHex(seed), records: hexListArg(obj, 'records').map(dm.toHex) };
     } catch (e) {
       if (e instanceof BadRequest && where) throw bad(`${where}: ${e.message}`);
       throw e;
@@ -564,13 +575,15 @@ function mutateRequest(req) {
   };
   const own = params(req, '');
   const o = arg(req, 'other');
-  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw bad('`other` must be an object {m, k, seed, records}');
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw bad('`other` must be an object {params, records}');
   const other = params(o, '`other`');
   const attempt = arg(req, 'attempt');
   if (typeof attempt !== 'string') throw bad('`attempt` must be a string');
   if (!ATTEMPTS.includes(attempt)) throw bad(`unknown attempt \`${attempt}\` (one of ${ATTEMPTS.join(', ')})`);
   const probes = hexListArg(req, 'probes').map(dm.toHex);
-  return mutateSnapshot({ ...own, other, attempt, probes });
+  // The wire spells the observed parameters as `params` and the bits as `packed_hex`.
+  const { m, k, seed, packed_bits: packedHex, ...rest } = mutateSnapshot({ ...own, other, attempt, probes });
+  return { ...rest, params: { m, k, seed_hex: seed }, packed_hex: packedHex };
 }
 
 function docMembership(req) {
@@ -578,7 +591,8 @@ function docMembership(req) {
     case 'sha256':
       return { digest: dm.toHex(dm.sha256(hexArg(req, 'data'))) };
     case 'frame': {
-      const { m, k, seed } = dm.validateParams(intArg(req, 'm'), intArg(req, 'k'), hexArg(req, 'seed'));
+      const p = paramsArg(req);
+      const { m, k, seed } = dm.validateParams(p.m, p.k, p.seed);
       const index = intArg(req, 'index');
       if (index < 0 || index >= k) throw Object.assign(new RangeError(`index: must be 0..${k - 1}`), { field: 'index' });
       const item = dm.validateItem(hexArg(req, 'item'));
@@ -586,12 +600,13 @@ function docMembership(req) {
       return { message: dm.toHex(message), digest: dm.toHex(dm.sha256(message)) };
     }
     case 'positions': {
-      const { m, k, seed } = dm.validateParams(intArg(req, 'm'), intArg(req, 'k'), hexArg(req, 'seed'));
+      const p = paramsArg(req);
+      const { m, k, seed } = dm.validateParams(p.m, p.k, p.seed);
       return { positions: dm.positions(m, k, seed, dm.validateItem(hexArg(req, 'item'))) };
     }
     case 'build': {
       const snap = snapshotOf(req);
-      return { packed_bits: dm.toHex(snap.packedBits()), documents: snap.documentCount };
+      return { packed_hex: dm.toHex(snap.packedBits()), documents: snap.documentCount };
     }
     case 'lookup': {
       const snap = snapshotOf(req);
@@ -615,10 +630,8 @@ function docMembership(req) {
       return { lookup: hasItem ? triple(snap.lookup(item)) : null };
     }
     case 'read': {
-      const m = intArg(req, 'm');
-      const k = intArg(req, 'k');
-      const seed = hexArg(req, 'seed');
-      const packed = hexArg(req, 'packed_bits');
+      const { m, k, seed } = paramsArg(req);
+      const packed = hexArg(req, 'packed_hex');
       const records = Object.freeze(hexListArg(req, 'records'));
       const items = hexListArg(req, 'items');
       const snap = dm.DocumentPrefilter.read(m, k, seed, packed, records);

@@ -83,6 +83,17 @@ def _hex_list(req, name):
         raise BadRequest(str(e)) from None
 
 
+def _params(req, where="params"):
+    """m, k, seed of the nested `params` object {"m", "k", "seed_hex"}."""
+    value = _arg(req, "params")
+    if type(value) is not dict:
+        raise BadRequest(f"{where}: expected an object {{m, k, seed_hex}}")
+    try:
+        return _int(value, "m"), _int(value, "k"), _hex(value, "seed_hex")
+    except BadRequest as e:
+        raise BadRequest(f"{where}: {e}") from None
+
+
 def _units(value, name="units"):
     if type(value) is not list or not all(type(u) is int and 0 <= u <= 0xFFFF for u in value):
         raise BadRequest(f"{name}: expected an array of UTF-16 code units 0..=65535")
@@ -98,8 +109,8 @@ def _triple(result):
 # ------------------------------------------------------------------ doc-membership-v1
 
 def _snapshot(req):
-    return doc.DocumentPrefilter(tuple(_hex_list(req, "records")), _int(req, "m"),
-                                 _int(req, "k"), _hex(req, "seed"))
+    m, k, seed = _params(req)
+    return doc.DocumentPrefilter(tuple(_hex_list(req, "records")), m, k, seed)
 
 
 def doc_sha256(req):
@@ -107,8 +118,8 @@ def doc_sha256(req):
 
 
 def doc_frame(req):
-    m, k, seed, index, item = (_int(req, "m"), _int(req, "k"), _hex(req, "seed"),
-                               _int(req, "index"), _hex(req, "item"))
+    m, k, seed = _params(req)
+    index, item = _int(req, "index"), _hex(req, "item")
     stages = doc.stages(m, k, seed, item)
     if not 0 <= index < k:
         raise doc.ContractValueError("index", f"hash index must be in 0..{k}, got {index}")
@@ -117,13 +128,13 @@ def doc_frame(req):
 
 
 def doc_positions(req):
-    return {"positions": list(doc.positions(_int(req, "m"), _int(req, "k"),
-                                            _hex(req, "seed"), _hex(req, "item")))}
+    m, k, seed = _params(req)
+    return {"positions": list(doc.positions(m, k, seed, _hex(req, "item")))}
 
 
 def doc_build(req):
     snap = _snapshot(req)
-    return {"packed_bits": snap.packed_bits().hex(), "documents": len(snap.documents)}
+    return {"packed_hex": snap.packed_bits().hex(), "documents": len(snap.documents)}
 
 
 def doc_lookup(req):
@@ -151,8 +162,8 @@ def doc_lookup_many(req):
 def doc_read(req):
     """ADAPTER.md, "Reading a snapshot": verify the parts in the documented order, then
     look each item up in the snapshot they describe."""
-    m, k, seed = _int(req, "m"), _int(req, "k"), _hex(req, "seed")
-    packed = _hex(req, "packed_bits")
+    m, k, seed = _params(req)
+    packed = _hex(req, "packed_hex")
     records = tuple(_hex_list(req, "records"))
     items = _hex_list(req, "items")
     snap = doc.read_snapshot(m, k, seed, packed, records)
@@ -453,17 +464,20 @@ def _json_int(value):
 
 
 def _observation(snap, probes):
-    """(observation, failures): m, k, seed, packed_bits, documents and one triple per
-    probe, read from the snapshot through its ordinary operations.  A read that fails
-    (a snapshot broken by the attempt) gives null and is named in the failures."""
-    out, failures = {}, []
-    for key, read in (("m", lambda: _json_int(snap.m)), ("k", lambda: _json_int(snap.k)),
-                      ("seed", lambda: snap.seed.hex()), ("packed_bits", lambda: snap.packed_bits().hex()),
-                      ("documents", lambda: _json_int(len(snap.documents)))):
+    """(observation, failures): params {m, k, seed_hex}, packed_hex, documents and one
+    triple per probe, read from the snapshot through its ordinary operations.  A read
+    that fails (a snapshot broken by the attempt) gives null and is named in the
+    failures."""
+    out, failures = {"params": {}}, []
+    for where, key, read in ((out["params"], "m", lambda: _json_int(snap.m)),
+                             (out["params"], "k", lambda: _json_int(snap.k)),
+                             (out["params"], "seed_hex", lambda: snap.seed.hex()),
+                             (out, "packed_hex", lambda: snap.packed_bits().hex()),
+                             (out, "documents", lambda: _json_int(len(snap.documents)))):
         try:
-            out[key] = read()
+            where[key] = read()
         except Exception as e:  # noqa: BLE001 - report what the observation saw
-            out[key] = None
+            where[key] = None
             failures.append(f"{key}: {type(e).__name__}")
     lookups = []
     for i, probe in enumerate(probes):
@@ -480,9 +494,9 @@ def _observation(snap, probes):
 def _other(req):
     value = _arg(req, "other")
     if type(value) is not dict:
-        raise BadRequest("other: expected an object {m, k, seed, records}")
+        raise BadRequest("other: expected an object {params, records}")
     try:
-        m, k, seed = _int(value, "m"), _int(value, "k"), _hex(value, "seed")
+        m, k, seed = _params(value)
         records = _hex_list(value, "records")
     except BadRequest as e:
         raise BadRequest(f"other: {e}") from None
@@ -494,7 +508,7 @@ def _other(req):
 
 def doc_mutate(req):
     """ADAPTER.md, "Mutation attempts": build, make the named attempt, observe."""
-    m, k, seed = _int(req, "m"), _int(req, "k"), _hex(req, "seed")
+    m, k, seed = _params(req)
     records = _hex_list(req, "records")
     probes = _hex_list(req, "probes")
     attempt = _arg(req, "attempt")

@@ -35,7 +35,7 @@ test('firstDuplicateKey tells keys from values, escapes and nesting apart', () =
   assert.equal(firstDuplicateKey('{"a\\"":1,"a\\u0022":2}'), 'a"');
   assert.equal(firstDuplicateKey('[{"x":1},{"x":1,"y":{},"x":2}]'), 'x');
   assert.equal(firstDuplicateKey('{"s":"}{\\"s\\":","s":1}'), 's');
-  const ok = handle('{"id":5,"protocol":"doc-membership-v1","op":"mutate","m":16,"k":3,"seed":"","records":[],"other":{"m":16,"k":3,"seed":"","records":[]},"attempt":"reconstruct","probes":[]}');
+  const ok = handle('{"id":5,"protocol":"doc-membership-v1","op":"mutate","params":{"m":16,"k":3,"seed_hex":""},"records":[],"other":{"params":{"m":16,"k":3,"seed_hex":""},"records":[]},"attempt":"reconstruct","probes":[]}');
   assert.ok(ok.result, JSON.stringify(ok));
 });
 

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 const ADAPTER = fileURLToPath(new URL('../adapter.mjs', import.meta.url));
 const hexOf = (s) => Buffer.from(s).toString('hex');
 const RECORDS = ['doc-00', 'doc-01', 'doc-02', 'doc-03'].map(hexOf);
-const OTHER = { m: 32, k: 2, seed: hexOf('raw'), records: ['', '00', 'c3a9'] };
+const LAB = { m: 16, k: 3, seed_hex: hexOf('lab') };
+const OTHER = { params: { m: 32, k: 2, seed_hex: hexOf('raw') }, records: ['', '00', 'c3a9'] };
 const DM = 'doc-membership-v1';
 
 function exchange(requests) {
@@ -26,27 +27,27 @@ test('read, mutate and typed over stdin/stdout, blank lines skipped', () => {
     'mutate_records_after_build', 'mutate_seed_after_build', 'reconstruct', 'mutate_copy'];
   const probes = [...RECORDS, hexOf('doc-04'), hexOf('doc-05')];
   const responses = exchange([
-    { id: 1, protocol: DM, op: 'build', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS },
+    { id: 1, protocol: DM, op: 'build', params: LAB, records: RECORDS },
     '',
-    { id: 2, protocol: DM, op: 'read', m: 16, k: 3, seed: hexOf('lab'), packed_bits: 'd291', records: RECORDS, items: probes },
-    { id: 3, protocol: DM, op: 'read', m: 16, k: 3, seed: hexOf('lab'), packed_bits: 'c291', records: RECORDS.slice(1), items: probes },
+    { id: 2, protocol: DM, op: 'read', params: LAB, packed_hex: 'd291', records: RECORDS, items: probes },
+    { id: 3, protocol: DM, op: 'read', params: LAB, packed_hex: 'c291', records: RECORDS.slice(1), items: probes },
     ...attempts.map((attempt, i) => ({
-      id: 10 + i, protocol: DM, op: 'mutate', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS, other: OTHER, attempt, probes,
+      id: 10 + i, protocol: DM, op: 'mutate', params: LAB, records: RECORDS, other: OTHER, attempt, probes,
     })),
-    { id: 20, protocol: DM, op: 'mutate', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS, other: OTHER, attempt: 'nope', probes },
+    { id: 20, protocol: DM, op: 'mutate', params: LAB, records: RECORDS, other: OTHER, attempt: 'nope', probes },
     { id: 21, protocol: DM, op: 'typed', records: { tuple: [] }, m: { int: 7 }, k: { bool: true }, seed: { bytes: '' } },
-    { id: 22, protocol: DM, op: 'immutability_probe', m: 16, k: 3, seed: hexOf('lab'), records: RECORDS, probes },
+    { id: 22, protocol: DM, op: 'immutability_probe', params: LAB, records: RECORDS, probes },
   ]);
   assert.deepEqual(responses.map((r) => r.id), [1, 2, 3, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21, 22]);
-  assert.deepEqual(responses[0].result, { packed_bits: 'd291', documents: 4 });
+  assert.deepEqual(responses[0].result, { packed_hex: 'd291', documents: 4 });
   const t = (a, b, c) => ({ maybe_present: a, exact_checked: b, duplicate: c });
   assert.deepEqual(responses[1].result.results, [t(true, true, true), t(true, true, true), t(true, true, true), t(true, true, true),
     t(true, true, false), t(false, false, false)]);
   assert.equal(responses[2].error.field, 'records[0]');
   for (const r of responses.slice(3, 11)) {
-    const { m, k, seed, packed_bits: packed, documents, lookups } = r.result;
-    assert.deepEqual({ m, k, seed, packed, documents, lookups }, {
-      m: 16, k: 3, seed: hexOf('lab'), packed: 'd291', documents: 4, lookups: responses[1].result.results,
+    const { params, packed_hex: packed, documents, lookups } = r.result;
+    assert.deepEqual({ params, packed, documents, lookups }, {
+      params: LAB, packed: 'd291', documents: 4, lookups: responses[1].result.results,
     }, r.result.detail);
     assert.ok(['raised', 'done', 'impossible'].includes(r.result.outcome));
   }

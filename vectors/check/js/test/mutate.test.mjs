@@ -59,6 +59,14 @@ function freshObservation(c) {
 
 const observed = ({ m, k, seed, packed_bits, documents, lookups }) => ({ m, k, seed, packed_bits, documents, lookups });
 
+/** A case's `mutate` request as the wire spells it: nested `params`, hex `seed_hex`. */
+const params = (c) => ({ m: c.m, k: c.k, seed_hex: c.seed });
+const wireArgs = (c, attempt) => ({
+  params: params(c), records: c.records, other: { params: params(c.other), records: c.other.records }, attempt, probes: probesOf(c),
+});
+/** A `mutate` result as the wire spells it, in the shape of `observed`. */
+const fromWire = ({ params: p, packed_hex: packed, ...rest }) => ({ m: p.m, k: p.k, seed: p.seed_hex, packed_bits: packed, ...rest });
+
 const EXPECTED_OUTCOME = {
   assign_fields: 'raised',
   mutate_returned_bits: 'done',
@@ -98,11 +106,12 @@ for (const [label, c] of [['seed fixture', FIXTURE], ['maximum bounds', MAXIMUM]
 test('through handle(): the documented result keys, JSON-safe, for every attempt', () => {
   const fresh = oracleObservation(FIXTURE);
   for (const attempt of ATTEMPTS) {
-    const line = JSON.stringify({ id: attempt, protocol: 'doc-membership-v1', op: 'mutate', ...args(FIXTURE, attempt) });
+    const line = JSON.stringify({ id: attempt, protocol: 'doc-membership-v1', op: 'mutate', ...wireArgs(FIXTURE, attempt) });
     const response = JSON.parse(JSON.stringify(handle(line)));
     assert.equal(response.id, attempt);
-    assert.deepEqual(Object.keys(response.result).sort(), ['detail', 'documents', 'k', 'lookups', 'm', 'outcome', 'packed_bits', 'seed']);
-    assert.deepEqual(observed(response.result), fresh, attempt);
+    assert.deepEqual(Object.keys(response.result).sort(), ['detail', 'documents', 'lookups', 'outcome', 'packed_hex', 'params']);
+    assert.deepEqual(Object.keys(response.result.params).sort(), ['k', 'm', 'seed_hex']);
+    assert.deepEqual(observed(fromWire(response.result)), fresh, attempt);
   }
 });
 
@@ -119,18 +128,21 @@ test('the attempts change nothing shared: the class, its prototype and Object.pr
 });
 
 test('bad requests: unknown attempt, malformed other, missing arguments', () => {
-  const base = { id: 3, protocol: 'doc-membership-v1', op: 'mutate', ...args(FIXTURE, 'assign_fields') };
+  const base = { id: 3, protocol: 'doc-membership-v1', op: 'mutate', ...wireArgs(FIXTURE, 'assign_fields') };
+  const other = { params: params(FIXTURE.other), records: FIXTURE.other.records };
   const ask = (patch) => handle(JSON.stringify({ ...base, ...patch }));
   assert.equal(ask({ attempt: 'set_bits_directly' }).error.kind, 'bad_request');
   assert.match(ask({ attempt: 'set_bits_directly' }).error.message, /unknown attempt/);
-  for (const patch of [{ attempt: 3 }, { other: null }, { other: [] }, { other: { ...FIXTURE.other, m: '32' } },
-    { other: { ...FIXTURE.other, seed: 'zz' } }, { other: { m: 32, k: 2, seed: '' } }, { probes: 'd291' }, { records: ['0'] }]) {
+  for (const patch of [{ attempt: 3 }, { other: null }, { other: [] }, { other: { ...other, params: { ...other.params, m: '32' } } },
+    { other: { ...other, params: { ...other.params, seed_hex: 'zz' } } }, { other: { params: other.params } },
+    { other: { ...other, params: null } }, { params: { m: 16, k: 3 } }, { probes: 'd291' }, { records: ['0'] }]) {
     assert.equal(ask(patch).error.kind, 'bad_request', JSON.stringify(patch));
   }
   const { other: _, ...withoutOther } = base;
   assert.equal(handle(JSON.stringify(withoutOther)).error.kind, 'bad_request');
   // A contract error of the snapshot itself: value error with the field.
-  assert.deepEqual([ask({ m: 7 }).error.kind, ask({ m: 7 }).error.field], ['value', 'm']);
+  const m7 = { params: { ...base.params, m: 7 } };
+  assert.deepEqual([ask(m7).error.kind, ask(m7).error.field], ['value', 'm']);
   assert.deepEqual([ask({ records: ['00'.repeat(65)] }).error.kind, ask({ records: ['00'.repeat(65)] }).error.field], ['value', 'records[0]']);
 });
 

@@ -184,7 +184,7 @@ test('the documented order of the checks of read', () => {
   assert.equal(errorOf(() => read(unhex('0000'))).field, 'records[0]');
   // 5 before 6 (through the adapter: items come last).
   const req = (packed, items) => JSON.stringify({
-    id: 1, protocol: 'doc-membership-v1', op: 'read', m: 16, k: 3, seed: '6c6162', packed_bits: packed,
+    id: 1, protocol: 'doc-membership-v1', op: 'read', params: { m: 16, k: 3, seed_hex: '6c6162' }, packed_hex: packed,
     records: FIXTURE.map(hex), items,
   });
   assert.deepEqual(handle(req('d391', ['00'.repeat(65)])).error.field, 'packed_bits');
@@ -206,23 +206,25 @@ test('read copies what it is given', () => {
 
 test('adapter op read: results in input order, errors with kind and field', () => {
   const ask = (fields) => handle(JSON.stringify({ id: 'r', protocol: 'doc-membership-v1', op: 'read', ...fields }));
-  const base = { m: 16, k: 3, seed: '6c6162', packed_bits: 'D291', records: FIXTURE.map(hex) };
+  const params = { m: 16, k: 3, seed_hex: '6c6162' };
+  const base = { params, packed_hex: 'D291', records: FIXTURE.map(hex) };
   const items = UNIVERSE.map(hex);
   const fresh = new DocumentPrefilter(FIXTURE, 16, 3, LAB);
   assert.deepEqual(ask({ ...base, items }), {
     id: 'r', result: { results: UNIVERSE.map((u) => ({ ...fresh.lookup(u) })) },
   });
   const records = FIXTURE.slice(1).map(hex);
-  const r = ask({ ...base, packed_bits: 'c291', records, items });
+  const r = ask({ ...base, packed_hex: 'c291', records, items });
   assert.equal(r.error.kind, 'value');
   assert.equal(r.error.field, 'records[0]');
   assert.match(r.error.message, /position 4/);
-  assert.equal(ask({ ...base, packed_bits: 'd2', items }).error.field, 'packed_bits');
-  assert.equal(ask({ ...base, m: 7, packed_bits: 'd2', items }).error.field, 'm');
+  assert.equal(ask({ ...base, packed_hex: 'd2', items }).error.field, 'packed_bits');
+  assert.equal(ask({ ...base, params: { ...params, m: 7 }, packed_hex: 'd2', items }).error.field, 'm');
   // Not of the documented JSON types: bad_request.
-  for (const broken of [{ packed_bits: 'd29' }, { packed_bits: 53905 }, { items: 'd291' }, { m: '16' }]) {
+  for (const broken of [{ packed_hex: 'd29' }, { packed_hex: 53905 }, { items: 'd291' }, { params: { ...params, m: '16' } },
+    { params: { m: 16, k: 3 } }, { params: [16, 3, ''] }]) {
     assert.equal(ask({ ...base, items, ...broken }).error.kind, 'bad_request', JSON.stringify(broken));
   }
-  const { packed_bits: _, ...withoutPacked } = base;
+  const { packed_hex: _, ...withoutPacked } = base;
   assert.equal(ask({ ...withoutPacked, items }).error.kind, 'bad_request');
 });

@@ -46,8 +46,9 @@ class DuplicateKeys(unittest.TestCase):
         self.assertIn('duplicate key "version"', r["error"]["message"])
 
     def test_the_same_key_in_two_objects_is_fine(self):
-        line = json.dumps({"id": 5, "protocol": "doc-membership-v1", "op": "mutate", "m": 16, "k": 3, "seed": "",
-                           "records": [], "other": {"m": 16, "k": 3, "seed": "", "records": []},
+        line = json.dumps({"id": 5, "protocol": "doc-membership-v1", "op": "mutate",
+                           "params": {"m": 16, "k": 3, "seed_hex": ""}, "records": [],
+                           "other": {"params": {"m": 16, "k": 3, "seed_hex": ""}, "records": []},
                            "attempt": "reconstruct", "probes": []})
         self.assertIn("result", respond(line))
 

@@ -37,6 +37,11 @@ def ask(op, **args):
     return response.get("result"), response.get("error")
 
 
+def params(m=16, k=3, seed_hex="6c6162"):
+    """The nested `params` of a request (spec/ADAPTER.md)."""
+    return {"m": m, "k": k, "seed_hex": seed_hex}
+
+
 def hexes(values):
     return [v.hex() for v in values]
 
@@ -205,33 +210,34 @@ class ReadSnapshot(unittest.TestCase):
 
     def test_adapter_read(self):
         records = hexes(RECORDS)
-        result, error = ask("read", m=16, k=3, seed="6c6162", packed_bits="D291", records=records,
+        result, error = ask("read", params=params(), packed_hex="D291", records=records,
                             items=hexes(RECORDS + (b"doc-04", b"doc-05", b"")))
         self.assertIsNone(error)
         snapshot = doc.DocumentPrefilter(RECORDS, 16, 3, b"lab")
         self.assertEqual(result, {"results": [snapshot.lookup(x) for x in RECORDS + (b"doc-04", b"doc-05", b"")]})
-        _, error = ask("read", m=16, k=3, seed="6c6162", packed_bits="c291", records=records[1:], items=[])
+        _, error = ask("read", params=params(), packed_hex="c291", records=records[1:], items=[])
         self.assertEqual((error["kind"], error["field"]), ("value", "records[0]"))
-        _, error = ask("read", m=16, k=3, seed="6c6162", packed_bits="d291", records=records[1:], items=[])
+        _, error = ask("read", params=params(), packed_hex="d291", records=records[1:], items=[])
         self.assertEqual((error["kind"], error["field"]), ("value", "packed_bits"))
         # 6. an item after every check of the snapshot
-        _, error = ask("read", m=16, k=3, seed="6c6162", packed_bits="d291", records=records, items=["00" * 65])
+        _, error = ask("read", params=params(), packed_hex="d291", records=records, items=["00" * 65])
         self.assertEqual((error["kind"], error["field"]), ("value", "item"))
-        _, error = ask("read", m=16, k=3, seed="6c6162", packed_bits="c291", records=records, items=["00" * 65])
+        _, error = ask("read", params=params(), packed_hex="c291", records=records, items=["00" * 65])
         self.assertEqual((error["kind"], error["field"]), ("value", "records[0]"))
-        _, error = ask("read", m=7, k=3, seed="6c6162", packed_bits="c291", records=records, items=[])
+        _, error = ask("read", params=params(m=7), packed_hex="c291", records=records, items=[])
         self.assertEqual((error["kind"], error["field"]), ("value", "m"))
         # requests that are not of the documented JSON types
-        for bad in (dict(packed_bits="d29"), dict(packed_bits=None), dict(items="00"), dict(m="16")):
-            args = dict(m=16, k=3, seed="6c6162", packed_bits="d291", records=records, items=[])
+        for bad in (dict(packed_hex="d29"), dict(packed_hex=None), dict(items="00"), dict(params=params(m="16")),
+                    dict(params={"m": 16, "k": 3})):
+            args = dict(params=params(), packed_hex="d291", records=records, items=[])
             args.update(bad)
             with self.subTest(bad=bad):
                 self.assertEqual(ask("read", **args)[1]["kind"], "bad_request")
-        args = dict(m=16, k=3, seed="6c6162", packed_bits="d291", records=records)
+        args = dict(params=params(), packed_hex="d291", records=records)
         self.assertEqual(ask("read", **args)[1]["kind"], "bad_request")  # items missing
 
     def test_lookup_many_names_the_item_field(self):
-        _, error = ask("lookup_many", m=16, k=3, seed="6c6162", records=[], items=["", "00" * 65])
+        _, error = ask("lookup_many", params=params(), records=[], items=["", "00" * 65])
         self.assertEqual((error["kind"], error["field"]), ("value", "item"))
         self.assertIn("items[1]", error["message"])
 
@@ -246,21 +252,21 @@ def probes_for(fixture, other):
 
 def fresh_observation(fixture, probes):
     snapshot = REAL(tuple(fixture["records"]), fixture["m"], fixture["k"], fixture["seed"])
-    return {"m": snapshot.m, "k": snapshot.k, "seed": snapshot.seed.hex(),
-            "packed_bits": snapshot.packed_bits().hex(), "documents": len(snapshot.documents),
+    return {"params": params(snapshot.m, snapshot.k, snapshot.seed.hex()),
+            "packed_hex": snapshot.packed_bits().hex(), "documents": len(snapshot.documents),
             "lookups": [snapshot.lookup(p) for p in probes]}
 
 
 def mutate(attempt, fixture=FIXTURE, other=OTHER, probes=None):
     probes = probes_for(fixture, other) if probes is None else probes
     fresh = fresh_observation(fixture, probes)
-    result, error = ask("mutate", m=fixture["m"], k=fixture["k"], seed=fixture["seed"].hex(),
+    result, error = ask("mutate", params=params(fixture["m"], fixture["k"], fixture["seed"].hex()),
                         records=hexes(fixture["records"]), attempt=attempt, probes=hexes(probes),
-                        other={"m": other["m"], "k": other["k"], "seed": other["seed"].hex(),
+                        other={"params": params(other["m"], other["k"], other["seed"].hex()),
                                "records": hexes(other["records"])})
     if error is not None:
         raise AssertionError(f"{attempt}: {error}")
-    observed = {key: result[key] for key in ("m", "k", "seed", "packed_bits", "documents", "lookups")}
+    observed = {key: result[key] for key in ("params", "packed_hex", "documents", "lookups")}
     return result["outcome"], result["detail"], observed, fresh
 
 
@@ -292,7 +298,7 @@ class Mutate(unittest.TestCase):
 
     def test_seed_fixture_observation_is_the_published_one(self):
         outcome, detail, observed, _ = mutate("assign_fields", probes=[b"doc-00", b"doc-04", b"doc-05"])
-        self.assertEqual((observed["packed_bits"], observed["documents"]), ("d291", 4))
+        self.assertEqual((observed["packed_hex"], observed["documents"]), ("d291", 4))
         self.assertEqual([tuple(t.values()) for t in observed["lookups"]],
                          [(True, True, True), (True, True, False), (False, False, False)])
         self.assertIn("went through: object.__setattr__(snapshot, '__class__'", detail)
@@ -307,10 +313,11 @@ class Mutate(unittest.TestCase):
                 self.assertIn("bytearray", detail)
 
     def test_requests(self):
-        base = dict(m=16, k=3, seed="6c6162", records=hexes(RECORDS), attempt="assign_fields", probes=[],
-                    other={"m": 9, "k": 2, "seed": "53", "records": ["0041"]})
-        for bad in (dict(attempt="assign"), dict(attempt=3), dict(other=None), dict(other={"m": 9}),
-                    dict(other={"m": 7, "k": 2, "seed": "", "records": []}), dict(probes="00")):
+        base = dict(params=params(), records=hexes(RECORDS), attempt="assign_fields", probes=[],
+                    other={"params": params(9, 2, "53"), "records": ["0041"]})
+        for bad in (dict(attempt="assign"), dict(attempt=3), dict(other=None), dict(other={"params": {"m": 9}}),
+                    dict(other={"params": params(7, 2, ""), "records": []}), dict(probes="00"),
+                    dict(params=None)):
             args = dict(base, **bad)
             with self.subTest(bad=bad):
                 self.assertEqual(ask("mutate", **args)[1]["kind"], "bad_request")
@@ -320,15 +327,15 @@ class Mutate(unittest.TestCase):
         _, error = ask("mutate", **dict(base, probes=["", "00" * 65]))
         self.assertEqual((error["kind"], error["field"]), ("value", "item"))
         for attempt in ("assign_fields", "mutate_records_after_build", "mutate_seed_after_build"):
-            _, error = ask("mutate", **dict(base, attempt=attempt, m=7))
+            _, error = ask("mutate", **dict(base, attempt=attempt, params=params(m=7)))
             self.assertEqual((error["kind"], error["field"]), ("value", "m"))
             _, error = ask("mutate", **dict(base, attempt=attempt, records=["00" * 65]))
             self.assertEqual((error["kind"], error["field"]), ("value", "records[0]"))
-            _, error = ask("mutate", **dict(base, attempt=attempt, seed="00" * 17))
+            _, error = ask("mutate", **dict(base, attempt=attempt, params=params(seed_hex="00" * 17)))
             self.assertEqual((error["kind"], error["field"]), ("value", "seed"))
 
     def test_old_immutability_probe_is_gone(self):
-        _, error = ask("immutability_probe", m=16, k=3, seed="6c6162", records=hexes(RECORDS),
+        _, error = ask("immutability_probe", params=params(), records=hexes(RECORDS),
                        probes=hexes(RECORDS))
         self.assertEqual(error["kind"], "bad_request")
 
@@ -444,7 +451,7 @@ class MutableVariants(unittest.TestCase):
         with mock.patch.object(doc.DocumentPrefilter, "__setattr__", object.__setattr__), \
                 mock.patch.object(doc.DocumentPrefilter, "m", settable_m):
             outcome, detail, observed = self.assert_differs("assign_fields")
-        self.assertEqual(observed["m"], OTHER["m"])
+        self.assertEqual(observed["params"]["m"], OTHER["m"])
         self.assertIn("snapshot.m = other.m", detail)
         # and the class is itself again
         self.assertEqual(mutate("assign_fields")[2], mutate("assign_fields")[3])
@@ -456,7 +463,7 @@ class MutableVariants(unittest.TestCase):
             self.assertRaises((AttributeError, TypeError), action)
         with mock.patch.object(doc, "DocumentPrefilter", SlotPrefilter):
             outcome, detail, observed = self.assert_differs("assign_fields")
-            self.assertEqual((observed["m"], observed["seed"]), (OTHER["m"], OTHER["seed"].hex()))
+            self.assertEqual((observed["params"]["m"], observed["params"]["seed_hex"]), (OTHER["m"], OTHER["seed"].hex()))
             self.assert_differs("mutate_copy")
 
 
