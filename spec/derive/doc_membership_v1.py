@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Derives spec/doc-membership-v1/{checks,cases}.json from the seed document.
+"""Derives spec/doc-membership-v1/cases.json from the seed document; the checks the
+cases belong to are documented by hand in spec/doc-membership-v1/checks.json.
 
 Expected values come from two places only:
   * the seed's published figures (packed d291, the five false positives, ...),
@@ -87,47 +88,19 @@ FLAGS = {
     "mutation": "Every named mutation attempt is made by the implementation; the runner observes the snapshot afterwards.",
 }
 
-CHECKS = [
-    ("empty_snapshot_definitely_absent", "An empty snapshot has no bit set and looks every item up as (false, false, false).", "seed 000, section 3, self_check"),
-    ("inserted_items_have_no_false_negatives", "Every inserted record passes maybe_present.", "seed 000, section 3, self_check"),
-    ("positive_members_exactly_confirmed", "Every inserted record looks up as (true, true, true).", "seed 000, section 3, self_check"),
-    ("finite_universe_false_positives_never_become_duplicates", "In the finite universe doc-00..doc-63 with members doc-00..doc-03 (m=16, k=3, seed \"lab\"), exactly the published non-members are false positives, at least one exists, and each looks up as (true, true, false).", "seed 000, sections 3 and 4"),
-    ("order_and_duplicate_insertion_idempotent", "Reordering the records and repeating them gives the same bits and the same documents.", "seed 000, section 3, self_check"),
-    ("compatible_extension_only_sets_bits", "A snapshot of a superset of records has every bit of the smaller snapshot, and the smaller set's records still pass.", "seed 000, section 3, self_check"),
-    ("raw_bytes_empty_nul_and_unicode_forms_distinct", "Empty bytes, NUL and the UTF-8 of U+00E9 are members and duplicates; the decomposed form e+U+0301 and two NULs are not duplicates: no normalisation, no decoding.", "seed 000, sections 2 and 3"),
-    ("hash_domain_framing_and_little_endian_bit_protocol", "SHA-256 is the standard hash; the framed message has the exact published wire bytes; different (seed, item) splits of the same bytes frame differently; packed bits are little-endian, equal the oracle's, and have no bit at or above m.", "seed 000, section 2 and section 3, self_check"),
-    ("snapshot_fields_are_immutable", "After construction nothing changes a snapshot: for each named mutation attempt (assigning every field, mutating returned bits, documents and lookups, mutating the caller's record and seed buffers after the build, constructing again, mutating copies) the implementation makes the attempt, and the snapshot's m, k, seed, packed bits, document count and lookups then still equal what the runner computes with the oracle.", "seed 000, section 3, self_check"),
-    ("clearing_shared_bit_breaks_no_false_negative_contract", "Fault injection outside the public API, shown to the implementation: the runner takes the first pair of members (in combination order) whose positions, as the implementation gives them, intersect, clears the smallest shared position in the implementation's own packed bits, and asks it to read that damaged snapshot without the removed member; the reader refuses it, naming the pair's second member, whose maybe_present would otherwise fail. Published: doc-00 / doc-01, bit 4.", "seed 000, sections 3 and 5"),
-    ("parameter_types_and_limits_rejected", "m and k must be exact integers (not bool, not float) in 8..=512 and 1..=8; the seed exact bytes of at most 16: type errors for the wrong kind, value errors out of bounds, naming the field.", "seed 000, sections 2 and 3"),
-    ("record_and_query_contract_rejected", "Records must be an exact tuple of at most 64 exact bytes values of at most 64 bytes; a query exact bytes of at most 64 bytes: type errors for the wrong kind, value errors out of bounds, naming the field.", "seed 000, sections 2 and 3"),
-    ("all_small_subsets_independent_position_set_oracle", "Every subset of 8 base records under 4 parameter profiles (1024 snapshots) has the oracle's bits, and 12 queries on each (12288) get the oracle's position-set answer and exact membership.", "seed 000, sections 3 and 4"),
-    ("maximum_declared_snapshot_bounds", "The largest declared snapshot (64 records of 64 bytes, m=512, k=8, a 16-byte seed) holds 64 documents in 64 packed bytes, all duplicates, no bit above 512.", "seed 000, section 3, self_check"),
-    ("every_stage_pinned", "For a handful of inputs across the bounds, every stage is pinned: each framed message, its digest, its position, and the one-record packed bits.", "bloomproof: pins the protocol beyond the seed"),
-    ("parameter_boundaries_pinned", "Snapshots at every bound (m = 8, 9, 31, 100, 512; k = 1, 8; seed of 0 and 16 bytes; items of 0 and 64 bytes; 64 records) have the derived packed bits and lookups.", "bloomproof: pins the protocol beyond the seed"),
-    ("read_snapshot_verifies_its_bits", "A snapshot given as its parts (parameters, packed bits, records), as another implementation wrote it, is verified before it answers: the contract first, then exactly ceil(m/8) bytes, no bit at or above m, every record's positions set (else the first such record is named), no bit that no record sets; an intact one answers like the built snapshot.", "bloomproof: reading a snapshot (spec/ADAPTER.md), from the seed's no-false-negative contract"),
-]
-
-# What part of a check runs inside the implementation (its adapter), unseen by the runner.
-INSIDE = {
-    "snapshot_fields_are_immutable": "the adapter makes each named mutation attempt; the runner sees only the snapshot afterwards, so an attempt the adapter does not make goes unseen",
-    "parameter_types_and_limits_rejected": "the adapter turns each typed JSON value into its language's value and calls the constructor; the runner compares the error's kind and field",
-    "record_and_query_contract_rejected": "the adapter turns each typed JSON value into its language's value and calls the constructor and lookup; the runner compares the error's kind and field",
+# What the lookup checks (2, 3) expect of every record, and the snapshots they look up in.
+EVERY_RECORD = {
+    "inserted_items_have_no_false_negatives": {"maybe_present": True},
+    "positive_members_exactly_confirmed": {"maybe_present": True, "exact_checked": True, "duplicate": True},
 }
-
-# The figures the seed published from its own run (its JSON report, section 4).
-PUBLISHED = [
-    ("fixture.occupied_bits", 7, CHECKS[3][0]),
-    ("fixture.packed_little_endian_hex", "d291", CHECKS[3][0]),
-    ("fixture.tested_nonmembers", 60, CHECKS[3][0]),
-    ("fixture.realized_false_positives", 5, CHECKS[3][0]),
-    ("fixture.false_positive_items", ["doc-04", "doc-41", "doc-43", "doc-44", "doc-51"], CHECKS[3][0]),
-    ("fixture.false_duplicate_decisions", 0, CHECKS[3][0]),
-    ("shared_bit_fault.removed_item", "doc-00", CHECKS[9][0]),
-    ("shared_bit_fault.damaged_member", "doc-01", CHECKS[9][0]),
-    ("shared_bit_fault.cleared_bit", 4, CHECKS[9][0]),
-    ("independent_oracle_snapshot_count", 1024, CHECKS[12][0]),
-    ("independent_oracle_queries", 12288, CHECKS[12][0]),
+LOOKUP_SNAPSHOTS = [
+    ("fixture/doc-00..03", LAB, MEMBERS, ["seed-check"]),
+    ("full-universe/m512-k8", params(512, 8, b"s" * 16), UNIVERSE, ["max-m", "max-k", "max-seed", "max-records"]),
+    ("tiny/m8-k8", params(8, 8, b""), [b"", b"\x00", b"x" * 64], ["min-m", "max-k", "empty-item", "max-item"]),
 ]
+# Equivalent record lists build the same snapshot; a superset only sets bits.
+SAME = {"same_snapshot": True, "records_are_duplicates": True}
+ONLY_SETS = {"only_sets_bits": True, "base_records_maybe_present": True}
 
 
 def b(x):
@@ -151,82 +124,80 @@ def build_expect(records, m, k, seed, lookups=(), duplicates=True):
 def cases():
     out = []
     # 1
-    out.append(case("empty/lab-16-3", CHECKS[0][0], {"params": LAB, "records_hex": []},
+    out.append(case("empty/lab-16-3", "empty_snapshot_definitely_absent", "build", {"params": LAB, "records_hex": []},
                     {"bits_set": 0, "packed_hex": "0000", "documents": 0,
                      "lookups": [{"item_hex": "", "result": {"maybe_present": False, "exact_checked": False, "duplicate": False}}]},
                     ["seed-check", "empty-item"]))
-    out.append(case("empty/m8-k1-no-seed", CHECKS[0][0], {"params": params(8, 1, b""), "records_hex": []},
+    out.append(case("empty/m8-k1-no-seed", "empty_snapshot_definitely_absent", "build", {"params": params(8, 1, b""), "records_hex": []},
                     {"bits_set": 0, "packed_hex": "00", "documents": 0,
                      "lookups": [{"item_hex": x.hex(), "result": {"maybe_present": False, "exact_checked": False, "duplicate": False}}
                                  for x in (b"", b"a", b"\xff" * 64)]},
                     ["empty-seed", "min-m", "min-k", "empty-item", "max-item"]))
-    # 2, 3
-    for check in (CHECKS[1][0], CHECKS[2][0]):
-        out.append(case("fixture/doc-00..03", check, {"params": LAB, "records_hex": hx(MEMBERS)}, {}, ["seed-check"]))
-        out.append(case("full-universe/m512-k8", check, {"params": params(512, 8, b"s" * 16), "records_hex": hx(UNIVERSE)}, {},
-                        ["max-m", "max-k", "max-seed", "max-records"]))
-        out.append(case("tiny/m8-k8", check, {"params": params(8, 8, b""), "records_hex": hx([b"", b"\x00", b"x" * 64])}, {},
-                        ["min-m", "max-k", "empty-item", "max-item"]))
+    # 2, 3: every record looked up in the snapshot of the records
+    for check, every_record in EVERY_RECORD.items():
+        for cid, p, recs, flags in LOOKUP_SNAPSHOTS:
+            out.append(case(cid, check, "lookup", {"params": p, "records_hex": hx(recs)}, {"every_record": every_record},
+                            flags))
     # 4
     fps = [x for x in UNIVERSE[4:] if triple(MEMBERS, 16, 3, b"lab", x)["maybe_present"]]
     assert [x.decode() for x in fps] == ["doc-04", "doc-41", "doc-43", "doc-44", "doc-51"], fps
     assert packed(MEMBERS, 16, 3, b"lab") == "d291"
-    out.append(case("fixture/doc-00..63", CHECKS[3][0],
+    out.append(case("fixture/doc-00..63", "finite_universe_false_positives_never_become_duplicates", "universe",
                     {"params": LAB, "records_hex": hx(MEMBERS), "non_members_hex": hx(UNIVERSE[4:])},
                     {"bits_set": 7, "packed_hex": "d291",
                      "false_positives_hex": hx([b"doc-04", b"doc-41", b"doc-43", b"doc-44", b"doc-51"]),
                      "false_duplicate_decisions": 0},
                     ["seed-check", "seed-figure"], "The seed's published fixture: 7 bits, d291, five false positives among 60 non-members."))
     # 5
-    out.append(case("fixture/reversed-plus-records", CHECKS[4][0],
-                    {"params": LAB, "records_hex": hx(MEMBERS), "equivalent_hex": hx(list(reversed(MEMBERS)) + MEMBERS)}, {},
+    out.append(case("fixture/reversed-plus-records", "order_and_duplicate_insertion_idempotent", "equivalent",
+                    {"params": LAB, "records_hex": hx(MEMBERS), "equivalent_hex": hx(list(reversed(MEMBERS)) + MEMBERS)}, SAME,
                     ["seed-check", "repeated-record"]))
-    out.append(case("raw/sixty-four-repeats", CHECKS[4][0],
-                    {"params": params(31, 4, b"\x00"), "records_hex": hx([b"", b"a"]), "equivalent_hex": hx([b"a"] * 32 + [b""] * 32)}, {},
+    out.append(case("raw/sixty-four-repeats", "order_and_duplicate_insertion_idempotent", "equivalent",
+                    {"params": params(31, 4, b"\x00"), "records_hex": hx([b"", b"a"]), "equivalent_hex": hx([b"a"] * 32 + [b""] * 32)}, SAME,
                     ["repeated-record", "m-not-multiple-of-8", "max-records", "empty-item"]))
     # 6
-    out.append(case("fixture/doc-00..07", CHECKS[5][0],
-                    {"params": LAB, "records_hex": hx(MEMBERS), "extended_hex": hx(UNIVERSE[:8])}, {}, ["seed-check"]))
-    out.append(case("empty-to-universe/m100-k5", CHECKS[5][0],
-                    {"params": params(100, 5, b"ext"), "records_hex": [], "extended_hex": hx(UNIVERSE)}, {},
+    out.append(case("fixture/doc-00..07", "compatible_extension_only_sets_bits", "extension",
+                    {"params": LAB, "records_hex": hx(MEMBERS), "extended_hex": hx(UNIVERSE[:8])}, ONLY_SETS, ["seed-check"]))
+    out.append(case("empty-to-universe/m100-k5", "compatible_extension_only_sets_bits", "extension",
+                    {"params": params(100, 5, b"ext"), "records_hex": [], "extended_hex": hx(UNIVERSE)}, ONLY_SETS,
                     ["m-not-multiple-of-8", "max-records"]))
     # 7
     raw = [b"", b"\x00", "\u00e9".encode()]
-    out.append(case("raw/empty-nul-e-acute", CHECKS[6][0],
+    out.append(case("raw/empty-nul-e-acute", "raw_bytes_empty_nul_and_unicode_forms_distinct", "build",
                     {"params": params(32, 3, b"raw"), "records_hex": hx(raw)},
                     {"documents": 3, "records_are_duplicates": True,
                      "lookups": [{"item_hex": "e\u0301".encode().hex(), "result": {"duplicate": False}},
                                  {"item_hex": "0000", "result": {"duplicate": False}}]},
                     ["seed-check", "empty-item"]))
-    out.append(case("raw/derived-triples", CHECKS[6][0],
+    out.append(case("raw/derived-triples", "raw_bytes_empty_nul_and_unicode_forms_distinct", "build",
                     {"params": params(32, 3, b"raw"), "records_hex": hx(raw)},
                     build_expect(raw, 32, 3, b"raw", ["e\u0301".encode(), b"\x00\x00", b"E\xcc\x81", b" ", b"\xc3\xa9 "]),
                     ["derived", "empty-item"]))
     # 8
-    ch = CHECKS[7][0]
-    out.append(case("sha256/abc", ch, {"sha256": {"data_hex": b"abc".hex()}},
+    ch = ("hash_domain_framing_and_little_endian_bit_protocol", "framing")
+    out.append(case("sha256/abc", *ch, {"sha256": {"data_hex": b"abc".hex()}},
                     {"digest_hex": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}, ["seed-check"]))
-    out.append(case("sha256/empty", ch, {"sha256": {"data_hex": ""}},
+    out.append(case("sha256/empty", *ch, {"sha256": {"data_hex": ""}},
                     {"digest_hex": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}, ["empty-item"],
                     "FIPS 180-4 example."))
     wire = DOMAIN + bytes.fromhex("00090201530100020041")
-    out.append(case("wire/m9-k2-S-i1-0041", ch,
+    out.append(case("wire/m9-k2-S-i1-0041", *ch,
                     {"message": {"params": params(9, 2, b"S"), "index": 1, "item_hex": "0041"}},
                     {"message_hex": wire.hex(), "digest_hex": hashlib.sha256(wire).hexdigest(),
                      "position": positions(9, 2, b"S", b"\x00A")[1]},
                     ["seed-check", "seed-figure", "derived", "m-not-multiple-of-8"],
                     "The seed's exact wire bytes: domain + 00 09 02 01 53 01 00 02 00 41."))
-    out.append(case("framing/a-bc-vs-ab-c", ch,
+    out.append(case("framing/a-bc-vs-ab-c", *ch,
                     {"distinct": {"m": 16, "k": 3, "index": 0, "seed_a_hex": b"a".hex(), "item_a_hex": b"bc".hex(),
-                                  "seed_b_hex": b"ab".hex(), "item_b_hex": b"c".hex()}}, {}, ["seed-check"]))
-    out.append(case("framing/empty-seed-vs-empty-item", ch,
+                                  "seed_b_hex": b"ab".hex(), "item_b_hex": b"c".hex()}}, {"messages_differ": True}, ["seed-check"]))
+    out.append(case("framing/empty-seed-vs-empty-item", *ch,
                     {"distinct": {"m": 16, "k": 3, "index": 0, "seed_a_hex": "", "item_a_hex": b"ab".hex(),
-                                  "seed_b_hex": b"ab".hex(), "item_b_hex": ""}}, {}, ["empty-seed", "empty-item"]))
-    out.append(case("packing/m9-k2-S-0041", ch,
+                                  "seed_b_hex": b"ab".hex(), "item_b_hex": ""}}, {"messages_differ": True}, ["empty-seed", "empty-item"]))
+    out.append(case("packing/m9-k2-S-0041", *ch,
                     {"packing": {"params": params(9, 2, b"S"), "records_hex": ["0041"]}},
                     {"packed_hex": packed([b"\x00A"], 9, 2, b"S")},
                     ["seed-check", "derived", "m-not-multiple-of-8"]))
-    out.append(case("packing/m17-k8-high-bit", ch,
+    out.append(case("packing/m17-k8-high-bit", *ch,
                     {"packing": {"params": params(17, 8, b"hi"), "records_hex": hx(UNIVERSE[:16])}},
                     {"packed_hex": packed(UNIVERSE[:16], 17, 8, b"hi")},
                     ["derived", "m-not-multiple-of-8", "max-k"]))
@@ -238,17 +209,17 @@ def cases():
         ("empty/m8-k1-no-seed", (params(8, 1, b""), []), (params(512, 8, b"s" * 16), UNIVERSE), ["mutation", "min-m", "min-k", "empty-seed"]),
     ]:
         m_, k_, s_ = snap_p["m"], snap_p["k"], bytes.fromhex(snap_p["seed_hex"])
-        out.append(case(cid, CHECKS[8][0],
+        out.append(case(cid, "snapshot_fields_are_immutable", "mutation",
                         {"snapshot": {"params": snap_p, "records_hex": hx(snap_r)},
                          "other": {"params": other_p, "records_hex": hx(other_r)},
                          "probes_hex": hx([b"", b"intruder", b"doc-04"]), "attempts": attempts},
                         {"packed_hex": packed(snap_r, m_, k_, s_), "documents": len(set(snap_r))}, flags))
     # 10
-    out.append(case("fixture/doc-00..03", CHECKS[9][0], {"params": LAB, "records_hex": hx(MEMBERS)},
+    out.append(case("fixture/doc-00..03", "clearing_shared_bit_breaks_no_false_negative_contract", "fault", {"params": LAB, "records_hex": hx(MEMBERS)},
                     {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4},
                     ["seed-check", "seed-figure"]))
     # 11
-    ch = CHECKS[10][0]
+    ch = ("parameter_types_and_limits_rejected", "typed_rejection")
     empty = tup()
     i = lambda n: {"int": n}
     for cid, m, k, s, kind, field in [
@@ -263,7 +234,7 @@ def cases():
         ("value/k-9", i(16), i(9), b(b""), "value", "k"),
         ("value/seed-17-bytes", i(16), i(3), b(b"x" * 17), "value", "seed"),
     ]:
-        out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
+        out.append(case(cid, *ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
                         ["seed-check", kind + "-error"]))
     for cid, m, k, s, kind, field in [
         ("type/k-float", i(16), {"float": 3.0}, b(b""), "type", "k"),
@@ -275,7 +246,7 @@ def cases():
         ("value/k-negative", i(16), i(-3), b(b""), "value", "k"),
         ("order/m-value-before-seed-type", i(7), i(3), {"str": "lab"}, "value", "m"),
     ]:
-        out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
+        out.append(case(cid, *ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
                         [kind + "-error"]))
     # Combined violations, one per adjacent pair of the documented order:
     # m type, k type, m bound, k bound, seed type, seed length, records type, records count,
@@ -287,35 +258,35 @@ def cases():
         ("combined/k-bound-and-seed-type", i(16), i(9), {"str": "lab"}, "value", "k", "k's bound comes before the seed's type"),
         ("combined/seed-type-and-seed-length", i(16), i(3), {"str": "x" * 17}, "type", "seed", "the seed's type comes before its length"),
     ]:
-        out.append(case(cid, ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
+        out.append(case(cid, *ch, {"records": empty, "m": m, "k": k, "seed": s}, {"error": kind, "field": field},
                         [kind + "-error", "combined-violation"], why + "."))
     # 12
-    ch = CHECKS[11][0]
+    ch = ("record_and_query_contract_rejected", "typed_rejection")
     d = {"m": i(64), "k": i(3), "seed": b(b"")}
-    out.append(case("type/records-list", ch, {"records": {"list": [b(b"a")]}, **d}, {"error": "type", "field": "records"},
+    out.append(case("type/records-list", *ch, {"records": {"list": [b(b"a")]}, **d}, {"error": "type", "field": "records"},
                     ["seed-check", "type-error"]))
     for name, v in [("str", {"str": "a"}), ("bytearray", {"bytearray": b"a".hex()}), ("memoryview", {"memoryview": b"a".hex()}),
                     ("int", i(1)), ("bool", {"bool": True})]:
-        out.append(case("type/record-" + name, ch, {"records": tup(v), **d}, {"error": "type", "field": "records[0]"},
+        out.append(case("type/record-" + name, *ch, {"records": tup(v), **d}, {"error": "type", "field": "records[0]"},
                         ["seed-check", "type-error"]))
-    out.append(case("value/65-records", ch, {"records": tup(*[b(b"a")] * 65), **d}, {"error": "value", "field": "records"},
+    out.append(case("value/65-records", *ch, {"records": tup(*[b(b"a")] * 65), **d}, {"error": "value", "field": "records"},
                     ["seed-check", "value-error"]))
-    out.append(case("value/65-byte-record", ch, {"records": tup(b(b"a" * 65)), **d}, {"error": "value", "field": "records[0]"},
+    out.append(case("value/65-byte-record", *ch, {"records": tup(b(b"a" * 65)), **d}, {"error": "value", "field": "records[0]"},
                     ["seed-check", "value-error"]))
     fx = {"records": tup(*[b(x) for x in MEMBERS]), "m": i(16), "k": i(3), "seed": b(b"lab")}
-    out.append(case("type/lookup-str", ch, {**fx, "item": {"str": "a"}}, {"error": "type", "field": "item"},
+    out.append(case("type/lookup-str", *ch, {**fx, "item": {"str": "a"}}, {"error": "type", "field": "item"},
                     ["seed-check", "type-error"]))
-    out.append(case("value/lookup-65-bytes", ch, {**fx, "item": b(b"a" * 65)}, {"error": "value", "field": "item"},
+    out.append(case("value/lookup-65-bytes", *ch, {**fx, "item": b(b"a" * 65)}, {"error": "value", "field": "item"},
                     ["seed-check", "value-error"]))
-    out.append(case("type/records-bytes", ch, {"records": b(b"abc"), **d}, {"error": "type", "field": "records"}, ["type-error"]))
-    out.append(case("type/record-at-index-2", ch, {"records": tup(b(b"a"), b(b""), {"str": "c"}), **d},
+    out.append(case("type/records-bytes", *ch, {"records": b(b"abc"), **d}, {"error": "type", "field": "records"}, ["type-error"]))
+    out.append(case("type/record-at-index-2", *ch, {"records": tup(b(b"a"), b(b""), {"str": "c"}), **d},
                     {"error": "type", "field": "records[2]"}, ["type-error", "empty-item"]))
-    out.append(case("type/record-nested-tuple", ch, {"records": tup(tup(b(b"a"))), **d}, {"error": "type", "field": "records[0]"},
+    out.append(case("type/record-nested-tuple", *ch, {"records": tup(tup(b(b"a"))), **d}, {"error": "type", "field": "records[0]"},
                     ["type-error"]))
-    out.append(case("type/lookup-bytearray", ch, {**fx, "item": {"bytearray": "61"}}, {"error": "type", "field": "item"},
+    out.append(case("type/lookup-bytearray", *ch, {**fx, "item": {"bytearray": "61"}}, {"error": "type", "field": "item"},
                     ["type-error"]))
-    out.append(case("type/lookup-int", ch, {**fx, "item": i(97)}, {"error": "type", "field": "item"}, ["type-error"]))
-    out.append(case("value/65-records-of-empty", ch, {"records": tup(*[b(b"")] * 65), **d}, {"error": "value", "field": "records"},
+    out.append(case("type/lookup-int", *ch, {**fx, "item": i(97)}, {"error": "type", "field": "item"}, ["type-error"]))
+    out.append(case("value/65-records-of-empty", *ch, {"records": tup(*[b(b"")] * 65), **d}, {"error": "value", "field": "records"},
                     ["value-error", "empty-item"], "The bound applies before de-duplication."))
     # Combined violations across the parameters and the records, then along the records.
     for cid, inp, kind, field, why in [
@@ -338,23 +309,23 @@ def cases():
         ("combined/m-bound-and-bad-records", {"records": {"list": [{"int": 1}] * 65}, "m": i(7), "k": i(3), "seed": b(b"")},
          "value", "m", "the parameters come before the records"),
     ]:
-        out.append(case(cid, ch, inp, {"error": kind, "field": field}, [kind + "-error", "combined-violation"], why + "."))
+        out.append(case(cid, *ch, inp, {"error": kind, "field": field}, [kind + "-error", "combined-violation"], why + "."))
     # 13
     base = [b"", b"\x00", b"a", b"a\x00", b"\xff", b"A", b"00", b"\xc3\xa9"]
     queries = base + [b"b", b"c", b"\x00a", b"aa"]
     profiles = [params(8, 1, b""), params(9, 2, b"S"), params(16, 3, b"lab"), params(31, 4, b"\x00")]
-    out.append(case("seed/8-records-4-profiles", CHECKS[12][0],
+    out.append(case("seed/8-records-4-profiles", "all_small_subsets_independent_position_set_oracle", "exhaustive",
                     {"base_hex": hx(base), "queries_hex": hx(queries), "profiles": profiles},
                     {"snapshots": 1024, "queries": 12288}, ["seed-check", "seed-figure", "empty-item", "empty-seed"]))
     # 14
     cap = [bytes([j]) * 64 for j in range(64)]
     e = build_expect(cap, 512, 8, b"s" * 16)
     e["packed_len"] = 64
-    out.append(case("seed/64x64-m512-k8", CHECKS[13][0],
+    out.append(case("seed/64x64-m512-k8", "maximum_declared_snapshot_bounds", "build",
                     {"params": params(512, 8, b"s" * 16), "records_hex": hx(cap)},
                     {"documents": 64, "packed_len": 64, "records_are_duplicates": True},
                     ["seed-check", "max-records", "max-item", "max-seed", "max-m", "max-k"]))
-    out.append(case("derived/64x64-m512-k8", CHECKS[13][0],
+    out.append(case("derived/64x64-m512-k8", "maximum_declared_snapshot_bounds", "build",
                     {"params": params(512, 8, b"s" * 16), "records_hex": hx(cap)}, e,
                     ["derived", "max-records", "max-item", "max-seed", "max-m", "max-k"]))
     # 15
@@ -369,7 +340,7 @@ def cases():
     ]:
         stages = [{"message_hex": message(m, k, seed, j, item).hex(), "digest_hex": digest(m, k, seed, j, item).hex(),
                    "position": positions(m, k, seed, item)[j]} for j in range(k)]
-        out.append(case(cid, CHECKS[14][0], {"params": params(m, k, seed), "item_hex": item.hex()},
+        out.append(case(cid, "every_stage_pinned", "stages", {"params": params(m, k, seed), "item_hex": item.hex()},
                         {"stages": stages, "packed_hex": packed([item], m, k, seed)}, ["derived"] + flags))
     # 16
     probes = [b"", b"a", b"doc-00", b"\x00" * 64, b"zz"]
@@ -381,10 +352,10 @@ def cases():
         ("m512-k1-seed16", (512, 1, b"0123456789abcdef"), UNIVERSE, ["max-m", "min-k", "max-seed", "max-records"]),
         ("items-0-and-64", (64, 3, b""), [b"", b"\x7f" * 64], ["empty-item", "max-item", "empty-seed"]),
     ]:
-        out.append(case("boundary/" + cid, CHECKS[15][0], {"params": params(m, k, seed), "records_hex": hx(recs)},
+        out.append(case("boundary/" + cid, "parameter_boundaries_pinned", "build", {"params": params(m, k, seed), "records_hex": hx(recs)},
                         build_expect(recs, m, k, seed, probes), ["derived"] + flags))
     # 17
-    ch = CHECKS[16][0]
+    ch = ("read_snapshot_verifies_its_bits", "read")
     d291 = bits(MEMBERS, 16, 3, b"lab")
     lab_items = MEMBERS + [b"doc-04", b"doc-05", b""]
 
@@ -394,7 +365,7 @@ def cases():
     def read_case(cid, p, recs, packed_hex, items, rejected=None, flags=(), comment=None):
         expect = ({"rejected": {"error": "value", "field": rejected}} if rejected else
                   {"results": [triple(recs, p["m"], p["k"], bytes.fromhex(p["seed_hex"]), x) for x in items]})
-        out.append(case(cid, ch, {"params": p, "records_hex": hx(recs), "packed_hex": packed_hex, "items_hex": hx(items)},
+        out.append(case(cid, *ch, {"params": p, "records_hex": hx(recs), "packed_hex": packed_hex, "items_hex": hx(items)},
                         expect, (["read-rejected"] if rejected else ["derived"]) + list(flags), comment))
 
     read_case("intact/fixture", LAB, MEMBERS, "d291", lab_items, flags=["seed-check"])
@@ -441,15 +412,7 @@ def cases():
 
 
 def render():
-    entries = []
-    for n, a, s in CHECKS:
-        entry = {"name": n, "asserts": a, "source": s}
-        if n in INSIDE:
-            entry["inside_implementation"] = INSIDE[n]
-        entries.append(entry)
-    published = [{"name": n, "check": c, "value": v, "source": "seed 000, its JSON report (section 4)"}
-                 for n, v, c in PUBLISHED]
-    return protocol_files(OUT, PROTOCOL, entries, published, cases(), FLAGS, indent=2)
+    return protocol_files(OUT, PROTOCOL, cases(), FLAGS, indent=2)
 
 
 def main():

@@ -1,16 +1,16 @@
-"""What the derivation scripts share: the layout of a protocol's `checks.json`, of its
-`cases.json` and of one case, and writing generated files or, with `--check`, failing
-when one is stale."""
+"""What the derivation scripts share: one case of `cases.json`, the layout of that file,
+the checks it may name (read from the hand-written `checks.json`), and writing
+generated files or, with `--check`, failing when one is stale."""
 
 import json
 import sys
 from pathlib import Path
 
 
-def case(id, check, input, expect, flags=(), comment=None):
+def case(id, check, shape, input, expect, flags=(), comment=None):
     """One case of `cases.json`, its keys in the files' order (flags and comment only
-    when given)."""
-    c = {"id": id, "check": check}
+    when given). `shape` picks the runner's evaluator and the form of input and expect."""
+    c = {"id": id, "check": check, "shape": shape}
     if flags:
         c["flags"] = list(flags)
     if comment:
@@ -20,22 +20,31 @@ def case(id, check, input, expect, flags=(), comment=None):
     return c
 
 
-def protocol_files(out, protocol, checks, published_figures, cases, flags, indent):
+def protocol_files(out, protocol, cases, flags, indent):
     """The two files of `spec/<protocol>/` as {path: text}.
 
-    `checks` are the check entries in the source document's order; each case names its
-    check, and its id gets the check's number as a prefix (`07-...`), so ids are unique
-    in the file and sort by check. A repeated id stops the derivation.
+    `checks.json` is written by hand: it is read, and written back with `check_count`
+    counted and the layout of every generated file. Each case names a check that it
+    documents, and every check it documents has a case. Cases are listed by check, in
+    the order of `checks.json` (and in the order given within a check); a case's id
+    gets the check's number as a prefix (`07-...`), so ids are unique in the file. Anything else stops the derivation.
     """
-    names = [entry["name"] for entry in checks]
+    checks_file = json.loads((out / "checks.json").read_text())
+    checks_file["check_count"] = len(checks_file["checks"])
+    names = [entry["name"] for entry in checks_file["checks"]]
+    unknown = sorted({case["check"] for case in cases} - set(names))
+    if unknown:
+        raise SystemExit(f"{protocol}: cases name checks that checks.json does not document: {unknown}")
+    without = [name for name in names if all(case["check"] != name for case in cases)]
+    if without:
+        raise SystemExit(f"{protocol}: documented checks without a case: {without}")
+    cases = sorted(cases, key=lambda case: names.index(case["check"]))
     for case in cases:
         case["id"] = "%02d-%s" % (names.index(case["check"]) + 1, case["id"])
     ids = [case["id"] for case in cases]
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
         raise SystemExit(f"{protocol}: case ids used more than once: {repeated}")
-    checks_file = {"$schema": "../schemas/checks.schema.json", "protocol": protocol, "format_version": 1,
-                   "check_count": len(checks), "checks": checks, "published_figures": published_figures}
     cases_file = {"$schema": "../schemas/" + protocol + ".cases.schema.json", "protocol": protocol,
                   "format_version": 1, "case_count": len(cases), "flags": dict(sorted(flags.items())),
                   "cases": cases}

@@ -1,13 +1,17 @@
-//! One evaluator per documented check of `doc-membership-v1`.
+//! The evaluators of `doc-membership-v1`, one per case shape, whatever the check.
 //!
 //! Every evaluator drives the implementation through a [`DocSubject`] and compares
 //! its answers with the spec's expectations. Where the spec pins a value (a packed
 //! filter, a message, a false-positive list), the independent oracle must agree with
-//! the spec too, so a wrong spec file fails as loudly as a wrong implementation.
+//! the spec too, so a wrong spec file fails as loudly as a wrong implementation. A
+//! check's extras (its figures, a spec self-check) are its hook in `hooks.rs`.
 
+use crate::hooks::{self, Seen, UniverseLookups};
 use crate::model::{
-    BuildExpect, BuildInput, DocCase, DocParams, ErrorKindName, Hex, MutationExpect, MutationInput,
-    ReadExpect, ReadInput, TripleExpect,
+    BuildExpect, BuildInput, DocCase, DocParams, EquivalentExpect, EquivalentInput, ErrorKindName,
+    ExtensionExpect, ExtensionInput, Hex, MutationExpect, MutationInput, ReadExpect, ReadInput,
+    RejectExpect, StagesExpect, StagesInput, TripleExpect, TypedInput, UniverseExpect,
+    UniverseInput,
 };
 use crate::report::{Failure, Figures};
 use crate::subject::{DocSubject, Observation, RawParams, SubjectError, Triple};
@@ -17,27 +21,6 @@ use std::collections::BTreeSet;
 
 /// The protocol these checks belong to.
 pub const PROTOCOL: &str = "doc-membership-v1";
-
-/// Every check this module evaluates, in the seed's order, then this project's.
-pub const CHECKS: &[&str] = &[
-    "empty_snapshot_definitely_absent",
-    "inserted_items_have_no_false_negatives",
-    "positive_members_exactly_confirmed",
-    "finite_universe_false_positives_never_become_duplicates",
-    "order_and_duplicate_insertion_idempotent",
-    "compatible_extension_only_sets_bits",
-    "raw_bytes_empty_nul_and_unicode_forms_distinct",
-    "hash_domain_framing_and_little_endian_bit_protocol",
-    "snapshot_fields_are_immutable",
-    "clearing_shared_bit_breaks_no_false_negative_contract",
-    "parameter_types_and_limits_rejected",
-    "record_and_query_contract_rejected",
-    "all_small_subsets_independent_position_set_oracle",
-    "maximum_declared_snapshot_bounds",
-    "every_stage_pinned",
-    "parameter_boundaries_pinned",
-    "read_snapshot_verifies_its_bits",
-];
 
 fn raw(params: &DocParams) -> RawParams {
     RawParams {
@@ -79,7 +62,8 @@ fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bo
     )
 }
 
-fn text(bytes: &[u8]) -> String {
+/// The bytes as text when they are printable UTF-8, else as hex.
+pub(crate) fn text(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) if s.chars().all(|c| !c.is_control()) => s.to_string(),
         _ => bloomproof_format::encode_hex(bytes),
@@ -248,7 +232,7 @@ fn build_and_compare(
     Some(built.packed_bits)
 }
 
-/// Runs one case, recording mismatches and figures.
+/// Runs one case by its shape, then its check's hook; records mismatches and figures.
 pub fn evaluate(
     case: &DocCase,
     subject: &mut dyn DocSubject,
@@ -256,350 +240,410 @@ pub fn evaluate(
 ) -> Vec<Failure> {
     let mut failures = Vec::new();
     match case {
-        DocCase::EmptySnapshot(c) => {
+        DocCase::Build(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            v.holds(
-                "the snapshot has no records",
-                c.input.records_hex.is_empty(),
-                || "records given".into(),
-            );
-            if let Some(packed) = build_and_compare(&mut v, subject, &c.input, &c.expect) {
-                v.eq("bits set in an empty snapshot", &0, &ones(&packed));
-            }
+            let packed = build_and_compare(&mut v, subject, &c.input, &c.expect);
+            let seen = Seen::Build {
+                input: &c.input,
+                packed: packed.as_deref(),
+            };
+            hooks::after(&mut v, &seen, figures);
         }
-        DocCase::NoFalseNegatives(c) | DocCase::MembersConfirmed(c) => {
-            let confirm = matches!(case, DocCase::MembersConfirmed(_));
+        DocCase::Lookup(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let params = raw(&c.input.params);
-            let records = bytes(&c.input.records_hex);
-            if let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &records)) {
-                v.eq("one answer per record", &records.len(), &answers.len());
-                for (record, got) in records.iter().zip(&answers) {
-                    let held = if confirm {
-                        v.eq(
-                            &format!("lookup({})", text(record)),
-                            &Triple {
-                                maybe_present: true,
-                                exact_checked: true,
-                                duplicate: true,
-                            },
-                            got,
-                        )
-                    } else {
-                        v.holds(
-                            &format!("maybe_present({})", text(record)),
-                            got.maybe_present,
-                            || "false: a false negative".into(),
-                        )
-                    };
-                    if !held {
-                        diagnose(
-                            &mut v,
-                            subject,
-                            &params,
-                            std::iter::once(record).chain(&records),
-                        );
-                    }
-                }
-            }
+            every_record(&mut v, subject, &c.input, &c.expect.every_record);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
-        DocCase::FalsePositives(c) => {
+        DocCase::Universe(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let params = raw(&c.input.params);
-            let records = bytes(&c.input.records_hex);
-            let non_members = bytes(&c.input.non_members_hex);
-            if let Some(built) = v.answer("build", subject.build(&params, &records)) {
-                let counted = v.eq("bits set", &c.expect.bits_set, &ones(&built.packed_bits));
-                if !(v.eq(
-                    "packed bits",
-                    &c.expect.packed_hex,
-                    &Hex(built.packed_bits.clone()),
-                ) && counted)
-                {
-                    diagnose(&mut v, subject, &params, &records);
-                }
-                figures.set("fixture.occupied_bits", ones(&built.packed_bits));
-                figures.set(
-                    "fixture.packed_little_endian_hex",
-                    bloomproof_format::encode_hex(&built.packed_bits),
-                );
-            }
-            if let Some(answers) =
-                v.answer("lookup", subject.lookup(&params, &records, &non_members))
-            {
-                let positives: Vec<Hex> = non_members
-                    .iter()
-                    .zip(&answers)
-                    .filter(|(_, t)| t.maybe_present)
-                    .map(|(x, _)| Hex(x.clone()))
-                    .collect();
-                if !v.eq("false positives", &c.expect.false_positives_hex, &positives) {
-                    let occupied = oracle_occupied(&c.input.params, &records);
-                    let suspects = non_members
-                        .iter()
-                        .zip(&answers)
-                        .filter(|(x, t)| {
-                            t.maybe_present != oracle_maybe(&c.input.params, &occupied, x)
-                        })
-                        .map(|(x, _)| x);
-                    diagnose(&mut v, subject, &params, suspects.chain(&records));
-                }
-                v.holds(
-                    "at least one false positive exists",
-                    !positives.is_empty(),
-                    || "none".into(),
-                );
-                for (item, got) in non_members.iter().zip(&answers) {
-                    if got.maybe_present {
-                        v.eq(
-                            &format!("lookup({}) of a false positive", text(item)),
-                            &Triple {
-                                maybe_present: true,
-                                exact_checked: true,
-                                duplicate: false,
-                            },
-                            got,
-                        );
-                    }
-                    v.holds(
-                        &format!("lookup({}) is a legal triple", text(item)),
-                        legal(got),
-                        || format!("{got:?}"),
-                    );
-                }
-                let false_duplicates = answers.iter().filter(|t| t.duplicate).count();
-                v.eq(
-                    "false duplicate decisions",
-                    &c.expect.false_duplicate_decisions,
-                    &false_duplicates,
-                );
-                figures.set("fixture.tested_nonmembers", non_members.len());
-                figures.set("fixture.realized_false_positives", positives.len());
-                figures.set(
-                    "fixture.false_positive_items",
-                    positives.iter().map(|h| text(&h.0)).collect::<Vec<_>>(),
-                );
-                figures.set("fixture.false_duplicate_decisions", false_duplicates);
-            }
-            let occupied = oracle_occupied(&c.input.params, &records);
-            let oracle_positives: Vec<Hex> = non_members
-                .iter()
-                .filter(|x| oracle_maybe(&c.input.params, &occupied, x))
-                .map(|x| Hex(x.clone()))
-                .collect();
-            v.eq(
-                "oracle agrees with the spec's false positives",
-                &c.expect.false_positives_hex,
-                &oracle_positives,
-            );
+            let (packed, lookups) = universe(&mut v, subject, &c.input, &c.expect);
+            let seen = Seen::Universe {
+                packed: packed.as_deref(),
+                lookups,
+            };
+            hooks::after(&mut v, &seen, figures);
         }
-        DocCase::Idempotent(c) => {
+        DocCase::Equivalent(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let params = raw(&c.input.params);
-            let a = bytes(&c.input.records_hex);
-            let b = bytes(&c.input.equivalent_hex);
-            v.holds(
-                "the two lists hold the same set",
-                a.iter().collect::<BTreeSet<_>>() == b.iter().collect::<BTreeSet<_>>(),
-                || "different sets".into(),
-            );
-            if let (Some(x), Some(y)) = (
-                v.answer("build", subject.build(&params, &a)),
-                v.answer("build", subject.build(&params, &b)),
-            ) {
-                v.eq("same snapshot from either order", &x, &y);
-            }
-            if let Some(answers) = v.answer("lookup", subject.lookup(&params, &b, &a)) {
-                v.holds(
-                    "every record is a duplicate of the reordered snapshot",
-                    answers.iter().all(|t| t.duplicate),
-                    || format!("{answers:?}"),
-                );
-            }
+            equivalent(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
         DocCase::Extension(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let params = raw(&c.input.params);
-            let base = bytes(&c.input.records_hex);
-            let extended = bytes(&c.input.extended_hex);
-            v.holds(
-                "extended is a superset",
-                base.iter().all(|r| extended.contains(r)),
-                || "not a superset".into(),
-            );
-            if let (Some(x), Some(y)) = (
-                v.answer("build", subject.build(&params, &base)),
-                v.answer("build", subject.build(&params, &extended)),
-            ) {
-                let kept = x
-                    .packed_bits
-                    .iter()
-                    .zip(&y.packed_bits)
-                    .all(|(a, b)| a & b == *a);
-                v.holds(
-                    "every base bit is set in the extension",
-                    kept && x.packed_bits.len() == y.packed_bits.len(),
-                    || {
-                        format!(
-                            "base {} extended {}",
-                            bloomproof_format::encode_hex(&x.packed_bits),
-                            bloomproof_format::encode_hex(&y.packed_bits)
-                        )
-                    },
-                );
-            }
-            if let Some(answers) = v.answer("lookup", subject.lookup(&params, &extended, &base)) {
-                v.holds(
-                    "every base record passes maybe_present in the extension",
-                    answers.iter().all(|t| t.maybe_present),
-                    || format!("{answers:?}"),
-                );
-            }
-        }
-        DocCase::RawForms(c) | DocCase::MaximumBounds(c) | DocCase::Boundaries(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            build_and_compare(&mut v, subject, &c.input, &c.expect);
+            extension(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
         DocCase::Framing(c) => {
             let mut v = Verdict::new(c, &mut failures);
             framing(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
-        DocCase::Immutable(c) => {
+        DocCase::Mutation(c) => {
             let mut v = Verdict::new(c, &mut failures);
             immutable(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
-        DocCase::SharedBitFault(c) => {
+        DocCase::Fault(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            shared_bit_fault(&mut v, subject, &c.input, &c.expect, figures);
+            let seen = shared_bit_fault(&mut v, subject, &c.input, &c.expect);
+            let seen = Seen::Fault {
+                removed: seen.removed.as_deref(),
+                cleared: seen.cleared,
+                damaged: seen.damaged.as_deref(),
+            };
+            hooks::after(&mut v, &seen, figures);
         }
-        DocCase::ParameterRejected(c) | DocCase::RecordRejected(c) => {
+        DocCase::TypedRejection(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let i = &c.input;
-            let got = subject.typed(&i.records, &i.m, &i.k, &i.seed, i.item.as_ref());
-            let want = c.expect.error.as_str();
-            match got {
-                Err(SubjectError::Rejected {
-                    kind,
-                    field,
-                    message,
-                }) => {
-                    v.eq("error kind", &want.to_string(), &kind);
-                    match field {
-                        Some(field) => {
-                            v.eq("field named by the error", &c.expect.field, &field);
-                        }
-                        None => v.fail(
-                            "field named by the error",
-                            format!("{:?}", c.expect.field),
-                            "no field: every contract error must name its field",
-                        ),
-                    }
-                    v.holds(
-                        "the message is not empty",
-                        !message.trim().is_empty(),
-                        || "empty message".into(),
-                    );
-                }
-                Err(broken @ SubjectError::Broken(_)) => {
-                    v.fail("rejection", format!("a {want} error"), broken.to_string())
-                }
-                Ok(answer) => v.fail(
-                    "rejection",
-                    format!("a {want} error naming {}", c.expect.field),
-                    format!("accepted: {answer:?}"),
-                ),
-            }
+            typed_rejection(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
         DocCase::Exhaustive(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            exhaustive(&mut v, subject, &c.input, &c.expect, figures);
+            let seen = match exhaustive(&mut v, subject, &c.input, &c.expect) {
+                Some((snapshots, queries)) => Seen::Exhaustive { snapshots, queries },
+                None => Seen::Other,
+            };
+            hooks::after(&mut v, &seen, figures);
         }
         DocCase::Stages(c) => {
             let mut v = Verdict::new(c, &mut failures);
-            let p = &c.input.params;
-            let params = raw(p);
-            let item = &c.input.item_hex.0;
-            v.eq(
-                "one stage per hash index",
-                &(p.k as usize),
-                &c.expect.stages.len(),
-            );
-            let before = v.count();
-            let positions = v
-                .answer("positions", subject.positions(&params, item))
-                .unwrap_or_default();
-            for (index, stage) in c.expect.stages.iter().enumerate() {
-                let i = index as u8;
-                let oracle_message = oracle::message_hex(
-                    narrow(p.m),
-                    narrow(p.k),
-                    &p.seed_hex.0,
-                    u32::from(i),
-                    item,
-                );
-                v.eq(
-                    &format!("oracle message[{index}] agrees with the spec"),
-                    &bloomproof_format::encode_hex(&stage.message_hex.0),
-                    &oracle_message,
-                );
-                let oracle_digest =
-                    oracle::digest_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
-                v.eq(
-                    &format!("oracle digest[{index}] agrees with the spec"),
-                    &bloomproof_format::encode_hex(&stage.digest_hex.0),
-                    &oracle_digest,
-                );
-                let oracle_position =
-                    oracle::positions(narrow(p.m), narrow(p.k), &p.seed_hex.0, item)
-                        .get(index)
-                        .copied();
-                v.eq(
-                    &format!("oracle position[{index}] agrees with the spec"),
-                    &Some(u32::from(stage.position)),
-                    &oracle_position,
-                );
-                if let Some(framed) = v.answer("frame", subject.frame(&params, i, item)) {
-                    v.eq(
-                        &format!("message[{index}]"),
-                        &stage.message_hex,
-                        &Hex(framed.message),
-                    );
-                    v.eq(
-                        &format!("digest[{index}]"),
-                        &stage.digest_hex,
-                        &Hex(framed.digest),
-                    );
-                }
-                v.eq(
-                    &format!("position[{index}]"),
-                    &Some(stage.position),
-                    &positions.get(index).copied(),
-                );
-            }
-            if let Some(built) =
-                v.answer("build", subject.build(&params, std::slice::from_ref(item)))
-            {
-                v.eq(
-                    "packed bits of the one-record snapshot",
-                    &c.expect.packed_hex,
-                    &Hex(built.packed_bits),
-                );
-            }
-            if v.count() > before {
-                diagnose(&mut v, subject, &params, [item]);
-            }
-            v.eq(
-                "oracle agrees with the spec's packed bits",
-                &c.expect.packed_hex,
-                &Hex(oracle_packed(p, std::slice::from_ref(item))),
-            );
+            stages(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
         DocCase::Read(c) => {
             let mut v = Verdict::new(c, &mut failures);
             read(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
     }
     failures
+}
+
+/// Every record looked up in the snapshot of the records, each compared with `want`.
+fn every_record(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &BuildInput,
+    want: &TripleExpect,
+) {
+    let params = raw(&input.params);
+    let records = bytes(&input.records_hex);
+    let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &records)) else {
+        return;
+    };
+    v.eq("one answer per record", &records.len(), &answers.len());
+    for (record, got) in records.iter().zip(&answers) {
+        let held = match want {
+            TripleExpect {
+                maybe_present: Some(true),
+                exact_checked: None,
+                duplicate: None,
+            } => v.holds(
+                &format!("maybe_present({})", text(record)),
+                got.maybe_present,
+                || "false: a false negative".into(),
+            ),
+            _ if triple_matches(want, got) => true,
+            _ => {
+                v.fail(
+                    format!("lookup({})", text(record)),
+                    format!("{want:?}"),
+                    format!("{got:?}"),
+                );
+                false
+            }
+        };
+        if !held {
+            diagnose(v, subject, &params, std::iter::once(record).chain(&records));
+        }
+    }
+}
+
+/// The member snapshot and the non-members' lookups: what the hook may turn into
+/// figures.
+fn universe(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &UniverseInput,
+    expect: &UniverseExpect,
+) -> (Option<Vec<u8>>, Option<UniverseLookups>) {
+    let params = raw(&input.params);
+    let records = bytes(&input.records_hex);
+    let non_members = bytes(&input.non_members_hex);
+    let mut packed = None;
+    let mut lookups = None;
+    if let Some(built) = v.answer("build", subject.build(&params, &records)) {
+        let counted = v.eq("bits set", &expect.bits_set, &ones(&built.packed_bits));
+        if !(v.eq(
+            "packed bits",
+            &expect.packed_hex,
+            &Hex(built.packed_bits.clone()),
+        ) && counted)
+        {
+            diagnose(v, subject, &params, &records);
+        }
+        packed = Some(built.packed_bits);
+    }
+    if let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &non_members)) {
+        let positives: Vec<Hex> = non_members
+            .iter()
+            .zip(&answers)
+            .filter(|(_, t)| t.maybe_present)
+            .map(|(x, _)| Hex(x.clone()))
+            .collect();
+        if !v.eq("false positives", &expect.false_positives_hex, &positives) {
+            let occupied = oracle_occupied(&input.params, &records);
+            let suspects = non_members
+                .iter()
+                .zip(&answers)
+                .filter(|(x, t)| t.maybe_present != oracle_maybe(&input.params, &occupied, x))
+                .map(|(x, _)| x);
+            diagnose(v, subject, &params, suspects.chain(&records));
+        }
+        v.holds(
+            "at least one false positive exists",
+            !positives.is_empty(),
+            || "none".into(),
+        );
+        for (item, got) in non_members.iter().zip(&answers) {
+            if got.maybe_present {
+                v.eq(
+                    &format!("lookup({}) of a false positive", text(item)),
+                    &Triple {
+                        maybe_present: true,
+                        exact_checked: true,
+                        duplicate: false,
+                    },
+                    got,
+                );
+            }
+            v.holds(
+                &format!("lookup({}) is a legal triple", text(item)),
+                legal(got),
+                || format!("{got:?}"),
+            );
+        }
+        let false_duplicates = answers.iter().filter(|t| t.duplicate).count();
+        v.eq(
+            "false duplicate decisions",
+            &expect.false_duplicate_decisions,
+            &false_duplicates,
+        );
+        lookups = Some(UniverseLookups {
+            tested: non_members.len(),
+            positives,
+            false_duplicates,
+        });
+    }
+    let occupied = oracle_occupied(&input.params, &records);
+    let oracle_positives: Vec<Hex> = non_members
+        .iter()
+        .filter(|x| oracle_maybe(&input.params, &occupied, x))
+        .map(|x| Hex(x.clone()))
+        .collect();
+    v.eq(
+        "oracle agrees with the spec's false positives",
+        &expect.false_positives_hex,
+        &oracle_positives,
+    );
+    (packed, lookups)
+}
+
+fn equivalent(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &EquivalentInput,
+    expect: &EquivalentExpect,
+) {
+    let params = raw(&input.params);
+    let a = bytes(&input.records_hex);
+    let b = bytes(&input.equivalent_hex);
+    v.holds(
+        "the two lists hold the same set",
+        a.iter().collect::<BTreeSet<_>>() == b.iter().collect::<BTreeSet<_>>(),
+        || "different sets".into(),
+    );
+    if let (Some(x), Some(y)) = (
+        v.answer("build", subject.build(&params, &a)),
+        v.answer("build", subject.build(&params, &b)),
+    ) {
+        if expect.same_snapshot {
+            v.eq("same snapshot from either order", &x, &y);
+        } else {
+            v.holds("different snapshots", x != y, || format!("{x:?}"));
+        }
+    }
+    if let Some(answers) = v.answer("lookup", subject.lookup(&params, &b, &a)) {
+        v.holds(
+            "every record is a duplicate of the reordered snapshot",
+            answers.iter().all(|t| t.duplicate) == expect.records_are_duplicates,
+            || format!("{answers:?}"),
+        );
+    }
+}
+
+fn extension(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &ExtensionInput,
+    expect: &ExtensionExpect,
+) {
+    let params = raw(&input.params);
+    let base = bytes(&input.records_hex);
+    let extended = bytes(&input.extended_hex);
+    v.holds(
+        "extended is a superset",
+        base.iter().all(|r| extended.contains(r)),
+        || "not a superset".into(),
+    );
+    if let (Some(x), Some(y)) = (
+        v.answer("build", subject.build(&params, &base)),
+        v.answer("build", subject.build(&params, &extended)),
+    ) {
+        let kept = x
+            .packed_bits
+            .iter()
+            .zip(&y.packed_bits)
+            .all(|(a, b)| a & b == *a);
+        v.holds(
+            "every base bit is set in the extension",
+            (kept && x.packed_bits.len() == y.packed_bits.len()) == expect.only_sets_bits,
+            || {
+                format!(
+                    "base {} extended {}",
+                    bloomproof_format::encode_hex(&x.packed_bits),
+                    bloomproof_format::encode_hex(&y.packed_bits)
+                )
+            },
+        );
+    }
+    if let Some(answers) = v.answer("lookup", subject.lookup(&params, &extended, &base)) {
+        v.holds(
+            "every base record passes maybe_present in the extension",
+            answers.iter().all(|t| t.maybe_present) == expect.base_records_maybe_present,
+            || format!("{answers:?}"),
+        );
+    }
+}
+
+fn typed_rejection(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    i: &TypedInput,
+    expect: &RejectExpect,
+) {
+    let got = subject.typed(&i.records, &i.m, &i.k, &i.seed, i.item.as_ref());
+    let want = expect.error.as_str();
+    match got {
+        Err(SubjectError::Rejected {
+            kind,
+            field,
+            message,
+        }) => {
+            v.eq("error kind", &want.to_string(), &kind);
+            match field {
+                Some(field) => {
+                    v.eq("field named by the error", &expect.field, &field);
+                }
+                None => v.fail(
+                    "field named by the error",
+                    format!("{:?}", expect.field),
+                    "no field: every contract error must name its field",
+                ),
+            }
+            v.holds(
+                "the message is not empty",
+                !message.trim().is_empty(),
+                || "empty message".into(),
+            );
+        }
+        Err(broken @ SubjectError::Broken(_)) => {
+            v.fail("rejection", format!("a {want} error"), broken.to_string())
+        }
+        Ok(answer) => v.fail(
+            "rejection",
+            format!("a {want} error naming {}", expect.field),
+            format!("accepted: {answer:?}"),
+        ),
+    }
+}
+
+fn stages(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &StagesInput,
+    expect: &StagesExpect,
+) {
+    let p = &input.params;
+    let params = raw(p);
+    let item = &input.item_hex.0;
+    v.eq(
+        "one stage per hash index",
+        &(p.k as usize),
+        &expect.stages.len(),
+    );
+    let before = v.count();
+    let positions = v
+        .answer("positions", subject.positions(&params, item))
+        .unwrap_or_default();
+    for (index, stage) in expect.stages.iter().enumerate() {
+        let i = index as u8;
+        let oracle_message =
+            oracle::message_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
+        v.eq(
+            &format!("oracle message[{index}] agrees with the spec"),
+            &bloomproof_format::encode_hex(&stage.message_hex.0),
+            &oracle_message,
+        );
+        let oracle_digest =
+            oracle::digest_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
+        v.eq(
+            &format!("oracle digest[{index}] agrees with the spec"),
+            &bloomproof_format::encode_hex(&stage.digest_hex.0),
+            &oracle_digest,
+        );
+        let oracle_position = oracle::positions(narrow(p.m), narrow(p.k), &p.seed_hex.0, item)
+            .get(index)
+            .copied();
+        v.eq(
+            &format!("oracle position[{index}] agrees with the spec"),
+            &Some(u32::from(stage.position)),
+            &oracle_position,
+        );
+        if let Some(framed) = v.answer("frame", subject.frame(&params, i, item)) {
+            v.eq(
+                &format!("message[{index}]"),
+                &stage.message_hex,
+                &Hex(framed.message),
+            );
+            v.eq(
+                &format!("digest[{index}]"),
+                &stage.digest_hex,
+                &Hex(framed.digest),
+            );
+        }
+        v.eq(
+            &format!("position[{index}]"),
+            &Some(stage.position),
+            &positions.get(index).copied(),
+        );
+    }
+    if let Some(built) = v.answer("build", subject.build(&params, std::slice::from_ref(item))) {
+        v.eq(
+            "packed bits of the one-record snapshot",
+            &expect.packed_hex,
+            &Hex(built.packed_bits),
+        );
+    }
+    if v.count() > before {
+        diagnose(v, subject, &params, [item]);
+    }
+    v.eq(
+        "oracle agrees with the spec's packed bits",
+        &expect.packed_hex,
+        &Hex(oracle_packed(p, std::slice::from_ref(item))),
+    );
 }
 
 fn framing(
@@ -696,11 +740,19 @@ fn framing(
                     == [&seed_b_hex.0[..], &item_b_hex.0[..]].concat(),
                 || "different concatenations".into(),
             );
+            let Some(differ) = expect.messages_differ else {
+                v.fail("spec", "a messages_differ expectation", "none");
+                return;
+            };
             if let (Some(x), Some(y)) = (
                 v.answer("frame a", subject.frame(&a, *index, &item_a_hex.0)),
                 v.answer("frame b", subject.frame(&b, *index, &item_b_hex.0)),
             ) {
-                v.holds("the two messages differ", x.message != y.message, || {
+                let what = match differ {
+                    true => "the two messages differ",
+                    false => "the two messages are the same",
+                };
+                v.holds(what, (x.message != y.message) == differ, || {
                     bloomproof_format::encode_hex(&x.message)
                 });
             }
@@ -741,6 +793,15 @@ fn first_shared(sets: &[BTreeSet<u32>]) -> Option<(usize, usize, u32)> {
     })
 }
 
+/// What the fault injection saw: the pair and bit from the implementation's positions
+/// and the member its reader named, as far as the case got.
+#[derive(Default)]
+struct FaultSeen {
+    removed: Option<Vec<u8>>,
+    cleared: Option<u32>,
+    damaged: Option<Vec<u8>>,
+}
+
 /// The seed's fault injection, shown to the implementation: the runner picks the pair
 /// and the bit from the implementation's own positions, clears that bit in the
 /// implementation's own packed bits, and asks it to read the damaged snapshot (without
@@ -750,8 +811,8 @@ fn shared_bit_fault(
     subject: &mut dyn DocSubject,
     input: &BuildInput,
     expect: &crate::model::FaultExpect,
-    figures: &mut Figures,
-) {
+) -> FaultSeen {
+    let mut seen = FaultSeen::default();
     let p = &input.params;
     let params = raw(p);
     let records = bytes(&input.records_hex);
@@ -782,7 +843,7 @@ fn shared_bit_fault(
     let mut sets = Vec::new();
     for record in &records {
         let Some(positions) = v.answer("positions", subject.positions(&params, record)) else {
-            return;
+            return seen;
         };
         sets.push(
             positions
@@ -797,17 +858,17 @@ fn shared_bit_fault(
             "a pair",
             "none",
         );
-        return;
+        return seen;
     };
     let removed = records[i].clone();
-    figures.set("shared_bit_fault.removed_item", text(&removed));
-    figures.set("shared_bit_fault.cleared_bit", cleared);
+    seen.removed = Some(removed.clone());
+    seen.cleared = Some(cleared);
     let removed_ok = v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
     if !(v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared) && removed_ok) {
         diagnose(v, subject, &params, &records);
     }
     let Some(built) = v.answer("build", subject.build(&params, &records)) else {
-        return;
+        return seen;
     };
     v.holds(
         "the shared bit is set before the fault",
@@ -854,7 +915,7 @@ fn shared_bit_fault(
                 .and_then(|index| remaining.get(index));
             match named {
                 Some(damaged) => {
-                    figures.set("shared_bit_fault.damaged_member", text(damaged));
+                    seen.damaged = Some(damaged.clone());
                     v.eq("damaged member", &expect.damaged_hex, &Hex(damaged.clone()));
                 }
                 None => v.fail(
@@ -880,6 +941,7 @@ fn shared_bit_fault(
             ),
         ),
     }
+    seen
 }
 
 /// The bits the runner expects a snapshot to show, the number of its documents and
@@ -1163,13 +1225,12 @@ fn exhaustive(
     subject: &mut dyn DocSubject,
     input: &crate::model::ExhaustiveInput,
     expect: &crate::model::ExhaustiveExpect,
-    figures: &mut Figures,
-) {
+) -> Option<(usize, usize)> {
     let base = bytes(&input.base_hex);
     let queries = bytes(&input.queries_hex);
     if base.len() > 16 {
         v.fail("base size", "at most 16 records", base.len().to_string());
-        return;
+        return None;
     }
     let (mut snapshots, mut compared) = (0usize, 0usize);
     let mut mismatches = 0usize;
@@ -1196,9 +1257,7 @@ fn exhaustive(
                     narrow(profile.m),
                 ))
                 .unwrap_or_default();
-                let Some(built) = v.answer("build", built) else {
-                    return;
-                };
+                let built = v.answer("build", built)?;
                 snapshots += 1;
                 if built.packed_bits != expected_bits && mismatches < 20 {
                     mismatches += 1;
@@ -1209,9 +1268,7 @@ fn exhaustive(
                     );
                     diagnose(v, subject, &params, subset);
                 }
-                let Some(answers) = v.answer("lookup", looked_up) else {
-                    return;
-                };
+                let answers = v.answer("lookup", looked_up)?;
                 for (query, got) in queries.iter().zip(&answers) {
                     compared += 1;
                     let maybe = memo.maybe_present(&occupied, query);
@@ -1245,6 +1302,5 @@ fn exhaustive(
     }
     v.eq("snapshots compared", &expect.snapshots, &snapshots);
     v.eq("queries compared", &expect.queries, &compared);
-    figures.set("independent_oracle_snapshot_count", snapshots);
-    figures.set("independent_oracle_queries", compared);
+    Some((snapshots, compared))
 }

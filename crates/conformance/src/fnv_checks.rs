@@ -1,14 +1,17 @@
-//! One evaluator per documented check of `fnv1a-utf16-v1`.
+//! The evaluators of `fnv1a-utf16-v1`, one per case shape (`hashes`, `script`,
+//! `estimates`), whatever the check.
 //!
 //! Hash cases are compared with the spec and with the independent oracle. Session
 //! cases are scripts: each step's answer is matched against a partial view, an
 //! expected error or a save outcome, and two rules hold for every script of every
 //! check: a rejected step leaves the view exactly as it was, and a `roundtrip` step
-//! gives back the view it started from.
+//! gives back the view it started from. A check's extras (its figures, a spec
+//! self-check) are its hook in `hooks.rs`.
 
+use crate::hooks::{self, Seen};
 use crate::model::{
-    EstimatesExpect, EstimatesInput, FnvCase, FnvCaseBody, FnvPositionsExpect, FnvPositionsInput,
-    ScriptExpect, ScriptInput, ScriptOp,
+    EstimatesExpect, EstimatesInput, FnvCase, FnvPositionsExpect, FnvPositionsInput, ScriptExpect,
+    ScriptInput, ScriptOp,
 };
 use crate::report::{Failure, Figures};
 use crate::subject::{FnvHashes, FnvSubject, ScriptAnswer};
@@ -18,32 +21,6 @@ use serde_json::Value;
 
 /// The protocol these checks belong to.
 pub const PROTOCOL: &str = "fnv1a-utf16-v1";
-
-/// Every check this module evaluates.
-pub const CHECKS: &[&str] = &[
-    "base_hashes_pinned",
-    "positions_without_32_bit_wrap",
-    "repeated_positions_kept_in_order",
-    "a_to_h_fill_every_bit",
-    "observed_rate_one_half",
-    "observed_rate_undefined_without_negative_query",
-    "query_counters",
-    "duplicate_insertion_changes_nothing",
-    "new_distinct_insertion_resets_counters",
-    "string_length_in_code_units",
-    "exact_comparison_no_normalisation",
-    "distinct_entry_limit",
-    "parameter_bounds",
-    "reset_keeps_drafts",
-    "parameter_change_discards_filter",
-    "last_operation_and_history",
-    "export_import_round_trip",
-    "import_size_limit",
-    "invalid_import_keeps_state",
-    "legacy_saved_state_readable",
-    "local_save_limit",
-    "estimates_pinned",
-];
 
 fn close(expected: f64, actual: f64) -> bool {
     expected == actual
@@ -349,106 +326,36 @@ fn estimates(
     }
 }
 
-/// Runs one case, recording mismatches and figures.
+/// Runs one case by its shape, then its check's hook; records mismatches and figures.
 pub fn evaluate(
     case: &FnvCase,
     subject: &mut dyn FnvSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    use FnvCase::*;
     let mut failures = Vec::new();
     match case {
-        BaseHashes(c) => {
+        FnvCase::Hashes(c) => {
             let mut v = Verdict::new(c, &mut failures);
             let got = hashes(&mut v, subject, &c.input, &c.expect);
-            if let (Some("a"), Some(got)) = (c.input.text.as_deref(), got) {
-                figures.set("a.h1", got.h1);
-                figures.set("a.h2", got.h2);
-            }
+            let seen = Seen::Hashes {
+                input: &c.input,
+                expect: &c.expect,
+                got: got.as_ref(),
+            };
+            hooks::after(&mut v, &seen, figures);
         }
-        NoWrap(body) | RepeatedPositions(body) | AToH(body) => match body {
-            FnvCaseBody::Positions(c) => {
-                let mut v = Verdict::new(c, &mut failures);
-                let got = hashes(&mut v, subject, &c.input, &c.expect);
-                let (h1, h2) = (u64::from(c.expect.h1), u64::from(c.expect.h2));
-                match case {
-                    NoWrap(_) => {
-                        let differs = (0..c.input.k).any(|i| {
-                            let sum = h1 + i * h2;
-                            sum >= 1 << 32 && sum % c.input.m != (sum % (1 << 32)) % c.input.m
-                        });
-                        if !differs {
-                            v.fail(
-                                "the case exercises a wrap (spec)",
-                                "some h1 + i*h2 >= 2^32 whose wrapped position differs",
-                                "none",
-                            );
-                        }
-                    }
-                    RepeatedPositions(_) => {
-                        let mut sorted = c.expect.positions.clone();
-                        sorted.sort_unstable();
-                        sorted.dedup();
-                        if sorted.len() == c.expect.positions.len() {
-                            v.fail(
-                                "the case repeats a position (spec)",
-                                "a repeat",
-                                format!("{:?}", c.expect.positions),
-                            );
-                        }
-                    }
-                    _ => {
-                        if let (8, 1, Some(text), Some(position)) = (
-                            c.input.m,
-                            c.input.k,
-                            &c.input.text,
-                            got.as_ref().and_then(|g| g.positions.first()),
-                        ) {
-                            figures.set(&format!("m8_k1.position({text})"), position);
-                        }
-                    }
-                }
-            }
-            FnvCaseBody::Script(c) => {
-                let mut v = Verdict::new(c, &mut failures);
-                script(&mut v, subject, &c.input, &c.expect);
-            }
-        },
-        RateOneHalf(c)
-        | RateUndefined(c)
-        | QueryCounters(c)
-        | DuplicateInsertion(c)
-        | NewInsertionResets(c)
-        | StringLength(c)
-        | ExactComparison(c)
-        | EntryLimit(c)
-        | ParameterBounds(c)
-        | ResetKeepsDrafts(c)
-        | ParameterChange(c)
-        | LastOperation(c)
-        | RoundTrip(c)
-        | ImportSize(c)
-        | InvalidImport(c)
-        | Legacy(c)
-        | LocalSave(c) => {
+        FnvCase::Script(c) => {
             let mut v = Verdict::new(c, &mut failures);
             let answer = script(&mut v, subject, &c.input, &c.expect);
-            if matches!(case, RateOneHalf(_))
-                && let Some(rate) = answer
-                    .as_ref()
-                    .and_then(|a| a.steps.last())
-                    .and_then(|step| step.view.get("rate"))
-            {
-                let count = |key: &str| rate.get(key).map(Value::to_string).unwrap_or_default();
-                figures.set(
-                    "insert_a_query_i_a_b.observed_rate",
-                    format!("{}/{}", count("false_positives"), count("negative_queries")),
-                );
-            }
+            let seen = Seen::Script {
+                answer: answer.as_ref(),
+            };
+            hooks::after(&mut v, &seen, figures);
         }
-        Estimates(c) => {
+        FnvCase::Estimates(c) => {
             let mut v = Verdict::new(c, &mut failures);
             estimates(&mut v, subject, &c.input, &c.expect);
+            hooks::after(&mut v, &Seen::Other, figures);
         }
     }
     failures

@@ -1,12 +1,12 @@
-//! The conformance harness: the spec model, its loader, one evaluator per documented
-//! check, the runner and its report.
+//! The conformance harness: the spec model, its loader, one evaluator per case shape,
+//! the runner and its report.
 //!
 //! Data flows one way: [`load()`] reads `spec/<protocol>/checks.json` and
 //! `spec/<protocol>/cases.json` into the typed [`model`], refusing anything
-//! malformed; [`run()`] hands every documented check with its cases to that check's
-//! evaluator, which drives an implementation through a [`subject`] and compares what
-//! it answers with the spec's expectations and with the independent oracle; the
-//! [`report`] prints one line per check, the figures the source documents published,
+//! malformed; [`run()`] hands every case of each documented check to the evaluator of
+//! its shape (then to the check's hook, if it has one), which drives an implementation
+//! through a [`subject`] and compares what it answers with the spec's expectations and
+//! with the independent oracle; the [`report`] prints one line per check, the figures the source documents published,
 //! and `N passed, M failed`.
 
 pub mod accumulated;
@@ -17,6 +17,7 @@ pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
 pub mod fnv_checks;
+mod hooks;
 pub mod lines;
 pub mod load;
 pub mod matrix;

@@ -2,15 +2,16 @@
 //!
 //! The loader guards the runner: an unknown protocol folder, an unknown field, bad
 //! hex, a declared count that does not match, a duplicate check name or case id, a
-//! case naming an undocumented check, an undeclared flag, a documented check with no
-//! case or no evaluator: each is a [`LoadError`] naming the file, the case and what is
-//! wrong. Every error is collected, not just the first. An empty spec folder is an
-//! error, never an empty run.
+//! case naming an undocumented check, a case whose `input` or `expect` does not have
+//! the form of its `shape`, an undeclared flag, a documented check with no case, a
+//! check with a hook (`hooks.rs`) that is not documented: each is a [`LoadError`]
+//! naming the file, the case and what is wrong. Every error is collected, not just
+//! the first. An empty spec folder is an error, never an empty run.
 
 use crate::model::{
     CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION, FnvCase, PublishedFigure,
 };
-use crate::{doc_checks, fnv_checks};
+use crate::{doc_checks, fnv_checks, hooks};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -41,12 +42,11 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// The cases of one protocol, typed.
+/// The cases of one protocol (`doc-membership-v1` or `fnv1a-utf16-v1`), typed by shape.
 #[derive(Clone, Debug)]
+#[expect(missing_docs, reason = "one variant per protocol, named for it")]
 pub enum Cases {
-    /// `doc-membership-v1` cases.
     Doc(Vec<DocCase>),
-    /// `fnv1a-utf16-v1` cases.
     Fnv(Vec<FnvCase>),
 }
 
@@ -61,7 +61,7 @@ pub struct ProtocolSpec {
     pub published_figures: Vec<PublishedFigure>,
     /// Case ids per check name, in file order.
     pub case_ids: BTreeMap<String, Vec<String>>,
-    /// The cases.
+    /// Every case, in file order.
     pub cases: Cases,
 }
 
@@ -183,21 +183,17 @@ impl Loader {
     }
 
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
-        let evaluators: &[&str] = match protocol {
-            doc_checks::PROTOCOL => doc_checks::CHECKS,
-            fnv_checks::PROTOCOL => fnv_checks::CHECKS,
-            other => {
-                self.error(
-                    dir,
-                    None,
-                    format!(
-                        "unknown protocol folder {other:?}: this runner knows {:?}",
-                        [doc_checks::PROTOCOL, fnv_checks::PROTOCOL]
-                    ),
-                );
-                return None;
-            }
-        };
+        if ![doc_checks::PROTOCOL, fnv_checks::PROTOCOL].contains(&protocol) {
+            self.error(
+                dir,
+                None,
+                format!(
+                    "unknown protocol folder {protocol:?}: this runner knows {:?}",
+                    [doc_checks::PROTOCOL, fnv_checks::PROTOCOL]
+                ),
+            );
+            return None;
+        }
 
         let checks_path = dir.join("checks.json");
         let checks_file: ChecksFile = {
@@ -230,20 +226,13 @@ impl Loader {
                     format!("check `{}` is listed twice", check.name),
                 );
             }
-            if !evaluators.contains(&check.name.as_str()) {
-                self.error(
-                    &checks_path,
-                    None,
-                    format!("check `{}` has no evaluator in this runner", check.name),
-                );
-            }
         }
-        for name in evaluators {
-            if !documented.contains(*name) {
+        for name in hooks::checks(protocol) {
+            if !documented.contains(name) {
                 self.error(
                     &checks_path,
                     None,
-                    format!("the runner evaluates `{name}` but it is not documented here"),
+                    format!("the runner has a hook for `{name}` but it is not documented here"),
                 );
             }
         }
@@ -290,7 +279,7 @@ impl Loader {
                 self.error(
                     &cases_path,
                     Some(&id),
-                    format!("names check {check:?}, which checks.json does not document"),
+                    format!("field `check`: {check:?} is not a check that checks.json documents"),
                 );
                 continue;
             }

@@ -81,7 +81,7 @@ fn case_naming_an_undocumented_check() {
         &errors,
         "cases.json",
         Some(id),
-        "which checks.json does not document",
+        "field `check`: \"no_such_check\" is not a check that checks.json documents",
     );
 }
 
@@ -170,7 +170,7 @@ fn undeclared_flag() {
 }
 
 #[test]
-fn check_listed_twice_or_without_evaluator() {
+fn check_listed_twice_or_without_case() {
     let (_dir, errors) = broken("checks.json", |v| {
         let checks = v["checks"].as_array_mut().unwrap();
         let first = checks[0].clone();
@@ -180,7 +180,54 @@ fn check_listed_twice_or_without_evaluator() {
         v["check_count"] = json!(n);
     });
     assert_error(&errors, "checks.json", None, "listed twice");
-    assert_error(&errors, "checks.json", None, "`invented` has no evaluator");
+    assert_error(&errors, "cases.json", None, "`invented` has no case");
+}
+
+#[test]
+fn a_check_with_a_hook_must_be_documented() {
+    let (_dir, errors) = broken("checks.json", |v| {
+        v["checks"][0]["name"] = json!("empty_snapshot_renamed");
+    });
+    assert_error(
+        &errors,
+        "checks.json",
+        None,
+        "has a hook for `empty_snapshot_definitely_absent` but it is not documented",
+    );
+}
+
+#[test]
+fn expect_not_of_the_case_shape() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        // A `build` case read as a `lookup` case: its expect has no `every_record`.
+        cases(v)[0]["shape"] = json!("lookup");
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "unknown field `bits_set`, expected `every_record`",
+    );
+}
+
+#[test]
+fn unknown_or_missing_shape() {
+    let (_dir, errors) = broken("cases.json", |v| {
+        cases(v)[0]["shape"] = json!("snapshot");
+        cases(v)[1].as_object_mut().unwrap().remove("shape");
+    });
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "unknown variant `snapshot`",
+    );
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/m8-k1-no-seed"),
+        "missing field `shape`",
+    );
 }
 
 #[test]

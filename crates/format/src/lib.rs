@@ -16,7 +16,8 @@
 //!   cross-reading grids (`vectors/check/*.schema.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
 //! * [`explorer`]: the error answers of the explorer's server;
-//! * [`vectors`]: the vector files of `vectors/` (header and case types).
+//! * [`vectors`]: the vector files of `vectors/` (header and case types);
+//! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape).
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
@@ -45,6 +46,7 @@ pub mod hex;
 pub mod matrix;
 mod params;
 pub mod report;
+pub mod spec;
 mod typed;
 pub mod vectors;
 

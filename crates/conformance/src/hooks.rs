@@ -1,0 +1,257 @@
+//! What a few single checks add to their shape's evaluation, looked up by check name.
+//!
+//! A case's shape picks its evaluator and its data states what it expects; the
+//! evaluators never name a check. What is left is here, in one table: the figures a
+//! source document published (each recorded from the implementation's own answers in
+//! this run), and a few self-checks of the spec (a case of
+//! `positions_without_32_bit_wrap` must exercise a wrap). This module is the only code
+//! outside tests that names a check; the loader refuses a spec that does not document
+//! every check named here.
+
+use crate::doc_checks::text;
+use crate::model::{BuildInput, FnvPositionsExpect, FnvPositionsInput, Hex};
+use crate::report::Figures;
+use crate::subject::{FnvHashes, ScriptAnswer};
+use crate::verdict::Verdict;
+use crate::{doc_checks, fnv_checks};
+use serde_json::Value;
+
+/// What an evaluator saw, handed to the hook of the case's check.
+pub(crate) enum Seen<'a> {
+    /// A `build` case and the packed bits the implementation built, if it built any.
+    Build {
+        input: &'a BuildInput,
+        packed: Option<&'a [u8]>,
+    },
+    /// A `universe` case: the member snapshot's packed bits and, once looked up, the
+    /// non-members' answers.
+    Universe {
+        packed: Option<&'a [u8]>,
+        lookups: Option<UniverseLookups>,
+    },
+    /// A `fault` case: the pair and bit the implementation's positions gave and the
+    /// member its reader named, as far as they were reached.
+    Fault {
+        removed: Option<&'a [u8]>,
+        cleared: Option<u32>,
+        damaged: Option<&'a [u8]>,
+    },
+    /// An `exhaustive` case: the snapshots and queries compared.
+    Exhaustive { snapshots: usize, queries: usize },
+    /// A `hashes` case and the implementation's answer, if any.
+    Hashes {
+        input: &'a FnvPositionsInput,
+        expect: &'a FnvPositionsExpect,
+        got: Option<&'a FnvHashes>,
+    },
+    /// A `script` case and the implementation's answer, if any.
+    Script { answer: Option<&'a ScriptAnswer> },
+    /// A case of another shape (no hook reads it).
+    Other,
+}
+
+/// The non-members' answers in a `universe` case.
+pub(crate) struct UniverseLookups {
+    pub(crate) tested: usize,
+    pub(crate) positives: Vec<Hex>,
+    pub(crate) false_duplicates: usize,
+}
+
+type Hook = fn(&mut Verdict<'_>, &Seen<'_>, &mut Figures);
+
+/// Every hook: (protocol, check, hook).
+const HOOKS: &[(&str, &str, Hook)] = &[
+    (
+        doc_checks::PROTOCOL,
+        "empty_snapshot_definitely_absent",
+        empty_snapshot,
+    ),
+    (
+        doc_checks::PROTOCOL,
+        "finite_universe_false_positives_never_become_duplicates",
+        fixture_figures,
+    ),
+    (
+        doc_checks::PROTOCOL,
+        "clearing_shared_bit_breaks_no_false_negative_contract",
+        fault_figures,
+    ),
+    (
+        doc_checks::PROTOCOL,
+        "all_small_subsets_independent_position_set_oracle",
+        exhaustive_figures,
+    ),
+    (fnv_checks::PROTOCOL, "base_hashes_pinned", hashes_of_a),
+    (
+        fnv_checks::PROTOCOL,
+        "positions_without_32_bit_wrap",
+        exercises_a_wrap,
+    ),
+    (
+        fnv_checks::PROTOCOL,
+        "repeated_positions_kept_in_order",
+        repeats_a_position,
+    ),
+    (
+        fnv_checks::PROTOCOL,
+        "a_to_h_fill_every_bit",
+        m8_k1_positions,
+    ),
+    (
+        fnv_checks::PROTOCOL,
+        "observed_rate_one_half",
+        observed_rate,
+    ),
+];
+
+/// The checks of `protocol` that have a hook.
+pub(crate) fn checks(protocol: &str) -> impl Iterator<Item = &'static str> {
+    HOOKS
+        .iter()
+        .filter(move |(p, _, _)| *p == protocol)
+        .map(|(_, check, _)| *check)
+}
+
+/// Runs the hook of the verdict's check, if it has one.
+pub(crate) fn after(v: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    if let Some((_, _, hook)) = HOOKS.iter().find(|(_, check, _)| *check == v.check()) {
+        hook(v, seen, figures);
+    }
+}
+
+fn empty_snapshot(v: &mut Verdict<'_>, seen: &Seen<'_>, _: &mut Figures) {
+    if let Seen::Build { input, packed } = seen {
+        v.holds(
+            "the snapshot has no records",
+            input.records_hex.is_empty(),
+            || "records given".into(),
+        );
+        if let Some(packed) = packed {
+            let ones: u32 = packed.iter().map(|b| b.count_ones()).sum();
+            v.eq("bits set in an empty snapshot", &0, &ones);
+        }
+    }
+}
+
+fn fixture_figures(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    let Seen::Universe { packed, lookups } = seen else {
+        return;
+    };
+    if let Some(packed) = packed {
+        let ones: u32 = packed.iter().map(|b| b.count_ones()).sum();
+        figures.set("fixture.occupied_bits", ones);
+        figures.set(
+            "fixture.packed_little_endian_hex",
+            bloomproof_format::encode_hex(packed),
+        );
+    }
+    if let Some(seen) = lookups {
+        figures.set("fixture.tested_nonmembers", seen.tested);
+        figures.set("fixture.realized_false_positives", seen.positives.len());
+        figures.set(
+            "fixture.false_positive_items",
+            seen.positives
+                .iter()
+                .map(|h| text(&h.0))
+                .collect::<Vec<_>>(),
+        );
+        figures.set("fixture.false_duplicate_decisions", seen.false_duplicates);
+    }
+}
+
+fn fault_figures(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    let Seen::Fault {
+        removed,
+        cleared,
+        damaged,
+    } = seen
+    else {
+        return;
+    };
+    if let (Some(removed), Some(cleared)) = (removed, cleared) {
+        figures.set("shared_bit_fault.removed_item", text(removed));
+        figures.set("shared_bit_fault.cleared_bit", cleared);
+    }
+    if let Some(damaged) = damaged {
+        figures.set("shared_bit_fault.damaged_member", text(damaged));
+    }
+}
+
+fn exhaustive_figures(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    if let Seen::Exhaustive { snapshots, queries } = seen {
+        figures.set("independent_oracle_snapshot_count", snapshots);
+        figures.set("independent_oracle_queries", queries);
+    }
+}
+
+fn hashes_of_a(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    if let Seen::Hashes {
+        input,
+        got: Some(got),
+        ..
+    } = seen
+        && input.text.as_deref() == Some("a")
+    {
+        figures.set("a.h1", got.h1);
+        figures.set("a.h2", got.h2);
+    }
+}
+
+fn exercises_a_wrap(v: &mut Verdict<'_>, seen: &Seen<'_>, _: &mut Figures) {
+    if let Seen::Hashes { input, expect, .. } = seen {
+        let (h1, h2) = (u64::from(expect.h1), u64::from(expect.h2));
+        let differs = (0..input.k).any(|i| {
+            let sum = h1 + i * h2;
+            sum >= 1 << 32 && sum % input.m != (sum % (1 << 32)) % input.m
+        });
+        if !differs {
+            v.fail(
+                "the case exercises a wrap (spec)",
+                "some h1 + i*h2 >= 2^32 whose wrapped position differs",
+                "none",
+            );
+        }
+    }
+}
+
+fn repeats_a_position(v: &mut Verdict<'_>, seen: &Seen<'_>, _: &mut Figures) {
+    if let Seen::Hashes { expect, .. } = seen {
+        let mut sorted = expect.positions.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() == expect.positions.len() {
+            v.fail(
+                "the case repeats a position (spec)",
+                "a repeat",
+                format!("{:?}", expect.positions),
+            );
+        }
+    }
+}
+
+fn m8_k1_positions(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    if let Seen::Hashes {
+        input,
+        got: Some(got),
+        ..
+    } = seen
+        && let (8, 1, Some(text), Some(position)) =
+            (input.m, input.k, &input.text, got.positions.first())
+    {
+        figures.set(&format!("m8_k1.position({text})"), position);
+    }
+}
+
+fn observed_rate(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
+    if let Seen::Script {
+        answer: Some(answer),
+    } = seen
+        && let Some(rate) = answer.steps.last().and_then(|step| step.view.get("rate"))
+    {
+        let count = |key: &str| rate.get(key).map(Value::to_string).unwrap_or_default();
+        figures.set(
+            "insert_a_query_i_a_b.observed_rate",
+            format!("{}/{}", count("false_positives"), count("negative_queries")),
+        );
+    }
+}
