@@ -5,6 +5,7 @@
 //! before it is kept.
 
 use super::{FlagSet, has_repeat, param_flags};
+use crate::hand_picked;
 use crate::prng::SplitMix64;
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{DocumentPrefilter, ErrorKind};
@@ -18,12 +19,6 @@ use std::collections::BTreeSet;
 
 /// The m values every boundary grid covers.
 const MS: [u32; 14] = [8, 9, 15, 16, 17, 31, 63, 64, 65, 100, 255, 256, 511, 512];
-const BOUNDS: (u32, u32, u32, u32) = (
-    protocol::M_MIN,
-    protocol::M_MAX,
-    protocol::K_MIN,
-    protocol::K_MAX,
-);
 /// Sweep sizes.
 const POSITION_SWEEP: usize = 2000;
 const SNAPSHOT_SWEEP: usize = 300;
@@ -55,7 +50,11 @@ fn item_flags(flags: &mut FlagSet, item: &[u8]) {
 }
 
 fn params_flags(flags: &mut FlagSet, m: u32, k: u32, seed: &[u8]) {
-    param_flags(flags, m, k, BOUNDS);
+    param_flags(
+        flags,
+        (m, protocol::M_MIN, protocol::M_MAX),
+        (k, protocol::K_MIN, protocol::K_MAX),
+    );
     flags.set("empty-seed", seed.is_empty());
     flags.set("max-seed", seed.len() == protocol::SEED_MAX);
 }
@@ -648,15 +647,6 @@ fn mutate(rng: &mut SplitMix64, mut item: Vec<u8>) -> Vec<u8> {
 /// The largest integer every JSON reader holds exactly (2^53 - 1).
 const SAFE_INT: i64 = (1 << 53) - 1;
 
-/// An integer for an id: `minus-1` rather than `-1`.
-fn signed(n: i64) -> String {
-    if n < 0 {
-        format!("minus-{}", n.unsigned_abs())
-    } else {
-        n.to_string()
-    }
-}
-
 fn int(n: i64) -> TypedValue {
     TypedValue::Int(n)
 }
@@ -688,436 +678,133 @@ fn truncation_trap(n: i128, low: u32, high: u32) -> bool {
             .any(|&bits| range.contains(&n.rem_euclid(1 << bits)))
 }
 
-/// A rejection built by construction: the inputs and the error the construction rules
-/// (the source document's check order) say they must give.
-struct Reject {
-    id: String,
-    extra: Vec<&'static str>,
-    records: TypedValue,
-    m: TypedValue,
-    k: TypedValue,
-    seed: TypedValue,
-    item: Option<TypedValue>,
-    error: ErrorKindName,
-    field: String,
-}
-
-impl Reject {
-    /// Runs production (`filter::dynamic`) and keeps the case only if it gives exactly
-    /// the expected error.
-    fn check(self) -> Result<DocRejectionCase, String> {
-        let Reject {
-            id,
-            extra,
-            records,
-            m,
-            k,
-            seed,
-            item,
-            error,
-            field,
-        } = self;
-        for value in [&records, &m, &k, &seed].into_iter().chain(item.as_ref()) {
-            if !ints_are_safe(value) {
-                return Err(io(&id, "an integer is beyond 2^53 - 1 (a generator bug)"));
-            }
+/// Keeps a rejection built by construction (the inputs and the error the source
+/// document's check order says they must give) only if production (`filter::dynamic`)
+/// gives exactly that error; adds `type-error` or `value-error` and sorts the flags.
+fn check(mut case: DocRejectionCase) -> Result<DocRejectionCase, String> {
+    let DocRejectionCase {
+        id,
+        records,
+        m,
+        k,
+        seed,
+        item,
+        expect: RejectExpect { error, field },
+        ..
+    } = &case;
+    let error = *error;
+    for value in [records, m, k, seed].into_iter().chain(item.as_ref()) {
+        if !ints_are_safe(value) {
+            return Err(io(id, "an integer is beyond 2^53 - 1 (a generator bug)"));
         }
-        let built = dynamic::build(
-            &records.to_dynamic(),
-            &m.to_dynamic(),
-            &k.to_dynamic(),
-            &seed.to_dynamic(),
-        );
-        let got = match (&item, built) {
-            (None, Ok(_)) => return Err(io(&id, "production accepted the construction")),
-            (None, Err(err)) => err,
-            (Some(_), Err(err)) => {
-                return Err(io(
-                    &id,
-                    format!("production rejected the construction, which must succeed: {err}"),
-                ));
-            }
-            (Some(item), Ok(snapshot)) => match dynamic::lookup(&snapshot, &item.to_dynamic()) {
-                Ok(_) => return Err(io(&id, "production accepted the lookup")),
-                Err(err) => err,
-            },
-        };
-        let got_kind = match got.kind() {
-            ErrorKind::Type => ErrorKindName::Type,
-            ErrorKind::Value => ErrorKindName::Value,
-        };
-        if (got_kind, got.field()) != (error, field.as_str()) {
+    }
+    let built = dynamic::build(
+        &records.to_dynamic(),
+        &m.to_dynamic(),
+        &k.to_dynamic(),
+        &seed.to_dynamic(),
+    );
+    let got = match (&item, built) {
+        (None, Ok(_)) => return Err(io(id, "production accepted the construction")),
+        (None, Err(err)) => err,
+        (Some(_), Err(err)) => {
             return Err(io(
-                &id,
-                format!(
-                    "production gives a {} error in {}, the construction rules a {} error in {field}",
-                    got_kind.as_str(),
-                    got.field(),
-                    error.as_str()
-                ),
+                id,
+                format!("production rejected the construction, which must succeed: {err}"),
             ));
         }
-        let mut flags = FlagSet::new(&extra);
-        flags.set("type-error", error == ErrorKindName::Type);
-        flags.set("value-error", error == ErrorKindName::Value);
-        Ok(DocRejectionCase {
+        (Some(item), Ok(snapshot)) => match dynamic::lookup(&snapshot, &item.to_dynamic()) {
+            Ok(_) => return Err(io(id, "production accepted the lookup")),
+            Err(err) => err,
+        },
+    };
+    let got_kind = match got.kind() {
+        ErrorKind::Type => ErrorKindName::Type,
+        ErrorKind::Value => ErrorKindName::Value,
+    };
+    if (got_kind, got.field()) != (error, field.as_str()) {
+        return Err(io(
             id,
-            flags: flags.into_vec(),
-            records,
-            m,
-            k,
-            seed,
-            item,
-            expect: RejectExpect { error, field },
-        })
+            format!(
+                "production gives a {} error in {}, the construction rules a {} error in {field}",
+                got_kind.as_str(),
+                got.field(),
+                error.as_str()
+            ),
+        ));
+    }
+    let mut flags = FlagSet::default();
+    flags.extend(&case.flags).map_err(|err| io(id, err))?;
+    flags.set("type-error", error == ErrorKindName::Type);
+    flags.set("value-error", error == ErrorKindName::Value);
+    case.flags = flags.into_vec();
+    Ok(case)
+}
+
+/// A hand-picked rejection of `data/doc-membership-v1.hand-picked.json` with the flags
+/// the generator derives ([`hand_picked::DERIVED`]).
+fn hand_picked(mut r: DocRejectionCase) -> DocRejectionCase {
+    let flags = &mut r.flags;
+    flags.push("boundary".into());
+    let records = match &r.records {
+        TypedValue::Tuple(records) => Some(records.as_slice()),
+        _ => None,
+    };
+    if records.is_some_and(|records| records.len() == protocol::RECORDS_MAX) {
+        flags.push("max-records".into());
+    }
+    if records.is_some_and(<[TypedValue]>::is_empty) {
+        flags.push("empty-snapshot".into());
+    }
+    if r.expect.error == ErrorKindName::Value {
+        let field = r.expect.field.as_str();
+        let record = field
+            .strip_prefix("records[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .and_then(|index| index.parse::<usize>().ok())
+            .and_then(|index| records?.get(index));
+        let item_max = protocol::ITEM_MAX as u32;
+        let faulted = match field {
+            "m" => Some((&r.m, protocol::M_MIN, protocol::M_MAX)),
+            "k" => Some((&r.k, protocol::K_MIN, protocol::K_MAX)),
+            "seed" => Some((&r.seed, 0, protocol::SEED_MAX as u32)),
+            "records" => Some((&r.records, 0, protocol::RECORDS_MAX as u32)),
+            "item" => r.item.as_ref().map(|item| (item, 0, item_max)),
+            _ => record.map(|record| (record, 0, item_max)),
+        };
+        let trap = faulted.is_some_and(|(value, low, high)| {
+            size(value).is_some_and(|n| truncation_trap(n, low, high))
+        });
+        if trap {
+            flags.push("truncation-trap".into());
+        }
+    }
+    r
+}
+
+/// What a bound applies to: an integer's value, a byte string's or a tuple's length.
+fn size(value: &TypedValue) -> Option<i128> {
+    match value {
+        TypedValue::Int(n) => Some(i128::from(*n)),
+        TypedValue::Bytes(hex) => Some(hex.0.len() as i128),
+        TypedValue::Tuple(items) => Some(items.len() as i128),
+        _ => None,
     }
 }
 
-/// The valid base every hand-written rejection varies one input of.
-fn base(id: &str, error: ErrorKindName, field: &str) -> Reject {
-    Reject {
-        id: id.to_string(),
-        extra: vec!["boundary"],
-        records: tuple(vec![bytes(b"a"), bytes(b"")]),
-        m: int(16),
-        k: int(3),
-        seed: bytes(b"lab"),
-        item: None,
-        error,
-        field: field.to_string(),
-    }
-}
-
-/// Wrong kinds of value where bytes are wanted.
-fn not_bytes(text: &str) -> Vec<(&'static str, TypedValue)> {
-    let raw = text.as_bytes();
-    vec![
-        ("str", TypedValue::Str(text.to_string())),
-        ("bytearray", TypedValue::Bytearray(Hex(raw.to_vec()))),
-        ("memoryview", TypedValue::Memoryview(Hex(raw.to_vec()))),
-        ("int", int(1)),
-        ("bool", TypedValue::Bool(true)),
-        ("float", TypedValue::Float(1.0)),
-        ("tuple", tuple(vec![bytes(raw)])),
-        ("list", TypedValue::List(vec![bytes(raw)])),
-    ]
-}
-
-/// Every rejection case.
+/// Every rejection case: the hand-picked ones, then the sweep.
 pub(super) fn rejections() -> Result<Vec<DocRejectionCase>, String> {
-    use ErrorKindName::{Type, Value as Val};
-    let mut out: Vec<Reject> = Vec::new();
-    let published: &[&str] = &["published"];
-
-    // m: wrong kinds, then bounds.
-    for (name, value, from_seed) in [
-        ("bool-true", TypedValue::Bool(true), true),
-        ("bool-false", TypedValue::Bool(false), false),
-        ("float-16.0", TypedValue::Float(16.0), true),
-        ("float-16.5", TypedValue::Float(16.5), false),
-        ("str-16", TypedValue::Str("16".into()), false),
-        ("bytes-10", bytes(b"\x10"), false),
-        ("tuple", tuple(vec![int(16)]), false),
-        ("list", TypedValue::List(vec![int(16)]), false),
-    ] {
-        let mut r = base(&format!("m/type-{name}"), Type, "m");
-        r.m = value;
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        out.push(r);
-    }
-    for (n, from_seed) in [
-        (7, true),
-        (513, true),
-        (0, false),
-        (-1, false),
-        (-512, false),
-        (1024, false),
-        (65536 + 16, false),
-        ((1 << 32) + 16, false),
-        (SAFE_INT, false),
-    ] {
-        let mut r = base(&format!("m/value-{}", signed(n)), Val, "m");
-        r.m = int(n);
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        if truncation_trap(n.into(), protocol::M_MIN, protocol::M_MAX) {
-            r.extra.push("truncation-trap");
-        }
-        out.push(r);
-    }
-    // k: wrong kinds, then bounds.
-    for (name, value, from_seed) in [
-        ("bool-false", TypedValue::Bool(false), true),
-        ("bool-true", TypedValue::Bool(true), false),
-        ("float-3.0", TypedValue::Float(3.0), false),
-        ("str-3", TypedValue::Str("3".into()), false),
-        ("tuple-empty", tuple(vec![]), false),
-    ] {
-        let mut r = base(&format!("k/type-{name}"), Type, "k");
-        r.k = value;
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        out.push(r);
-    }
-    for (n, from_seed) in [
-        (0, true),
-        (9, true),
-        (-1, false),
-        (256 + 3, false),
-        (65536 + 3, false),
-        ((1 << 32) + 3, false),
-    ] {
-        let mut r = base(&format!("k/value-{}", signed(n)), Val, "k");
-        r.k = int(n);
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        if truncation_trap(n.into(), protocol::K_MIN, protocol::K_MAX) {
-            r.extra.push("truncation-trap");
-        }
-        out.push(r);
-    }
-    // seed: wrong kinds, then lengths.
-    for (name, value) in not_bytes("lab") {
-        let mut r = base(&format!("seed/type-{name}"), Type, "seed");
-        r.seed = value;
-        if matches!(name, "str" | "bytearray") {
-            r.extra.extend_from_slice(published);
-        }
-        out.push(r);
-    }
-    let mut r = base("seed/type-str-empty", Type, "seed");
-    r.seed = TypedValue::Str(String::new());
-    out.push(r);
-    for len in [17usize, 32, 256, 256 + 3] {
-        let mut r = base(&format!("seed/value-{len}-bytes"), Val, "seed");
-        r.seed = bytes(&vec![b'x'; len]);
-        if len == 17 {
-            r.extra.extend_from_slice(published);
-        }
-        if truncation_trap(len as i128, 0, protocol::SEED_MAX as u32) {
-            r.extra.push("truncation-trap");
-        }
-        out.push(r);
-    }
-    // records: wrong container, then count.
-    for (name, value, from_seed) in [
-        ("list", TypedValue::List(vec![bytes(b"a")]), true),
-        ("list-empty", TypedValue::List(vec![]), false),
-        ("str", TypedValue::Str("a".into()), false),
-        ("bytes", bytes(b"a"), false),
-        (
-            "bytearray",
-            TypedValue::Bytearray(Hex(b"a".to_vec())),
-            false,
-        ),
-        (
-            "memoryview",
-            TypedValue::Memoryview(Hex(b"a".to_vec())),
-            false,
-        ),
-        ("int", int(1), false),
-        ("bool", TypedValue::Bool(true), false),
-        ("float", TypedValue::Float(1.0), false),
-    ] {
-        let mut r = base(&format!("records/type-{name}"), Type, "records");
-        r.records = value;
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        out.push(r);
-    }
-    for (name, records, from_seed) in [
-        ("65-copies", vec![bytes(b"a"); 65], true),
-        (
-            "65-distinct",
-            (0..65u8).map(|i| bytes(&[i])).collect::<Vec<_>>(),
-            false,
-        ),
-        ("65-empty", vec![bytes(b""); 65], false),
-        ("257-copies", vec![bytes(b"a"); 257], false),
-    ] {
-        let mut r = base(&format!("records/value-{name}"), Val, "records");
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        if truncation_trap(records.len() as i128, 0, protocol::RECORDS_MAX as u32) {
-            r.extra.push("truncation-trap");
-        }
-        r.records = tuple(records);
-        out.push(r);
-    }
-    // One record: wrong kind, then length.
-    for (name, value) in not_bytes("a") {
-        let mut r = base(&format!("record/type-{name}-at-0"), Type, "records[0]");
-        if matches!(name, "str" | "bytearray" | "memoryview" | "int" | "bool") {
-            r.extra.extend_from_slice(published);
-        }
-        r.records = tuple(vec![value, bytes(b"b")]);
-        out.push(r);
-    }
-    let mut r = base("record/type-str-at-2", Type, "records[2]");
-    r.records = tuple(vec![bytes(b"a"), bytes(b"b"), TypedValue::Str("c".into())]);
-    out.push(r);
-    let mut last = vec![bytes(b"r"); 63];
-    last.push(TypedValue::Str("r".into()));
-    let mut r = base("record/type-str-at-63-of-64", Type, "records[63]");
-    r.records = tuple(last);
-    r.extra.push("max-records");
-    out.push(r);
-    for (name, records, field, from_seed) in [
-        (
-            "65-bytes-at-0",
-            vec![bytes(&[b'a'; 65])],
-            "records[0]",
-            true,
-        ),
-        (
-            "65-zero-bytes-at-0",
-            vec![bytes(&[0; 65])],
-            "records[0]",
-            false,
-        ),
-        (
-            "100-bytes-at-3",
-            vec![
-                bytes(b"a"),
-                bytes(b""),
-                bytes(b"c"),
-                bytes(&[7; 100]),
-                bytes(b"e"),
-            ],
-            "records[3]",
-            false,
-        ),
-    ] {
-        let mut r = base(&format!("record/value-{name}"), Val, field);
-        r.records = tuple(records);
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        out.push(r);
-    }
-    let mut last = vec![bytes(b"r"); 63];
-    last.push(bytes(&[b'r'; 65]));
-    let mut r = base("record/value-65-bytes-at-63-of-64", Val, "records[63]");
-    r.records = tuple(last);
-    r.extra.push("max-records");
-    out.push(r);
-    // The lookup's item, after a valid construction.
-    for (name, value) in not_bytes("a") {
-        let mut r = base(&format!("item/type-{name}"), Type, "item");
-        if name == "str" {
-            r.extra.extend_from_slice(published);
-        }
-        r.item = Some(value);
-        out.push(r);
-    }
-    for (name, item, from_seed) in [
-        ("65-bytes", vec![b'a'; 65], true),
-        ("65-zero-bytes", vec![0; 65], false),
-        ("128-bytes", vec![0xff; 128], false),
-    ] {
-        let mut r = base(&format!("item/value-{name}"), Val, "item");
-        r.item = Some(bytes(&item));
-        if from_seed {
-            r.extra.extend_from_slice(published);
-        }
-        out.push(r);
-    }
-    let mut r = base("item/value-65-bytes-empty-snapshot", Val, "item");
-    r.records = tuple(vec![]);
-    r.item = Some(bytes(&[b'a'; 65]));
-    r.extra.push("empty-snapshot");
-    out.push(r);
-    let mut r = base("item/type-str-empty-snapshot", Type, "item");
-    r.records = tuple(vec![]);
-    r.item = Some(TypedValue::Str(String::new()));
-    r.extra.push("empty-snapshot");
-    out.push(r);
-
-    // Several faults: the first in the source document's order wins.
-    let multiple: Vec<(&str, Reject)> = vec![
-        ("m-bound-before-k-type", {
-            let mut r = base("", Type, "k");
-            r.m = int(7);
-            r.k = TypedValue::Bool(true);
-            r
-        }),
-        ("m-type-before-k-bound", {
-            let mut r = base("", Type, "m");
-            r.m = TypedValue::Float(16.0);
-            r.k = int(0);
-            r
-        }),
-        ("m-bound-before-seed-type", {
-            let mut r = base("", Val, "m");
-            r.m = int(513);
-            r.seed = TypedValue::Str("lab".into());
-            r
-        }),
-        ("k-bound-before-seed-type", {
-            let mut r = base("", Val, "k");
-            r.k = int(0);
-            r.seed = TypedValue::Bytearray(Hex(b"lab".to_vec()));
-            r
-        }),
-        ("seed-length-before-records-type", {
-            let mut r = base("", Val, "seed");
-            r.seed = bytes(&[0; 17]);
-            r.records = TypedValue::List(vec![]);
-            r
-        }),
-        ("seed-type-before-records-count", {
-            let mut r = base("", Type, "seed");
-            r.seed = TypedValue::Str("lab".into());
-            r.records = tuple(vec![bytes(b"a"); 65]);
-            r
-        }),
-        ("m-type-before-records-type", {
-            let mut r = base("", Type, "m");
-            r.m = TypedValue::Float(16.0);
-            r.records = TypedValue::List(vec![]);
-            r
-        }),
-        ("records-count-before-record-type", {
-            let mut r = base("", Val, "records");
-            let mut records = vec![TypedValue::Str("a".into())];
-            records.extend(vec![bytes(b"a"); 64]);
-            r.records = tuple(records);
-            r
-        }),
-        ("record-length-before-later-record-type", {
-            let mut r = base("", Val, "records[1]");
-            r.records = tuple(vec![
-                bytes(b"a"),
-                bytes(&[b'a'; 65]),
-                TypedValue::Str("c".into()),
-            ]);
-            r
-        }),
-        ("record-type-before-later-record-length", {
-            let mut r = base("", Type, "records[0]");
-            r.records = tuple(vec![TypedValue::Str("a".into()), bytes(&[b'a'; 65])]);
-            r
-        }),
-    ];
-    for (name, mut r) in multiple {
-        r.id = format!("multiple/{name}");
-        r.extra.push("multiple-faults");
-        out.push(r);
-    }
+    let mut out: Vec<DocRejectionCase> = hand_picked::rejections()?
+        .into_iter()
+        .map(hand_picked)
+        .collect();
 
     // The sweep: a random valid base with one random fault, expected by construction.
     let mut rng = SplitMix64::new(REJECTION_SEED);
     for n in 0..REJECTION_SWEEP {
         out.push(sweep_rejection(&mut rng, format!("sweep/{n:04}")));
     }
-    out.into_iter().map(Reject::check).collect()
+    out.into_iter().map(check).collect()
 }
 
 fn random_bytes_value(rng: &mut SplitMix64, max: usize) -> TypedValue {
@@ -1175,7 +862,7 @@ fn out_of_range(rng: &mut SplitMix64, low: u32, high: u32) -> i64 {
     }
 }
 
-fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
+fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
     use ErrorKindName::{Type, Value as Val};
     let m = sweep_m(rng);
     let k = sweep_k(rng);
@@ -1183,23 +870,24 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
     let records: Vec<TypedValue> = (0..rng.range_usize(0, 6))
         .map(|_| random_bytes_value(rng, 16))
         .collect();
-    let mut r = Reject {
+    let type_fault = rng.chance(50);
+    let mut r = DocRejectionCase {
         id,
-        extra: vec!["sweep"],
+        flags: vec!["sweep".into()],
         records: tuple(records.clone()),
         m: int(m.into()),
         k: int(k.into()),
         seed,
         item: None,
-        error: Type,
-        field: String::new(),
+        expect: RejectExpect {
+            error: if type_fault { Type } else { Val },
+            field: String::new(),
+        },
     };
-    let type_fault = rng.chance(50);
-    r.error = if type_fault { Type } else { Val };
     let mut trap = false;
     match rng.below(6) {
         0 => {
-            r.field = "m".into();
+            r.expect.field = "m".into();
             r.m = if type_fault {
                 wrong_kind(rng, "int")
             } else {
@@ -1209,7 +897,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
             };
         }
         1 => {
-            r.field = "k".into();
+            r.expect.field = "k".into();
             r.k = if type_fault {
                 wrong_kind(rng, "int")
             } else {
@@ -1219,7 +907,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
             };
         }
         2 => {
-            r.field = "seed".into();
+            r.expect.field = "seed".into();
             r.seed = if type_fault {
                 wrong_kind(rng, "bytes")
             } else {
@@ -1227,7 +915,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
             };
         }
         3 => {
-            r.field = "records".into();
+            r.expect.field = "records".into();
             r.records = if type_fault {
                 match wrong_kind(rng, "tuple") {
                     TypedValue::List(_) => TypedValue::List(records),
@@ -1244,7 +932,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
                 records.push(bytes(b"a"));
             }
             let at = rng.range_usize(0, records.len() - 1);
-            r.field = format!("records[{at}]");
+            r.expect.field = format!("records[{at}]");
             records[at] = if type_fault {
                 wrong_kind(rng, "bytes")
             } else {
@@ -1253,7 +941,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
             r.records = tuple(records);
         }
         _ => {
-            r.field = "item".into();
+            r.expect.field = "item".into();
             r.item = Some(if type_fault {
                 wrong_kind(rng, "bytes")
             } else {
@@ -1262,7 +950,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> Reject {
         }
     }
     if trap {
-        r.extra.push("truncation-trap");
+        r.flags.push("truncation-trap".into());
     }
     r
 }

@@ -16,12 +16,6 @@ const MS: [u32; 24] = [
     8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 511, 512, 513,
     1000, 1023, 1024,
 ];
-const BOUNDS: (u32, u32, u32, u32) = (
-    protocol::M_MIN,
-    protocol::M_MAX,
-    protocol::K_MIN,
-    protocol::K_MAX,
-);
 /// The longest string, in code units.
 const UNITS_MAX: usize = 256;
 /// Sweep sizes.
@@ -123,7 +117,11 @@ fn position_case(
         ));
     }
     let mut flags = FlagSet::new(extra);
-    param_flags(&mut flags, m, k, BOUNDS);
+    param_flags(
+        &mut flags,
+        (m, protocol::M_MIN, protocol::M_MAX),
+        (k, protocol::K_MIN, protocol::K_MAX),
+    );
     flags.set("surrogate-pair", pair);
     flags.set("lone-surrogate", lone);
     flags.set("zero-unit", units.contains(&0x0000));

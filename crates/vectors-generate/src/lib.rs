@@ -16,6 +16,7 @@ mod doc;
 pub mod flags;
 mod fnv;
 pub mod fresh;
+mod hand_picked;
 pub mod prng;
 pub mod schemas;
 
@@ -180,14 +181,14 @@ pub fn render<C: Serialize>(file: &VectorFileOf<C>) -> Result<String, serde_json
     Ok(text)
 }
 
-/// Flags that depend only on `m`, `k` and the protocol's bounds.
-pub(crate) fn param_flags(flags: &mut FlagSet, m: u32, k: u32, bounds: (u32, u32, u32, u32)) {
-    let (m_min, m_max, k_min, k_max) = bounds;
-    flags.set("min-m", m == m_min);
-    flags.set("max-m", m == m_max);
-    flags.set("min-k", k == k_min);
-    flags.set("max-k", k == k_max);
-    flags.set("m-not-multiple-of-8", !m.is_multiple_of(8));
+/// Flags that depend only on m and k and the protocol's bounds, each given as
+/// `(value, min, max)`.
+pub(crate) fn param_flags(flags: &mut FlagSet, m: (u32, u32, u32), k: (u32, u32, u32)) {
+    flags.set("min-m", m.0 == m.1);
+    flags.set("max-m", m.0 == m.2);
+    flags.set("min-k", k.0 == k.1);
+    flags.set("max-k", k.0 == k.2);
+    flags.set("m-not-multiple-of-8", !m.0.is_multiple_of(8));
 }
 
 /// Whether a list of positions holds a repeat.
