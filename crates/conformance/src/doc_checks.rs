@@ -6,7 +6,7 @@
 //! the spec too, so a wrong spec file fails as loudly as a wrong implementation. A
 //! check's extras (its figures, a spec self-check) are its hook in `hooks.rs`.
 
-use crate::hooks::{self, Seen, UniverseLookups};
+use crate::hooks::{Seen, UniverseLookups, judge};
 use crate::model::{
     BuildExpect, BuildInput, DocCase, DocParams, EquivalentExpect, EquivalentInput, ErrorKindName,
     ExtensionExpect, ExtensionInput, Hex, MutationExpect, MutationInput, ReadExpect, ReadInput,
@@ -238,86 +238,54 @@ pub fn evaluate(
     subject: &mut dyn DocSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let mut failures = Vec::new();
     match case {
-        DocCase::Build(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            let packed = build_and_compare(&mut v, subject, &c.input, &c.expect);
-            let seen = Seen::Build {
-                input: &c.input,
-                packed: packed.as_deref(),
-            };
-            hooks::after(&mut v, &seen, figures);
-        }
-        DocCase::Lookup(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            every_record(&mut v, subject, &c.input, &c.expect.every_record);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Universe(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            let (packed, lookups) = universe(&mut v, subject, &c.input, &c.expect);
-            let seen = Seen::Universe {
-                packed: packed.as_deref(),
-                lookups,
-            };
-            hooks::after(&mut v, &seen, figures);
-        }
-        DocCase::Equivalent(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            equivalent(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Extension(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            extension(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Framing(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            framing(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Mutation(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            immutable(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Fault(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            let seen = shared_bit_fault(&mut v, subject, &c.input, &c.expect);
-            let seen = Seen::Fault {
-                removed: seen.removed.as_deref(),
-                cleared: seen.cleared,
-                damaged: seen.damaged.as_deref(),
-            };
-            hooks::after(&mut v, &seen, figures);
-        }
-        DocCase::TypedRejection(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            typed_rejection(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Exhaustive(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            let seen = match exhaustive(&mut v, subject, &c.input, &c.expect) {
-                Some((snapshots, queries)) => Seen::Exhaustive { snapshots, queries },
-                None => Seen::Other,
-            };
-            hooks::after(&mut v, &seen, figures);
-        }
-        DocCase::Stages(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            stages(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
-        DocCase::Read(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            read(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
+        DocCase::Build(c) => judge(c, figures, |v| Seen::Build {
+            input: &c.input,
+            packed: build_and_compare(v, subject, &c.input, &c.expect),
+        }),
+        DocCase::Lookup(c) => judge(c, figures, |v| {
+            every_record(v, subject, &c.input, &c.expect.every_record);
+            Seen::Other
+        }),
+        DocCase::Universe(c) => judge(c, figures, |v| universe(v, subject, &c.input, &c.expect)),
+        DocCase::Equivalent(c) => judge(c, figures, |v| {
+            equivalent(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
+        DocCase::Extension(c) => judge(c, figures, |v| {
+            extension(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
+        DocCase::Framing(c) => judge(c, figures, |v| {
+            framing(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
+        DocCase::Mutation(c) => judge(c, figures, |v| {
+            immutable(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
+        DocCase::Fault(c) => judge(c, figures, |v| {
+            shared_bit_fault(v, subject, &c.input, &c.expect)
+        }),
+        DocCase::TypedRejection(c) => judge(c, figures, |v| {
+            typed_rejection(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
+        DocCase::Exhaustive(c) => judge(c, figures, |v| {
+            exhaustive(v, subject, &c.input, &c.expect).map_or(
+                Seen::Other,
+                |(snapshots, queries)| Seen::Exhaustive { snapshots, queries },
+            )
+        }),
+        DocCase::Stages(c) => judge(c, figures, |v| {
+            stages(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
+        DocCase::Read(c) => judge(c, figures, |v| {
+            read(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
     }
-    failures
 }
 
 /// Every record looked up in the snapshot of the records, each compared with `want`.
@@ -367,7 +335,7 @@ fn universe(
     subject: &mut dyn DocSubject,
     input: &UniverseInput,
     expect: &UniverseExpect,
-) -> (Option<Vec<u8>>, Option<UniverseLookups>) {
+) -> Seen<'static> {
     let params = raw(&input.params);
     let records = bytes(&input.records_hex);
     let non_members = bytes(&input.non_members_hex);
@@ -447,7 +415,7 @@ fn universe(
         &expect.false_positives_hex,
         &oracle_positives,
     );
-    (packed, lookups)
+    Seen::Universe { packed, lookups }
 }
 
 fn equivalent(
@@ -793,15 +761,6 @@ fn first_shared(sets: &[BTreeSet<u32>]) -> Option<(usize, usize, u32)> {
     })
 }
 
-/// What the fault injection saw: the pair and bit from the implementation's positions
-/// and the member its reader named, as far as the case got.
-#[derive(Default)]
-struct FaultSeen {
-    removed: Option<Vec<u8>>,
-    cleared: Option<u32>,
-    damaged: Option<Vec<u8>>,
-}
-
 /// The seed's fault injection, shown to the implementation: the runner picks the pair
 /// and the bit from the implementation's own positions, clears that bit in the
 /// implementation's own packed bits, and asks it to read the damaged snapshot (without
@@ -811,8 +770,15 @@ fn shared_bit_fault(
     subject: &mut dyn DocSubject,
     input: &BuildInput,
     expect: &crate::model::FaultExpect,
-) -> FaultSeen {
-    let mut seen = FaultSeen::default();
+) -> Seen<'static> {
+    let mut removed_item = None;
+    let mut cleared_bit = None;
+    let mut damaged_member = None;
+    let seen = |removed, cleared, damaged| Seen::Fault {
+        removed,
+        cleared,
+        damaged,
+    };
     let p = &input.params;
     let params = raw(p);
     let records = bytes(&input.records_hex);
@@ -843,7 +809,7 @@ fn shared_bit_fault(
     let mut sets = Vec::new();
     for record in &records {
         let Some(positions) = v.answer("positions", subject.positions(&params, record)) else {
-            return seen;
+            return seen(removed_item, cleared_bit, damaged_member);
         };
         sets.push(
             positions
@@ -858,17 +824,17 @@ fn shared_bit_fault(
             "a pair",
             "none",
         );
-        return seen;
+        return seen(removed_item, cleared_bit, damaged_member);
     };
     let removed = records[i].clone();
-    seen.removed = Some(removed.clone());
-    seen.cleared = Some(cleared);
+    removed_item = Some(removed.clone());
+    cleared_bit = Some(cleared);
     let removed_ok = v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
     if !(v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared) && removed_ok) {
         diagnose(v, subject, &params, &records);
     }
     let Some(built) = v.answer("build", subject.build(&params, &records)) else {
-        return seen;
+        return seen(removed_item, cleared_bit, damaged_member);
     };
     v.holds(
         "the shared bit is set before the fault",
@@ -915,7 +881,7 @@ fn shared_bit_fault(
                 .and_then(|index| remaining.get(index));
             match named {
                 Some(damaged) => {
-                    seen.damaged = Some(damaged.clone());
+                    damaged_member = Some(damaged.clone());
                     v.eq("damaged member", &expect.damaged_hex, &Hex(damaged.clone()));
                 }
                 None => v.fail(
@@ -941,7 +907,7 @@ fn shared_bit_fault(
             ),
         ),
     }
-    seen
+    seen(removed_item, cleared_bit, damaged_member)
 }
 
 /// The bits the runner expects a snapshot to show, the number of its documents and

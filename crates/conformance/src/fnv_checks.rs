@@ -8,7 +8,7 @@
 //! gives back the view it started from. A check's extras (its figures, a spec
 //! self-check) are its hook in `hooks.rs`.
 
-use crate::hooks::{self, Seen};
+use crate::hooks::{Seen, judge};
 use crate::model::{
     EstimatesExpect, EstimatesInput, FnvCase, FnvPositionsExpect, FnvPositionsInput, ScriptExpect,
     ScriptInput, ScriptOp,
@@ -332,33 +332,20 @@ pub fn evaluate(
     subject: &mut dyn FnvSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let mut failures = Vec::new();
     match case {
-        FnvCase::Hashes(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            let got = hashes(&mut v, subject, &c.input, &c.expect);
-            let seen = Seen::Hashes {
-                input: &c.input,
-                expect: &c.expect,
-                got: got.as_ref(),
-            };
-            hooks::after(&mut v, &seen, figures);
-        }
-        FnvCase::Script(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            let answer = script(&mut v, subject, &c.input, &c.expect);
-            let seen = Seen::Script {
-                answer: answer.as_ref(),
-            };
-            hooks::after(&mut v, &seen, figures);
-        }
-        FnvCase::Estimates(c) => {
-            let mut v = Verdict::new(c, &mut failures);
-            estimates(&mut v, subject, &c.input, &c.expect);
-            hooks::after(&mut v, &Seen::Other, figures);
-        }
+        FnvCase::Hashes(c) => judge(c, figures, |v| Seen::Hashes {
+            input: &c.input,
+            expect: &c.expect,
+            got: hashes(v, subject, &c.input, &c.expect),
+        }),
+        FnvCase::Script(c) => judge(c, figures, |v| Seen::Script {
+            answer: script(v, subject, &c.input, &c.expect),
+        }),
+        FnvCase::Estimates(c) => judge(c, figures, |v| {
+            estimates(v, subject, &c.input, &c.expect);
+            Seen::Other
+        }),
     }
-    failures
 }
 
 #[cfg(test)]

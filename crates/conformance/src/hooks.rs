@@ -9,11 +9,12 @@
 //! every check named here.
 
 use crate::doc_checks::text;
-use crate::model::{BuildInput, FnvPositionsExpect, FnvPositionsInput, Hex};
-use crate::report::Figures;
+use crate::model::{BuildInput, Case, FnvPositionsExpect, FnvPositionsInput, Hex};
+use crate::report::{Failure, Figures};
 use crate::subject::{FnvHashes, ScriptAnswer};
 use crate::verdict::Verdict;
 use crate::{doc_checks, fnv_checks};
+use serde::Serialize;
 use serde_json::Value;
 
 /// What an evaluator saw, handed to the hook of the case's check.
@@ -21,20 +22,20 @@ pub(crate) enum Seen<'a> {
     /// A `build` case and the packed bits the implementation built, if it built any.
     Build {
         input: &'a BuildInput,
-        packed: Option<&'a [u8]>,
+        packed: Option<Vec<u8>>,
     },
     /// A `universe` case: the member snapshot's packed bits and, once looked up, the
     /// non-members' answers.
     Universe {
-        packed: Option<&'a [u8]>,
+        packed: Option<Vec<u8>>,
         lookups: Option<UniverseLookups>,
     },
     /// A `fault` case: the pair and bit the implementation's positions gave and the
     /// member its reader named, as far as they were reached.
     Fault {
-        removed: Option<&'a [u8]>,
+        removed: Option<Vec<u8>>,
         cleared: Option<u32>,
-        damaged: Option<&'a [u8]>,
+        damaged: Option<Vec<u8>>,
     },
     /// An `exhaustive` case: the snapshots and queries compared.
     Exhaustive { snapshots: usize, queries: usize },
@@ -42,10 +43,10 @@ pub(crate) enum Seen<'a> {
     Hashes {
         input: &'a FnvPositionsInput,
         expect: &'a FnvPositionsExpect,
-        got: Option<&'a FnvHashes>,
+        got: Option<FnvHashes>,
     },
     /// A `script` case and the implementation's answer, if any.
-    Script { answer: Option<&'a ScriptAnswer> },
+    Script { answer: Option<ScriptAnswer> },
     /// A case of another shape (no hook reads it).
     Other,
 }
@@ -112,11 +113,20 @@ pub(crate) fn checks(protocol: &str) -> impl Iterator<Item = &'static str> {
         .map(|(_, check, _)| *check)
 }
 
-/// Runs the hook of the verdict's check, if it has one.
-pub(crate) fn after(v: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
-    if let Some((_, _, hook)) = HOOKS.iter().find(|(_, check, _)| *check == v.check()) {
-        hook(v, seen, figures);
+/// Judges one case: `evaluate` (its shape's evaluator) records the mismatches and says
+/// what it saw, then the hook of the case's check, if it has one, runs on that.
+pub(crate) fn judge<'c, I: Serialize, E>(
+    case: &'c Case<I, E>,
+    figures: &mut Figures,
+    evaluate: impl FnOnce(&mut Verdict<'_>) -> Seen<'c>,
+) -> Vec<Failure> {
+    let mut failures = Vec::new();
+    let mut v = Verdict::new(case, &mut failures);
+    let seen = evaluate(&mut v);
+    if let Some((_, _, hook)) = HOOKS.iter().find(|(_, check, _)| *check == case.check) {
+        hook(&mut v, &seen, figures);
     }
+    failures
 }
 
 fn empty_snapshot(v: &mut Verdict<'_>, seen: &Seen<'_>, _: &mut Figures) {

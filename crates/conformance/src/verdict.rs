@@ -8,7 +8,6 @@ use std::fmt::Debug;
 /// The mismatches of one case, each recorded with the case id and its inputs.
 pub(crate) struct Verdict<'a> {
     case: &'a str,
-    check: &'a str,
     input: serde_json::Value,
     failures: &'a mut Vec<Failure>,
     diagnosed: bool,
@@ -22,16 +21,10 @@ impl<'a> Verdict<'a> {
     ) -> Self {
         Verdict {
             case: &case.id,
-            check: &case.check,
             input: serde_json::to_value(&case.input).unwrap_or_default(),
             failures,
             diagnosed: false,
         }
-    }
-
-    /// The check the case belongs to.
-    pub(crate) fn check(&self) -> &'a str {
-        self.check
     }
 
     /// The number of mismatches recorded so far (of every case sharing the list).
