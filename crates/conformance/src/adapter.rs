@@ -10,7 +10,7 @@
 //! on it send them, [`serve`] (behind `bloomproof adapter`) answers them with the
 //! production crates.
 
-use crate::model::{Hex, MutationAttempt, ScriptOp, TypedValue};
+use crate::model::{Hex, MutationAttempt, ScriptOp};
 use crate::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation,
     Observation, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer, SubjectError, Triple,
@@ -313,13 +313,7 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 })
             }
             DocOp::Typed(call) => json(TypedResult {
-                lookup: doc.typed(
-                    &call.records,
-                    &call.m,
-                    &call.k,
-                    &call.seed,
-                    call.item.as_ref(),
-                )?,
+                lookup: doc.typed(call)?,
             }),
             DocOp::Read {
                 params,
@@ -658,21 +652,8 @@ impl DocSubject for AdapterDoc {
         builds.into_iter().zip(lookups).collect()
     }
 
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
-        let op = DocOp::Typed(TypedCall {
-            records: records.clone(),
-            m: m.clone(),
-            k: k.clone(),
-            seed: seed.clone(),
-            item: item.cloned(),
-        });
+    fn typed(&mut self, args: &TypedCall) -> Answer<Option<Triple>> {
+        let op = DocOp::Typed(args.clone());
         let r: TypedResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
         Ok(r.lookup)
     }

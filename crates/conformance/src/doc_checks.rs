@@ -10,7 +10,7 @@ use crate::hooks::{Seen, UniverseLookups, judge};
 use crate::model::{
     BuildExpect, BuildInput, DocCase, DocParams, EquivalentExpect, EquivalentInput, ErrorKindName,
     ExtensionExpect, ExtensionInput, Hex, MutationExpect, MutationInput, ReadExpect, ReadInput,
-    RejectExpect, StagesExpect, StagesInput, TripleExpect, TypedInput, UniverseExpect,
+    RejectExpect, StagesExpect, StagesInput, TripleExpect, TypedCall, UniverseExpect,
     UniverseInput,
 };
 use crate::report::{Failure, Figures};
@@ -498,10 +498,10 @@ fn extension(
 fn typed_rejection(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
-    i: &TypedInput,
+    call: &TypedCall,
     expect: &RejectExpect,
 ) {
-    let got = subject.typed(&i.records, &i.m, &i.k, &i.seed, i.item.as_ref());
+    let got = subject.typed(call);
     let want = expect.error.as_str();
     match got {
         Err(SubjectError::Rejected {

@@ -5,12 +5,12 @@
 //! drives any other implementation over stdin/stdout. Each method is one operation of
 //! the adapter protocol (`spec/ADAPTER.md`).
 
-use crate::model::{MutationAttempt, TypedValue};
+use crate::model::MutationAttempt;
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
 pub use bloomproof_format::adapter::{
     Built, EstimatesAnswer, FnvHashes, Framed, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
-    Triple,
+    Triple, TypedCall,
 };
 use bloomproof_protocol::doc_membership_v1 as protocol;
 use std::fmt;
@@ -91,15 +91,8 @@ pub trait DocSubject {
         records: &[Vec<u8>],
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>>;
-    /// Builds from typed values and, when `item` is given, looks it up.
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>>;
+    /// Builds from typed values and, when the call has an `item`, looks it up.
+    fn typed(&mut self, call: &TypedCall) -> Answer<Option<Triple>>;
     /// Reads a snapshot given as its parts, verifying it (`spec/ADAPTER.md`, *Reading
     /// a snapshot*), and looks each item up in it.
     fn read(
@@ -246,21 +239,14 @@ impl DocSubject for RustDoc {
             .collect()
     }
 
-    fn typed(
-        &mut self,
-        records: &TypedValue,
-        m: &TypedValue,
-        k: &TypedValue,
-        seed: &TypedValue,
-        item: Option<&TypedValue>,
-    ) -> Answer<Option<Triple>> {
+    fn typed(&mut self, call: &TypedCall) -> Answer<Option<Triple>> {
         let snapshot = dynamic::build(
-            &records.to_dynamic(),
-            &m.to_dynamic(),
-            &k.to_dynamic(),
-            &seed.to_dynamic(),
+            &call.records.to_dynamic(),
+            &call.m.to_dynamic(),
+            &call.k.to_dynamic(),
+            &call.seed.to_dynamic(),
         )?;
-        match item {
+        match &call.item {
             None => Ok(None),
             Some(item) => Ok(Some(triple(dynamic::lookup(
                 &snapshot,

@@ -24,16 +24,15 @@ fn failed(report: &Report) -> Vec<String> {
 
 /// Drops the `field` of every contract error, as one of the wrappers did.
 fn drops_field() -> PlantedDoc {
-    PlantedDoc::new("flawed").on_typed(|real, records, m, k, seed, item| {
-        real.typed(records, m, k, seed, item)
-            .map_err(|err| match err {
-                SubjectError::Rejected { kind, message, .. } => SubjectError::Rejected {
-                    kind,
-                    field: None,
-                    message,
-                },
-                other => other,
-            })
+    PlantedDoc::new("flawed").on_typed(|real, call| {
+        real.typed(call).map_err(|err| match err {
+            SubjectError::Rejected { kind, message, .. } => SubjectError::Rejected {
+                kind,
+                field: None,
+                message,
+            },
+            other => other,
+        })
     })
 }
 

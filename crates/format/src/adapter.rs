@@ -74,9 +74,10 @@ pub enum DocOp {
     },
 }
 
-/// The `typed` call: the arguments of a dynamic language's constructor, each a
-/// [`TypedValue`] (deliberately untyped: the implementation must refuse the wrong
-/// types itself), and the item to look up in the snapshot, if any.
+/// A construction, and optionally a lookup, with typed values: the `typed` call of the
+/// adapter protocol and the input of the spec's typed rejection cases. Each argument is
+/// a typed value, deliberately unchecked here: the implementation must refuse the wrong
+/// types itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(

@@ -6,9 +6,9 @@
 //! asserts. Several checks share a shape; a check never needs a type of its own. Unknown
 //! fields are refused at every depth. `spec/schemas/` is generated from these types.
 
-use crate::adapter::{MutationAttempt, ScriptOp};
+use crate::adapter::{MutationAttempt, ScriptOp, TypedCall};
 pub use crate::report::PublishedFigure;
-use crate::{DocParams, Hex, RejectExpect, TypedValue};
+use crate::{DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -342,24 +342,6 @@ pub struct FaultExpect {
     pub cleared_bit: u16,
 }
 
-/// A construction with typed values (the arguments `records`, `m`, `k`, `seed`), and
-/// optionally a lookup.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TypedInput {
-    #[expect(missing_docs, reason = "named for the argument it holds")]
-    pub records: TypedValue,
-    #[expect(missing_docs, reason = "named for the argument it holds")]
-    pub m: TypedValue,
-    #[expect(missing_docs, reason = "named for the argument it holds")]
-    pub k: TypedValue,
-    #[expect(missing_docs, reason = "named for the argument it holds")]
-    pub seed: TypedValue,
-    /// If present, the construction must succeed and this item is looked up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub item: Option<TypedValue>,
-}
-
 /// Every subset of a base set, under several parameter profiles.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -431,7 +413,7 @@ pub enum DocCase {
     /// The shared-bit fault injection.
     Fault(Case<BuildInput, FaultExpect>),
     /// A construction or lookup with typed values that must be rejected.
-    TypedRejection(Case<TypedInput, RejectExpect>),
+    TypedRejection(Case<TypedCall, RejectExpect>),
     /// Every subset of a base set against the oracle.
     Exhaustive(Case<ExhaustiveInput, ExhaustiveExpect>),
     /// Every stage of one item.

@@ -6,10 +6,10 @@
 //! the production subject (`real`) and the arguments. The production traits keep no
 //! default for these methods: a real subject has to answer each one itself.
 
-use bloomproof_conformance::model::{MutationAttempt, ScriptOp, TypedValue};
+use bloomproof_conformance::model::{MutationAttempt, ScriptOp};
 use bloomproof_conformance::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
-    RustDoc, RustFnv, ScriptAnswer, Triple,
+    RustDoc, RustFnv, ScriptAnswer, Triple, TypedCall,
 };
 
 /// Defines a planted subject: its hooks, their setters and the subject trait's impl,
@@ -66,7 +66,7 @@ planted! {
         on_positions => fn positions(params: &RawParams, item: &[u8]) -> Vec<u16>;
         on_build => fn build(params: &RawParams, records: &[Vec<u8>]) -> Built;
         on_lookup => fn lookup(params: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> Vec<Triple>;
-        on_typed => fn typed(records: &TypedValue, m: &TypedValue, k: &TypedValue, seed: &TypedValue, item: Option<&TypedValue>) -> Option<Triple>;
+        on_typed => fn typed(call: &TypedCall) -> Option<Triple>;
         on_read => fn read(params: &RawParams, records: &[Vec<u8>], packed_bits: &[u8], items: &[Vec<u8>]) -> Vec<Triple>;
         on_mutate => fn mutate(params: &RawParams, records: &[Vec<u8>], other: (&RawParams, &[Vec<u8>]), attempt: MutationAttempt, probes: &[Vec<u8>]) -> Mutation;
     }
