@@ -279,13 +279,14 @@ pub struct DocRejectionCase {
     pub id: String,
     /// Flags from the file's `flags` table.
     pub flags: Vec<String>,
-    /// The records argument.
+    /// Any typed value, as `m`, `k` and `seed` are: a wrong kind or an out-of-range
+    /// value is the fault (a valid `records` is a tuple of bytes values).
     pub records: TypedValue,
-    /// The m argument.
+    #[allow(missing_docs)]
     pub m: TypedValue,
-    /// The k argument.
+    #[allow(missing_docs)]
     pub k: TypedValue,
-    /// The seed argument.
+    #[allow(missing_docs)]
     pub seed: TypedValue,
     /// When present, the construction succeeds and the lookup of this item is what
     /// must be rejected.

@@ -380,7 +380,6 @@ fn rejection_case(
     })
 }
 
-/// Every rejection case.
 pub(super) fn rejections() -> Result<Vec<FnvRejectionCase>, String> {
     let mut cases = Vec::new();
     for m in [

@@ -30,7 +30,6 @@ pub const DERIVED: [&str; 6] = [
     "empty-snapshot",
 ];
 
-/// The whole file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -41,7 +40,6 @@ struct File {
     rejections: Vec<Entry>,
 }
 
-/// The constructor's inputs.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Inputs {

@@ -1,0 +1,230 @@
+//! `doc-membership-v1/positions`: every stage of every hash index, compared with the
+//! oracle.
+
+use super::{
+    MS, POSITION_SEED, POSITION_SWEEP, io, item_flags, item64, params_flags, seed16, sweep_bytes,
+    sweep_k, sweep_len, sweep_m,
+};
+use crate::prng::SplitMix64;
+use crate::{FlagSet, has_repeat};
+use bloomproof_format::vectors::{DocHash, DocPositionCase};
+use bloomproof_format::{DocParams, Hex, encode_hex};
+use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_protocol::doc_membership_v1::{self as protocol, Params};
+
+/// One position case: production stages, each compared with the oracle.
+fn position_case(
+    id: String,
+    extra: &[&'static str],
+    m: u32,
+    k: u32,
+    seed: &[u8],
+    item: &[u8],
+) -> Result<DocPositionCase, String> {
+    let params = Params::new(m.into(), k.into(), seed).map_err(|e| io(&id, e))?;
+    let mut hashes = Vec::new();
+    for index in 0..params.k() {
+        let message = protocol::message(&params, index, item).map_err(|e| io(&id, e))?;
+        let digest = protocol::digest(&params, index, item).map_err(|e| io(&id, e))?;
+        let position = protocol::reduce(&digest, params.m());
+        let message_hex = encode_hex(message.as_bytes());
+        let oracle_message = oracle::message_hex(m, k, seed, index.into(), item);
+        if message_hex != oracle_message {
+            return Err(io(
+                &id,
+                format!(
+                    "hash {index}: message differs: production {message_hex}, oracle {oracle_message}"
+                ),
+            ));
+        }
+        let digest_hex = encode_hex(&digest);
+        let oracle_digest = oracle::digest_hex(m, k, seed, index.into(), item);
+        if digest_hex != oracle_digest {
+            return Err(io(
+                &id,
+                format!(
+                    "hash {index}: digest differs: production {digest_hex}, oracle {oracle_digest}"
+                ),
+            ));
+        }
+        let oracle_position = oracle::reduce_hex(&oracle_digest, m).map_err(|e| io(&id, e))?;
+        if u32::from(position) != oracle_position {
+            return Err(io(
+                &id,
+                format!(
+                    "hash {index}: position differs: production {position}, oracle {oracle_position}"
+                ),
+            ));
+        }
+        hashes.push(DocHash {
+            index,
+            message_hex: Hex(message.as_bytes().to_vec()),
+            digest_hex: Hex(digest.to_vec()),
+            position,
+        });
+    }
+    let positions = protocol::positions(&params, item)
+        .map_err(|e| io(&id, e))?
+        .as_slice()
+        .to_vec();
+    let staged: Vec<u16> = hashes.iter().map(|h| h.position).collect();
+    let oracle_positions = oracle::positions(m, k, seed, item);
+    let widened: Vec<u32> = positions.iter().map(|&p| u32::from(p)).collect();
+    if positions != staged || widened != oracle_positions {
+        return Err(io(
+            &id,
+            format!(
+                "positions differ: production {positions:?}, per hash {staged:?}, oracle {oracle_positions:?}"
+            ),
+        ));
+    }
+    let mut flags = FlagSet::new(extra);
+    params_flags(&mut flags, m, k, seed);
+    item_flags(&mut flags, item);
+    flags.set("repeated-position", has_repeat(&positions));
+    Ok(DocPositionCase {
+        id,
+        flags: flags.into_vec(),
+        params: DocParams {
+            m: m.into(),
+            k: k.into(),
+            seed_hex: Hex(seed.to_vec()),
+        },
+        item_hex: Hex(item.to_vec()),
+        hashes,
+        positions,
+    })
+}
+
+/// Every position case: published examples, boundary grids, then the sweep.
+pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
+    let mut cases = Vec::new();
+    let published = ["published"];
+    cases.push(position_case(
+        "published/m9-k2-seed-S-item-0041".into(),
+        &published,
+        9,
+        2,
+        b"S",
+        b"\x00A",
+    )?);
+    for n in 0..5 {
+        let item = format!("doc-0{n}");
+        cases.push(position_case(
+            format!("published/m16-k3-seed-lab-{item}"),
+            &published,
+            16,
+            3,
+            b"lab",
+            item.as_bytes(),
+        )?);
+    }
+    cases.push(position_case(
+        "published/framing-seed-a-item-bc".into(),
+        &published,
+        16,
+        3,
+        b"a",
+        b"bc",
+    )?);
+    cases.push(position_case(
+        "published/framing-seed-ab-item-c".into(),
+        &published,
+        16,
+        3,
+        b"ab",
+        b"c",
+    )?);
+    let boundary = ["boundary"];
+    for m in MS {
+        for k in [protocol::K_MIN, protocol::K_MAX] {
+            for seed in [Vec::new(), seed16()] {
+                for item in [Vec::new(), item64()] {
+                    cases.push(position_case(
+                        format!("boundary/m{m}-k{k}-seed{}-item{}", seed.len(), item.len()),
+                        &boundary,
+                        m,
+                        k,
+                        &seed,
+                        &item,
+                    )?);
+                }
+            }
+        }
+    }
+    for m in [8, 9, 512] {
+        for k in 2..protocol::K_MAX {
+            cases.push(position_case(
+                format!("boundary/m{m}-k{k}-seed-lab-doc-00"),
+                &boundary,
+                m,
+                k,
+                b"lab",
+                b"doc-00",
+            )?);
+        }
+    }
+    let seeds: [(&str, Vec<u8>); 3] = [
+        ("seed00x16", vec![0x00; 16]),
+        ("seedffx16", vec![0xff; 16]),
+        ("seed00", vec![0x00]),
+    ];
+    let items: [(&str, Vec<u8>); 10] = [
+        ("item00", vec![0x00]),
+        ("itemff", vec![0xff]),
+        ("item80", vec![0x80]),
+        ("item0000", vec![0x00, 0x00]),
+        ("item00x64", vec![0x00; 64]),
+        ("itemffx64", vec![0xff; 64]),
+        ("item-abc", b"abc".to_vec()),
+        ("item-e-acute-composed", "\u{e9}".as_bytes().to_vec()),
+        ("item-e-acute-decomposed", "e\u{301}".as_bytes().to_vec()),
+        ("item-nul-a", b"\x00a".to_vec()),
+    ];
+    for (seed_name, seed) in &seeds {
+        for (item_name, item) in &items {
+            cases.push(position_case(
+                format!("boundary/bytes-{seed_name}-{item_name}"),
+                &boundary,
+                255,
+                8,
+                seed,
+                item,
+            )?);
+        }
+    }
+    for seed_len in [1usize, 15] {
+        for item_len in [1usize, 2, 15, 16, 17, 31, 32, 33, 63] {
+            let seed: Vec<u8> = (0..seed_len)
+                .map(|i| (i as u8).wrapping_add(0x30))
+                .collect();
+            let item: Vec<u8> = (0..item_len).map(|i| (i as u8).wrapping_mul(11)).collect();
+            cases.push(position_case(
+                format!("boundary/lengths-seed{seed_len}-item{item_len}"),
+                &boundary,
+                100,
+                4,
+                &seed,
+                &item,
+            )?);
+        }
+    }
+    let mut rng = SplitMix64::new(POSITION_SEED);
+    for n in 0..POSITION_SWEEP {
+        let m = sweep_m(&mut rng);
+        let k = sweep_k(&mut rng);
+        let seed_len = sweep_len(&mut rng, protocol::SEED_MAX);
+        let seed = sweep_bytes(&mut rng, seed_len);
+        let item_len = sweep_len(&mut rng, protocol::ITEM_MAX);
+        let item = sweep_bytes(&mut rng, item_len);
+        cases.push(position_case(
+            format!("sweep/{n:04}"),
+            &["sweep"],
+            m,
+            k,
+            &seed,
+            &item,
+        )?);
+    }
+    Ok(cases)
+}

@@ -1,0 +1,336 @@
+//! `doc-membership-v1/snapshots`: snapshots and lookups, compared with the oracle.
+
+use super::{
+    MS, SNAPSHOT_SEED, SNAPSHOT_SWEEP, io, item_flags, item64, params_flags, seed16, sweep_bytes,
+    sweep_k, sweep_len, sweep_m,
+};
+use crate::FlagSet;
+use crate::prng::SplitMix64;
+use bloomproof_filter::DocumentPrefilter;
+use bloomproof_format::vectors::{DocLookup, DocSnapshotCase};
+use bloomproof_format::{DocParams, Hex, encode_hex};
+use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_protocol::doc_membership_v1 as protocol;
+use std::collections::BTreeSet;
+
+/// One snapshot case: production snapshot and lookups, each compared with the oracle.
+/// Lookups: every distinct record (first-occurrence order), then `queries` that are
+/// not already listed.
+fn snapshot_case(
+    id: String,
+    extra: &[&'static str],
+    m: u32,
+    k: u32,
+    seed: &[u8],
+    records: &[Vec<u8>],
+    queries: &[Vec<u8>],
+) -> Result<DocSnapshotCase, String> {
+    let snapshot =
+        DocumentPrefilter::new(records, m.into(), k.into(), seed).map_err(|e| io(&id, e))?;
+    let packed = snapshot.packed_bits();
+    let occupied = oracle::occupied(records, m, k, seed);
+    let oracle_packed = oracle::packed_hex(&occupied, m);
+    if encode_hex(&packed) != oracle_packed {
+        return Err(io(
+            &id,
+            format!(
+                "packed bits differ: production {}, oracle {oracle_packed}",
+                encode_hex(&packed)
+            ),
+        ));
+    }
+    if snapshot.bits_set() as usize != occupied.len() {
+        return Err(io(
+            &id,
+            format!(
+                "bits set differ: production {}, oracle {}",
+                snapshot.bits_set(),
+                occupied.len()
+            ),
+        ));
+    }
+    // The exact set, computed here independently of the filter crate.
+    let distinct: BTreeSet<&[u8]> = records.iter().map(Vec::as_slice).collect();
+    let production: BTreeSet<&[u8]> = snapshot.documents().iter().collect();
+    if production != distinct {
+        return Err(io(
+            &id,
+            "the document set differs from the distinct records",
+        ));
+    }
+    let mut listed: Vec<&[u8]> = Vec::new();
+    for item in records.iter().chain(queries) {
+        if !listed.contains(&item.as_slice()) {
+            listed.push(item);
+        }
+    }
+    let mut case_flags = FlagSet::new(extra);
+    params_flags(&mut case_flags, m, k, seed);
+    case_flags.set("empty-snapshot", records.is_empty());
+    case_flags.set("max-records", records.len() == protocol::RECORDS_MAX);
+    let mut lookups = Vec::new();
+    for item in listed {
+        let got = snapshot.lookup(item).map_err(|e| io(&id, e))?;
+        let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
+        let member = distinct.contains(item);
+        let want = (maybe, maybe, maybe && member);
+        if (got.maybe_present, got.exact_checked, got.duplicate) != want {
+            return Err(io(
+                &id,
+                format!(
+                    "lookup of {} differs: production {got:?}, oracle {want:?}",
+                    encode_hex(item)
+                ),
+            ));
+        }
+        let mut flags = FlagSet::default();
+        flags.set("member", member);
+        flags.set("non-member", !member);
+        flags.set(
+            "repeated-record",
+            records.iter().filter(|r| r.as_slice() == item).count() > 1,
+        );
+        flags.set("false-positive", !member && maybe);
+        item_flags(&mut flags, item);
+        let flags = flags.into_vec();
+        case_flags.extend(&flags)?;
+        lookups.push(DocLookup {
+            item_hex: Hex(item.to_vec()),
+            flags,
+            maybe_present: got.maybe_present,
+            exact_checked: got.exact_checked,
+            duplicate: got.duplicate,
+        });
+    }
+    for record in records {
+        item_flags(&mut case_flags, record);
+    }
+    Ok(DocSnapshotCase {
+        id,
+        flags: case_flags.into_vec(),
+        params: DocParams {
+            m: m.into(),
+            k: k.into(),
+            seed_hex: Hex(seed.to_vec()),
+        },
+        records_hex: records.iter().map(|r| Hex(r.clone())).collect(),
+        packed_hex: Hex(packed),
+        bits_set: snapshot.bits_set(),
+        documents: snapshot.documents().len(),
+        lookups,
+    })
+}
+
+fn texts(items: &[&str]) -> Vec<Vec<u8>> {
+    items.iter().map(|s| s.as_bytes().to_vec()).collect()
+}
+
+pub(crate) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
+    let mut cases = Vec::new();
+    let published = ["published"];
+    let universe: Vec<Vec<u8>> = (0..64)
+        .map(|i| format!("doc-{i:02}").into_bytes())
+        .collect();
+    let figures = snapshot_case(
+        "published/seed-figures-m16-k3-lab".into(),
+        &published,
+        16,
+        3,
+        b"lab",
+        &universe[..4],
+        &universe[4..],
+    )?;
+    // The source document's own figures: 7 bits, d291, 5 false positives.
+    let false_positives = figures
+        .lookups
+        .iter()
+        .filter(|l| l.flags.iter().any(|f| f == "false-positive"))
+        .count();
+    if figures.packed_hex.to_hex() != "d291" || figures.bits_set != 7 || false_positives != 5 {
+        return Err(io(&figures.id, "does not reproduce the published figures"));
+    }
+    cases.push(figures);
+    let mut reordered: Vec<Vec<u8>> = universe[..4].iter().rev().cloned().collect();
+    reordered.extend_from_slice(&universe[..4]);
+    let reordered = snapshot_case(
+        "published/reversed-and-repeated-m16-k3-lab".into(),
+        &published,
+        16,
+        3,
+        b"lab",
+        &reordered,
+        &universe[4..8],
+    )?;
+    if reordered.packed_hex.to_hex() != "d291" || reordered.documents != 4 {
+        return Err(io(&reordered.id, "order or repeats changed the snapshot"));
+    }
+    cases.push(reordered);
+    cases.push(snapshot_case(
+        "published/extension-m16-k3-lab".into(),
+        &published,
+        16,
+        3,
+        b"lab",
+        &universe[..8],
+        &universe[8..12],
+    )?);
+    cases.push(snapshot_case(
+        "published/raw-forms-m32-k3-raw".into(),
+        &published,
+        32,
+        3,
+        b"raw",
+        &[Vec::new(), vec![0x00], "\u{e9}".as_bytes().to_vec()],
+        &["e\u{301}".as_bytes().to_vec(), vec![0x00, 0x00]],
+    )?);
+    cases.push(snapshot_case(
+        "published/framing-packing-m9-k2-S".into(),
+        &published,
+        9,
+        2,
+        b"S",
+        &[b"\x00A".to_vec()],
+        &[b"A".to_vec(), Vec::new()],
+    )?);
+    let max_records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 64]).collect();
+    cases.push(snapshot_case(
+        "published/maximum-bounds-m512-k8".into(),
+        &published,
+        512,
+        8,
+        &[b's'; 16],
+        &max_records,
+        &[vec![64; 64], vec![0; 63], Vec::new()],
+    )?);
+    let boundary = ["boundary"];
+    let probes = texts(&["", "a", "b", "doc-00"]);
+    cases.push(snapshot_case(
+        "boundary/empty-snapshot-m16-k3-lab".into(),
+        &boundary,
+        16,
+        3,
+        b"lab",
+        &[],
+        &probes,
+    )?);
+    cases.push(snapshot_case(
+        "boundary/empty-snapshot-m8-k1".into(),
+        &boundary,
+        8,
+        1,
+        b"",
+        &[],
+        &probes,
+    )?);
+    let grid_records = vec![
+        Vec::new(),
+        item64(),
+        b"a".to_vec(),
+        vec![0x00],
+        vec![0xff; 64],
+    ];
+    let grid_queries = vec![
+        b"b".to_vec(),
+        vec![0x00, 0x00],
+        vec![0xff; 63],
+        b"A".to_vec(),
+        vec![b'a'; 64],
+        item64()[..63].to_vec(),
+    ];
+    for (n, m) in MS.into_iter().enumerate() {
+        for k in [protocol::K_MIN, protocol::K_MAX] {
+            let seed = if n % 2 == 0 { Vec::new() } else { seed16() };
+            cases.push(snapshot_case(
+                format!("boundary/m{m}-k{k}-seed{}", seed.len()),
+                &boundary,
+                m,
+                k,
+                &seed,
+                &grid_records,
+                &grid_queries,
+            )?);
+        }
+    }
+    cases.push(snapshot_case(
+        "boundary/one-record-64-times-m64-k3".into(),
+        &boundary,
+        64,
+        3,
+        b"dup",
+        &vec![b"dup".to_vec(); 64],
+        &texts(&["dupe", "du", "DUP"]),
+    )?);
+    let saturating: Vec<Vec<u8>> = (0..64).map(|i| format!("r{i}").into_bytes()).collect();
+    cases.push(snapshot_case(
+        "boundary/saturated-m8-k8".into(),
+        &boundary,
+        8,
+        8,
+        b"",
+        &saturating,
+        &texts(&["r64", "x", ""]),
+    )?);
+    let mut rng = SplitMix64::new(SNAPSHOT_SEED);
+    for n in 0..SNAPSHOT_SWEEP {
+        let m = sweep_m(&mut rng);
+        let k = sweep_k(&mut rng);
+        let seed_len = sweep_len(&mut rng, protocol::SEED_MAX);
+        let seed = sweep_bytes(&mut rng, seed_len);
+        let count = match rng.below(10) {
+            0..=4 => rng.range_usize(0, 8),
+            5..=7 => rng.range_usize(9, 32),
+            _ => rng.range_usize(33, protocol::RECORDS_MAX),
+        };
+        let mut records: Vec<Vec<u8>> = Vec::with_capacity(count);
+        for _ in 0..count {
+            if !records.is_empty() && rng.chance(15) {
+                let again = rng.pick(&records).cloned().unwrap_or_default();
+                records.push(again);
+            } else {
+                records.push(snapshot_item(&mut rng));
+            }
+        }
+        let mut queries: Vec<Vec<u8>> = (0..4).map(|_| snapshot_item(&mut rng)).collect();
+        for _ in 0..2 {
+            if let Some(member) = rng.pick(&records).cloned() {
+                queries.push(mutate(&mut rng, member));
+            }
+        }
+        cases.push(snapshot_case(
+            format!("sweep/{n:04}"),
+            &["sweep"],
+            m,
+            k,
+            &seed,
+            &records,
+            &queries,
+        )?);
+    }
+    Ok(cases)
+}
+
+/// A record or query for the snapshot sweep: mostly short, sometimes up to 64 bytes.
+fn snapshot_item(rng: &mut SplitMix64) -> Vec<u8> {
+    let len = match rng.below(10) {
+        0..=4 => rng.range_usize(0, 6),
+        5..=8 => rng.range_usize(0, 32),
+        _ => rng.range_usize(33, protocol::ITEM_MAX),
+    };
+    sweep_bytes(rng, len)
+}
+
+/// A near miss of a member: one bit flipped, one byte dropped or one byte added.
+fn mutate(rng: &mut SplitMix64, mut item: Vec<u8>) -> Vec<u8> {
+    match (rng.below(3), item.is_empty()) {
+        (0, false) => {
+            let at = rng.range_usize(0, item.len() - 1);
+            item[at] ^= 1 << rng.below(8);
+        }
+        (1, false) => {
+            item.pop();
+        }
+        _ if item.len() < protocol::ITEM_MAX => item.push(rng.next_u64() as u8),
+        _ => item[0] ^= 0x01,
+    }
+    item
+}
