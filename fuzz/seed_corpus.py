@@ -126,7 +126,7 @@ def spec_cases():
 
         checks_variant("count", lambda s: s.update(check_count=s["check_count"] + 1))
         checks_variant("twice", lambda s: s["checks"].append(s["checks"][0]) or s.update(check_count=s["check_count"] + 1))
-        checks_variant("no-evaluator", lambda s: s["checks"][0].update(name="no_such_check"))
+        checks_variant("renamed-check", lambda s: s["checks"][0].update(name="no_such_check"))
 
     # A bad hex digit in doc-membership-v1's first case.
     doc = load("spec/doc-membership-v1/cases.json")
