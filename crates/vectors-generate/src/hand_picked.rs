@@ -1,7 +1,15 @@
-//! The hand-picked `doc-membership-v1` rejections, read from
-//! `data/doc-membership-v1.hand-picked.json` (compiled in).
+//! The hand-picked `doc-membership-v1` cases, read from
+//! `data/doc-membership-v1.hand-picked.json` (compiled in): the published positions,
+//! the published and empty snapshots, and the rejections. (The boundary grids and the
+//! sweeps are computed in `doc/`.)
 //!
-//! Each entry is the file's valid `base` construction with some of its inputs replaced,
+//! A position is parameters and an item; a snapshot is parameters, records and
+//! queries, and optionally the figures it must reproduce (`expect`). Bytes are
+//! `{"hex": "0041"}`, `{"text": "doc-00"}` (UTF-8) or `{"bytes_repeat": {"hex": "73",
+//! "times": 16}}`. Their flags are given by hand (`published` or `boundary`); the
+//! generator adds the ones it derives from the content.
+//!
+//! A rejection is the file's valid `base` construction with some of its inputs replaced,
 //! and the error the source document's check order says it must give. Values are
 //! typed values as in the vector files, plus two shorthands for long inputs:
 //! `{"bytes_repeat": {"hex": "61", "times": 65}}` (one bytes value, `hex` repeated) and,
@@ -11,7 +19,7 @@
 //! Production must then give exactly the expected error, as for every rejection.
 
 use bloomproof_format::vectors::DocRejectionCase;
-use bloomproof_format::{Hex, RejectExpect, TypedValue};
+use bloomproof_format::{DocParams, Hex, RejectExpect, TypedValue};
 use serde::Deserialize;
 
 /// Where the data lives, for error messages.
@@ -36,8 +44,107 @@ struct File {
     /// What the file is (for its readers; not used).
     #[serde(rename = "comment")]
     _comment: String,
+    positions: Vec<PositionEntry>,
+    snapshots: Vec<SnapshotEntry>,
     base: Inputs,
     rejections: Vec<Entry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionEntry {
+    id: String,
+    flags: Vec<String>,
+    params: DocParams,
+    item: ByteString,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SnapshotEntry {
+    id: String,
+    flags: Vec<String>,
+    params: DocParams,
+    records: Vec<ByteString>,
+    /// Looked up after every distinct record (those already listed are skipped).
+    queries: Vec<ByteString>,
+    #[serde(default)]
+    expect: SnapshotExpect,
+}
+
+/// Figures a hand-picked snapshot must reproduce (each one given is compared).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotExpect {
+    pub packed_hex: Option<Hex>,
+    pub bits_set: Option<u32>,
+    pub documents: Option<usize>,
+    /// Non-members whose lookup is `(true, true, false)`.
+    pub false_positives: Option<usize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum ByteString {
+    Hex(Hex),
+    /// UTF-8 text.
+    Text(String),
+    BytesRepeat {
+        hex: Hex,
+        times: usize,
+    },
+}
+
+impl ByteString {
+    fn bytes(&self) -> Vec<u8> {
+        match self {
+            ByteString::Hex(hex) => hex.0.clone(),
+            ByteString::Text(text) => text.as_bytes().to_vec(),
+            ByteString::BytesRepeat { hex, times } => hex.0.repeat(*times),
+        }
+    }
+}
+
+/// Parameters as the generator takes them: m and k within `u32`, the seed's bytes.
+pub struct Params {
+    pub m: u32,
+    pub k: u32,
+    pub seed: Vec<u8>,
+}
+
+fn params(place: &str, params: &DocParams) -> Result<Params, String> {
+    let narrow = |name: &str, value: u64| {
+        u32::try_from(value).map_err(|_| format!("{place}: params.{name}: {value} is too large"))
+    };
+    Ok(Params {
+        m: narrow("m", params.m)?,
+        k: narrow("k", params.k)?,
+        seed: params.seed_hex.0.clone(),
+    })
+}
+
+/// A hand-picked position case's inputs.
+pub struct Position {
+    pub id: String,
+    pub flags: Vec<String>,
+    pub params: Params,
+    pub item: Vec<u8>,
+}
+
+/// A hand-picked snapshot case's inputs and expected figures.
+pub struct Snapshot {
+    pub id: String,
+    pub flags: Vec<String>,
+    pub params: Params,
+    pub records: Vec<Vec<u8>>,
+    pub queries: Vec<Vec<u8>>,
+    pub expect: SnapshotExpect,
+}
+
+fn read_file(text: &str) -> Result<File, String> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut deserializer)
+        .map_err(|err| format!("{PATH}: at {}: {}", err.path(), err.inner()))
 }
 
 #[derive(Debug, Deserialize)]
@@ -122,34 +229,70 @@ fn elements(items: &[Value]) -> Result<Vec<TypedValue>, String> {
     Ok(out)
 }
 
-/// Every hand-picked rejection, in file order, with the flags given by hand only (the
-/// caller derives the others).
+/// Every hand-picked case of the data file, each list in file order.
+pub struct HandPicked {
+    pub positions: Vec<Position>,
+    pub snapshots: Vec<Snapshot>,
+    /// With the flags given by hand only (the caller derives the others).
+    pub rejections: Vec<DocRejectionCase>,
+}
+
+/// Reads and expands the data file.
 ///
 /// # Errors
 ///
-/// A message naming the file, the entry (index and id) and the field: JSON that does
-/// not fit the format (with its path), a `repeat` outside a tuple or list, a derived
-/// flag listed by hand, or a duplicate id.
-pub fn rejections() -> Result<Vec<DocRejectionCase>, String> {
+/// A message naming the file, the entry (section, index and id) and the field: JSON
+/// that does not fit the format (with its path), m or k beyond `u32`, a `repeat`
+/// outside a tuple or list, a derived flag listed on a rejection, or a duplicate
+/// rejection id.
+pub fn read() -> Result<HandPicked, String> {
     parse(TEXT)
 }
 
-fn parse(text: &str) -> Result<Vec<DocRejectionCase>, String> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let file: File = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|err| format!("{PATH}: at {}: {}", err.path(), err.inner()))?;
-    let base = |name: &str, value: &Value| {
+fn parse(text: &str) -> Result<HandPicked, String> {
+    let file = read_file(text)?;
+    let place =
+        |section: &str, index: usize, id: &str| format!("{PATH}: {section}[{index}] (`{id}`)");
+    let mut positions = Vec::with_capacity(file.positions.len());
+    for (index, entry) in file.positions.into_iter().enumerate() {
+        positions.push(Position {
+            params: params(&place("positions", index, &entry.id), &entry.params)?,
+            item: entry.item.bytes(),
+            id: entry.id,
+            flags: entry.flags,
+        });
+    }
+    let mut snapshots = Vec::with_capacity(file.snapshots.len());
+    for (index, entry) in file.snapshots.into_iter().enumerate() {
+        snapshots.push(Snapshot {
+            params: params(&place("snapshots", index, &entry.id), &entry.params)?,
+            records: entry.records.iter().map(ByteString::bytes).collect(),
+            queries: entry.queries.iter().map(ByteString::bytes).collect(),
+            id: entry.id,
+            flags: entry.flags,
+            expect: entry.expect,
+        });
+    }
+    Ok(HandPicked {
+        positions,
+        snapshots,
+        rejections: rejections(file.base, file.rejections)?,
+    })
+}
+
+fn rejections(base: Inputs, list: Vec<Entry>) -> Result<Vec<DocRejectionCase>, String> {
+    let typed = |name: &str, value: &Value| {
         value
             .typed()
             .map_err(|err| format!("{PATH}: base.{name}{err}"))
     };
-    let records = base("records", &file.base.records)?;
-    let m = base("m", &file.base.m)?;
-    let k = base("k", &file.base.k)?;
-    let seed = base("seed", &file.base.seed)?;
+    let records = typed("records", &base.records)?;
+    let m = typed("m", &base.m)?;
+    let k = typed("k", &base.k)?;
+    let seed = typed("seed", &base.seed)?;
     let mut ids = std::collections::BTreeSet::new();
-    let mut out = Vec::with_capacity(file.rejections.len());
-    for (index, entry) in file.rejections.into_iter().enumerate() {
+    let mut out = Vec::with_capacity(list.len());
+    for (index, entry) in list.into_iter().enumerate() {
         let place = format!("{PATH}: rejections[{index}] (`{}`)", entry.id);
         if !ids.insert(entry.id.clone()) {
             return Err(format!("{place}: the id is given twice"));
@@ -197,14 +340,20 @@ mod tests {
 
     fn wrap(entries: &str) -> String {
         format!(
-            r#"{{"comment": "", "base": {{"records": {{"tuple": []}}, "m": {{"int": 16}}, "k": {{"int": 3}}, "seed": {{"bytes": ""}}}}, "rejections": [{entries}]}}"#
+            r#"{{"comment": "", "positions": [], "snapshots": [], "base": {{"records": {{"tuple": []}}, "m": {{"int": 16}}, "k": {{"int": 3}}, "seed": {{"bytes": ""}}}}, "rejections": [{entries}]}}"#
         )
     }
 
     #[test]
     fn the_committed_file_reads() {
-        let all = rejections().unwrap();
-        assert!(all.len() > 50, "{} entries", all.len());
+        let all = read().unwrap();
+        assert!(
+            all.rejections.len() > 50,
+            "{} rejections",
+            all.rejections.len()
+        );
+        assert!(!all.positions.is_empty());
+        assert!(!all.snapshots.is_empty());
     }
 
     #[test]
@@ -212,7 +361,7 @@ mod tests {
         let text = wrap(
             r#"{"id": "a", "records": {"tuple": [{"str": "x"}, {"repeat": {"times": 3, "value": {"bytes_repeat": {"hex": "61", "times": 2}}}}]}, "expect": {"error": "value", "field": "records"}}"#,
         );
-        let all = parse(&text).unwrap();
+        let all = parse(&text).unwrap().rejections;
         let aa = TypedValue::Bytes(Hex(b"aa".to_vec()));
         assert_eq!(
             all[0].records,
@@ -256,7 +405,7 @@ mod tests {
             ),
         ];
         for (entries, want) in cases {
-            let err = parse(&wrap(entries)).unwrap_err();
+            let err = parse(&wrap(entries)).err().unwrap();
             assert!(err.starts_with(PATH), "{err}");
             assert!(err.contains(want), "{err} lacks {want}");
         }

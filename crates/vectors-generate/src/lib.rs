@@ -40,6 +40,13 @@ impl FlagSet {
         FlagSet(flags.iter().copied().collect())
     }
 
+    /// Flags given by name (from data): an error names an unknown one.
+    pub(crate) fn given(flags: &[String]) -> Result<Self, String> {
+        let mut set = FlagSet::default();
+        set.extend(flags)?;
+        Ok(set)
+    }
+
     pub(crate) fn set(&mut self, flag: &'static str, on: bool) {
         if on {
             self.0.insert(flag);

@@ -5,6 +5,7 @@ use super::{
     MS, POSITION_SEED, POSITION_SWEEP, io, item_flags, item64, params_flags, seed16, sweep_bytes,
     sweep_k, sweep_len, sweep_m,
 };
+use crate::hand_picked;
 use crate::prng::SplitMix64;
 use crate::{FlagSet, has_repeat};
 use bloomproof_format::vectors::{DocHash, DocPositionCase};
@@ -15,7 +16,7 @@ use bloomproof_protocol::doc_membership_v1::{self as protocol, Params};
 /// One position case: production stages, each compared with the oracle.
 fn position_case(
     id: String,
-    extra: &[&'static str],
+    mut flags: FlagSet,
     m: u32,
     k: u32,
     seed: &[u8],
@@ -78,7 +79,6 @@ fn position_case(
             ),
         ));
     }
-    let mut flags = FlagSet::new(extra);
     params_flags(&mut flags, m, k, seed);
     item_flags(&mut flags, item);
     flags.set("repeated-position", has_repeat(&positions));
@@ -96,45 +96,15 @@ fn position_case(
     })
 }
 
-/// Every position case: published examples, boundary grids, then the sweep.
+/// Every position case: the hand-picked ones (published examples), boundary grids,
+/// then the sweep.
 pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
     let mut cases = Vec::new();
-    let published = ["published"];
-    cases.push(position_case(
-        "published/m9-k2-seed-S-item-0041".into(),
-        &published,
-        9,
-        2,
-        b"S",
-        b"\x00A",
-    )?);
-    for n in 0..5 {
-        let item = format!("doc-0{n}");
-        cases.push(position_case(
-            format!("published/m16-k3-seed-lab-{item}"),
-            &published,
-            16,
-            3,
-            b"lab",
-            item.as_bytes(),
-        )?);
+    for case in hand_picked::read()?.positions {
+        let hand_picked::Params { m, k, seed } = case.params;
+        let flags = FlagSet::given(&case.flags).map_err(|err| io(&case.id, err))?;
+        cases.push(position_case(case.id, flags, m, k, &seed, &case.item)?);
     }
-    cases.push(position_case(
-        "published/framing-seed-a-item-bc".into(),
-        &published,
-        16,
-        3,
-        b"a",
-        b"bc",
-    )?);
-    cases.push(position_case(
-        "published/framing-seed-ab-item-c".into(),
-        &published,
-        16,
-        3,
-        b"ab",
-        b"c",
-    )?);
     let boundary = ["boundary"];
     for m in MS {
         for k in [protocol::K_MIN, protocol::K_MAX] {
@@ -142,7 +112,7 @@ pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
                 for item in [Vec::new(), item64()] {
                     cases.push(position_case(
                         format!("boundary/m{m}-k{k}-seed{}-item{}", seed.len(), item.len()),
-                        &boundary,
+                        FlagSet::new(&boundary),
                         m,
                         k,
                         &seed,
@@ -156,7 +126,7 @@ pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
         for k in 2..protocol::K_MAX {
             cases.push(position_case(
                 format!("boundary/m{m}-k{k}-seed-lab-doc-00"),
-                &boundary,
+                FlagSet::new(&boundary),
                 m,
                 k,
                 b"lab",
@@ -185,7 +155,7 @@ pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
         for (item_name, item) in &items {
             cases.push(position_case(
                 format!("boundary/bytes-{seed_name}-{item_name}"),
-                &boundary,
+                FlagSet::new(&boundary),
                 255,
                 8,
                 seed,
@@ -201,7 +171,7 @@ pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
             let item: Vec<u8> = (0..item_len).map(|i| (i as u8).wrapping_mul(11)).collect();
             cases.push(position_case(
                 format!("boundary/lengths-seed{seed_len}-item{item_len}"),
-                &boundary,
+                FlagSet::new(&boundary),
                 100,
                 4,
                 &seed,
@@ -219,7 +189,7 @@ pub(crate) fn positions() -> Result<Vec<DocPositionCase>, String> {
         let item = sweep_bytes(&mut rng, item_len);
         cases.push(position_case(
             format!("sweep/{n:04}"),
-            &["sweep"],
+            FlagSet::new(&["sweep"]),
             m,
             k,
             &seed,

@@ -161,7 +161,8 @@ fn size(value: &TypedValue) -> Option<i128> {
 
 /// Every rejection case: the hand-picked ones, then the sweep.
 pub(crate) fn rejections() -> Result<Vec<DocRejectionCase>, String> {
-    let mut out: Vec<DocRejectionCase> = hand_picked::rejections()?
+    let mut out: Vec<DocRejectionCase> = hand_picked::read()?
+        .rejections
         .into_iter()
         .map(hand_picked)
         .collect();

@@ -4,8 +4,8 @@ use super::{
     MS, SNAPSHOT_SEED, SNAPSHOT_SWEEP, io, item_flags, item64, params_flags, seed16, sweep_bytes,
     sweep_k, sweep_len, sweep_m,
 };
-use crate::FlagSet;
 use crate::prng::SplitMix64;
+use crate::{FlagSet, hand_picked};
 use bloomproof_filter::DocumentPrefilter;
 use bloomproof_format::vectors::{DocLookup, DocSnapshotCase};
 use bloomproof_format::{DocParams, Hex, encode_hex};
@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 /// not already listed.
 fn snapshot_case(
     id: String,
-    extra: &[&'static str],
+    mut case_flags: FlagSet,
     m: u32,
     k: u32,
     seed: &[u8],
@@ -64,7 +64,6 @@ fn snapshot_case(
             listed.push(item);
         }
     }
-    let mut case_flags = FlagSet::new(extra);
     params_flags(&mut case_flags, m, k, seed);
     case_flags.set("empty-snapshot", records.is_empty());
     case_flags.set("max-records", records.len() == protocol::RECORDS_MAX);
@@ -121,107 +120,66 @@ fn snapshot_case(
     })
 }
 
+/// Checks the figures a hand-picked snapshot states (`expect` in the data file).
+fn reproduces(case: &DocSnapshotCase, expect: &hand_picked::SnapshotExpect) -> Result<(), String> {
+    let false_positives = case
+        .lookups
+        .iter()
+        .filter(|lookup| lookup.flags.iter().any(|flag| flag == "false-positive"))
+        .count();
+    let mut wrong = Vec::new();
+    if let Some(packed) = &expect.packed_hex
+        && *packed != case.packed_hex
+    {
+        wrong.push(format!(
+            "packed_hex {}, not {}",
+            case.packed_hex.to_hex(),
+            packed.to_hex()
+        ));
+    }
+    if let Some(bits_set) = expect.bits_set
+        && bits_set != case.bits_set
+    {
+        wrong.push(format!("bits_set {}, not {bits_set}", case.bits_set));
+    }
+    if let Some(documents) = expect.documents
+        && documents != case.documents
+    {
+        wrong.push(format!("documents {}, not {documents}", case.documents));
+    }
+    if let Some(want) = expect.false_positives
+        && want != false_positives
+    {
+        wrong.push(format!("{false_positives} false positives, not {want}"));
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(io(
+            &case.id,
+            format!(
+                "does not reproduce the figures of {}: {}",
+                hand_picked::PATH,
+                wrong.join(", ")
+            ),
+        ))
+    }
+}
+
 fn texts(items: &[&str]) -> Vec<Vec<u8>> {
     items.iter().map(|s| s.as_bytes().to_vec()).collect()
 }
 
 pub(crate) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
     let mut cases = Vec::new();
-    let published = ["published"];
-    let universe: Vec<Vec<u8>> = (0..64)
-        .map(|i| format!("doc-{i:02}").into_bytes())
-        .collect();
-    let figures = snapshot_case(
-        "published/seed-figures-m16-k3-lab".into(),
-        &published,
-        16,
-        3,
-        b"lab",
-        &universe[..4],
-        &universe[4..],
-    )?;
-    // The source document's own figures: 7 bits, d291, 5 false positives.
-    let false_positives = figures
-        .lookups
-        .iter()
-        .filter(|l| l.flags.iter().any(|f| f == "false-positive"))
-        .count();
-    if figures.packed_hex.to_hex() != "d291" || figures.bits_set != 7 || false_positives != 5 {
-        return Err(io(&figures.id, "does not reproduce the published figures"));
+    for case in hand_picked::read()?.snapshots {
+        let hand_picked::Params { m, k, seed } = case.params;
+        let flags = FlagSet::given(&case.flags).map_err(|err| io(&case.id, err))?;
+        let built = snapshot_case(case.id, flags, m, k, &seed, &case.records, &case.queries)?;
+        reproduces(&built, &case.expect)?;
+        cases.push(built);
     }
-    cases.push(figures);
-    let mut reordered: Vec<Vec<u8>> = universe[..4].iter().rev().cloned().collect();
-    reordered.extend_from_slice(&universe[..4]);
-    let reordered = snapshot_case(
-        "published/reversed-and-repeated-m16-k3-lab".into(),
-        &published,
-        16,
-        3,
-        b"lab",
-        &reordered,
-        &universe[4..8],
-    )?;
-    if reordered.packed_hex.to_hex() != "d291" || reordered.documents != 4 {
-        return Err(io(&reordered.id, "order or repeats changed the snapshot"));
-    }
-    cases.push(reordered);
-    cases.push(snapshot_case(
-        "published/extension-m16-k3-lab".into(),
-        &published,
-        16,
-        3,
-        b"lab",
-        &universe[..8],
-        &universe[8..12],
-    )?);
-    cases.push(snapshot_case(
-        "published/raw-forms-m32-k3-raw".into(),
-        &published,
-        32,
-        3,
-        b"raw",
-        &[Vec::new(), vec![0x00], "\u{e9}".as_bytes().to_vec()],
-        &["e\u{301}".as_bytes().to_vec(), vec![0x00, 0x00]],
-    )?);
-    cases.push(snapshot_case(
-        "published/framing-packing-m9-k2-S".into(),
-        &published,
-        9,
-        2,
-        b"S",
-        &[b"\x00A".to_vec()],
-        &[b"A".to_vec(), Vec::new()],
-    )?);
-    let max_records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 64]).collect();
-    cases.push(snapshot_case(
-        "published/maximum-bounds-m512-k8".into(),
-        &published,
-        512,
-        8,
-        &[b's'; 16],
-        &max_records,
-        &[vec![64; 64], vec![0; 63], Vec::new()],
-    )?);
     let boundary = ["boundary"];
-    let probes = texts(&["", "a", "b", "doc-00"]);
-    cases.push(snapshot_case(
-        "boundary/empty-snapshot-m16-k3-lab".into(),
-        &boundary,
-        16,
-        3,
-        b"lab",
-        &[],
-        &probes,
-    )?);
-    cases.push(snapshot_case(
-        "boundary/empty-snapshot-m8-k1".into(),
-        &boundary,
-        8,
-        1,
-        b"",
-        &[],
-        &probes,
-    )?);
     let grid_records = vec![
         Vec::new(),
         item64(),
@@ -242,7 +200,7 @@ pub(crate) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
             let seed = if n % 2 == 0 { Vec::new() } else { seed16() };
             cases.push(snapshot_case(
                 format!("boundary/m{m}-k{k}-seed{}", seed.len()),
-                &boundary,
+                FlagSet::new(&boundary),
                 m,
                 k,
                 &seed,
@@ -253,7 +211,7 @@ pub(crate) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
     }
     cases.push(snapshot_case(
         "boundary/one-record-64-times-m64-k3".into(),
-        &boundary,
+        FlagSet::new(&boundary),
         64,
         3,
         b"dup",
@@ -263,7 +221,7 @@ pub(crate) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
     let saturating: Vec<Vec<u8>> = (0..64).map(|i| format!("r{i}").into_bytes()).collect();
     cases.push(snapshot_case(
         "boundary/saturated-m8-k8".into(),
-        &boundary,
+        FlagSet::new(&boundary),
         8,
         8,
         b"",
@@ -298,7 +256,7 @@ pub(crate) fn snapshots() -> Result<Vec<DocSnapshotCase>, String> {
         }
         cases.push(snapshot_case(
             format!("sweep/{n:04}"),
-            &["sweep"],
+            FlagSet::new(&["sweep"]),
             m,
             k,
             &seed,
