@@ -6,7 +6,7 @@
 //! the spec too, so a wrong spec file fails as loudly as a wrong implementation. A
 //! check's extras (its figures, a spec self-check) are its hook in `hooks.rs`.
 
-use crate::hooks::{Seen, UniverseLookups, judge};
+use crate::hooks::{Seen, UniverseLookups, judge, plain};
 use crate::model::{
     BuildExpect, BuildInput, DocCase, DocParams, EquivalentExpect, EquivalentInput, ErrorKindName,
     ExtensionExpect, ExtensionInput, Hex, MutationExpect, MutationInput, ReadExpect, ReadInput,
@@ -243,33 +243,21 @@ pub fn evaluate(
             input: &c.input,
             packed: build_and_compare(v, subject, &c.input, &c.expect),
         }),
-        DocCase::Lookup(c) => judge(c, figures, |v| {
-            every_record(v, subject, &c.input, &c.expect.every_record);
-            Seen::Other
+        DocCase::Lookup(c) => plain(c, figures, |v| {
+            every_record(v, subject, &c.input, &c.expect.every_record)
         }),
         DocCase::Universe(c) => judge(c, figures, |v| universe(v, subject, &c.input, &c.expect)),
-        DocCase::Equivalent(c) => judge(c, figures, |v| {
-            equivalent(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
-        DocCase::Extension(c) => judge(c, figures, |v| {
-            extension(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
-        DocCase::Framing(c) => judge(c, figures, |v| {
-            framing(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
-        DocCase::Mutation(c) => judge(c, figures, |v| {
-            immutable(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
+        DocCase::Equivalent(c) => {
+            plain(c, figures, |v| equivalent(v, subject, &c.input, &c.expect))
+        }
+        DocCase::Extension(c) => plain(c, figures, |v| extension(v, subject, &c.input, &c.expect)),
+        DocCase::Framing(c) => plain(c, figures, |v| framing(v, subject, &c.input, &c.expect)),
+        DocCase::Mutation(c) => plain(c, figures, |v| immutable(v, subject, &c.input, &c.expect)),
         DocCase::Fault(c) => judge(c, figures, |v| {
             shared_bit_fault(v, subject, &c.input, &c.expect)
         }),
-        DocCase::TypedRejection(c) => judge(c, figures, |v| {
-            typed_rejection(v, subject, &c.input, &c.expect);
-            Seen::Other
+        DocCase::TypedRejection(c) => plain(c, figures, |v| {
+            typed_rejection(v, subject, &c.input, &c.expect)
         }),
         DocCase::Exhaustive(c) => judge(c, figures, |v| {
             exhaustive(v, subject, &c.input, &c.expect).map_or(
@@ -277,14 +265,8 @@ pub fn evaluate(
                 |(snapshots, queries)| Seen::Exhaustive { snapshots, queries },
             )
         }),
-        DocCase::Stages(c) => judge(c, figures, |v| {
-            stages(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
-        DocCase::Read(c) => judge(c, figures, |v| {
-            read(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
+        DocCase::Stages(c) => plain(c, figures, |v| stages(v, subject, &c.input, &c.expect)),
+        DocCase::Read(c) => plain(c, figures, |v| read(v, subject, &c.input, &c.expect)),
     }
 }
 

@@ -8,7 +8,7 @@
 //! gives back the view it started from. A check's extras (its figures, a spec
 //! self-check) are its hook in `hooks.rs`.
 
-use crate::hooks::{Seen, judge};
+use crate::hooks::{Seen, judge, plain};
 use crate::model::{
     EstimatesExpect, EstimatesInput, FnvCase, FnvPositionsExpect, FnvPositionsInput, ScriptExpect,
     ScriptInput, ScriptOp,
@@ -341,10 +341,7 @@ pub fn evaluate(
         FnvCase::Script(c) => judge(c, figures, |v| Seen::Script {
             answer: script(v, subject, &c.input, &c.expect),
         }),
-        FnvCase::Estimates(c) => judge(c, figures, |v| {
-            estimates(v, subject, &c.input, &c.expect);
-            Seen::Other
-        }),
+        FnvCase::Estimates(c) => plain(c, figures, |v| estimates(v, subject, &c.input, &c.expect)),
     }
 }
 

@@ -113,6 +113,18 @@ pub(crate) fn checks(protocol: &str) -> impl Iterator<Item = &'static str> {
         .map(|(_, check, _)| *check)
 }
 
+/// [`judge`] for a shape whose evaluator sees nothing a hook reads.
+pub(crate) fn plain<I: Serialize, E>(
+    case: &Case<I, E>,
+    figures: &mut Figures,
+    evaluate: impl FnOnce(&mut Verdict<'_>),
+) -> Vec<Failure> {
+    judge(case, figures, |v| {
+        evaluate(v);
+        Seen::Other
+    })
+}
+
 /// Judges one case: `evaluate` (its shape's evaluator) records the mismatches and says
 /// what it saw, then the hook of the case's check, if it has one, runs on that.
 pub(crate) fn judge<'c, I: Serialize, E>(
