@@ -1,6 +1,6 @@
 //! `cargo xtask <task>`: project automation.
 //!
-//! * `conformance [--format text|json] [FILTER]`: run every documented check.
+//! * `conformance [ARGS]`: every documented check, as `bloomproof conformance --spec spec/ ARGS`.
 //! * `schemas [--check]`: write `spec/schemas/*.json` from the Rust types, or fail
 //!   when they are stale.
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
@@ -12,9 +12,8 @@
 //! * `load [--quick]`: a load test of `bloomproof adapter` and `bloomproof explore` on
 //!   loopback, bounded in count and time: p50/p99 latency and peak memory.
 
-use bloomproof_conformance::front::{self, Options};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 
 mod bench;
 mod ci;
@@ -90,35 +89,50 @@ fn main() -> ExitCode {
     }
 }
 
-// `cargo xtask conformance`: the flags of `bloomproof conformance`, parsed by the same
-// clap definition (`Options`), with the spec read from this checkout's `spec/` unless
-// `--spec` says otherwise.
-#[derive(clap::Parser)]
-#[command(
-    name = "cargo xtask conformance",
-    about = "Run every documented check of this checkout's spec/ (or --spec DIR), in process or against an adapter command (spec/ADAPTER.md)"
-)]
-struct ConformanceCommand {
-    #[command(flatten)]
-    options: Options,
-}
-
+/// `cargo xtask conformance [ARGS]`: `bloomproof conformance ARGS`, the binary built first
+/// (quietly), on this checkout's `spec/` unless ARGS name a `--spec`. The flags, the
+/// report and the exit code are the binary's own (its clap definition,
+/// `bloomproof::front`): nothing is parsed here.
 fn conformance(args: &[String]) -> ExitCode {
-    use clap::Parser;
-    let command = match ConformanceCommand::try_parse_from(
-        std::iter::once("cargo xtask conformance").chain(args.iter().map(String::as_str)),
-    ) {
-        Ok(command) => command,
-        Err(err) => {
-            let _ = err.print();
-            return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
+    let root = root();
+    match Command::new("cargo")
+        .args(["build", "-q", "-p", "bloomproof", "--locked"])
+        .current_dir(&root)
+        .status()
+    {
+        Ok(status) if status.success() => {}
+        Ok(status) => {
+            eprintln!("error: cargo build -p bloomproof failed ({status})");
+            return ExitCode::from(2);
         }
-    };
-    let mut options = command.options;
-    if options.spec_dir.is_none() {
-        options.spec_dir = Some(root().join("spec"));
+        Err(err) => {
+            eprintln!("error: cannot run cargo build: {err}");
+            return ExitCode::from(2);
+        }
     }
-    front::conformance(&options)
+    let binary = gallery::target_dir(&root).join("debug").join("bloomproof");
+    let mut command = Command::new(&binary);
+    command.arg("conformance");
+    // Flags come before a `--`; after it, everything is the FILTER.
+    let flags = args.iter().take_while(|arg| arg.as_str() != "--");
+    if !flags
+        .into_iter()
+        .any(|arg| arg == "--spec" || arg.starts_with("--spec="))
+    {
+        command.arg("--spec").arg(root.join("spec"));
+    }
+    match command.args(args).status() {
+        Ok(status) => ExitCode::from(
+            status
+                .code()
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(1),
+        ),
+        Err(err) => {
+            eprintln!("error: cannot run {}: {err}", binary.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn schemas(args: &[String]) -> Result<(), String> {

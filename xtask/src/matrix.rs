@@ -54,7 +54,7 @@ fn parse(args: &[String], root: &Path) -> Result<Options, String> {
     let mut options = Options {
         implementations: root.join(IMPLEMENTATIONS),
         sessions: Vec::new(),
-        timeout: bloomproof_conformance::front::DEFAULT_TIMEOUT,
+        timeout: bloomproof_conformance::adapter::DEFAULT_TIMEOUT,
         browser: true,
     };
     let mut args = args.iter();
@@ -79,7 +79,7 @@ fn parse(args: &[String], root: &Path) -> Result<Options, String> {
                     .push((name.to_string(), PathBuf::from(file)));
             }
             "--timeout" => {
-                options.timeout = bloomproof_conformance::front::parse_timeout(&value(arg)?)?;
+                options.timeout = bloomproof_conformance::adapter::parse_timeout(&value(arg)?)?;
             }
             "--no-browser" => options.browser = false,
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),

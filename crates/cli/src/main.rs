@@ -3,7 +3,8 @@
 
 mod explain;
 
-use bloomproof_conformance::front::{self, Options};
+use bloomproof::adapter;
+use bloomproof::front::{self, Options};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +36,7 @@ enum Command {
     Adapter,
     /// Serve the interactive fnv1a-utf16-v1 explorer page on this machine and print its URL
     /// (or, with --export DIR, write it as static files).
+    #[cfg(feature = "explore")]
     Explore(ExploreArgs),
 }
 
@@ -57,6 +59,7 @@ struct ExportArgs {
 }
 
 /// Arguments of `explore`.
+#[cfg(feature = "explore")]
 #[derive(clap::Args)]
 struct ExploreArgs {
     /// The port to listen on; 0 picks a free one.
@@ -120,7 +123,7 @@ fn main() -> ExitCode {
         Command::Adapter => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
-            match bloomproof_conformance::adapter::serve(stdin, stdout) {
+            match adapter::serve(stdin, stdout) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(err) => {
                     eprintln!("bloomproof adapter: {err}");
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        #[cfg(feature = "explore")]
         Command::Explore(args) => {
             if let Some(dir) = &args.export {
                 return match bloomproof_explorer::export_site(dir, args.force) {

@@ -2,6 +2,7 @@
 //! one clear line) unless `--allow-remote` says so; the default listens on
 //! 127.0.0.1 and answers only requests that name it.
 
+#![cfg(feature = "explore")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};

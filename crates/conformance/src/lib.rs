@@ -25,12 +25,10 @@ pub mod model;
 pub mod quote;
 pub mod report;
 pub mod run;
-mod scan;
 pub mod subject;
 mod verdict;
 
 pub use load::{LoadError, Spec, load};
 pub use report::{CheckOutcome, Failure, Report};
 pub use run::run;
-pub mod front;
 pub mod schemas;

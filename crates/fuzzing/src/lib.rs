@@ -13,9 +13,10 @@
 //! | `spec_cases` | [`spec_cases`] | the spec loader (`load::parse_protocol`) on one spec file |
 //! | `vectors` | [`vectors`] | `bloomproof_vectors::parse_bytes` |
 //! | `session_import` | [`session_import`] | `Session::import` and `Session::from_export` |
-//! | `adapter_request` | [`adapter_request`] | `adapter::parse_request`, then `adapter::answer` |
+//! | `adapter_request` | [`adapter_request`] | `bloomproof adapter`'s `parse_request`, then `answer` (the `bloomproof` crate's `adapter`) |
 
-use bloomproof_conformance::adapter::{self, DocOp, FnvOp, Request};
+use bloomproof::adapter::{self, Request};
+use bloomproof_conformance::adapter::{DocOp, FnvOp};
 use bloomproof_conformance::load::parse_protocol;
 use bloomproof_conformance::model::ScriptOp;
 use bloomproof_session::{DraftField, Op, Session};

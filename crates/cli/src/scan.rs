@@ -3,7 +3,7 @@
 //! JSON values than a request may hold, naming where. It keeps nothing but the keys of
 //! the objects it is inside.
 
-use crate::quote;
+use bloomproof_conformance::quote;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::HashSet;
 use std::fmt;

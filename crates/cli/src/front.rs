@@ -1,7 +1,9 @@
-//! The command-line front end shared by `bloomproof conformance` and
-//! `cargo xtask conformance`.
+//! The front end of `bloomproof conformance` (which `cargo xtask conformance` runs with
+//! the same arguments): its flags ([`Options`]), the report printed and the exit code.
 
-use crate::run::{Subjects, run};
+use bloomproof_conformance::adapter::{DEFAULT_TIMEOUT, parse_timeout};
+use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::{accumulated, embedded};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,8 +17,8 @@ pub enum Format {
     Json,
 }
 
-/// Options of a conformance run, and the command-line flags of `bloomproof conformance`
-/// and `cargo xtask conformance`: both parse them with this one definition.
+/// Options of a conformance run: the command-line flags of `bloomproof conformance`
+/// (and so of `cargo xtask conformance`, which passes its arguments on).
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct Options {
     /// Run the spec in this folder (its protocol folders' checks.json and cases.json)
@@ -47,50 +49,21 @@ pub struct Options {
     pub no_times: bool,
 }
 
-/// The default time an adapter has to answer one request.
-pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
-
-/// The shortest `--timeout`, in seconds.
-pub const TIMEOUT_MIN_SECS: f64 = 0.1;
-
-/// The longest `--timeout`, in seconds (an hour).
-pub const TIMEOUT_MAX_SECS: f64 = 3600.0;
-
-/// Reads a `--timeout`: a finite number of seconds from [`TIMEOUT_MIN_SECS`] to
-/// [`TIMEOUT_MAX_SECS`] (`20`, `0.5`, `1e2`). Anything else (`-1`, `NaN`, `inf`,
-/// `1e300`, `20s`) is an error naming the value and the range.
-pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    let range = format!(
-        "--timeout takes a number of seconds from {TIMEOUT_MIN_SECS} to {TIMEOUT_MAX_SECS}"
-    );
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{range}, got {}", crate::quote::prefix(text)))?;
-    if !(secs.is_finite() && (TIMEOUT_MIN_SECS..=TIMEOUT_MAX_SECS).contains(&secs)) {
-        return Err(format!("{range}, got {}", crate::quote::prefix(text)));
-    }
-    std::time::Duration::try_from_secs_f64(secs)
-        .map_err(|err| format!("{range}, got {}: {err}", crate::quote::prefix(text)))
-}
-
 /// Loads the spec (the one embedded in this binary, or the folder
 /// `options.spec_dir`), runs it against the in-process Rust implementation (or the
 /// adapter command of `options.implementation`), prints the report with the spec's
-/// version ([`crate::embedded::version`]). Exit code 0 when every check passed, 1 when
+/// version ([`embedded::version`]). Exit code 0 when every check passed, 1 when
 /// one failed, 2 when the spec did not load.
 pub fn conformance(options: &Options) -> ExitCode {
     // The version (a SHA-256 over the spec files) is computed beside the loading.
     let (loaded, version) = std::thread::scope(|scope| {
         let version = scope.spawn(|| match &options.spec_dir {
-            None => Ok(crate::embedded::embedded_version()),
-            Some(dir) => {
-                crate::embedded::files_in(dir).map(|files| crate::embedded::version(&files))
-            }
+            None => Ok(embedded::embedded_version()),
+            Some(dir) => embedded::files_in(dir).map(|files| embedded::version(&files)),
         });
         let loaded = match &options.spec_dir {
-            None => crate::embedded::load(),
-            Some(dir) => crate::load(dir),
+            None => embedded::load(),
+            Some(dir) => bloomproof_conformance::load(dir),
         };
         match version.join() {
             Ok(version) => (loaded, version),
@@ -130,7 +103,7 @@ pub fn conformance(options: &Options) -> ExitCode {
     // after the report.
     let (mut report, accumulated) = std::thread::scope(|scope| {
         let accumulated = scope.spawn(|| {
-            crate::accumulated::compute_in_process(
+            accumulated::compute_in_process(
                 options.spec_dir.as_deref(),
                 options.implementation.is_some(),
                 options.filter.as_deref(),
@@ -179,30 +152,5 @@ pub fn write_stdout(text: &str) {
         && err.kind() != std::io::ErrorKind::BrokenPipe
     {
         eprintln!("cannot write to standard output: {err}");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn timeouts_are_finite_seconds_in_range() {
-        assert_eq!(parse_timeout("20"), Ok(Duration::from_secs(20)));
-        assert_eq!(parse_timeout("0.1"), Ok(Duration::from_millis(100)));
-        assert_eq!(parse_timeout("3600"), Ok(Duration::from_secs(3600)));
-        assert_eq!(parse_timeout(" 1e1 "), Ok(Duration::from_secs(10)));
-        for bad in [
-            "-1", "NaN", "inf", "-inf", "1e300", "0", "0.09", "3600.5", "20s", "",
-        ] {
-            let err = parse_timeout(bad).err().unwrap_or_default();
-            assert_eq!(
-                err,
-                format!("--timeout takes a number of seconds from 0.1 to 3600, got {bad:?}")
-            );
-        }
-        let long = "9".repeat(10_000);
-        assert!(parse_timeout(&long).err().unwrap_or_default().len() < 200);
     }
 }

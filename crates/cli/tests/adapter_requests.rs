@@ -1,7 +1,7 @@
 //! Regression tests from fuzzing `adapter::parse_request` + `adapter::answer`
 //! (`fuzz/fuzz_targets/adapter_request.rs`): answering a request never panics.
 
-use bloomproof_conformance::adapter::{answer, parse_request};
+use bloomproof::adapter::{answer, parse_request};
 use bloomproof_conformance::subject::{SCRIPT_HELPER_MAX, SubjectError};
 
 fn answer_line(line: &str) -> Result<serde_json::Value, SubjectError> {
@@ -35,9 +35,10 @@ mod bounded {
 
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-    use bloomproof_conformance::adapter::{
-        REQUEST_MAX, REQUEST_VALUES_MAX, RESPONSE_MAX, SCRIPT_MAX, parse_request, respond, serve,
+    use bloomproof::adapter::{
+        REQUEST_MAX, REQUEST_VALUES_MAX, SCRIPT_MAX, parse_request, respond, serve,
     };
+    use bloomproof_conformance::adapter::RESPONSE_MAX;
     use serde_json::{Value, json};
     use std::io::{BufReader, Cursor, Read};
 

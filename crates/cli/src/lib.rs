@@ -1,0 +1,13 @@
+//! The `bloomproof` command-line tool's library: the parts of the binary that other
+//! crates reuse.
+//!
+//! * [`adapter`]: the serving side of the adapter protocol (`bloomproof adapter`),
+//!   answering requests with the production crates; the fuzz target `adapter_request`
+//!   drives [`adapter::parse_request`] and [`adapter::answer`].
+//! * [`front`]: `bloomproof conformance`, its flags, printing and exit codes (0 all
+//!   passed, 1 a check failed, 2 the spec or the adapter could not be loaded or
+//!   started).
+
+pub mod adapter;
+pub mod front;
+mod scan;
