@@ -16,7 +16,7 @@ Usage: derive/doc_membership_v1.py          write the files
 import hashlib
 from pathlib import Path
 
-from spec_files import case, protocol_files, write_or_check
+from spec_files import case, derive
 
 PROTOCOL = "doc-membership-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -411,13 +411,5 @@ def cases():
     return out
 
 
-def render():
-    return protocol_files(OUT, PROTOCOL, cases(), FLAGS, indent=2)
-
-
-def main():
-    write_or_check(render(), __file__)
-
-
 if __name__ == "__main__":
-    main()
+    derive(OUT, PROTOCOL, cases, FLAGS, 2, __file__)

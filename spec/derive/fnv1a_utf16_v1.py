@@ -20,7 +20,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-from spec_files import case, protocol_files, write_or_check
+from spec_files import case, derive
 
 PROTOCOL = "fnv1a-utf16-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -928,13 +928,5 @@ def cases():
     return out
 
 
-def render():
-    return protocol_files(OUT, PROTOCOL, cases(), FLAGS, indent=1)
-
-
-def main():
-    write_or_check(render(), __file__)
-
-
 if __name__ == "__main__":
-    main()
+    derive(OUT, PROTOCOL, cases, FLAGS, 1, __file__)

@@ -67,3 +67,9 @@ def write_or_check(files, script):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         print("wrote", path)
+
+
+def derive(out, protocol, cases, flags, indent, script):
+    """The main of a protocol's derivation script: `cases()` into `out`'s two files, or
+    with `--check` a check that they are fresh."""
+    write_or_check(protocol_files(out, protocol, cases(), flags, indent), script)
