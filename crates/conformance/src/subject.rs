@@ -61,14 +61,12 @@ impl From<ContractError> for SubjectError {
 /// Result of a subject operation.
 pub type Answer<T> = Result<T, SubjectError>;
 
-/// The parameters as plain values.
+/// The parameters as plain values (the seed as bytes, not hex), unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs, reason = "m, k and the seed of `spec/README.md`")]
 pub struct RawParams {
-    /// m.
     pub m: u64,
-    /// k.
     pub k: u64,
-    /// The seed bytes.
     pub seed: Vec<u8>,
 }
 

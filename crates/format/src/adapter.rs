@@ -122,10 +122,7 @@ pub enum FnvOp {
         units: Vec<u16>,
     },
     /// A session script -> `{"initial": view, "steps": [..]}` (`spec/fnv1a-utf16-v1/SESSION.md`).
-    Session {
-        /// The steps.
-        script: Vec<ScriptOp>,
-    },
+    Session { script: Vec<ScriptOp> },
     /// The estimates -> `{"classic", "finite_m", "exact", "optimal_k"}`.
     Estimates { m: u32, k: u32, n: u32 },
 }
@@ -173,17 +170,14 @@ pub enum TextValue {
     Units(Vec<u16>),
 }
 
-/// A field the user edits.
+/// A field the user edits: `m`, `k`, `insert` or `query`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[allow(missing_docs, reason = "each variant is the field of its name")]
 pub enum DraftName {
-    /// The m field.
     M,
-    /// The k field.
     K,
-    /// The insert field.
     Insert,
-    /// The query field.
     Query,
 }
 
@@ -201,10 +195,13 @@ pub enum PanelName {
 /// the rest are script helpers every adapter implements (see `spec/README.md`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(
+    missing_docs,
+    reason = "a field that only names its value (the field, the string, the panel) has no doc"
+)]
 pub enum ScriptOp {
     /// Types into a field (raw text, kept verbatim).
     SetDraft {
-        /// Which field.
         field: DraftName,
         /// The raw text.
         value: String,
@@ -212,22 +209,15 @@ pub enum ScriptOp {
     /// Creates the filter from the m and k drafts.
     Create {},
     /// Inserts a string.
-    Insert {
-        /// The string.
-        value: TextValue,
-    },
+    Insert { value: TextValue },
     /// Queries a string.
-    Query {
-        /// The string.
-        value: TextValue,
-    },
+    Query { value: TextValue },
     /// Inserts "a" to "h", in order.
     InsertExample {},
     /// Clears the filter, keeps the drafts.
     Reset {},
     /// Opens or closes a detail panel.
     SetPanel {
-        /// Which panel.
         panel: PanelName,
         /// Open or closed.
         open: bool,
@@ -243,15 +233,9 @@ pub enum ScriptOp {
     /// it. The view must equal the one before.
     Roundtrip {},
     /// Imports this JSON document (serialised compactly).
-    Import {
-        /// The document.
-        document: serde_json::Value,
-    },
+    Import { document: serde_json::Value },
     /// Imports this raw text.
-    ImportText {
-        /// The text.
-        text: String,
-    },
+    ImportText { text: String },
     /// Exports the session, pads it with trailing spaces to exactly `bytes` bytes and
     /// imports that.
     ImportPadded {
@@ -329,8 +313,8 @@ pub struct Built {
 /// The result of `lookup_many` and `read`: one triple per item, in input order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[allow(missing_docs, reason = "one triple per item, as the type says")]
 pub struct TriplesResult {
-    /// The triples.
     pub results: Vec<Triple>,
 }
 
@@ -414,7 +398,7 @@ pub struct SaveAnswer {
 pub struct StepError {
     /// The error kind (`spec/fnv1a-utf16-v1/SESSION.md`).
     pub kind: String,
-    /// Its message.
+    /// The message, in the implementation's words.
     pub message: String,
 }
 
@@ -457,7 +441,6 @@ pub struct EstimatesAnswer {
     pub finite_m: f64,
     /// Exact under ideal uniform hashing.
     pub exact: f64,
-    /// Optimal k.
     pub optimal_k: u32,
 }
 
@@ -497,27 +480,19 @@ pub struct Messages {
     doc_request: DocOp,
     /// A `fnv1a-utf16-v1` request (without `id` and `protocol`).
     fnv_request: FnvOp,
-    /// `sha256`.
     sha256: DigestResult,
-    /// `frame`.
     frame: Framed,
     /// `positions` (`doc-membership-v1`).
     doc_positions: PositionsResult,
-    /// `build`.
     build: Built,
-    /// `lookup`.
     lookup: Triple,
     /// `lookup_many` and `read`.
     lookup_many: TriplesResult,
-    /// `typed`.
     typed: TypedResult,
-    /// `mutate`.
     mutate: MutateResult,
     /// `positions` (`fnv1a-utf16-v1`).
     fnv_positions: FnvHashes,
-    /// `session`.
     session: ScriptAnswer,
-    /// `estimates`.
     estimates: EstimatesAnswer,
     /// A whole response line.
     response: Response,
