@@ -7,14 +7,15 @@
 //! `format_version`, `generator`, `case_count`, `flags`) and a `cases` array whose
 //! element type depends on the file's protocol and kind ([`FileKind`]).
 
-use crate::{DocParams, Hex, RejectExpect, TypedValue};
+use crate::adapter::TypedCall;
+use crate::{DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// The format version of the vector files.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 // ---------------------------------------------------------------------------------
 // The file and its header
@@ -279,19 +280,11 @@ pub struct DocRejectionCase {
     pub id: String,
     /// Flags from the file's `flags` table.
     pub flags: Vec<String>,
-    /// Any typed value, as `m`, `k` and `seed` are: a wrong kind or an out-of-range
-    /// value is the fault (a valid `records` is a tuple of bytes values).
-    pub records: TypedValue,
-    #[allow(missing_docs)]
-    pub m: TypedValue,
-    #[allow(missing_docs)]
-    pub k: TypedValue,
-    #[allow(missing_docs)]
-    pub seed: TypedValue,
-    /// When present, the construction succeeds and the lookup of this item is what
-    /// must be rejected.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub item: Option<TypedValue>,
+    /// The constructor's arguments as typed values of any kind (a wrong kind or an
+    /// out-of-range value is the fault), and when `item` is given, the construction
+    /// succeeds and the lookup of `item` is what must be rejected: the adapter
+    /// protocol's `typed` call and the spec's `typed_rejection` input.
+    pub input: TypedCall,
     /// The expected error.
     pub expect: RejectExpect,
 }

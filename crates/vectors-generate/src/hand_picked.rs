@@ -18,6 +18,7 @@
 //! [`DERIVED`]); an entry lists only the others (`published`, `multiple-faults`).
 //! Production must then give exactly the expected error, as for every rejection.
 
+use bloomproof_format::adapter::TypedCall;
 use bloomproof_format::vectors::DocRejectionCase;
 use bloomproof_format::{DocParams, Hex, RejectExpect, TypedValue};
 use serde::Deserialize;
@@ -308,7 +309,7 @@ fn rejections(base: Inputs, list: Vec<Entry>) -> Result<Vec<DocRejectionCase>, S
                 .typed()
                 .map_err(|err| format!("{place}: {name}{}{err}", separator(&err))),
         };
-        out.push(DocRejectionCase {
+        let input = TypedCall {
             records: field("records", entry.records.as_ref(), &records)?,
             m: field("m", entry.m.as_ref(), &m)?,
             k: field("k", entry.k.as_ref(), &k)?,
@@ -320,6 +321,9 @@ fn rejections(base: Inputs, list: Vec<Entry>) -> Result<Vec<DocRejectionCase>, S
                         .map_err(|err| format!("{place}: item{}{err}", separator(&err)))?,
                 ),
             },
+        };
+        out.push(DocRejectionCase {
+            input,
             id: entry.id,
             flags: entry.flags,
             expect: entry.expect,
@@ -364,7 +368,7 @@ mod tests {
         let all = parse(&text).unwrap().rejections;
         let aa = TypedValue::Bytes(Hex(b"aa".to_vec()));
         assert_eq!(
-            all[0].records,
+            all[0].input.records,
             TypedValue::Tuple(vec![
                 TypedValue::Str("x".into()),
                 aa.clone(),
@@ -372,8 +376,8 @@ mod tests {
                 aa
             ])
         );
-        assert_eq!(all[0].m, TypedValue::Int(16));
-        assert_eq!(all[0].item, None);
+        assert_eq!(all[0].input.m, TypedValue::Int(16));
+        assert_eq!(all[0].input.item, None);
     }
 
     #[test]

@@ -508,9 +508,9 @@ fn check_reject_expect(out: &mut Vec<String>, field: &str) {
 fn check_doc_rejection(case: &DocRejectionCase) -> Vec<String> {
     let mut out = Vec::new();
     check_reject_expect(&mut out, &case.expect.field);
-    if case.item.is_some() && case.expect.field != "item" {
+    if case.input.item.is_some() && case.expect.field != "item" {
         out.push(format!(
-            "`item` is given, so the construction succeeds and the error is the lookup's (field `item`), not {:?}",
+            "`input.item` is given, so the construction succeeds and the error is the lookup's (field `item`), not {:?}",
             case.expect.field
         ));
     }

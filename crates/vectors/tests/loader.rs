@@ -11,7 +11,7 @@ const DOC: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.positions.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "positions",
-  "format_version": 2,
+  "format_version": 3,
   "generator": "test",
   "case_count": 2,
   "flags": {
@@ -30,7 +30,7 @@ const FNV: &str = r#"{
   "$schema": "../schemas/fnv1a-utf16-v1.positions.schema.json",
   "protocol": "fnv1a-utf16-v1",
   "kind": "positions",
-  "format_version": 2,
+  "format_version": 3,
   "generator": "test",
   "case_count": 1,
   "flags": {"published": "a published figure"},
@@ -44,7 +44,7 @@ const SNAPSHOT: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.snapshots.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "snapshots",
-  "format_version": 2,
+  "format_version": 3,
   "generator": "test",
   "case_count": 1,
   "flags": {"non-member": "not a record"},
@@ -58,12 +58,12 @@ const REJECTION: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.rejections.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "rejections",
-  "format_version": 2,
+  "format_version": 3,
   "generator": "test",
   "case_count": 1,
   "flags": {"type-error": "a type error"},
   "cases": [
-    {"id":"m/type-bool-true","flags":["type-error"],"records":{"tuple":[{"bytes":"61"},{"bytes":""}]},"m":{"bool":true},"k":{"int":3},"seed":{"bytes":"6c6162"},"expect":{"error":"type","field":"m"}}
+    {"id":"m/type-bool-true","flags":["type-error"],"input":{"records":{"tuple":[{"bytes":"61"},{"bytes":""}]},"m":{"bool":true},"k":{"int":3},"seed":{"bytes":"6c6162"}},"expect":{"error":"type","field":"m"}}
   ]
 }"#;
 
@@ -134,7 +134,7 @@ fn unknown_fields_are_refused_in_the_header_and_in_a_case() {
 
     let typed = REJECTION.replace("{\"bool\":true}", "{\"bool\":true,\"int\":1}");
     let message = refused("r.json", &typed);
-    assert_names(&message, &["case `m/type-bool-true`", "at m"]);
+    assert_names(&message, &["case `m/type-bool-true`", "at input.m"]);
     assert!(!message.contains("no case uses it"), "{message}");
 }
 
@@ -250,8 +250,8 @@ fn header_values_are_checked() {
         &refused("k.json", &kind),
         &["unknown `protocol`/`kind` pair"],
     );
-    let version = DOC.replace("\"format_version\": 2", "\"format_version\": 1");
-    assert_names(&refused("v.json", &version), &["`format_version` is 1"]);
+    let version = DOC.replace("\"format_version\": 3", "\"format_version\": 2");
+    assert_names(&refused("v.json", &version), &["`format_version` is 2"]);
     let schema = DOC.replace(
         "../schemas/doc-membership-v1.positions.schema.json",
         "x.json",

@@ -23,8 +23,9 @@ import { typedValue } from './typed.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(process.argv[2] ?? join(here, '..', '..'));
 const NOT_PROTOCOLS = new Set(['check', 'schemas']);
-// Version 1 wrote m, k, seed_hex flat and packed_bits_hex.
-const FORMAT_VERSION = 2;
+// Version 2 wrote a rejection's typed arguments at case level (not under input);
+// version 1 also wrote m, k, seed_hex flat and packed_bits_hex.
+const FORMAT_VERSION = 3;
 const TOP_KEYS = ['$schema', 'protocol', 'kind', 'format_version', 'generator', 'case_count', 'flags', 'cases'];
 const HEX = /^(?:[0-9a-f]{2})*$/;
 
@@ -33,7 +34,7 @@ const SHAPES = {
   'doc-membership-v1': {
     positions: { required: ['id', 'flags', 'params', 'item_hex', 'hashes', 'positions'], optional: [] },
     snapshots: { required: ['id', 'flags', 'params', 'records_hex', 'packed_hex', 'bits_set', 'documents', 'lookups'], optional: [] },
-    rejections: { required: ['id', 'flags', 'records', 'm', 'k', 'seed', 'expect'], optional: ['item'] },
+    rejections: { required: ['id', 'flags', 'input', 'expect'], optional: [] },
   },
   'fnv1a-utf16-v1': {
     positions: { required: ['id', 'flags', 'm', 'k', 'units', 'h1', 'h2', 'positions'], optional: ['text'] },
@@ -179,12 +180,15 @@ function typed(v, where) {
 
 function docRejections(c, d) {
   const expect = rejectExpect(c.expect);
-  const records = typed(c.records, 'records');
-  const m = typed(c.m, 'm');
-  const k = typed(c.k, 'k');
-  const seed = typed(c.seed, 'seed');
-  const hasItem = c.item !== undefined && c.item !== null;
-  const item = hasItem ? typed(c.item, 'item') : undefined;
+  // The constructor's typed arguments, and the item whose lookup must fail, if any.
+  const call = c.input;
+  keysExactly(call, ['records', 'm', 'k', 'seed'], ['item'], 'input');
+  const records = typed(call.records, 'input.records');
+  const m = typed(call.m, 'input.m');
+  const k = typed(call.k, 'input.k');
+  const seed = typed(call.seed, 'input.seed');
+  const hasItem = call.item !== undefined && call.item !== null;
+  const item = hasItem ? typed(call.item, 'input.item') : undefined;
   let snap;
   const cerr = errorOf(() => { snap = new dm.DocumentPrefilter(records, m, k, seed); });
   if (hasItem) {

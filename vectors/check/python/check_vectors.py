@@ -26,7 +26,9 @@ import typed  # noqa: E402
 VECTORS = os.path.normpath(os.path.join(HERE, "..", ".."))
 PROTOCOLS = ("doc-membership-v1", "fnv1a-utf16-v1")
 NOT_PROTOCOL_DIRS = ("check", "schemas")
-FORMAT_VERSION = 2  # version 1 wrote m, k, seed_hex flat and packed_bits_hex
+# Version 2 wrote a rejection's typed arguments at case level (not under input);
+# version 1 also wrote m, k, seed_hex flat and packed_bits_hex.
+FORMAT_VERSION = 3
 TOP_KEYS = ("$schema", "protocol", "kind", "format_version", "generator", "case_count", "flags", "cases")
 LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*\Z")
 
@@ -89,6 +91,16 @@ def is_typed_or_null(v):
     return v is None or is_typed(v)
 
 
+TYPED_CALL_WHAT = "an object of typed values: records, m, k, seed and optionally item"
+
+
+def is_typed_call(v):
+    """A rejection's input: the constructor's typed arguments, and an optional item."""
+    return (type(v) is dict and {"records", "m", "k", "seed"} <= set(v) <= {"records", "m", "k", "seed", "item"}
+            and all(is_typed(v[key]) for key in ("records", "m", "k", "seed"))
+            and is_typed_or_null(v.get("item")))
+
+
 def is_expect(v):
     return (type(v) is dict and set(v) == {"error", "field"}
             and v["error"] in ("type", "value") and type(v["field"]) is str)
@@ -136,9 +148,7 @@ CASE_SHAPES = {
     },
     ("doc-membership-v1", "rejections"): {
         "id": (R, is_str, "a string"), "flags": (R, is_flags, "an array of flag names"),
-        "records": (R, is_typed, "a typed value"), "m": (R, is_typed, "a typed value"),
-        "k": (R, is_typed, "a typed value"), "seed": (R, is_typed, "a typed value"),
-        "item": (O, is_typed_or_null, "a typed value or null"),
+        "input": (R, is_typed_call, TYPED_CALL_WHAT),
         "expect": (R, is_expect, '{"error": "type"|"value", "field": text}'),
     },
     ("fnv1a-utf16-v1", "positions"): {
@@ -284,10 +294,11 @@ def verify_doc_snapshots(case):
 
 def verify_doc_rejections(case):
     problems = []
-    records, m, k, seed = (typed.build(case[key], key) for key in ("records", "m", "k", "seed"))
+    call = case["input"]
+    records, m, k, seed = (typed.build(call[key], key) for key in ("records", "m", "k", "seed"))
     expect = case["expect"]
-    if case.get("item") is not None:
-        item = typed.build(case["item"], "item")
+    if call.get("item") is not None:
+        item = typed.build(call["item"], "item")
         try:
             snap = doc.DocumentPrefilter(records, m, k, seed)
         except (TypeError, ValueError) as e:

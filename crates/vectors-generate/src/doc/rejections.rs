@@ -7,6 +7,7 @@ use crate::hand_picked;
 use crate::prng::SplitMix64;
 use bloomproof_filter::ErrorKind;
 use bloomproof_filter::dynamic;
+use bloomproof_format::adapter::TypedCall;
 use bloomproof_format::vectors::DocRejectionCase;
 use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue};
 use bloomproof_protocol::doc_membership_v1 as protocol;
@@ -51,11 +52,14 @@ fn truncation_trap(n: i128, low: u32, high: u32) -> bool {
 fn check(mut case: DocRejectionCase) -> Result<DocRejectionCase, String> {
     let DocRejectionCase {
         id,
-        records,
-        m,
-        k,
-        seed,
-        item,
+        input:
+            TypedCall {
+                records,
+                m,
+                k,
+                seed,
+                item,
+            },
         expect: RejectExpect { error, field },
         ..
     } = &case;
@@ -113,7 +117,7 @@ fn check(mut case: DocRejectionCase) -> Result<DocRejectionCase, String> {
 fn hand_picked(mut r: DocRejectionCase) -> DocRejectionCase {
     let flags = &mut r.flags;
     flags.push("boundary".into());
-    let records = match &r.records {
+    let records = match &r.input.records {
         TypedValue::Tuple(records) => Some(records.as_slice()),
         _ => None,
     };
@@ -132,11 +136,11 @@ fn hand_picked(mut r: DocRejectionCase) -> DocRejectionCase {
             .and_then(|index| records?.get(index));
         let item_max = protocol::ITEM_MAX as u32;
         let faulted = match field {
-            "m" => Some((&r.m, protocol::M_MIN, protocol::M_MAX)),
-            "k" => Some((&r.k, protocol::K_MIN, protocol::K_MAX)),
-            "seed" => Some((&r.seed, 0, protocol::SEED_MAX as u32)),
-            "records" => Some((&r.records, 0, protocol::RECORDS_MAX as u32)),
-            "item" => r.item.as_ref().map(|item| (item, 0, item_max)),
+            "m" => Some((&r.input.m, protocol::M_MIN, protocol::M_MAX)),
+            "k" => Some((&r.input.k, protocol::K_MIN, protocol::K_MAX)),
+            "seed" => Some((&r.input.seed, 0, protocol::SEED_MAX as u32)),
+            "records" => Some((&r.input.records, 0, protocol::RECORDS_MAX as u32)),
+            "item" => r.input.item.as_ref().map(|item| (item, 0, item_max)),
             _ => record.map(|record| (record, 0, item_max)),
         };
         let trap = faulted.is_some_and(|(value, low, high)| {
@@ -242,11 +246,13 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
     let mut r = DocRejectionCase {
         id,
         flags: vec!["sweep".into()],
-        records: tuple(records.clone()),
-        m: int(m.into()),
-        k: int(k.into()),
-        seed,
-        item: None,
+        input: TypedCall {
+            records: tuple(records.clone()),
+            m: int(m.into()),
+            k: int(k.into()),
+            seed,
+            item: None,
+        },
         expect: RejectExpect {
             error: if type_fault { Type } else { Val },
             field: String::new(),
@@ -256,7 +262,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
     match rng.below(6) {
         0 => {
             r.expect.field = "m".into();
-            r.m = if type_fault {
+            r.input.m = if type_fault {
                 wrong_kind(rng, "int")
             } else {
                 let n = out_of_range(rng, protocol::M_MIN, protocol::M_MAX);
@@ -266,7 +272,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
         }
         1 => {
             r.expect.field = "k".into();
-            r.k = if type_fault {
+            r.input.k = if type_fault {
                 wrong_kind(rng, "int")
             } else {
                 let n = out_of_range(rng, protocol::K_MIN, protocol::K_MAX);
@@ -276,7 +282,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
         }
         2 => {
             r.expect.field = "seed".into();
-            r.seed = if type_fault {
+            r.input.seed = if type_fault {
                 wrong_kind(rng, "bytes")
             } else {
                 bytes(&rng.bytes_between(protocol::SEED_MAX + 1, 32))
@@ -284,7 +290,7 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
         }
         3 => {
             r.expect.field = "records".into();
-            r.records = if type_fault {
+            r.input.records = if type_fault {
                 match wrong_kind(rng, "tuple") {
                     TypedValue::List(_) => TypedValue::List(records),
                     other => other,
@@ -306,11 +312,11 @@ fn sweep_rejection(rng: &mut SplitMix64, id: String) -> DocRejectionCase {
             } else {
                 bytes(&rng.bytes_between(protocol::ITEM_MAX + 1, 80))
             };
-            r.records = tuple(records);
+            r.input.records = tuple(records);
         }
         _ => {
             r.expect.field = "item".into();
-            r.item = Some(if type_fault {
+            r.input.item = Some(if type_fault {
                 wrong_kind(rng, "bytes")
             } else {
                 bytes(&rng.bytes_between(protocol::ITEM_MAX + 1, 80))
