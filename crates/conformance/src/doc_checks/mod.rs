@@ -1,0 +1,549 @@
+//! The evaluators of `doc-membership-v1`, one per case shape, whatever the check.
+//!
+//! Every evaluator drives the implementation through a [`DocSubject`] and compares
+//! its answers with the spec's expectations. Where the spec pins a value (a packed
+//! filter, a message, a false-positive list), the independent oracle must agree with
+//! the spec too, so a wrong spec file fails as loudly as a wrong implementation. A
+//! check's extras (its figures, a spec self-check) are its hook in `hooks.rs`.
+//!
+//! Here: the shared helpers and the evaluators of the snapshot shapes (`build`,
+//! `lookup`, `universe`, `equivalent`, `extension`, `typed_rejection`); in submodules
+//! the hashing pipeline (`stages`, `framing`), snapshots read from their parts (`read`,
+//! `fault`), the mutation attempts and the exhaustive comparison.
+
+use crate::hooks::{Seen, UniverseLookups, judge, plain};
+use crate::model::{
+    BuildExpect, BuildInput, DocCase, DocParams, EquivalentExpect, EquivalentInput,
+    ExtensionExpect, ExtensionInput, Hex, RejectExpect, TripleExpect, TypedCall, UniverseExpect,
+    UniverseInput,
+};
+use crate::report::{Failure, Figures};
+use crate::subject::{DocSubject, RawParams, SubjectError, Triple};
+use crate::verdict::Verdict;
+use bloomproof_oracle::doc_membership as oracle;
+use std::collections::BTreeSet;
+
+mod exhaustive;
+mod hashing;
+mod mutation;
+mod read;
+
+use exhaustive::exhaustive;
+use hashing::{framing, stages};
+use mutation::immutable;
+use read::{read, shared_bit_fault};
+
+/// The protocol these checks belong to.
+pub const PROTOCOL: &str = "doc-membership-v1";
+
+fn raw(params: &DocParams) -> RawParams {
+    RawParams {
+        m: params.m,
+        k: params.k,
+        seed: params.seed_hex.0.clone(),
+    }
+}
+
+fn bytes(list: &[Hex]) -> Vec<Vec<u8>> {
+    list.iter().map(|h| h.0.clone()).collect()
+}
+
+fn narrow(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn oracle_occupied(params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
+    oracle::occupied(
+        records,
+        narrow(params.m),
+        narrow(params.k),
+        &params.seed_hex.0,
+    )
+}
+
+fn oracle_packed(params: &DocParams, records: &[Vec<u8>]) -> Vec<u8> {
+    let packed = oracle::packed_hex(&oracle_occupied(params, records), narrow(params.m));
+    bloomproof_format::decode_hex(&packed).unwrap_or_default()
+}
+
+fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
+    oracle::maybe_present(
+        occupied,
+        narrow(params.m),
+        narrow(params.k),
+        &params.seed_hex.0,
+        item,
+    )
+}
+
+/// The bytes as text when they are printable UTF-8, else as hex.
+pub(crate) fn text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) if s.chars().all(|c| !c.is_control()) => s.to_string(),
+        _ => bloomproof_format::encode_hex(bytes),
+    }
+}
+
+fn ones(packed: &[u8]) -> u32 {
+    packed.iter().map(|b| b.count_ones()).sum()
+}
+
+fn bit(packed: &[u8], position: u32) -> bool {
+    packed
+        .get((position / 8) as usize)
+        .is_some_and(|byte| byte & (1 << (position % 8)) != 0)
+}
+
+fn triple_matches(expect: &TripleExpect, got: &Triple) -> bool {
+    expect.maybe_present.is_none_or(|v| v == got.maybe_present)
+        && expect.exact_checked.is_none_or(|v| v == got.exact_checked)
+        && expect.duplicate.is_none_or(|v| v == got.duplicate)
+}
+
+fn legal(t: &Triple) -> bool {
+    matches!(
+        (t.maybe_present, t.exact_checked, t.duplicate),
+        (false, false, false) | (true, true, false) | (true, true, true)
+    )
+}
+
+/// Names the first stage at which the implementation's hashing of `candidates` (most
+/// suspect first) differs from the oracle's, once per case (`crate::diagnose`).
+fn diagnose<'a>(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    params: &RawParams,
+    candidates: impl IntoIterator<Item = &'a Vec<u8>>,
+) {
+    let candidates: Vec<&[u8]> = candidates
+        .into_iter()
+        .map(Vec::as_slice)
+        .take(crate::diagnose::SCREENED)
+        .collect();
+    v.diagnose(|| {
+        Some(crate::diagnose::doc_first_difference(
+            subject,
+            params,
+            &candidates,
+        ))
+    });
+}
+
+/// Shared by every check whose case is a snapshot with expectations.
+fn build_and_compare(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &BuildInput,
+    expect: &BuildExpect,
+) -> Option<Vec<u8>> {
+    let params = raw(&input.params);
+    let records = bytes(&input.records_hex);
+    let built = v.answer("build", subject.build(&params, &records))?;
+    let oracle_bits = oracle_packed(&input.params, &records);
+    if !v.eq(
+        "packed bits equal the oracle's",
+        &oracle_bits,
+        &built.packed_bits,
+    ) {
+        diagnose(v, subject, &params, &records);
+    }
+    v.eq(
+        "packed length is ceil(m/8)",
+        &(input.params.m.div_ceil(8) as usize),
+        &built.packed_bits.len(),
+    );
+    if let Some(last) = built.packed_bits.last() {
+        let used = input.params.m % 8;
+        v.holds(
+            "no bit at or above m",
+            used == 0 || last >> used == 0,
+            || format!("last byte {last:#04x} with m = {}", input.params.m),
+        );
+    }
+    if let Some(bits_set) = expect.bits_set {
+        v.eq("bits set", &bits_set, &ones(&built.packed_bits));
+    }
+    if let Some(packed) = &expect.packed_hex {
+        v.eq(
+            "packed bits (spec)",
+            packed,
+            &Hex(built.packed_bits.clone()),
+        );
+        v.eq(
+            "oracle agrees with the spec's packed bits",
+            packed,
+            &Hex(oracle_bits),
+        );
+    }
+    if let Some(len) = expect.packed_len {
+        v.eq("packed length", &len, &built.packed_bits.len());
+    }
+    if let Some(documents) = expect.documents {
+        v.eq("documents", &documents, &built.documents);
+    }
+    let distinct: BTreeSet<&Vec<u8>> = records.iter().collect();
+    v.eq(
+        "documents = distinct records",
+        &distinct.len(),
+        &built.documents,
+    );
+    if expect.records_are_duplicates == Some(true) || !expect.lookups.is_empty() {
+        let mut items = Vec::new();
+        if expect.records_are_duplicates == Some(true) {
+            items.extend(records.iter().cloned());
+        }
+        items.extend(expect.lookups.iter().map(|l| l.item_hex.0.clone()));
+        let answers = v.answer("lookup", subject.lookup(&params, &records, &items))?;
+        if !v.eq("one answer per item", &items.len(), &answers.len()) {
+            return Some(built.packed_bits);
+        }
+        let occupied = oracle_occupied(&input.params, &records);
+        let (record_answers, lookup_answers) = answers.split_at(items.len() - expect.lookups.len());
+        for (record, got) in records.iter().zip(record_answers) {
+            if !v.eq(
+                &format!("lookup({}) of a record", text(record)),
+                &Triple {
+                    maybe_present: true,
+                    exact_checked: true,
+                    duplicate: true,
+                },
+                got,
+            ) {
+                diagnose(v, subject, &params, std::iter::once(record).chain(&records));
+            }
+        }
+        for (lookup, got) in expect.lookups.iter().zip(lookup_answers) {
+            let item = &lookup.item_hex.0;
+            if !triple_matches(&lookup.result, got) {
+                v.fail(
+                    format!("lookup({})", text(item)),
+                    format!("{:?}", lookup.result),
+                    format!("{got:?}"),
+                );
+            }
+            let maybe = oracle_maybe(&input.params, &occupied, item);
+            let oracle_triple = Triple {
+                maybe_present: maybe,
+                exact_checked: maybe,
+                duplicate: maybe && distinct.contains(item),
+            };
+            if !v.eq(
+                &format!("lookup({}) equals the oracle's", text(item)),
+                &oracle_triple,
+                got,
+            ) {
+                diagnose(v, subject, &params, std::iter::once(item).chain(&records));
+            }
+            if !triple_matches(&lookup.result, &oracle_triple) {
+                v.fail(
+                    format!("oracle agrees with the spec on lookup({})", text(item)),
+                    format!("{:?}", lookup.result),
+                    format!("{oracle_triple:?}"),
+                );
+            }
+        }
+    }
+    Some(built.packed_bits)
+}
+
+/// Runs one case by its shape, then its check's hook; records mismatches and figures.
+pub fn evaluate(
+    case: &DocCase,
+    subject: &mut dyn DocSubject,
+    figures: &mut Figures,
+) -> Vec<Failure> {
+    match case {
+        DocCase::Build(c) => judge(c, figures, |v| Seen::Build {
+            input: &c.input,
+            packed: build_and_compare(v, subject, &c.input, &c.expect),
+        }),
+        DocCase::Lookup(c) => plain(c, figures, |v| {
+            every_record(v, subject, &c.input, &c.expect.every_record)
+        }),
+        DocCase::Universe(c) => judge(c, figures, |v| universe(v, subject, &c.input, &c.expect)),
+        DocCase::Equivalent(c) => {
+            plain(c, figures, |v| equivalent(v, subject, &c.input, &c.expect))
+        }
+        DocCase::Extension(c) => plain(c, figures, |v| extension(v, subject, &c.input, &c.expect)),
+        DocCase::Framing(c) => plain(c, figures, |v| framing(v, subject, &c.input, &c.expect)),
+        DocCase::Mutation(c) => plain(c, figures, |v| immutable(v, subject, &c.input, &c.expect)),
+        DocCase::Fault(c) => judge(c, figures, |v| {
+            shared_bit_fault(v, subject, &c.input, &c.expect)
+        }),
+        DocCase::TypedRejection(c) => plain(c, figures, |v| {
+            typed_rejection(v, subject, &c.input, &c.expect)
+        }),
+        DocCase::Exhaustive(c) => judge(c, figures, |v| {
+            exhaustive(v, subject, &c.input, &c.expect).map_or(
+                Seen::Other,
+                |(snapshots, queries)| Seen::Exhaustive { snapshots, queries },
+            )
+        }),
+        DocCase::Stages(c) => plain(c, figures, |v| stages(v, subject, &c.input, &c.expect)),
+        DocCase::Read(c) => plain(c, figures, |v| read(v, subject, &c.input, &c.expect)),
+    }
+}
+
+/// Every record looked up in the snapshot of the records, each compared with `want`.
+fn every_record(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &BuildInput,
+    want: &TripleExpect,
+) {
+    let params = raw(&input.params);
+    let records = bytes(&input.records_hex);
+    let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &records)) else {
+        return;
+    };
+    v.eq("one answer per record", &records.len(), &answers.len());
+    for (record, got) in records.iter().zip(&answers) {
+        let held = match want {
+            TripleExpect {
+                maybe_present: Some(true),
+                exact_checked: None,
+                duplicate: None,
+            } => v.holds(
+                &format!("maybe_present({})", text(record)),
+                got.maybe_present,
+                || "false: a false negative".into(),
+            ),
+            _ if triple_matches(want, got) => true,
+            _ => {
+                v.fail(
+                    format!("lookup({})", text(record)),
+                    format!("{want:?}"),
+                    format!("{got:?}"),
+                );
+                false
+            }
+        };
+        if !held {
+            diagnose(v, subject, &params, std::iter::once(record).chain(&records));
+        }
+    }
+}
+
+/// The member snapshot and the non-members' lookups: what the hook may turn into
+/// figures.
+fn universe(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &UniverseInput,
+    expect: &UniverseExpect,
+) -> Seen<'static> {
+    let params = raw(&input.params);
+    let records = bytes(&input.records_hex);
+    let non_members = bytes(&input.non_members_hex);
+    let mut packed = None;
+    let mut lookups = None;
+    if let Some(built) = v.answer("build", subject.build(&params, &records)) {
+        let counted = v.eq("bits set", &expect.bits_set, &ones(&built.packed_bits));
+        if !(v.eq(
+            "packed bits",
+            &expect.packed_hex,
+            &Hex(built.packed_bits.clone()),
+        ) && counted)
+        {
+            diagnose(v, subject, &params, &records);
+        }
+        packed = Some(built.packed_bits);
+    }
+    if let Some(answers) = v.answer("lookup", subject.lookup(&params, &records, &non_members)) {
+        let positives: Vec<Hex> = non_members
+            .iter()
+            .zip(&answers)
+            .filter(|(_, t)| t.maybe_present)
+            .map(|(x, _)| Hex(x.clone()))
+            .collect();
+        if !v.eq("false positives", &expect.false_positives_hex, &positives) {
+            let occupied = oracle_occupied(&input.params, &records);
+            let suspects = non_members
+                .iter()
+                .zip(&answers)
+                .filter(|(x, t)| t.maybe_present != oracle_maybe(&input.params, &occupied, x))
+                .map(|(x, _)| x);
+            diagnose(v, subject, &params, suspects.chain(&records));
+        }
+        v.holds(
+            "at least one false positive exists",
+            !positives.is_empty(),
+            || "none".into(),
+        );
+        for (item, got) in non_members.iter().zip(&answers) {
+            if got.maybe_present {
+                v.eq(
+                    &format!("lookup({}) of a false positive", text(item)),
+                    &Triple {
+                        maybe_present: true,
+                        exact_checked: true,
+                        duplicate: false,
+                    },
+                    got,
+                );
+            }
+            v.holds(
+                &format!("lookup({}) is a legal triple", text(item)),
+                legal(got),
+                || format!("{got:?}"),
+            );
+        }
+        let false_duplicates = answers.iter().filter(|t| t.duplicate).count();
+        v.eq(
+            "false duplicate decisions",
+            &expect.false_duplicate_decisions,
+            &false_duplicates,
+        );
+        lookups = Some(UniverseLookups {
+            tested: non_members.len(),
+            positives,
+            false_duplicates,
+        });
+    }
+    let occupied = oracle_occupied(&input.params, &records);
+    let oracle_positives: Vec<Hex> = non_members
+        .iter()
+        .filter(|x| oracle_maybe(&input.params, &occupied, x))
+        .map(|x| Hex(x.clone()))
+        .collect();
+    v.eq(
+        "oracle agrees with the spec's false positives",
+        &expect.false_positives_hex,
+        &oracle_positives,
+    );
+    Seen::Universe { packed, lookups }
+}
+
+fn equivalent(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &EquivalentInput,
+    expect: &EquivalentExpect,
+) {
+    let params = raw(&input.params);
+    let a = bytes(&input.records_hex);
+    let b = bytes(&input.equivalent_hex);
+    v.holds(
+        "the two lists hold the same set",
+        a.iter().collect::<BTreeSet<_>>() == b.iter().collect::<BTreeSet<_>>(),
+        || "different sets".into(),
+    );
+    if let (Some(x), Some(y)) = (
+        v.answer("build", subject.build(&params, &a)),
+        v.answer("build", subject.build(&params, &b)),
+    ) {
+        if expect.same_snapshot {
+            v.eq("same snapshot from either order", &x, &y);
+        } else {
+            v.holds("different snapshots", x != y, || format!("{x:?}"));
+        }
+    }
+    if let Some(answers) = v.answer("lookup", subject.lookup(&params, &b, &a)) {
+        v.holds(
+            "every record is a duplicate of the reordered snapshot",
+            answers.iter().all(|t| t.duplicate) == expect.records_are_duplicates,
+            || format!("{answers:?}"),
+        );
+    }
+}
+
+fn extension(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &ExtensionInput,
+    expect: &ExtensionExpect,
+) {
+    let params = raw(&input.params);
+    let base = bytes(&input.records_hex);
+    let extended = bytes(&input.extended_hex);
+    v.holds(
+        "extended is a superset",
+        base.iter().all(|r| extended.contains(r)),
+        || "not a superset".into(),
+    );
+    if let (Some(x), Some(y)) = (
+        v.answer("build", subject.build(&params, &base)),
+        v.answer("build", subject.build(&params, &extended)),
+    ) {
+        let kept = x
+            .packed_bits
+            .iter()
+            .zip(&y.packed_bits)
+            .all(|(a, b)| a & b == *a);
+        v.holds(
+            "every base bit is set in the extension",
+            (kept && x.packed_bits.len() == y.packed_bits.len()) == expect.only_sets_bits,
+            || {
+                format!(
+                    "base {} extended {}",
+                    bloomproof_format::encode_hex(&x.packed_bits),
+                    bloomproof_format::encode_hex(&y.packed_bits)
+                )
+            },
+        );
+    }
+    if let Some(answers) = v.answer("lookup", subject.lookup(&params, &extended, &base)) {
+        v.holds(
+            "every base record passes maybe_present in the extension",
+            answers.iter().all(|t| t.maybe_present) == expect.base_records_maybe_present,
+            || format!("{answers:?}"),
+        );
+    }
+}
+
+fn typed_rejection(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    call: &TypedCall,
+    expect: &RejectExpect,
+) {
+    let got = subject.typed(call);
+    let want = expect.error.as_str();
+    match got {
+        Err(SubjectError::Rejected {
+            kind,
+            field,
+            message,
+        }) => {
+            v.eq("error kind", &want.to_string(), &kind);
+            match field {
+                Some(field) => {
+                    v.eq("field named by the error", &expect.field, &field);
+                }
+                None => v.fail(
+                    "field named by the error",
+                    format!("{:?}", expect.field),
+                    "no field: every contract error must name its field",
+                ),
+            }
+            v.holds(
+                "the message is not empty",
+                !message.trim().is_empty(),
+                || "empty message".into(),
+            );
+        }
+        Err(broken @ SubjectError::Broken(_)) => {
+            v.fail("rejection", format!("a {want} error"), broken.to_string())
+        }
+        Ok(answer) => v.fail(
+            "rejection",
+            format!("a {want} error naming {}", expect.field),
+            format!("accepted: {answer:?}"),
+        ),
+    }
+}
+
+/// The oracle's lookup of `item` in the snapshot of `records`.
+fn oracle_triple(
+    params: &DocParams,
+    occupied: &BTreeSet<u32>,
+    documents: &BTreeSet<&Vec<u8>>,
+    item: &Vec<u8>,
+) -> Triple {
+    let maybe = oracle_maybe(params, occupied, item);
+    Triple {
+        maybe_present: maybe,
+        exact_checked: maybe,
+        duplicate: maybe && documents.contains(item),
+    }
+}

@@ -1,0 +1,298 @@
+//! Snapshots given as their parts: reading and verifying them (`read`), and the seed's
+//! shared-bit fault shown to the reader (`shared_bit_fault`).
+
+use super::{
+    bit, bytes, diagnose, narrow, oracle_occupied, oracle_triple, raw, text, triple_matches,
+};
+use crate::hooks::Seen;
+use crate::model::{BuildInput, DocParams, ErrorKindName, Hex, ReadExpect, ReadInput};
+use crate::subject::{DocSubject, SubjectError};
+use crate::verdict::Verdict;
+use bloomproof_oracle::doc_membership as oracle;
+use std::collections::BTreeSet;
+
+/// The first pair of `records` in combination order whose position sets intersect,
+/// with the smallest shared position.
+fn first_shared(sets: &[BTreeSet<u32>]) -> Option<(usize, usize, u32)> {
+    sets.iter().enumerate().find_map(|(i, a)| {
+        sets.iter()
+            .enumerate()
+            .skip(i + 1)
+            .find_map(|(j, b)| a.intersection(b).next().map(|&shared| (i, j, shared)))
+    })
+}
+
+/// The seed's fault injection, shown to the implementation: the runner picks the pair
+/// and the bit from the implementation's own positions, clears that bit in the
+/// implementation's own packed bits, and asks it to read the damaged snapshot (without
+/// the removed record). The reader must refuse it, naming the damaged member.
+pub(super) fn shared_bit_fault(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &BuildInput,
+    expect: &crate::model::FaultExpect,
+) -> Seen<'static> {
+    let mut removed_item = None;
+    let mut cleared_bit = None;
+    let mut damaged_member = None;
+    let seen = |removed, cleared, damaged| Seen::Fault {
+        removed,
+        cleared,
+        damaged,
+    };
+    let p = &input.params;
+    let params = raw(p);
+    let records = bytes(&input.records_hex);
+    let oracle_sets: Vec<BTreeSet<u32>> = records
+        .iter()
+        .map(|r| oracle::position_set(narrow(p.m), narrow(p.k), &p.seed_hex.0, r))
+        .collect();
+    match first_shared(&oracle_sets) {
+        Some((i, j, shared)) => {
+            v.eq(
+                "oracle agrees with the spec's removed item",
+                &expect.removed_hex,
+                &Hex(records[i].clone()),
+            );
+            v.eq(
+                "oracle agrees with the spec's damaged member",
+                &expect.damaged_hex,
+                &Hex(records[j].clone()),
+            );
+            v.eq(
+                "oracle agrees with the spec's cleared bit",
+                &u32::from(expect.cleared_bit),
+                &shared,
+            );
+        }
+        None => v.fail("oracle: an intersecting pair of members", "a pair", "none"),
+    }
+    let mut sets = Vec::new();
+    for record in &records {
+        let Some(positions) = v.answer("positions", subject.positions(&params, record)) else {
+            return seen(removed_item, cleared_bit, damaged_member);
+        };
+        sets.push(
+            positions
+                .iter()
+                .map(|&q| u32::from(q))
+                .collect::<BTreeSet<u32>>(),
+        );
+    }
+    let Some((i, j, cleared)) = first_shared(&sets) else {
+        v.fail(
+            "an intersecting pair of members (implementation's positions)",
+            "a pair",
+            "none",
+        );
+        return seen(removed_item, cleared_bit, damaged_member);
+    };
+    let removed = records[i].clone();
+    removed_item = Some(removed.clone());
+    cleared_bit = Some(cleared);
+    let removed_ok = v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
+    if !(v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared) && removed_ok) {
+        diagnose(v, subject, &params, &records);
+    }
+    let Some(built) = v.answer("build", subject.build(&params, &records)) else {
+        return seen(removed_item, cleared_bit, damaged_member);
+    };
+    v.holds(
+        "the shared bit is set before the fault",
+        bit(&built.packed_bits, cleared),
+        || bloomproof_format::encode_hex(&built.packed_bits),
+    );
+    if let Some(answers) = v.answer(
+        "read the intact snapshot",
+        subject.read(&params, &records, &built.packed_bits, &records),
+    ) {
+        v.holds(
+            "every member passes maybe_present in the intact snapshot, read back",
+            answers.len() == records.len() && answers.iter().all(|t| t.maybe_present),
+            || format!("{answers:?}"),
+        );
+    }
+    let mut damaged_bits = built.packed_bits.clone();
+    if let Some(byte) = damaged_bits.get_mut((cleared / 8) as usize) {
+        *byte &= !(1 << (cleared % 8));
+    }
+    let remaining: Vec<Vec<u8>> = records.iter().filter(|r| **r != removed).cloned().collect();
+    v.holds(
+        "the damaged member's positions include the cleared bit",
+        sets[j].contains(&cleared),
+        || format!("{:?}", sets[j]),
+    );
+    let expected_field = remaining
+        .iter()
+        .position(|r| *r == records[j])
+        .map(|index| format!("records[{index}]"))
+        .unwrap_or_default();
+    match subject.read(&params, &remaining, &damaged_bits, &remaining) {
+        Err(SubjectError::Rejected { kind, field, .. }) => {
+            v.eq(
+                "reading the damaged snapshot: error kind",
+                &"value".to_string(),
+                &kind,
+            );
+            let named = field
+                .as_deref()
+                .and_then(|f| f.strip_prefix("records["))
+                .and_then(|f| f.strip_suffix(']'))
+                .and_then(|index| index.parse::<usize>().ok())
+                .and_then(|index| remaining.get(index));
+            match named {
+                Some(damaged) => {
+                    damaged_member = Some(damaged.clone());
+                    v.eq("damaged member", &expect.damaged_hex, &Hex(damaged.clone()));
+                }
+                None => v.fail(
+                    "reading the damaged snapshot: the error names the damaged member",
+                    expected_field,
+                    format!("{field:?}"),
+                ),
+            }
+        }
+        Err(broken @ SubjectError::Broken(_)) => v.fail(
+            "reading the damaged snapshot",
+            format!("a value error naming {expected_field}"),
+            broken.to_string(),
+        ),
+        Ok(answers) => v.fail(
+            "reading the damaged snapshot",
+            format!(
+                "a value error naming {expected_field}: its bits miss position {cleared} of {}",
+                text(&records[j])
+            ),
+            format!(
+                "accepted, answering {answers:?} (a reader that accepts it answers false negatives)"
+            ),
+        ),
+    }
+    seen(removed_item, cleared_bit, damaged_member)
+}
+
+/// The runner's own verdict on reading these parts: `Ok` or the field to name.
+fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<(), String> {
+    let (m, k) = (narrow(p.m), narrow(p.k));
+    if !(8..=512).contains(&m) {
+        return Err("m".into());
+    }
+    if !(1..=8).contains(&k) {
+        return Err("k".into());
+    }
+    if p.seed_hex.0.len() > 16 {
+        return Err("seed".into());
+    }
+    if records.len() > 64 {
+        return Err("records".into());
+    }
+    if let Some(index) = records.iter().position(|r| r.len() > 64) {
+        return Err(format!("records[{index}]"));
+    }
+    if packed.len() != m.div_ceil(8) as usize
+        || (m..packed.len() as u32 * 8).any(|q| bit(packed, q))
+    {
+        return Err("packed_bits".into());
+    }
+    if let Some(index) = records.iter().position(|r| {
+        oracle::positions(m, k, &p.seed_hex.0, r)
+            .iter()
+            .any(|&q| !bit(packed, q))
+    }) {
+        return Err(format!("records[{index}]"));
+    }
+    if bloomproof_format::encode_hex(packed) != oracle::packed_hex(&oracle_occupied(p, records), m)
+    {
+        return Err("packed_bits".into());
+    }
+    Ok(())
+}
+
+pub(super) fn read(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    input: &ReadInput,
+    expect: &ReadExpect,
+) {
+    let p = &input.params;
+    let records = bytes(&input.records_hex);
+    let items = bytes(&input.items_hex);
+    let packed = &input.packed_hex.0;
+    let runner = expected_read(p, &records, packed);
+    let spec = match &expect.rejected {
+        Some(rejection) => Err(rejection.field.clone()),
+        None => Ok(()),
+    };
+    v.eq("the runner's verdict agrees with the spec", &spec, &runner);
+    let occupied = oracle_occupied(p, &records);
+    let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
+    match (
+        subject.read(&raw(p), &records, packed, &items),
+        &expect.rejected,
+    ) {
+        (Ok(answers), None) => {
+            if v.eq("one result per item", &items.len(), &answers.len()) {
+                for ((item, want), got) in items.iter().zip(&expect.results).zip(&answers) {
+                    if !triple_matches(want, got) {
+                        v.fail(
+                            format!("lookup({})", text(item)),
+                            format!("{want:?}"),
+                            format!("{got:?}"),
+                        );
+                    }
+                    if !v.eq(
+                        &format!("lookup({}) equals the oracle's", text(item)),
+                        &oracle_triple(p, &occupied, &documents, item),
+                        got,
+                    ) {
+                        diagnose(v, subject, &raw(p), std::iter::once(item).chain(&records));
+                    }
+                }
+            }
+            v.eq(
+                "one spec result per item (spec)",
+                &items.len(),
+                &expect.results.len(),
+            );
+        }
+        (Ok(answers), Some(rejection)) => v.fail(
+            "rejection",
+            format!("a {:?} error naming {}", rejection.error, rejection.field),
+            format!("accepted, answering {answers:?}"),
+        ),
+        (
+            Err(SubjectError::Rejected {
+                kind,
+                field,
+                message,
+            }),
+            Some(rejection),
+        ) => {
+            let want = match rejection.error {
+                ErrorKindName::Type => "type",
+                ErrorKindName::Value => "value",
+            };
+            v.eq("error kind", &want.to_string(), &kind);
+            v.eq(
+                "field named by the error",
+                &Some(rejection.field.clone()),
+                &field,
+            );
+            v.holds(
+                "the message is not empty",
+                !message.trim().is_empty(),
+                || "empty message".into(),
+            );
+        }
+        (Err(err), _) => v.fail(
+            "read",
+            match &expect.rejected {
+                Some(rejection) => {
+                    format!("a {:?} error naming {}", rejection.error, rejection.field)
+                }
+                None => "an answer per item".to_string(),
+            },
+            err.to_string(),
+        ),
+    }
+}
