@@ -162,8 +162,11 @@ macro_rules! each_file {
     };
 }
 
+#[allow(
+    missing_docs,
+    reason = "accessors named after the file kind and the header fields they read"
+)]
 impl VectorFile {
-    /// Which file this is.
     pub fn file_kind(&self) -> FileKind {
         match self {
             VectorFile::DocPositions(_) => FileKind::DocPositions,
@@ -174,17 +177,14 @@ impl VectorFile {
         }
     }
 
-    /// Number of cases.
     pub fn case_count(&self) -> usize {
         each_file!(self, file => file.cases.len())
     }
 
-    /// The `flags` table.
     pub fn flags(&self) -> &BTreeMap<String, String> {
         each_file!(self, file => &file.flags)
     }
 
-    /// The `generator` header value.
     pub fn generator(&self) -> &str {
         each_file!(self, file => &file.generator)
     }
@@ -337,10 +337,9 @@ pub struct FnvRejectionCase {
 }
 
 /// What every case has: an id and flags.
+#[allow(missing_docs, reason = "the fields of the same names")]
 pub trait CaseHeader {
-    /// The case id.
     fn id(&self) -> &str;
-    /// The case's flags.
     fn flags(&self) -> &[String];
 }
 

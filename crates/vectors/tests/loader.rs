@@ -100,38 +100,43 @@ fn fixtures_are_valid() {
     ));
 }
 
+/// Each `(fixture, from, to, parts)`: the fixture with `from` (which must occur)
+/// replaced by `to` is refused as `t.json`, with every one of `parts` in the message.
+fn assert_each_refused(cases: &[(&str, &str, &str, &[&str])]) {
+    for (fixture, from, to, parts) in cases {
+        assert!(fixture.contains(from), "{from:?} is not in the fixture");
+        assert_names(&refused("t.json", &fixture.replace(from, to)), parts);
+    }
+}
+
 #[test]
 fn unknown_fields_are_refused_in_the_header_and_in_a_case() {
-    let header = DOC.replace(
-        "\"generator\": \"test\",",
-        "\"generator\": \"test\", \"extra\": 1,",
-    );
-    assert_names(
-        &refused("a.json", &header),
-        &["a.json", "unknown field `extra`"],
-    );
-
-    let in_case = DOC.replace(
-        "\"id\":\"published/doc-00\",",
-        "\"id\":\"published/doc-00\",\"note\":\"x\",",
-    );
-    assert_names(
-        &refused("a.json", &in_case),
-        &["a.json", "case `published/doc-00`", "unknown field `note`"],
-    );
-
-    let in_hash = DOC.replacen("\"index\":0,", "\"index\":0,\"bits\":1,", 1);
-    assert_names(
-        &refused("a.json", &in_hash),
-        &["case `published/m9`", "hashes[0]", "unknown field `bits`"],
-    );
-
-    let in_lookup = SNAPSHOT.replace("\"duplicate\":false", "\"duplicate\":false,\"x\":1");
-    assert_names(
-        &refused("s.json", &in_lookup),
-        &["case `boundary/empty`", "lookups[0]", "unknown field `x`"],
-    );
-
+    assert_each_refused(&[
+        (
+            DOC,
+            "\"generator\": \"test\",",
+            "\"generator\": \"test\", \"extra\": 1,",
+            &["t.json", "unknown field `extra`"],
+        ),
+        (
+            DOC,
+            "\"id\":\"published/doc-00\",",
+            "\"id\":\"published/doc-00\",\"note\":\"x\",",
+            &["t.json", "case `published/doc-00`", "unknown field `note`"],
+        ),
+        (
+            DOC,
+            "\"index\":0,\"message_hex\":\"646f632d6d656d626572736869702d76310000090201530000020041\"",
+            "\"index\":0,\"bits\":1,\"message_hex\":\"646f632d6d656d626572736869702d76310000090201530000020041\"",
+            &["case `published/m9`", "hashes[0]", "unknown field `bits`"],
+        ),
+        (
+            SNAPSHOT,
+            "\"duplicate\":false",
+            "\"duplicate\":false,\"x\":1",
+            &["case `boundary/empty`", "lookups[0]", "unknown field `x`"],
+        ),
+    ]);
     let typed = REJECTION.replace("{\"bool\":true}", "{\"bool\":true,\"int\":1}");
     let message = refused("r.json", &typed);
     assert_names(&message, &["case `m/type-bool-true`", "at input.m"]);
@@ -139,69 +144,54 @@ fn unknown_fields_are_refused_in_the_header_and_in_a_case() {
 }
 
 #[test]
-fn a_case_count_mismatch_is_refused() {
-    let text = DOC.replace("\"case_count\": 2", "\"case_count\": 3");
-    assert_names(
-        &refused("count.json", &text),
-        &["count.json", "`case_count` says 3 but the file has 2 cases"],
-    );
-}
-
-#[test]
-fn a_duplicate_id_is_refused() {
-    let text = DOC.replace("\"id\":\"published/doc-00\"", "\"id\":\"published/m9\"");
-    assert_names(
-        &refused("dup.json", &text),
-        &["dup.json", "case `published/m9`", "duplicate case id"],
-    );
-    let empty = FNV.replace("\"id\":\"published/a\"", "\"id\":\"\"");
-    assert_names(
-        &refused("e.json", &empty),
-        &["case `#0`", "the case id is empty"],
-    );
-}
-
-#[test]
-fn undeclared_and_unused_flags_are_refused() {
-    let text = DOC.replace(
-        "\"flags\":[\"published\"]",
-        "\"flags\":[\"published\",\"max-m\"]",
-    );
-    assert_names(
-        &refused("flags.json", &text),
-        &[
-            "flags.json",
-            "case `published/doc-00`",
-            "flag \"max-m\" is not declared",
-        ],
-    );
-    let lookup = SNAPSHOT.replace(
-        "\"flags\":[\"non-member\"],\"maybe",
-        "\"flags\":[\"non-member\",\"ghost\"],\"maybe",
-    );
-    assert_names(
-        &refused("s.json", &lookup),
-        &[
-            "case `boundary/empty`",
-            "lookups[0]: flag \"ghost\" is not declared",
-        ],
-    );
-    let unused = FNV.replace(
-        "\"flags\": {\"published\": \"a published figure\"}",
-        "\"flags\": {\"published\": \"a published figure\", \"sweep\": \"unused\"}",
-    );
-    assert_names(
-        &refused("u.json", &unused),
-        &["u.json", "flag \"sweep\" is declared", "no case uses it"],
-    );
-    let twice = FNV.replace(
-        "\"flags\":[\"published\"]",
-        "\"flags\":[\"published\",\"published\"]",
-    );
-    assert_names(
-        &refused("t.json", &twice),
-        &["case `published/a`", "given twice"],
-    );
+fn counts_ids_and_flags_are_checked() {
+    assert_each_refused(&[
+        (
+            DOC,
+            "\"case_count\": 2",
+            "\"case_count\": 3",
+            &["t.json", "`case_count` says 3 but the file has 2 cases"],
+        ),
+        (
+            DOC,
+            "\"id\":\"published/doc-00\"",
+            "\"id\":\"published/m9\"",
+            &["t.json", "case `published/m9`", "duplicate case id"],
+        ),
+        (
+            FNV,
+            "\"id\":\"published/a\"",
+            "\"id\":\"\"",
+            &["case `#0`", "the case id is empty"],
+        ),
+        (
+            DOC,
+            "\"flags\":[\"published\"]",
+            "\"flags\":[\"published\",\"max-m\"]",
+            &["case `published/doc-00`", "flag \"max-m\" is not declared"],
+        ),
+        (
+            SNAPSHOT,
+            "\"flags\":[\"non-member\"],\"maybe",
+            "\"flags\":[\"non-member\",\"ghost\"],\"maybe",
+            &[
+                "case `boundary/empty`",
+                "lookups[0]: flag \"ghost\" is not declared",
+            ],
+        ),
+        (
+            FNV,
+            "\"flags\": {\"published\": \"a published figure\"}",
+            "\"flags\": {\"published\": \"a published figure\", \"sweep\": \"unused\"}",
+            &["t.json", "flag \"sweep\" is declared", "no case uses it"],
+        ),
+        (
+            FNV,
+            "\"flags\":[\"published\"]",
+            "\"flags\":[\"published\",\"published\"]",
+            &["case `published/a`", "given twice"],
+        ),
+    ]);
 }
 
 #[test]
@@ -237,54 +227,82 @@ fn bad_hex_is_refused() {
 
 #[test]
 fn header_values_are_checked() {
-    let protocol = DOC.replace(
-        "\"protocol\": \"doc-membership-v1\"",
-        "\"protocol\": \"doc-membership-v2\"",
-    );
-    assert_names(
-        &refused("p.json", &protocol),
-        &["p.json", "unknown `protocol`/`kind` pair"],
-    );
-    let kind = FNV.replace("\"kind\": \"positions\"", "\"kind\": \"snapshots\"");
-    assert_names(
-        &refused("k.json", &kind),
-        &["unknown `protocol`/`kind` pair"],
-    );
-    let version = DOC.replace("\"format_version\": 3", "\"format_version\": 2");
-    assert_names(&refused("v.json", &version), &["`format_version` is 2"]);
-    let schema = DOC.replace(
-        "../schemas/doc-membership-v1.positions.schema.json",
-        "x.json",
-    );
-    assert_names(&refused("s.json", &schema), &["`$schema` is \"x.json\""]);
-    let missing = DOC.replace("\"generator\": \"test\",", "");
-    assert_names(&refused("g.json", &missing), &["missing field `generator`"]);
+    assert_each_refused(&[
+        (
+            DOC,
+            "\"protocol\": \"doc-membership-v1\"",
+            "\"protocol\": \"doc-membership-v2\"",
+            &["t.json", "unknown `protocol`/`kind` pair"],
+        ),
+        (
+            FNV,
+            "\"kind\": \"positions\"",
+            "\"kind\": \"snapshots\"",
+            &["unknown `protocol`/`kind` pair"],
+        ),
+        (
+            DOC,
+            "\"format_version\": 3",
+            "\"format_version\": 2",
+            &["`format_version` is 2"],
+        ),
+        (
+            DOC,
+            "../schemas/doc-membership-v1.positions.schema.json",
+            "x.json",
+            &["`$schema` is \"x.json\""],
+        ),
+        (
+            DOC,
+            "\"generator\": \"test\",",
+            "",
+            &["missing field `generator`"],
+        ),
+    ]);
 }
 
 #[test]
 fn self_contradicting_cases_are_refused() {
-    let k = DOC.replace("\"m\":9,\"k\":2", "\"m\":9,\"k\":3");
-    assert_names(
-        &refused("k.json", &k),
-        &["case `published/m9`", "`hashes` has 2 entries but k = 3"],
-    );
-    let position = DOC.replace("\"positions\":[7,8]", "\"positions\":[7,9]");
-    assert_names(&refused("p.json", &position), &["positions[1] differs"]);
-    let m = DOC.replace("\"m\":9,", "\"m\":7,");
-    assert_names(&refused("m.json", &m), &["m = 7 is outside 8..=512"]);
-    let packed = SNAPSHOT.replace("\"packed_hex\":\"00\"", "\"packed_hex\":\"0000\"");
-    assert_names(&refused("s.json", &packed), &["needs ceil(m/8) = 1"]);
-    let lookup = SNAPSHOT.replace("\"exact_checked\":false", "\"exact_checked\":true");
-    assert_names(
-        &refused("s.json", &lookup),
-        &["exact_checked must equal maybe_present"],
-    );
-    let text = FNV.replace("\"text\":\"a\"", "\"text\":\"b\"");
-    assert_names(&refused("f.json", &text), &["does not encode to `units`"]);
-    let no_text = FNV.replace("\"text\":\"a\",", "");
-    assert_names(&refused("f.json", &no_text), &["`text` must be given"]);
-    let unit = FNV.replace("\"units\":[97]", "\"units\":[65536]");
-    assert_names(&refused("f.json", &unit), &["case `published/a`", "units"]);
+    assert_each_refused(&[
+        (
+            DOC,
+            "\"m\":9,\"k\":2",
+            "\"m\":9,\"k\":3",
+            &["case `published/m9`", "`hashes` has 2 entries but k = 3"],
+        ),
+        (
+            DOC,
+            "\"positions\":[7,8]",
+            "\"positions\":[7,9]",
+            &["positions[1] differs"],
+        ),
+        (DOC, "\"m\":9,", "\"m\":7,", &["m = 7 is outside 8..=512"]),
+        (
+            SNAPSHOT,
+            "\"packed_hex\":\"00\"",
+            "\"packed_hex\":\"0000\"",
+            &["needs ceil(m/8) = 1"],
+        ),
+        (
+            SNAPSHOT,
+            "\"exact_checked\":false",
+            "\"exact_checked\":true",
+            &["exact_checked must equal maybe_present"],
+        ),
+        (
+            FNV,
+            "\"text\":\"a\"",
+            "\"text\":\"b\"",
+            &["does not encode to `units`"],
+        ),
+        (FNV, "\"text\":\"a\",", "", &["`text` must be given"]),
+        (
+            FNV,
+            "\"units\":[97]",
+            "\"units\":[65536]",
+            &["case `published/a`", "units"],
+        ),
+    ]);
 }
 
 #[test]
