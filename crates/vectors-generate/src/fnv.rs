@@ -4,7 +4,8 @@
 //! (its own UTF-16 encoder, wide FNV arithmetic, the exact sum reduced digit by digit)
 //! before it is kept.
 
-use super::{FlagSet, has_repeat, param_flags};
+use super::{Figures, FlagSet, has_repeat, param_flags};
+use crate::fnv_hand_picked;
 use crate::prng::SplitMix64;
 use bloomproof_format::vectors::{FnvPositionCase, FnvRejectionCase};
 use bloomproof_format::{ErrorKindName, RejectExpect};
@@ -68,7 +69,7 @@ fn wrap_would_differ(h1: u32, h2: u32, k: u32, m: u32) -> bool {
 /// One position case: production hashes and positions, each compared with the oracle.
 fn position_case(
     id: String,
-    extra: &[&'static str],
+    mut flags: FlagSet,
     m: u32,
     k: u32,
     units: Vec<u16>,
@@ -116,7 +117,6 @@ fn position_case(
             format!("positions differ: production {positions:?}, oracle {oracle_positions:?}"),
         ));
     }
-    let mut flags = FlagSet::new(extra);
     param_flags(
         &mut flags,
         (m, protocol::M_MIN, protocol::M_MAX),
@@ -145,44 +145,6 @@ fn position_case(
 
 fn utf16(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
-}
-
-/// Named strings for the boundary cases.
-fn special_strings() -> Vec<(&'static str, Vec<u16>)> {
-    let mut ascii_then_high = vec![u16::from(b'a'); 255];
-    ascii_then_high.push(0xD800);
-    vec![
-        ("unit-0000", vec![0x0000]),
-        ("unit-ffff", vec![0xFFFF]),
-        ("unit-0000-x256", vec![0x0000; 256]),
-        ("unit-ffff-x256", vec![0xFFFF; 256]),
-        ("lone-high-d800", vec![0xD800]),
-        ("lone-high-dbff", vec![0xDBFF]),
-        ("lone-low-dc00", vec![0xDC00]),
-        ("lone-low-dfff", vec![0xDFFF]),
-        ("low-then-high", vec![0xDC00, 0xD800]),
-        ("high-high", vec![0xD800, 0xD800]),
-        ("high-then-ascii", vec![0xD800, 0x0061]),
-        ("ascii-then-low", vec![0x0061, 0xDC00]),
-        ("pair-then-lone-low", vec![0xD83D, 0xDE00, 0xDE00]),
-        ("255-ascii-then-lone-high", ascii_then_high),
-        ("emoji-grinning", utf16("\u{1F600}")),
-        ("a-emoji-b", utf16("a\u{1F600}b")),
-        ("emoji-x128", utf16(&"\u{1F600}".repeat(128))),
-        ("first-supplementary", utf16("\u{10000}")),
-        ("last-code-point", utf16("\u{10FFFF}")),
-        ("e-acute-composed", utf16("\u{e9}")),
-        ("e-acute-decomposed", utf16("e\u{301}")),
-        ("space-a", utf16(" a")),
-        ("a-space", utf16("a ")),
-        ("capital-a", utf16("A")),
-        ("controls", utf16("\t\n\r\u{0}\u{1f}")),
-        ("json-quoting", utf16("\"\\/")),
-        ("bom", utf16("\u{FEFF}")),
-        ("noncharacter-fffe", utf16("\u{FFFE}")),
-        ("line-separator", utf16("\u{2028}\u{2029}")),
-        ("cjk", utf16("\u{65e5}\u{672c}\u{8a9e}")),
-    ]
 }
 
 /// Code units for the sweep: a length biased towards short strings, and units from a
@@ -235,21 +197,13 @@ fn sweep_m(rng: &mut SplitMix64) -> u32 {
 
 /// Every position case: the published example, boundary grids, then the sweep.
 pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
+    let hand_picked = fnv_hand_picked::read()?;
     let mut cases = Vec::new();
-    for (letter, want) in "abcdefghi".chars().zip([4u16, 5, 2, 3, 0, 1, 6, 7, 4]) {
-        let case = position_case(
-            format!("published/m8-k1-{letter}"),
-            &["published"],
-            8,
-            1,
-            utf16(&letter.to_string()),
-        )?;
-        if case.positions != [want] {
-            return Err(io(&case.id, "does not reproduce the published position"));
-        }
-        if letter == 'a' && (case.h1, case.h2) != (3_826_002_220, 428_013_963) {
-            return Err(io(&case.id, "does not reproduce the published h1 and h2"));
-        }
+    for given in hand_picked.positions {
+        let flags = FlagSet::given(&given.flags).map_err(|err| io(&given.id, err))?;
+        let units = fnv_hand_picked::units(&given.units);
+        let case = position_case(given.id, flags, given.m, given.k, units)?;
+        reproduces(&case, &given.expect)?;
         cases.push(case);
     }
     let boundary = ["boundary"];
@@ -260,14 +214,14 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
         for k in [protocol::K_MIN, protocol::K_MAX] {
             cases.push(position_case(
                 format!("boundary/m{m}-k{k}-units1"),
-                &boundary,
+                FlagSet::new(&boundary),
                 m,
                 k,
                 utf16("a"),
             )?);
             cases.push(position_case(
                 format!("boundary/m{m}-k{k}-units256"),
-                &boundary,
+                FlagSet::new(&boundary),
                 m,
                 k,
                 long.clone(),
@@ -278,18 +232,19 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
         for m in [8, 1000, 1024] {
             cases.push(position_case(
                 format!("boundary/m{m}-k{k}-doc-04"),
-                &boundary,
+                FlagSet::new(&boundary),
                 m,
                 k,
                 utf16("doc-04"),
             )?);
         }
     }
-    for (name, units) in special_strings() {
+    for fnv_hand_picked::Named { name, units } in hand_picked.strings {
+        let units = fnv_hand_picked::units(&units);
         for (m, k) in [(1000, 12), (1024, 12), (8, 1), (257, 7)] {
             cases.push(position_case(
                 format!("boundary/{name}-m{m}-k{k}"),
-                &boundary,
+                FlagSet::new(&boundary),
                 m,
                 k,
                 units.clone(),
@@ -303,13 +258,27 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
         let units = sweep_units(&mut rng);
         cases.push(position_case(
             format!("sweep/{n:04}"),
-            &["sweep"],
+            FlagSet::new(&["sweep"]),
             m,
             k,
             units,
         )?);
     }
     Ok(cases)
+}
+
+/// Checks the figures a hand-picked position case states (`expect` in the data file).
+fn reproduces(
+    case: &FnvPositionCase,
+    expect: &fnv_hand_picked::PositionExpect,
+) -> Result<(), String> {
+    let mut figures = Figures::default();
+    figures.compare("positions", expect.positions.as_ref(), &case.positions);
+    figures.compare("h1", expect.h1.as_ref(), &case.h1);
+    figures.compare("h2", expect.h2.as_ref(), &case.h2);
+    figures
+        .verdict(fnv_hand_picked::PATH)
+        .map_err(|err| io(&case.id, err))
 }
 
 /// Whether an out-of-range value lands in `low..=high` when truncated to 8, 16 or 32
@@ -336,10 +305,7 @@ fn rejection_case(
         (false, true) => "m",
         (true, false) => "k",
         _ => {
-            return Err(io(
-                &id,
-                "a rejection varies exactly one of m and k (a generator bug)",
-            ));
+            return Err(io(&id, "exactly one of m and k must be out of range"));
         }
     };
     if m > (1 << 53) - 1 || k > (1 << 53) - 1 {
@@ -382,56 +348,10 @@ fn rejection_case(
 
 pub(super) fn rejections() -> Result<Vec<FnvRejectionCase>, String> {
     let mut cases = Vec::new();
-    for m in [
-        0,
-        7,
-        1025,
-        2048,
-        65536 + 8,
-        65536 + 1024,
-        (1 << 32) + 64,
-        (1 << 53) - 1,
-    ] {
-        cases.push(rejection_case(
-            format!("m/value-{m}"),
-            &[],
-            m,
-            3,
-            utf16("a"),
-        )?);
+    for given in fnv_hand_picked::read()?.rejections {
+        let units = fnv_hand_picked::units(&given.units);
+        cases.push(rejection_case(given.id, &[], given.m, given.k, units)?);
     }
-    for k in [
-        0,
-        13,
-        256 + 1,
-        256 + 12,
-        65536 + 3,
-        (1 << 32) + 1,
-        (1 << 53) - 1,
-    ] {
-        cases.push(rejection_case(
-            format!("k/value-{k}"),
-            &[],
-            64,
-            k,
-            utf16("a"),
-        )?);
-    }
-    let long = vec![0x0061; UNITS_MAX];
-    cases.push(rejection_case(
-        "m/value-7-units256".into(),
-        &[],
-        7,
-        12,
-        long.clone(),
-    )?);
-    cases.push(rejection_case(
-        "k/value-13-units256".into(),
-        &[],
-        1024,
-        13,
-        long,
-    )?);
     let mut rng = SplitMix64::new(REJECTION_SEED);
     for n in 0..REJECTION_SWEEP {
         let mut m = sweep_m(&mut rng).into();

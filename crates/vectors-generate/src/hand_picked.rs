@@ -143,9 +143,15 @@ pub struct Snapshot {
 }
 
 fn read_file(text: &str) -> Result<File, String> {
+    parse_json(PATH, text)
+}
+
+/// Deserializes a data file's `text`; an error names `path` and the JSON path of the
+/// value that does not fit.
+pub fn parse_json<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> Result<T, String> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|err| format!("{PATH}: at {}: {}", err.path(), err.inner()))
+        .map_err(|err| format!("{path}: at {}: {}", err.path(), err.inner()))
 }
 
 #[derive(Debug, Deserialize)]

@@ -15,6 +15,7 @@
 mod doc;
 pub mod flags;
 mod fnv;
+mod fnv_hand_picked;
 pub mod fresh;
 mod hand_picked;
 pub mod prng;
@@ -196,6 +197,40 @@ pub(crate) fn param_flags(flags: &mut FlagSet, m: (u32, u32, u32), k: (u32, u32,
     flags.set("min-k", k.0 == k.1);
     flags.set("max-k", k.0 == k.2);
     flags.set("m-not-multiple-of-8", !m.0.is_multiple_of(8));
+}
+
+/// The figures a hand-picked case states in its data file (`expect`), compared one by
+/// one with what production computed.
+#[derive(Default)]
+pub(crate) struct Figures(Vec<String>);
+
+impl Figures {
+    /// Notes `name` when the data states a value (`want`) other than `got`.
+    pub(crate) fn compare<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        name: &str,
+        want: Option<&T>,
+        got: &T,
+    ) {
+        if let Some(want) = want
+            && want != got
+        {
+            self.0.push(format!("{name} {got:?}, not {want:?}"));
+        }
+    }
+
+    /// `Ok` when every stated figure matched, else a message naming the data file and
+    /// each figure that did not.
+    pub(crate) fn verdict(self, data: &str) -> Result<(), String> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "does not reproduce the figures of {data}: {}",
+                self.0.join(", ")
+            ))
+        }
+    }
 }
 
 /// Whether a list of positions holds a repeat.

@@ -5,7 +5,7 @@ use super::{
     sweep_k, sweep_len, sweep_m,
 };
 use crate::prng::SplitMix64;
-use crate::{FlagSet, hand_picked};
+use crate::{Figures, FlagSet, hand_picked};
 use bloomproof_filter::DocumentPrefilter;
 use bloomproof_format::vectors::{DocLookup, DocSnapshotCase};
 use bloomproof_format::{DocParams, Hex, encode_hex};
@@ -127,43 +127,18 @@ fn reproduces(case: &DocSnapshotCase, expect: &hand_picked::SnapshotExpect) -> R
         .iter()
         .filter(|lookup| lookup.flags.iter().any(|flag| flag == "false-positive"))
         .count();
-    let mut wrong = Vec::new();
-    if let Some(packed) = &expect.packed_hex
-        && *packed != case.packed_hex
-    {
-        wrong.push(format!(
-            "packed_hex {}, not {}",
-            case.packed_hex.to_hex(),
-            packed.to_hex()
-        ));
-    }
-    if let Some(bits_set) = expect.bits_set
-        && bits_set != case.bits_set
-    {
-        wrong.push(format!("bits_set {}, not {bits_set}", case.bits_set));
-    }
-    if let Some(documents) = expect.documents
-        && documents != case.documents
-    {
-        wrong.push(format!("documents {}, not {documents}", case.documents));
-    }
-    if let Some(want) = expect.false_positives
-        && want != false_positives
-    {
-        wrong.push(format!("{false_positives} false positives, not {want}"));
-    }
-    if wrong.is_empty() {
-        Ok(())
-    } else {
-        Err(io(
-            &case.id,
-            format!(
-                "does not reproduce the figures of {}: {}",
-                hand_picked::PATH,
-                wrong.join(", ")
-            ),
-        ))
-    }
+    let mut figures = Figures::default();
+    figures.compare("packed_hex", expect.packed_hex.as_ref(), &case.packed_hex);
+    figures.compare("bits_set", expect.bits_set.as_ref(), &case.bits_set);
+    figures.compare("documents", expect.documents.as_ref(), &case.documents);
+    figures.compare(
+        "false positives",
+        expect.false_positives.as_ref(),
+        &false_positives,
+    );
+    figures
+        .verdict(hand_picked::PATH)
+        .map_err(|err| io(&case.id, err))
 }
 
 fn texts(items: &[&str]) -> Vec<Vec<u8>> {
