@@ -271,8 +271,8 @@ pub struct DocSnapshotCase {
     pub lookups: Vec<DocLookup>,
 }
 
-/// `doc-membership-v1/rejections`: a construction (and, when `item` is present, a
-/// lookup) with typed values that must be rejected.
+/// `doc-membership-v1/rejections`: a construction (and, when `input.item` is present,
+/// a lookup) with typed values that must be rejected.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DocRejectionCase {
