@@ -1,0 +1,120 @@
+//! The spec checks its own cases where a check's premise is a property of the data: a
+//! `positions_without_32_bit_wrap` case must exercise a wrap that changes a position, a
+//! `repeated_positions_kept_in_order` case must repeat one, an
+//! `empty_snapshot_definitely_absent` case must have no records. Each test copies the
+//! real spec, gives one case data that is right about the hashes but misses the
+//! premise, and runs the production crates on it: the check must fail on that case,
+//! naming the premise.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::{Report, load};
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// Runs the production crates on a copy of the spec whose case `id` in `protocol`
+/// was given `input` and `expect`.
+fn run_with(protocol: &str, id: &str, input: Value, expect: Value) -> Report {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["doc-membership-v1", "fnv1a-utf16-v1"] {
+        std::fs::create_dir_all(dir.path().join(name)).unwrap();
+        for file in ["checks.json", "cases.json"] {
+            let text = std::fs::read_to_string(real.join(name).join(file)).unwrap();
+            let mut value: Value = serde_json::from_str(&text).unwrap();
+            if name == protocol && file == "cases.json" {
+                let case = value["cases"]
+                    .as_array_mut()
+                    .unwrap()
+                    .iter_mut()
+                    .find(|c| c["id"] == id)
+                    .expect("the case exists");
+                case["input"] = input.clone();
+                case["expect"] = expect.clone();
+            }
+            std::fs::write(dir.path().join(name).join(file), value.to_string()).unwrap();
+        }
+    }
+    let spec = load(dir.path()).expect("the edited spec still loads");
+    run(&spec, &mut Subjects::rust(), None)
+}
+
+/// The failures of `check`, as `case: what`.
+fn failures(report: &Report, check: &str) -> Vec<String> {
+    report
+        .checks
+        .iter()
+        .filter(|c| c.name == check)
+        .flat_map(|c| &c.failures)
+        .map(|f| format!("{}: {}", f.case, f.what))
+        .collect()
+}
+
+/// "a" at m 8 and m 1000, with the hashes and positions the seed's FNV-1a gives
+/// (h1 + i*h2 without a wrap).
+fn a_at(m: u64, k: usize, positions: &[u32]) -> (Value, Value) {
+    (
+        json!({"m": m, "k": k, "units": [97], "text": "a"}),
+        json!({"h1": 3_826_002_220_u32, "h2": 428_013_963_u32, "positions": positions}),
+    )
+}
+
+#[test]
+fn a_wrap_case_whose_sums_stay_below_two_to_the_32_fails() {
+    // h1 + h2 = 4254016183 < 2^32: nothing wraps.
+    let (input, expect) = a_at(1000, 2, &[220, 183]);
+    let report = run_with("fnv1a-utf16-v1", "02-wrap/97-m1000", input, expect);
+    assert_eq!(
+        failures(&report, "positions_without_32_bit_wrap"),
+        ["02-wrap/97-m1000: the case exercises a wrap (spec)"]
+    );
+}
+
+#[test]
+fn a_wrap_case_whose_wrap_changes_no_position_fails() {
+    // h1 + 2*h2 >= 2^32, but m = 8 divides 2^32: wrapped or not, the positions agree.
+    let (input, expect) = a_at(8, 12, &[4, 7, 2, 5, 0, 3, 6, 1, 4, 7, 2, 5]);
+    let report = run_with("fnv1a-utf16-v1", "02-wrap/97-m1000", input, expect);
+    assert_eq!(
+        failures(&report, "positions_without_32_bit_wrap"),
+        ["02-wrap/97-m1000: the case exercises a wrap (spec)"]
+    );
+}
+
+#[test]
+fn a_repeat_case_without_a_repeat_fails() {
+    let (input, expect) = a_at(8, 1, &[4]);
+    let report = run_with("fnv1a-utf16-v1", "03-m8-k12/a", input, expect);
+    assert_eq!(
+        failures(&report, "repeated_positions_kept_in_order"),
+        ["03-m8-k12/a: the case repeats a position (spec)"]
+    );
+}
+
+#[test]
+fn an_empty_snapshot_case_with_a_record_fails() {
+    // m 8, k 1, no seed, the record "a": what production builds (bit 1 set, packed 02).
+    let input = json!({"params": {"m": 8, "k": 1, "seed_hex": ""}, "records_hex": ["61"]});
+    let expect = json!({"bits_set": 1, "packed_hex": "02", "documents": 1});
+    let report = run_with("doc-membership-v1", "01-empty/m8-k1-no-seed", input, expect);
+    let failed = failures(&report, "empty_snapshot_definitely_absent");
+    assert!(
+        failed.contains(&"01-empty/m8-k1-no-seed: the snapshot has no records".to_string()),
+        "{failed:?}"
+    );
+}
+
+/// The unedited spec passes every one of these checks: the premises hold on the data.
+#[test]
+fn the_real_cases_meet_their_premises() {
+    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
+    let report = run(&spec, &mut Subjects::rust(), None);
+    for check in [
+        "positions_without_32_bit_wrap",
+        "repeated_positions_kept_in_order",
+        "empty_snapshot_definitely_absent",
+    ] {
+        assert_eq!(failures(&report, check), Vec::<String>::new(), "{check}");
+    }
+}
