@@ -3,10 +3,12 @@
 
 use bloomproof_conformance::diagnose::message_layout;
 use bloomproof_conformance::quote::prefix;
+use bloomproof_format::positions::{DocPositions, FnvPositions};
+use bloomproof_format::spec::Stage;
+use bloomproof_format::{DocParams, Hex};
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use clap::{ArgGroup, Args, Subcommand};
-use serde_json::json;
 use std::fmt::Write as _;
 
 /// Which protocol, with its inputs.
@@ -302,9 +304,9 @@ pub fn explain(target: &Target) -> Result<String, String> {
     Ok(out)
 }
 
-/// The same as JSON.
+/// The same as JSON, in the spec's field names ([`DocPositions`], [`FnvPositions`]).
 pub fn positions(target: &Target) -> Result<serde_json::Value, String> {
-    Ok(match target {
+    let value = match target {
         Target::Doc(args) => {
             let DocInputs { params, item } = doc_inputs(args)?;
             let mut stages = Vec::new();
@@ -314,23 +316,38 @@ pub fn positions(target: &Target) -> Result<serde_json::Value, String> {
                 let digest = doc::digest(&params, index, &item).map_err(|e| e.to_string())?;
                 let position = doc::reduce(&digest, params.m());
                 positions.push(position);
-                stages.push(json!({"index": index, "message": hex::encode(message.as_bytes()), "digest": hex::encode(digest), "position": position}));
+                stages.push(Stage {
+                    message_hex: Hex(message.as_bytes().to_vec()),
+                    digest_hex: Hex(digest.to_vec()),
+                    position,
+                });
             }
-            json!({
-                "protocol": doc::NAME, "m": params.m(), "k": params.k(),
-                "seed": hex::encode(params.seed()), "item": hex::encode(&item),
-                "stages": stages, "positions": positions,
-                "packed_bits": hex::encode(packed(params.m(), &positions)),
+            serde_json::to_value(DocPositions {
+                protocol: doc::NAME.to_string(),
+                params: DocParams {
+                    m: params.m().into(),
+                    k: params.k().into(),
+                    seed_hex: Hex(params.seed().to_vec()),
+                },
+                item_hex: Hex(item),
+                stages,
+                packed_hex: Hex(packed(params.m(), &positions)),
+                positions,
             })
         }
         Target::Fnv(args) => {
             let (params, units) = fnv_inputs(args)?;
             let hashes = fnv::base_hashes(&units);
-            json!({
-                "protocol": fnv::NAME, "m": params.m(), "k": params.k(), "units": units,
-                "h1": hashes.h1, "h2": hashes.h2,
-                "positions": fnv::positions(&params, hashes),
+            serde_json::to_value(FnvPositions {
+                protocol: fnv::NAME.to_string(),
+                m: params.m().into(),
+                k: params.k().into(),
+                h1: hashes.h1,
+                h2: hashes.h2,
+                positions: fnv::positions(&params, hashes).to_vec(),
+                units,
             })
         }
-    })
+    };
+    value.map_err(|err| format!("the answer does not serialise: {err}"))
 }

@@ -34,18 +34,25 @@ fn doc_positions_json_matches_the_oracle() {
     for index in 0..3u32 {
         let stage = &json["stages"][index as usize];
         assert_eq!(
-            stage["message"],
+            stage["message_hex"],
             doc::message_hex(16, 3, b"lab", index, b"doc-04")
         );
         assert_eq!(
-            stage["digest"],
+            stage["digest_hex"],
             doc::digest_hex(16, 3, b"lab", index, b"doc-04")
         );
     }
     let positions: Vec<u32> = serde_json::from_value(json["positions"].clone()).unwrap();
     assert_eq!(positions, doc::positions(16, 3, b"lab", b"doc-04"));
     let occupied = doc::position_set(16, 3, b"lab", b"doc-04");
-    assert_eq!(json["packed_bits"], doc::packed_hex(&occupied, 16));
+    assert_eq!(json["packed_hex"], doc::packed_hex(&occupied, 16));
+    assert_eq!(
+        json["params"],
+        serde_json::json!({"m": 16, "k": 3, "seed_hex": "6c6162"})
+    );
+    assert_eq!(json["item_hex"], "646f632d3034");
+    // The spec's field names, nothing else: it reads back strictly as the one type.
+    serde_json::from_value::<bloomproof_format::positions::DocPositions>(json).unwrap();
 }
 
 #[test]
@@ -86,6 +93,7 @@ fn fnv_positions_json_matches_the_oracle_with_a_lone_surrogate() {
     assert_eq!(json["h2"], fnv::h2(&units));
     let positions: Vec<u32> = serde_json::from_value(json["positions"].clone()).unwrap();
     assert_eq!(positions, fnv::positions(1000, 12, &units));
+    serde_json::from_value::<bloomproof_format::positions::FnvPositions>(json).unwrap();
 }
 
 #[test]

@@ -45,6 +45,7 @@ pub mod explorer;
 pub mod hex;
 pub mod matrix;
 mod params;
+pub mod positions;
 pub mod report;
 pub mod spec;
 mod typed;

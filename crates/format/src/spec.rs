@@ -373,7 +373,7 @@ pub struct StagesInput {
 }
 
 /// One hash index's stages: the framed message, its SHA-256, the digest mod m.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[expect(missing_docs, reason = "the fields are named for what they hold")]
 pub struct Stage {
