@@ -8,47 +8,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use bloomproof_conformance::Report;
 use bloomproof_conformance::run::{Subjects, run};
-use bloomproof_conformance::{Report, load};
+use common::{failures, report_with_edit};
 use serde_json::{Value, json};
-use std::path::Path;
 
-/// Runs the production crates on a copy of the spec whose case `id` in `protocol`
-/// was given `input` and `expect`.
 fn run_with(protocol: &str, id: &str, input: Value, expect: Value) -> Report {
-    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
-    let dir = tempfile::tempdir().unwrap();
-    for name in ["doc-membership-v1", "fnv1a-utf16-v1"] {
-        std::fs::create_dir_all(dir.path().join(name)).unwrap();
-        for file in ["checks.json", "cases.json"] {
-            let text = std::fs::read_to_string(real.join(name).join(file)).unwrap();
-            let mut value: Value = serde_json::from_str(&text).unwrap();
-            if name == protocol && file == "cases.json" {
-                let case = value["cases"]
-                    .as_array_mut()
-                    .unwrap()
-                    .iter_mut()
-                    .find(|c| c["id"] == id)
-                    .expect("the case exists");
-                case["input"] = input.clone();
-                case["expect"] = expect.clone();
-            }
-            std::fs::write(dir.path().join(name).join(file), value.to_string()).unwrap();
-        }
-    }
-    let spec = load(dir.path()).expect("the edited spec still loads");
-    run(&spec, &mut Subjects::rust(), None)
-}
-
-/// The failures of `check`, as `case: what`.
-fn failures(report: &Report, check: &str) -> Vec<String> {
-    report
-        .checks
-        .iter()
-        .filter(|c| c.name == check)
-        .flat_map(|c| &c.failures)
-        .map(|f| format!("{}: {}", f.case, f.what))
-        .collect()
+    report_with_edit(protocol, id, |case| {
+        case["input"] = input;
+        case["expect"] = expect;
+    })
 }
 
 /// "a" at m 8 and m 1000, with the hashes and positions the seed's FNV-1a gives
@@ -108,8 +79,7 @@ fn an_empty_snapshot_case_with_a_record_fails() {
 /// The unedited spec passes every one of these checks: the premises hold on the data.
 #[test]
 fn the_real_cases_meet_their_premises() {
-    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
-    let report = run(&spec, &mut Subjects::rust(), None);
+    let report = run(&common::spec(), &mut Subjects::rust(), None);
     for check in [
         "positions_without_32_bit_wrap",
         "repeated_positions_kept_in_order",

@@ -1,13 +1,15 @@
 //! What the tests that plant a flaw in a subject share: the planted subjects, and
-//! running the whole spec of `spec/` against a pair of subjects.
+//! running the whole spec of `spec/` against a pair of subjects, and running the
+//! production crates on a copy of the spec with one case edited.
 
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
 pub mod planted;
 
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subject::{DocSubject, FnvSubject};
 use bloomproof_conformance::{Report, Spec, load};
+use serde_json::Value;
 use std::path::Path;
 
 /// The spec of `spec/`.
@@ -26,4 +28,43 @@ pub fn report(
         fnv: Box::new(fnv),
     };
     run(&spec, &mut subjects, None)
+}
+
+/// The production crates run on a copy of `spec/` in which `edit` changed the case
+/// `id` of `protocol` (its whole JSON object); the copy must still load.
+pub fn report_with_edit(protocol: &str, id: &str, edit: impl FnOnce(&mut Value)) -> Report {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
+    let dir = tempfile::tempdir().unwrap();
+    let mut edit = Some(edit);
+    for name in ["doc-membership-v1", "fnv1a-utf16-v1"] {
+        std::fs::create_dir_all(dir.path().join(name)).unwrap();
+        for file in ["checks.json", "cases.json"] {
+            let text = std::fs::read_to_string(real.join(name).join(file)).unwrap();
+            let mut value: Value = serde_json::from_str(&text).unwrap();
+            if name == protocol && file == "cases.json" {
+                let case = value["cases"]
+                    .as_array_mut()
+                    .unwrap()
+                    .iter_mut()
+                    .find(|c| c["id"] == id)
+                    .unwrap_or_else(|| panic!("no case {id} in {protocol}"));
+                (edit.take().unwrap())(case);
+            }
+            std::fs::write(dir.path().join(name).join(file), value.to_string()).unwrap();
+        }
+    }
+    let spec =
+        load(dir.path()).unwrap_or_else(|errors| panic!("the edited spec loads: {errors:?}"));
+    run(&spec, &mut Subjects::rust(), None)
+}
+
+/// The failures of `check` in `report`, as `case: what`.
+pub fn failures(report: &Report, check: &str) -> Vec<String> {
+    report
+        .checks
+        .iter()
+        .filter(|c| c.name == check)
+        .flat_map(|c| &c.failures)
+        .map(|f| format!("{}: {}", f.case, f.what))
+        .collect()
 }
