@@ -1,0 +1,320 @@
+//! The doc-membership-v1 evaluators catch what they claim to: each test plants one flaw
+//! (in a subject, or in a copied spec's expectation) that only one comparison of the
+//! runner can see, and asserts the failure that names it. Written against the
+//! survivors of a cargo-mutants run over `crates/conformance/src/doc_checks/`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use bloomproof_conformance::subject::{DocSubject, RustFnv};
+use common::planted::PlantedDoc;
+use common::{failures, report as run_all, report_with_edit};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+/// A build the subject was asked for: m and the records.
+type Built = (u64, Vec<Vec<u8>>);
+
+const DOC: &str = "doc-membership-v1";
+
+fn has(failed: &[String], wanted: &str) -> bool {
+    failed.iter().any(|f| f == wanted)
+}
+
+/// Looks up every record as a non-duplicate (true, true, false): a subject that
+/// confirms candidates against the wrong set.
+fn records_not_duplicates() -> PlantedDoc {
+    PlantedDoc::new("no duplicates").on_lookup(|real, p, records, items| {
+        let mut answers = real.lookup(p, records, items)?;
+        for t in &mut answers {
+            t.duplicate = false;
+        }
+        Ok(answers)
+    })
+}
+
+#[test]
+fn a_record_that_is_not_a_duplicate_fails_every_snapshot_check_that_states_it() {
+    let report = run_all(records_not_duplicates(), RustFnv);
+    // The lookup shape, with the whole triple stated for every record.
+    let confirmed = failures(&report, "positive_members_exactly_confirmed");
+    assert!(
+        has(&confirmed, "03-fixture/doc-00..03: lookup(doc-00)"),
+        "{confirmed:?}"
+    );
+    // The build shape: records_are_duplicates with lookups beside it, and without.
+    let boundaries = failures(&report, "parameter_boundaries_pinned");
+    assert!(
+        has(
+            &boundaries,
+            "16-boundary/m8-k1-no-seed: lookup(a) of a record"
+        ),
+        "{boundaries:?}"
+    );
+    let maximum = failures(&report, "maximum_declared_snapshot_bounds");
+    assert!(
+        maximum
+            .iter()
+            .any(|f| f.starts_with("14-seed/64x64-m512-k8: lookup(")),
+        "{maximum:?}"
+    );
+    // Bytes that are not printable text are named in hex: the record 00.
+    let raw = failures(&report, "raw_bytes_empty_nul_and_unicode_forms_distinct");
+    assert!(
+        has(&raw, "07-raw/empty-nul-e-acute: lookup(00) of a record"),
+        "{raw:?}"
+    );
+}
+
+#[test]
+fn a_false_negative_is_named_as_one() {
+    let flawed = PlantedDoc::new("false negative").on_lookup(|real, p, records, items| {
+        let mut answers = real.lookup(p, records, items)?;
+        for (item, t) in items.iter().zip(&mut answers) {
+            if item.as_slice() == b"doc-00" {
+                t.maybe_present = false;
+            }
+        }
+        Ok(answers)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, "inserted_items_have_no_false_negatives");
+    assert!(
+        has(&failed, "02-fixture/doc-00..03: maybe_present(doc-00)"),
+        "{failed:?}"
+    );
+}
+
+/// Flipping any one field of an expected lookup makes the spec disagree with the
+/// oracle (and the implementation): the runner says so, field by field.
+#[test]
+fn a_wrong_expected_lookup_field_fails() {
+    for field in ["maybe_present", "exact_checked", "duplicate"] {
+        let report = report_with_edit(DOC, "01-empty/lab-16-3", |case| {
+            let result = &mut case["expect"]["lookups"][0]["result"];
+            result[field] = (!result[field].as_bool().unwrap()).into();
+        });
+        let failed = failures(&report, "empty_snapshot_definitely_absent");
+        assert!(
+            has(
+                &failed,
+                "01-empty/lab-16-3: oracle agrees with the spec on lookup()"
+            ),
+            "{field}: {failed:?}"
+        );
+        assert!(
+            has(&failed, "01-empty/lab-16-3: lookup()"),
+            "{field}: {failed:?}"
+        );
+    }
+}
+
+#[test]
+fn an_illegal_triple_for_a_non_member_fails() {
+    let flawed = PlantedDoc::new("illegal").on_lookup(|real, p, records, items| {
+        let mut answers = real.lookup(p, records, items)?;
+        for (item, t) in items.iter().zip(&mut answers) {
+            if item.as_slice() == b"doc-10" {
+                t.exact_checked = true;
+            }
+        }
+        Ok(answers)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(
+        &report,
+        "finite_universe_false_positives_never_become_duplicates",
+    );
+    assert!(
+        has(
+            &failed,
+            "04-fixture/doc-00..63: lookup(doc-10) is a legal triple"
+        ),
+        "{failed:?}"
+    );
+}
+
+/// A snapshot packed big-endian: the fixture's bit count is right and its bytes are
+/// not, and the runner asks the implementation for the first differing stage.
+#[test]
+fn wrong_packed_bits_with_the_right_count_are_diagnosed() {
+    let flawed = PlantedDoc::new("big endian").on_build(|real, p, records| {
+        let mut built = real.build(p, records)?;
+        built.packed_bits.reverse();
+        Ok(built)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(
+        &report,
+        "finite_universe_false_positives_never_become_duplicates",
+    );
+    assert!(
+        has(&failed, "04-fixture/doc-00..63: packed bits"),
+        "{failed:?}"
+    );
+    assert!(
+        has(
+            &failed,
+            "04-fixture/doc-00..63: first difference (stages, asked of the implementation)"
+        ),
+        "{failed:?}"
+    );
+}
+
+/// A non-member answered as absent although the oracle has it present: the false
+/// positives differ, and the runner screens the items whose answer the oracle disputes.
+#[test]
+fn a_missed_false_positive_is_diagnosed() {
+    let flawed = PlantedDoc::new("no false positives").on_lookup(|real, p, records, items| {
+        let mut answers = real.lookup(p, records, items)?;
+        for (item, t) in items.iter().zip(&mut answers) {
+            if item.as_slice() == b"doc-04" {
+                *t = bloomproof_conformance::subject::Triple {
+                    maybe_present: false,
+                    exact_checked: false,
+                    duplicate: false,
+                };
+            }
+        }
+        Ok(answers)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(
+        &report,
+        "finite_universe_false_positives_never_become_duplicates",
+    );
+    assert!(
+        has(&failed, "04-fixture/doc-00..63: false positives"),
+        "{failed:?}"
+    );
+    assert!(
+        has(
+            &failed,
+            "04-fixture/doc-00..63: first difference (stages, asked of the implementation)"
+        ),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn an_expectation_of_different_snapshots_or_a_lost_bit_fails() {
+    let report = report_with_edit(DOC, "05-fixture/reversed-plus-records", |case| {
+        case["expect"]["same_snapshot"] = false.into();
+    });
+    let failed = failures(&report, "order_and_duplicate_insertion_idempotent");
+    assert!(
+        has(
+            &failed,
+            "05-fixture/reversed-plus-records: different snapshots"
+        ),
+        "{failed:?}"
+    );
+    let second = report_with_edit(DOC, "06-fixture/doc-00..07", |case| {
+        case["expect"]["only_sets_bits"] = false.into();
+    });
+    let failed = failures(&second, "compatible_extension_only_sets_bits");
+    assert!(
+        has(
+            &failed,
+            "06-fixture/doc-00..07: every base bit is set in the extension"
+        ),
+        "{failed:?}"
+    );
+}
+
+/// An extension whose snapshot has another length: every base byte may be covered
+/// and it is still no extension of the same filter.
+#[test]
+fn an_extension_of_another_length_fails() {
+    let flawed = PlantedDoc::new("longer").on_build(|real, p, records| {
+        let mut built = real.build(p, records)?;
+        if records.len() == 8 {
+            built.packed_bits.push(0);
+        }
+        Ok(built)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, "compatible_extension_only_sets_bits");
+    assert!(
+        has(
+            &failed,
+            "06-fixture/doc-00..07: every base bit is set in the extension"
+        ),
+        "{failed:?}"
+    );
+}
+
+/// Every subset of the base list is built once per profile: the subject sees all
+/// 2^8 of them, each a different set.
+#[test]
+fn the_exhaustive_check_builds_every_subset() {
+    let seen: Arc<Mutex<Vec<Built>>> = Arc::default();
+    let log = Arc::clone(&seen);
+    let recording = PlantedDoc::new("recording").on_build(move |real, p, records| {
+        log.lock().unwrap().push((p.m, records.to_vec()));
+        real.build(p, records)
+    });
+    let report = run_all(recording, RustFnv);
+    assert!(
+        failures(&report, "all_small_subsets_independent_position_set_oracle").is_empty(),
+        "{:?}",
+        failures(&report, "all_small_subsets_independent_position_set_oracle")
+    );
+    let seen = seen.lock().unwrap();
+    // The exhaustive case's base list and the m of its four profiles (spec/derive).
+    let base: [&[u8]; 8] = [
+        b"",
+        b"\x00",
+        b"a",
+        b"a\x00",
+        b"\xff",
+        b"A",
+        b"00",
+        "é".as_bytes(),
+    ];
+    for m in [8u64, 9, 16, 31] {
+        let subsets: BTreeSet<Vec<Vec<u8>>> = seen
+            .iter()
+            .filter(|(pm, _)| *pm == m)
+            .map(|(_, records)| records.clone())
+            .filter(|records| records.iter().all(|r| base.contains(&r.as_slice())))
+            .collect();
+        assert!(
+            subsets.len() >= 256,
+            "m {m}: {} distinct subsets",
+            subsets.len()
+        );
+    }
+}
+
+/// A subject whose every exhaustive snapshot is wrong: the runner names at most 20
+/// mismatches of the case (and the first difference once), however many there are.
+#[test]
+fn exhaustive_mismatches_are_capped_at_twenty() {
+    let flawed = PlantedDoc::new("all wrong").on_build(|real, p, records| {
+        let mut built = real.build(p, records)?;
+        for byte in &mut built.packed_bits {
+            *byte = !*byte;
+        }
+        Ok(built)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
+    let bits = failed
+        .iter()
+        .filter(|f| f.contains(": bits of subset"))
+        .count();
+    assert_eq!(bits, 20, "{failed:?}");
+    let flawed = PlantedDoc::new("all absent").on_lookup(|real, p, records, items| {
+        let mut answers = real.lookup(p, records, items)?;
+        for t in &mut answers {
+            t.duplicate = !t.duplicate;
+        }
+        Ok(answers)
+    });
+    let second = run_all(flawed, RustFnv);
+    let failed = failures(&second, "all_small_subsets_independent_position_set_oracle");
+    let lookups = failed.iter().filter(|f| f.contains(": lookup(")).count();
+    assert_eq!(lookups, 20, "{failed:?}");
+}
