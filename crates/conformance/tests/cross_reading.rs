@@ -189,3 +189,72 @@ fn a_session_from_a_file_is_read_by_everyone() {
         "view.bits: expected \"00001001\", got \"00001000\""
     );
 }
+
+/// A reader whose answers `flaw` changes (given the items), against the honest Rust
+/// implementation: the doc-membership-v1 grid.
+fn doc_grid_with_reader(flaw: impl Fn(&[Vec<u8>], &mut Vec<Triple>) + Send + 'static) -> Grid {
+    let reader = PlantedDoc::new("reader").on_read(move |real, params, records, bits, items| {
+        let mut answers = real.read(params, records, bits, items)?;
+        flaw(items, &mut answers);
+        Ok(answers)
+    });
+    let mut participants = vec![
+        ("rust".to_string(), Subjects::rust()),
+        (
+            "reader".to_string(),
+            Subjects {
+                doc: Box::new(reader),
+                fnv: Box::new(RustFnv),
+            },
+        ),
+    ];
+    cross::run(&mut participants, &[]).swap_remove(0)
+}
+
+#[test]
+fn a_cell_keeps_twenty_differences_and_counts_the_rest() {
+    let grid = doc_grid_with_reader(|_, answers| {
+        for t in answers.iter_mut() {
+            t.duplicate = !t.duplicate;
+        }
+    });
+    let cell = cell(&grid, "rust", "reader");
+    assert_eq!(cell.differences.len(), cross::DIFFERENCES_KEPT);
+    assert!(cell.more > 0, "{}", cell.more);
+    let errors = cross::errors(std::slice::from_ref(&grid));
+    let line = errors
+        .iter()
+        .find(|e| e.contains("rust -> reader"))
+        .expect("the reader's cell is an error");
+    let others = cross::DIFFERENCES_KEPT - 1 + cell.more;
+    assert!(line.ends_with(&format!(" (and {others} more)")), "{line}");
+}
+
+#[test]
+fn a_reader_that_drops_an_answer_fails_one_answer_per_item() {
+    let grid = doc_grid_with_reader(|_, answers| {
+        answers.pop();
+    });
+    let cell = cell(&grid, "rust", "reader");
+    assert!(
+        cell.differences
+            .iter()
+            .any(|d| d.what == "one answer per item"),
+        "{cell:?}"
+    );
+}
+
+/// An item that is not printable text is named in hex.
+#[test]
+fn an_item_with_control_bytes_is_named_in_hex() {
+    let grid = doc_grid_with_reader(|items, answers| {
+        for (item, t) in items.iter().zip(answers.iter_mut()) {
+            if item.as_slice() == [0u8; 64] {
+                t.duplicate = !t.duplicate;
+            }
+        }
+    });
+    let cell = cell(&grid, "rust", "reader");
+    let name = format!("m509-k5 item 0x{}", "00".repeat(64));
+    assert!(cell.differences.iter().any(|d| d.case == name), "{cell:?}");
+}
