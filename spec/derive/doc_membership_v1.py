@@ -373,6 +373,10 @@ def cases():
     read_case("intact/empty-m8", params(8, 1, b""), [], "00", [b"", b"a"], flags=["min-m", "empty-seed"])
     read_case("intact/m9-k2-high-byte", params(9, 2, b"S"), [b"\x00A"], packed([b"\x00A"], 9, 2, b"S"), [b"\x00A", b"A"],
               flags=["m-not-multiple-of-8"])
+    widest = [bytes([i]) * 64 for i in range(64)]
+    read_case("intact/max-bounds", params(512, 8, b"s" * 16), widest, packed(widest, 512, 8, b"s" * 16),
+              widest[:2] + [b"\x00" * 63, b"t" * 64], flags=["max-m", "max-k", "max-seed", "max-records", "max-item"],
+              comment="Every bound at its largest valid value: read back, nothing is refused.")
     fault = d291 & ~(1 << 4)
     read_case("fault/doc-00-removed-bit-4-cleared", LAB, MEMBERS[1:], le(fault, 16), MEMBERS[1:], rejected="records[0]",
               flags=["seed-figure"],
@@ -402,6 +406,9 @@ def cases():
     read_case("combined/bit-at-m-before-records", params(9, 2, b"S"), [b"\x00A"], le(1 << 9, 9), [b"A"],
               rejected="packed_bits", flags=["combined-violation", "m-not-multiple-of-8"],
               comment="Bits above m are found before the record that misses its positions.")
+    read_case("combined/top-bit-before-records", params(9, 2, b"S"), [b"\x00A"], le(1 << 15, 9), [b"A"],
+              rejected="packed_bits", flags=["combined-violation", "m-not-multiple-of-8"],
+              comment="The last byte's top bit, above m, is found before the record that misses its positions: every byte's unused bits are checked first.")
     read_case("combined/missing-before-extra", LAB, MEMBERS, le((fault | 1 << extra), 16), MEMBERS, rejected="records[0]",
               flags=["combined-violation"], comment="A record that misses a bit is named before an extra bit.")
     read_case("combined/record-length-before-bits", LAB, [b"a" * 65], "d2", [], rejected="records[0]",
