@@ -318,3 +318,124 @@ fn exhaustive_mismatches_are_capped_at_twenty() {
     let lookups = failed.iter().filter(|f| f.contains(": lookup(")).count();
     assert_eq!(lookups, 20, "{failed:?}");
 }
+
+const FAULT: &str = "clearing_shared_bit_breaks_no_false_negative_contract";
+const FRAMING: &str = "hash_domain_framing_and_little_endian_bit_protocol";
+
+/// Positions shifted by one: the pairs that share a bit are the same, so the removed
+/// item is right and the cleared bit is not; the runner asks for the first difference.
+#[test]
+fn a_wrong_cleared_bit_is_diagnosed_even_when_the_removed_item_is_right() {
+    let flawed = PlantedDoc::new("shifted").on_positions(|real, p, item| {
+        let m = u16::try_from(p.m).unwrap();
+        Ok(real
+            .positions(p, item)?
+            .into_iter()
+            .map(|q| (q + 1) % m)
+            .collect())
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, FAULT);
+    assert!(
+        has(&failed, "10-fixture/doc-00..03: cleared bit"),
+        "{failed:?}"
+    );
+    assert!(
+        !has(&failed, "10-fixture/doc-00..03: removed item"),
+        "{failed:?}"
+    );
+    assert!(
+        has(
+            &failed,
+            "10-fixture/doc-00..03: first difference (stages, asked of the implementation)"
+        ),
+        "{failed:?}"
+    );
+}
+
+/// A reader that accepts every snapshot and answers nothing; and the bits it is
+/// handed for the damaged read are the intact ones less exactly the shared bit.
+#[test]
+fn an_intact_read_without_answers_fails_and_only_the_shared_bit_is_cleared() {
+    let handed: Arc<Mutex<Vec<Vec<u8>>>> = Arc::default();
+    let log = Arc::clone(&handed);
+    let flawed = PlantedDoc::new("silent reader").on_read(move |real, p, records, bits, items| {
+        log.lock().unwrap().push(bits.to_vec());
+        real.read(p, records, bits, items).map(|_| Vec::new())
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, FAULT);
+    assert!(
+        has(
+            &failed,
+            "10-fixture/doc-00..03: every member passes maybe_present in the intact snapshot, read back"
+        ),
+        "{failed:?}"
+    );
+    let handed = handed.lock().unwrap();
+    let intact = vec![0xd2, 0x91];
+    let at = handed
+        .iter()
+        .position(|b| *b == intact)
+        .expect("the intact read");
+    // The fault's damaged read follows the intact one: d291 less bit 4.
+    assert_eq!(handed[at + 1], vec![0xc2, 0x91]);
+}
+
+/// A reader that refuses the damaged snapshot but names no record: the failure says
+/// which record it should have named, in the list it was given.
+#[test]
+fn a_refusal_naming_the_wrong_field_says_which_record_was_due() {
+    use bloomproof_conformance::subject::SubjectError;
+    let flawed = PlantedDoc::new("wrong field").on_read(|real, p, records, bits, items| {
+        real.read(p, records, bits, items).map_err(|err| match err {
+            SubjectError::Rejected { kind, message, .. } => SubjectError::Rejected {
+                kind,
+                field: Some("packed_bits".into()),
+                message,
+            },
+            other => other,
+        })
+    });
+    let report = run_all(flawed, RustFnv);
+    let failure = report
+        .checks
+        .iter()
+        .filter(|c| c.name == FAULT)
+        .flat_map(|c| &c.failures)
+        .find(|f| f.what == "reading the damaged snapshot: the error names the damaged member")
+        .expect("the failure");
+    // Without doc-00, the damaged doc-01 comes first.
+    assert_eq!(failure.expected, "records[0]");
+}
+
+/// A frame whose message is wrong, and packed bits in the wrong byte order: the
+/// framing check fails on each and diagnoses the wrong frame.
+#[test]
+fn wrong_frames_and_packing_fail_the_framing_check() {
+    let flawed = PlantedDoc::new("wrong frame").on_frame(|real, p, index, item| {
+        let mut framed = real.frame(p, index, item)?;
+        framed.message.push(0);
+        Ok(framed)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, FRAMING);
+    assert!(
+        has(
+            &failed,
+            "08-wire/m9-k2-S-i1-0041: first difference (stages, asked of the implementation)"
+        ),
+        "{failed:?}"
+    );
+    let flawed = PlantedDoc::new("big endian").on_build(|real, p, records| {
+        let mut built = real.build(p, records)?;
+        built.packed_bits.reverse();
+        Ok(built)
+    });
+    let second = run_all(flawed, RustFnv);
+    let failed = failures(&second, FRAMING);
+    assert!(
+        has(&failed, "08-packing/m9-k2-S-0041: packed bits (spec)"),
+        "{failed:?}"
+    );
+}

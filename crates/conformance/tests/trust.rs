@@ -106,8 +106,10 @@ fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
     assert_eq!(failed(&report), ["snapshot_fields_are_immutable"]);
     let text = report.render_text();
     assert!(
-        text.contains("after mutate_returned_bits (the implementation says impossible")
-            && text.contains("packed bits")
+        text.contains(
+            "after mutate_returned_bits (the implementation says impossible: \
+             nothing tried: the snapshot is unchanged)"
+        ) && text.contains("packed bits")
             && text.contains("expected: d291")
             && text.contains("actual:   ffff"),
         "{text}"
