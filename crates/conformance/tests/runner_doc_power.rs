@@ -439,3 +439,15 @@ fn wrong_frames_and_packing_fail_the_framing_check() {
         "{failed:?}"
     );
 }
+
+/// The exhaustive check enumerates every subset, so its base list is bounded: 17
+/// records (2^17 subsets) are refused as the case's own fault.
+#[test]
+fn an_exhaustive_base_past_sixteen_records_fails() {
+    let report = report_with_edit(DOC, "13-seed/8-records-4-profiles", |case| {
+        let base: Vec<String> = (0..17u8).map(|i| format!("{i:02x}")).collect();
+        case["input"]["base_hex"] = base.into();
+    });
+    let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
+    assert_eq!(failed, ["13-seed/8-records-4-profiles: base size"]);
+}
