@@ -162,23 +162,34 @@ fn wrong_packed_bits_with_the_right_count_are_diagnosed() {
     );
 }
 
-/// A non-member answered as absent although the oracle has it present: the false
-/// positives differ, and the runner screens the items whose answer the oracle disputes.
+/// A non-member hashed wrongly (doc-04, the seed's first false positive, at positions
+/// of its own) and so answered absent: the false positives differ, and the runner
+/// screens the item whose answer the oracle disputes, finding its wrong stage.
 #[test]
-fn a_missed_false_positive_is_diagnosed() {
-    let flawed = PlantedDoc::new("no false positives").on_lookup(|real, p, records, items| {
-        let mut answers = real.lookup(p, records, items)?;
-        for (item, t) in items.iter().zip(&mut answers) {
-            if item.as_slice() == b"doc-04" {
-                *t = bloomproof_conformance::subject::Triple {
-                    maybe_present: false,
-                    exact_checked: false,
-                    duplicate: false,
-                };
+fn a_missed_false_positive_is_diagnosed_at_the_disputed_item() {
+    let flawed = PlantedDoc::new("doc-04 hashed wrong")
+        .on_positions(|real, p, item| {
+            let m = u16::try_from(p.m).unwrap();
+            let positions = real.positions(p, item)?;
+            Ok(if item == b"doc-04" {
+                positions.into_iter().map(|q| (q + 1) % m).collect()
+            } else {
+                positions
+            })
+        })
+        .on_lookup(|real, p, records, items| {
+            let mut answers = real.lookup(p, records, items)?;
+            for (item, t) in items.iter().zip(&mut answers) {
+                if item.as_slice() == b"doc-04" {
+                    *t = bloomproof_conformance::subject::Triple {
+                        maybe_present: false,
+                        exact_checked: false,
+                        duplicate: false,
+                    };
+                }
             }
-        }
-        Ok(answers)
-    });
+            Ok(answers)
+        });
     let report = run_all(flawed, RustFnv);
     let failed = failures(
         &report,
@@ -188,13 +199,16 @@ fn a_missed_false_positive_is_diagnosed() {
         has(&failed, "04-fixture/doc-00..63: false positives"),
         "{failed:?}"
     );
-    assert!(
-        has(
-            &failed,
-            "04-fixture/doc-00..63: first difference (stages, asked of the implementation)"
-        ),
-        "{failed:?}"
-    );
+    let diagnosis = report
+        .checks
+        .iter()
+        .flat_map(|c| &c.failures)
+        .find(|f| {
+            f.case == "04-fixture/doc-00..63"
+                && f.what == "first difference (stages, asked of the implementation)"
+        })
+        .expect("a diagnosis");
+    assert!(diagnosis.actual.contains("doc-04"), "{}", diagnosis.actual);
 }
 
 #[test]
@@ -450,4 +464,49 @@ fn an_exhaustive_base_past_sixteen_records_fails() {
     });
     let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
     assert_eq!(failed, ["13-seed/8-records-4-profiles: base size"]);
+}
+
+/// A subject wrong only on the snapshot of the first base record alone: the failure
+/// names that subset by its mask, 0x0001.
+#[test]
+fn an_exhaustive_failure_names_its_subset() {
+    let flawed = PlantedDoc::new("one subset").on_build(|real, p, records| {
+        let mut built = real.build(p, records)?;
+        if p.m == 8 && records == [Vec::<u8>::new()] {
+            built.packed_bits[0] ^= 0xff;
+        }
+        Ok(built)
+    });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
+    assert!(
+        failed
+            .iter()
+            .any(|f| f.starts_with("13-seed/8-records-4-profiles: bits of subset 0x0001 under")),
+        "{failed:?}"
+    );
+}
+
+/// After a mutation attempt, a snapshot that answers present for the bitwise
+/// complement of a record (a probe no record equals) has changed: the complements are
+/// among the probes for that.
+#[test]
+fn a_mutation_that_makes_a_complement_present_fails() {
+    let flawed =
+        PlantedDoc::new("complement").on_mutate(|real, p, records, other, attempt, probes| {
+            let mut mutation = real.mutate(p, records, other, attempt, probes)?;
+            let complement: Option<Vec<u8>> = records
+                .first()
+                .map(|r| r.iter().map(|b| b ^ 0xff).collect());
+            for (probe, t) in probes.iter().zip(&mut mutation.observed.lookups) {
+                if !probe.is_empty() && complement.as_ref() == Some(probe) {
+                    t.maybe_present = true;
+                    t.exact_checked = true;
+                }
+            }
+            Ok(mutation)
+        });
+    let report = run_all(flawed, RustFnv);
+    let failed = failures(&report, "snapshot_fields_are_immutable");
+    assert!(!failed.is_empty(), "{failed:?}");
 }
