@@ -464,6 +464,15 @@ fn an_exhaustive_base_past_sixteen_records_fails() {
     });
     let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
     assert_eq!(failed, ["13-seed/8-records-4-profiles: base size"]);
+    // Sixteen records are the most it takes (2^16 subsets, one profile here).
+    let report = report_with_edit(DOC, "13-seed/8-records-4-profiles", |case| {
+        let base: Vec<String> = (0..16u8).map(|i| format!("{i:02x}")).collect();
+        case["input"]["base_hex"] = base.into();
+        case["input"]["profiles"] = serde_json::json!([{"m": 8, "k": 1, "seed_hex": ""}]);
+        case["expect"] = serde_json::json!({"snapshots": 65536, "queries": 786432});
+    });
+    let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
+    assert_eq!(failed, Vec::<String>::new());
 }
 
 /// A subject wrong only on the snapshot of the first base record alone: the failure
