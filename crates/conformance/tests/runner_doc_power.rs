@@ -7,7 +7,7 @@
 
 mod common;
 
-use bloomproof_conformance::subject::{DocSubject, RustFnv};
+use bloomproof_conformance::subject::{DocSubject, RustFnv, Triple};
 use common::planted::PlantedDoc;
 use common::{failures, report as run_all, report_with_edit};
 use std::collections::BTreeSet;
@@ -22,16 +22,26 @@ fn has(failed: &[String], wanted: &str) -> bool {
     failed.iter().any(|f| f == wanted)
 }
 
-/// Looks up every record as a non-duplicate (true, true, false): a subject that
-/// confirms candidates against the wrong set.
-fn records_not_duplicates() -> PlantedDoc {
-    PlantedDoc::new("no duplicates").on_lookup(|real, p, records, items| {
+fn assert_has(failed: &[String], wanted: &str) {
+    assert!(has(failed, wanted), "no {wanted:?} in {failed:#?}");
+}
+
+/// The production subject with every lookup answer passed through `flaw` (given the
+/// item looked up), as a subject with a flaw in answering would give it.
+fn answering(name: &'static str, flaw: impl Fn(&[u8], &mut Triple) + Send + 'static) -> PlantedDoc {
+    PlantedDoc::new(name).on_lookup(move |real, p, records, items| {
         let mut answers = real.lookup(p, records, items)?;
-        for t in &mut answers {
-            t.duplicate = false;
+        for (item, t) in items.iter().zip(&mut answers) {
+            flaw(item, t);
         }
         Ok(answers)
     })
+}
+
+/// Looks up every record as a non-duplicate (true, true, false): a subject that
+/// confirms candidates against the wrong set.
+fn records_not_duplicates() -> PlantedDoc {
+    answering("no duplicates", |_, t| t.duplicate = false)
 }
 
 #[test]
@@ -39,18 +49,12 @@ fn a_record_that_is_not_a_duplicate_fails_every_snapshot_check_that_states_it() 
     let report = run_all(records_not_duplicates(), RustFnv);
     // The lookup shape, with the whole triple stated for every record.
     let confirmed = failures(&report, "positive_members_exactly_confirmed");
-    assert!(
-        has(&confirmed, "03-fixture/doc-00..03: lookup(doc-00)"),
-        "{confirmed:?}"
-    );
+    assert_has(&confirmed, "03-fixture/doc-00..03: lookup(doc-00)");
     // The build shape: records_are_duplicates with lookups beside it, and without.
     let boundaries = failures(&report, "parameter_boundaries_pinned");
-    assert!(
-        has(
-            &boundaries,
-            "16-boundary/m8-k1-no-seed: lookup(a) of a record"
-        ),
-        "{boundaries:?}"
+    assert_has(
+        &boundaries,
+        "16-boundary/m8-k1-no-seed: lookup(a) of a record",
     );
     let maximum = failures(&report, "maximum_declared_snapshot_bounds");
     assert!(
@@ -61,29 +65,19 @@ fn a_record_that_is_not_a_duplicate_fails_every_snapshot_check_that_states_it() 
     );
     // Bytes that are not printable text are named in hex: the record 00.
     let raw = failures(&report, "raw_bytes_empty_nul_and_unicode_forms_distinct");
-    assert!(
-        has(&raw, "07-raw/empty-nul-e-acute: lookup(00) of a record"),
-        "{raw:?}"
-    );
+    assert_has(&raw, "07-raw/empty-nul-e-acute: lookup(00) of a record");
 }
 
 #[test]
 fn a_false_negative_is_named_as_one() {
-    let flawed = PlantedDoc::new("false negative").on_lookup(|real, p, records, items| {
-        let mut answers = real.lookup(p, records, items)?;
-        for (item, t) in items.iter().zip(&mut answers) {
-            if item.as_slice() == b"doc-00" {
-                t.maybe_present = false;
-            }
+    let flawed = answering("false negative", |item, t| {
+        if item == b"doc-00" {
+            t.maybe_present = false;
         }
-        Ok(answers)
     });
     let report = run_all(flawed, RustFnv);
     let failed = failures(&report, "inserted_items_have_no_false_negatives");
-    assert!(
-        has(&failed, "02-fixture/doc-00..03: maybe_present(doc-00)"),
-        "{failed:?}"
-    );
+    assert_has(&failed, "02-fixture/doc-00..03: maybe_present(doc-00)");
 }
 
 /// Flipping any one field of an expected lookup makes the spec disagree with the
@@ -112,26 +106,19 @@ fn a_wrong_expected_lookup_field_fails() {
 
 #[test]
 fn an_illegal_triple_for_a_non_member_fails() {
-    let flawed = PlantedDoc::new("illegal").on_lookup(|real, p, records, items| {
-        let mut answers = real.lookup(p, records, items)?;
-        for (item, t) in items.iter().zip(&mut answers) {
-            if item.as_slice() == b"doc-10" {
-                t.exact_checked = true;
-            }
+    let flawed = answering("illegal", |item, t| {
+        if item == b"doc-10" {
+            t.exact_checked = true;
         }
-        Ok(answers)
     });
     let report = run_all(flawed, RustFnv);
     let failed = failures(
         &report,
         "finite_universe_false_positives_never_become_duplicates",
     );
-    assert!(
-        has(
-            &failed,
-            "04-fixture/doc-00..63: lookup(doc-10) is a legal triple"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "04-fixture/doc-00..63: lookup(doc-10) is a legal triple",
     );
 }
 
@@ -149,16 +136,10 @@ fn wrong_packed_bits_with_the_right_count_are_diagnosed() {
         &report,
         "finite_universe_false_positives_never_become_duplicates",
     );
-    assert!(
-        has(&failed, "04-fixture/doc-00..63: packed bits"),
-        "{failed:?}"
-    );
-    assert!(
-        has(
-            &failed,
-            "04-fixture/doc-00..63: first difference (stages, asked of the implementation)"
-        ),
-        "{failed:?}"
+    assert_has(&failed, "04-fixture/doc-00..63: packed bits");
+    assert_has(
+        &failed,
+        "04-fixture/doc-00..63: first difference (stages, asked of the implementation)",
     );
 }
 
@@ -167,38 +148,30 @@ fn wrong_packed_bits_with_the_right_count_are_diagnosed() {
 /// screens the item whose answer the oracle disputes, finding its wrong stage.
 #[test]
 fn a_missed_false_positive_is_diagnosed_at_the_disputed_item() {
-    let flawed = PlantedDoc::new("doc-04 hashed wrong")
-        .on_positions(|real, p, item| {
-            let m = u16::try_from(p.m).unwrap();
-            let positions = real.positions(p, item)?;
-            Ok(if item == b"doc-04" {
-                positions.into_iter().map(|q| (q + 1) % m).collect()
-            } else {
-                positions
-            })
+    let flawed = answering("doc-04 hashed wrong", |item, t| {
+        if item == b"doc-04" {
+            *t = Triple {
+                maybe_present: false,
+                exact_checked: false,
+                duplicate: false,
+            };
+        }
+    })
+    .on_positions(|real, p, item| {
+        let m = u16::try_from(p.m).unwrap();
+        let positions = real.positions(p, item)?;
+        Ok(if item == b"doc-04" {
+            positions.into_iter().map(|q| (q + 1) % m).collect()
+        } else {
+            positions
         })
-        .on_lookup(|real, p, records, items| {
-            let mut answers = real.lookup(p, records, items)?;
-            for (item, t) in items.iter().zip(&mut answers) {
-                if item.as_slice() == b"doc-04" {
-                    *t = bloomproof_conformance::subject::Triple {
-                        maybe_present: false,
-                        exact_checked: false,
-                        duplicate: false,
-                    };
-                }
-            }
-            Ok(answers)
-        });
+    });
     let report = run_all(flawed, RustFnv);
     let failed = failures(
         &report,
         "finite_universe_false_positives_never_become_duplicates",
     );
-    assert!(
-        has(&failed, "04-fixture/doc-00..63: false positives"),
-        "{failed:?}"
-    );
+    assert_has(&failed, "04-fixture/doc-00..63: false positives");
     let diagnosis = report
         .checks
         .iter()
@@ -217,23 +190,17 @@ fn an_expectation_of_different_snapshots_or_a_lost_bit_fails() {
         case["expect"]["same_snapshot"] = false.into();
     });
     let failed = failures(&report, "order_and_duplicate_insertion_idempotent");
-    assert!(
-        has(
-            &failed,
-            "05-fixture/reversed-plus-records: different snapshots"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "05-fixture/reversed-plus-records: different snapshots",
     );
     let second = report_with_edit(DOC, "06-fixture/doc-00..07", |case| {
         case["expect"]["only_sets_bits"] = false.into();
     });
     let failed = failures(&second, "compatible_extension_only_sets_bits");
-    assert!(
-        has(
-            &failed,
-            "06-fixture/doc-00..07: every base bit is set in the extension"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "06-fixture/doc-00..07: every base bit is set in the extension",
     );
 }
 
@@ -250,12 +217,9 @@ fn an_extension_of_another_length_fails() {
     });
     let report = run_all(flawed, RustFnv);
     let failed = failures(&report, "compatible_extension_only_sets_bits");
-    assert!(
-        has(
-            &failed,
-            "06-fixture/doc-00..07: every base bit is set in the extension"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "06-fixture/doc-00..07: every base bit is set in the extension",
     );
 }
 
@@ -320,13 +284,7 @@ fn exhaustive_mismatches_are_capped_at_twenty() {
         .filter(|f| f.contains(": bits of subset"))
         .count();
     assert_eq!(bits, 20, "{failed:?}");
-    let flawed = PlantedDoc::new("all absent").on_lookup(|real, p, records, items| {
-        let mut answers = real.lookup(p, records, items)?;
-        for t in &mut answers {
-            t.duplicate = !t.duplicate;
-        }
-        Ok(answers)
-    });
+    let flawed = answering("all absent", |_, t| t.duplicate = !t.duplicate);
     let second = run_all(flawed, RustFnv);
     let failed = failures(&second, "all_small_subsets_independent_position_set_oracle");
     let lookups = failed.iter().filter(|f| f.contains(": lookup(")).count();
@@ -350,20 +308,14 @@ fn a_wrong_cleared_bit_is_diagnosed_even_when_the_removed_item_is_right() {
     });
     let report = run_all(flawed, RustFnv);
     let failed = failures(&report, FAULT);
-    assert!(
-        has(&failed, "10-fixture/doc-00..03: cleared bit"),
-        "{failed:?}"
-    );
+    assert_has(&failed, "10-fixture/doc-00..03: cleared bit");
     assert!(
         !has(&failed, "10-fixture/doc-00..03: removed item"),
         "{failed:?}"
     );
-    assert!(
-        has(
-            &failed,
-            "10-fixture/doc-00..03: first difference (stages, asked of the implementation)"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "10-fixture/doc-00..03: first difference (stages, asked of the implementation)",
     );
 }
 
@@ -379,12 +331,9 @@ fn an_intact_read_without_answers_fails_and_only_the_shared_bit_is_cleared() {
     });
     let report = run_all(flawed, RustFnv);
     let failed = failures(&report, FAULT);
-    assert!(
-        has(
-            &failed,
-            "10-fixture/doc-00..03: every member passes maybe_present in the intact snapshot, read back"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "10-fixture/doc-00..03: every member passes maybe_present in the intact snapshot, read back",
     );
     let handed = handed.lock().unwrap();
     let intact = vec![0xd2, 0x91];
@@ -434,12 +383,9 @@ fn wrong_frames_and_packing_fail_the_framing_check() {
     });
     let report = run_all(flawed, RustFnv);
     let failed = failures(&report, FRAMING);
-    assert!(
-        has(
-            &failed,
-            "08-wire/m9-k2-S-i1-0041: first difference (stages, asked of the implementation)"
-        ),
-        "{failed:?}"
+    assert_has(
+        &failed,
+        "08-wire/m9-k2-S-i1-0041: first difference (stages, asked of the implementation)",
     );
     let flawed = PlantedDoc::new("big endian").on_build(|real, p, records| {
         let mut built = real.build(p, records)?;
@@ -448,10 +394,7 @@ fn wrong_frames_and_packing_fail_the_framing_check() {
     });
     let second = run_all(flawed, RustFnv);
     let failed = failures(&second, FRAMING);
-    assert!(
-        has(&failed, "08-packing/m9-k2-S-0041: packed bits (spec)"),
-        "{failed:?}"
-    );
+    assert_has(&failed, "08-packing/m9-k2-S-0041: packed bits (spec)");
 }
 
 /// The exhaustive check enumerates every subset, so its base list is bounded: 17
