@@ -16,9 +16,8 @@
 //! | `adapter_request` | [`adapter_request`] | `bloomproof adapter`'s `parse_request`, then `answer` (the `bloomproof` crate's `adapter`) |
 
 use bloomproof::adapter::{self, Request};
-use bloomproof_conformance::adapter::{DocOp, FnvOp};
 use bloomproof_conformance::load::parse_protocol;
-use bloomproof_conformance::model::ScriptOp;
+use bloomproof_format::adapter::{DocOp, FnvOp, ScriptOp};
 use bloomproof_session::{DraftField, Op, Session};
 
 /// What a target function did with one input. The fuzz targets ignore it; the corpus
