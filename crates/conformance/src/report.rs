@@ -1,4 +1,47 @@
 //! The report: one outcome per documented check, the published figures, the totals.
 //! The types are wire types, defined in `bloomproof_format::report`.
 
+use bloomproof_format::report::PublishedFigure;
 pub use bloomproof_format::report::{CheckOutcome, Failure, FigureLine, Figures, Report};
+
+/// The figure lines of one protocol's run: every observed figure in recording order,
+/// beside its published value, then every published figure that a check of `ran`
+/// should have observed and did not (shown as not observed).
+pub fn figure_lines(
+    observed: &Figures,
+    published: &[PublishedFigure],
+    ran: &[&str],
+) -> Vec<FigureLine> {
+    let published_value = |name: &str| {
+        published
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.value.clone())
+    };
+    let mut lines: Vec<FigureLine> = observed
+        .0
+        .iter()
+        .map(|(name, value)| {
+            let published = published_value(name);
+            FigureLine {
+                name: name.clone(),
+                differs: published.as_ref().is_some_and(|p| p != value),
+                observed: Some(value.clone()),
+                published,
+            }
+        })
+        .collect();
+    for figure in published {
+        if ran.contains(&figure.check.as_str())
+            && !observed.0.iter().any(|(name, _)| *name == figure.name)
+        {
+            lines.push(FigureLine {
+                name: figure.name.clone(),
+                observed: None,
+                published: Some(figure.value.clone()),
+                differs: false,
+            });
+        }
+    }
+    lines
+}

@@ -1,7 +1,7 @@
 //! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{Cases, ProtocolSpec, Spec};
-use crate::report::{CheckOutcome, FigureLine, Figures, Report};
+use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::{DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -194,7 +194,7 @@ pub fn run_with_threads(
         }
         report.figures.push((
             protocol.protocol.clone(),
-            FigureLine::merge(&figures, &protocol.published_figures, names),
+            figure_lines(&figures, &protocol.published_figures, names),
         ));
     }
     report.threads = Some(threads);

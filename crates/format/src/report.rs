@@ -111,43 +111,6 @@ pub struct FigureLine {
 }
 
 impl FigureLine {
-    /// Every observed figure in recording order, then every published figure that a
-    /// check of `ran` should have observed and did not.
-    pub fn merge(observed: &Figures, published: &[PublishedFigure], ran: &[&str]) -> Vec<Self> {
-        let published_value = |name: &str| {
-            published
-                .iter()
-                .find(|p| p.name == name)
-                .map(|p| p.value.clone())
-        };
-        let mut lines: Vec<FigureLine> = observed
-            .0
-            .iter()
-            .map(|(name, value)| {
-                let published = published_value(name);
-                FigureLine {
-                    name: name.clone(),
-                    differs: published.as_ref().is_some_and(|p| p != value),
-                    observed: Some(value.clone()),
-                    published,
-                }
-            })
-            .collect();
-        for figure in published {
-            if ran.contains(&figure.check.as_str())
-                && !observed.0.iter().any(|(name, _)| *name == figure.name)
-            {
-                lines.push(FigureLine {
-                    name: figure.name.clone(),
-                    observed: None,
-                    published: Some(figure.value.clone()),
-                    differs: false,
-                });
-            }
-        }
-        lines
-    }
-
     /// `name: observed (published p)`, with `DIFFERS` when they differ.
     pub fn render(&self) -> String {
         let observed = self
