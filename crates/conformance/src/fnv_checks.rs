@@ -8,7 +8,7 @@
 //! gives back the view it started from. A check's extras (its figures, a spec
 //! self-check) are its hook in `hooks.rs`.
 
-use crate::hooks::{Seen, judge, plain};
+use crate::hooks::{Judge, Seen};
 use crate::model::{
     EstimatesExpect, EstimatesInput, FnvCase, FnvPositionsExpect, FnvPositionsInput, ScriptExpect,
     ScriptInput, ScriptOp,
@@ -332,16 +332,17 @@ pub fn evaluate(
     subject: &mut dyn FnvSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
+    let j = Judge::new(PROTOCOL, figures);
     match case {
-        FnvCase::Hashes(c) => judge(c, figures, |v| Seen::Hashes {
+        FnvCase::Hashes(c) => j.judge(c, |v| Seen::Hashes {
             input: &c.input,
             expect: &c.expect,
             got: hashes(v, subject, &c.input, &c.expect),
         }),
-        FnvCase::Script(c) => judge(c, figures, |v| Seen::Script {
+        FnvCase::Script(c) => j.judge(c, |v| Seen::Script {
             answer: script(v, subject, &c.input, &c.expect),
         }),
-        FnvCase::Estimates(c) => plain(c, figures, |v| estimates(v, subject, &c.input, &c.expect)),
+        FnvCase::Estimates(c) => j.plain(c, |v| estimates(v, subject, &c.input, &c.expect)),
     }
 }
 

@@ -113,32 +113,56 @@ pub(crate) fn checks(protocol: &str) -> impl Iterator<Item = &'static str> {
         .map(|(_, check, _)| *check)
 }
 
-/// [`judge`] for a shape whose evaluator sees nothing a hook reads.
-pub(crate) fn plain<I: Serialize, E>(
-    case: &Case<I, E>,
-    figures: &mut Figures,
-    evaluate: impl FnOnce(&mut Verdict<'_>),
-) -> Vec<Failure> {
-    judge(case, figures, |v| {
-        evaluate(v);
-        Seen::Other
-    })
+/// The hook of `check` in `protocol`, if it has one: a check of the same name in the
+/// other protocol never picks it up.
+fn find(protocol: &str, check: &str) -> Option<Hook> {
+    HOOKS
+        .iter()
+        .find(|(p, c, _)| *p == protocol && *c == check)
+        .map(|(_, _, hook)| *hook)
 }
 
-/// Judges one case: `evaluate` (its shape's evaluator) records the mismatches and says
-/// what it saw, then the hook of the case's check, if it has one, runs on that.
-pub(crate) fn judge<'c, I: Serialize, E>(
-    case: &'c Case<I, E>,
-    figures: &mut Figures,
-    evaluate: impl FnOnce(&mut Verdict<'_>) -> Seen<'c>,
-) -> Vec<Failure> {
-    let mut failures = Vec::new();
-    let mut v = Verdict::new(case, &mut failures);
-    let seen = evaluate(&mut v);
-    if let Some((_, _, hook)) = HOOKS.iter().find(|(_, check, _)| *check == case.check) {
-        hook(&mut v, &seen, figures);
+/// Judges one case of a protocol: its shape's evaluator records the mismatches, then
+/// the hook of the case's check in that protocol, if it has one, runs on what the
+/// evaluator saw and records the figures.
+pub(crate) struct Judge<'f> {
+    protocol: &'static str,
+    figures: &'f mut Figures,
+}
+
+impl<'f> Judge<'f> {
+    /// Judging a case of `protocol`, recording figures into `figures`.
+    pub(crate) fn new(protocol: &'static str, figures: &'f mut Figures) -> Self {
+        Judge { protocol, figures }
     }
-    failures
+
+    /// [`Judge::judge`] for a shape whose evaluator sees nothing a hook reads.
+    pub(crate) fn plain<I: Serialize, E>(
+        self,
+        case: &Case<I, E>,
+        evaluate: impl FnOnce(&mut Verdict<'_>),
+    ) -> Vec<Failure> {
+        self.judge(case, |v| {
+            evaluate(v);
+            Seen::Other
+        })
+    }
+
+    /// Judges `case`: `evaluate` (its shape's evaluator) records the mismatches and
+    /// says what it saw, then the hook of the case's check, if it has one, runs on that.
+    pub(crate) fn judge<'c, I: Serialize, E>(
+        self,
+        case: &'c Case<I, E>,
+        evaluate: impl FnOnce(&mut Verdict<'_>) -> Seen<'c>,
+    ) -> Vec<Failure> {
+        let mut failures = Vec::new();
+        let mut v = Verdict::new(case, &mut failures);
+        let seen = evaluate(&mut v);
+        if let Some(hook) = find(self.protocol, &case.check) {
+            hook(&mut v, &seen, self.figures);
+        }
+        failures
+    }
 }
 
 fn empty_snapshot(v: &mut Verdict<'_>, seen: &Seen<'_>, _: &mut Figures) {
@@ -277,5 +301,24 @@ fn observed_rate(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
             "insert_a_query_i_a_b.observed_rate",
             format!("{}/{}", count("false_positives"), count("negative_queries")),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HOOKS, find};
+    use crate::{doc_checks, fnv_checks};
+
+    #[test]
+    fn a_hook_is_found_in_its_own_protocol_only() {
+        for (protocol, check, _) in HOOKS {
+            let other = if *protocol == doc_checks::PROTOCOL {
+                fnv_checks::PROTOCOL
+            } else {
+                doc_checks::PROTOCOL
+            };
+            assert!(find(protocol, check).is_some(), "{protocol} {check}");
+            assert!(find(other, check).is_none(), "{other} {check}");
+        }
     }
 }

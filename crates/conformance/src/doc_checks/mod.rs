@@ -11,7 +11,7 @@
 //! the hashing pipeline (`stages`, `framing`), snapshots read from their parts (`read`,
 //! `fault`), the mutation attempts and the exhaustive comparison.
 
-use crate::hooks::{Seen, UniverseLookups, judge, plain};
+use crate::hooks::{Judge, Seen, UniverseLookups};
 use crate::model::{
     BuildExpect, BuildInput, DocCase, DocParams, EquivalentExpect, EquivalentInput,
     ExtensionExpect, ExtensionInput, Hex, RejectExpect, TripleExpect, TypedCall, UniverseExpect,
@@ -252,35 +252,32 @@ pub fn evaluate(
     subject: &mut dyn DocSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
+    let j = Judge::new(PROTOCOL, figures);
     match case {
-        DocCase::Build(c) => judge(c, figures, |v| Seen::Build {
+        DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,
             packed: build_and_compare(v, subject, &c.input, &c.expect),
         }),
-        DocCase::Lookup(c) => plain(c, figures, |v| {
+        DocCase::Lookup(c) => j.plain(c, |v| {
             every_record(v, subject, &c.input, &c.expect.every_record)
         }),
-        DocCase::Universe(c) => judge(c, figures, |v| universe(v, subject, &c.input, &c.expect)),
-        DocCase::Equivalent(c) => {
-            plain(c, figures, |v| equivalent(v, subject, &c.input, &c.expect))
+        DocCase::Universe(c) => j.judge(c, |v| universe(v, subject, &c.input, &c.expect)),
+        DocCase::Equivalent(c) => j.plain(c, |v| equivalent(v, subject, &c.input, &c.expect)),
+        DocCase::Extension(c) => j.plain(c, |v| extension(v, subject, &c.input, &c.expect)),
+        DocCase::Framing(c) => j.plain(c, |v| framing(v, subject, &c.input, &c.expect)),
+        DocCase::Mutation(c) => j.plain(c, |v| immutable(v, subject, &c.input, &c.expect)),
+        DocCase::Fault(c) => j.judge(c, |v| shared_bit_fault(v, subject, &c.input, &c.expect)),
+        DocCase::TypedRejection(c) => {
+            j.plain(c, |v| typed_rejection(v, subject, &c.input, &c.expect))
         }
-        DocCase::Extension(c) => plain(c, figures, |v| extension(v, subject, &c.input, &c.expect)),
-        DocCase::Framing(c) => plain(c, figures, |v| framing(v, subject, &c.input, &c.expect)),
-        DocCase::Mutation(c) => plain(c, figures, |v| immutable(v, subject, &c.input, &c.expect)),
-        DocCase::Fault(c) => judge(c, figures, |v| {
-            shared_bit_fault(v, subject, &c.input, &c.expect)
-        }),
-        DocCase::TypedRejection(c) => plain(c, figures, |v| {
-            typed_rejection(v, subject, &c.input, &c.expect)
-        }),
-        DocCase::Exhaustive(c) => judge(c, figures, |v| {
+        DocCase::Exhaustive(c) => j.judge(c, |v| {
             exhaustive(v, subject, &c.input, &c.expect).map_or(
                 Seen::Other,
                 |(snapshots, queries)| Seen::Exhaustive { snapshots, queries },
             )
         }),
-        DocCase::Stages(c) => plain(c, figures, |v| stages(v, subject, &c.input, &c.expect)),
-        DocCase::Read(c) => plain(c, figures, |v| read(v, subject, &c.input, &c.expect)),
+        DocCase::Stages(c) => j.plain(c, |v| stages(v, subject, &c.input, &c.expect)),
+        DocCase::Read(c) => j.plain(c, |v| read(v, subject, &c.input, &c.expect)),
     }
 }
 
