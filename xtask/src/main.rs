@@ -1,8 +1,9 @@
 //! `cargo xtask <task>`: project automation.
 //!
 //! * `conformance [ARGS]`: every documented check, as `bloomproof conformance --spec spec/ ARGS`.
-//! * `schemas [--check]`: write `spec/schemas/*.json` from the Rust types, or fail
-//!   when they are stale.
+//! * `schemas [--check]`: write `spec/schemas/*.json`, `vectors/check/*.schema.json`
+//!   and the data files' schemas (`crates/*/data/*.schema.json`) from the Rust types,
+//!   or fail when they are stale.
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
 //! * `gallery [FILTER]`: every planted bug and lying adapter of
 //!   `vectors/check/gallery/bugs.json` against the suite; fails when one survives.
@@ -41,7 +42,7 @@ tasks:
                                               --accumulated-full: the accumulated digests at
                                               their full count, not the checkpoint;
                                               --no-times: no times in the report
-  schemas [--check]                           write spec/schemas/ from the Rust types
+  schemas [--check]                           write spec/schemas/, vectors/check/ and crates/*/data/ schemas from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
   mutants [CARGO-MUTANTS ARGS]                mutation-test protocol, filter, session; fails if any is missed
@@ -135,6 +136,33 @@ fn conformance(args: &[String]) -> ExitCode {
     }
 }
 
+/// The schemas of the data files the crates read (not published: they describe the
+/// inputs the generator and the cross-reading expand), each beside its file.
+fn data_schemas() -> Vec<(&'static str, String)> {
+    use bloomproof_conformance::schemas::render;
+    use bloomproof_format::{cross::SessionsFile, hand_picked};
+    vec![
+        (
+            "crates/vectors-generate/data/doc-membership-v1.hand-picked.schema.json",
+            render::<hand_picked::doc::HandPickedFile>(
+                "bloomproof hand-picked doc-membership-v1 vector cases (crates/vectors-generate/data/doc-membership-v1.hand-picked.json)",
+            ),
+        ),
+        (
+            "crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.schema.json",
+            render::<hand_picked::fnv::HandPickedFile>(
+                "bloomproof hand-picked fnv1a-utf16-v1 vector inputs (crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.json)",
+            ),
+        ),
+        (
+            "crates/conformance/data/cross-sessions.schema.json",
+            render::<SessionsFile>(
+                "bloomproof cross-reading session scripts (crates/conformance/data/cross-sessions.json)",
+            ),
+        ),
+    ]
+}
+
 fn schemas(args: &[String]) -> Result<(), String> {
     let check = match args {
         [] => false,
@@ -150,6 +178,11 @@ fn schemas(args: &[String]) -> Result<(), String> {
             bloomproof_conformance::matrix::schemas()
                 .into_iter()
                 .map(|(name, text)| (check_dir.join(name), text)),
+        )
+        .chain(
+            data_schemas()
+                .into_iter()
+                .map(|(path, text)| (root().join(path), text)),
         );
     let mut stale = Vec::new();
     for (path, text) in files {

@@ -19,9 +19,11 @@ use crate::fnv_checks::partial_match;
 use crate::model::ScriptOp;
 use crate::run::Subjects;
 use crate::subject::{RawParams, Triple};
-pub use bloomproof_format::cross::{DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell};
+use bloomproof_format::cross::SessionsFile;
+pub use bloomproof_format::cross::{
+    DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
+};
 use bloomproof_oracle::doc_membership as oracle;
-use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -87,27 +89,6 @@ pub fn snapshots() -> Vec<SnapshotCase> {
             items: vec![Vec::new(), b"a".to_vec(), vec![0xff; 64]],
         },
     ]
-}
-
-/// A session script every implementation runs and exports, as
-/// `crates/conformance/data/cross-sessions.json` lists it.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SessionCase {
-    /// Its id, named in every difference.
-    pub id: String,
-    /// What the script exercises, for readers of the data file.
-    pub about: String,
-    /// The script; it ends with an `export` step.
-    pub script: Vec<ScriptOp>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SessionsFile {
-    #[allow(dead_code, reason = "a note for readers of the data file")]
-    comment: String,
-    sessions: Vec<SessionCase>,
 }
 
 /// The session scripts of `crates/conformance/data/cross-sessions.json` (embedded):

@@ -1,14 +1,39 @@
-//! Cross-reading, on the wire: a session another producer exported (a
-//! `--session-from` file), and the grids of what each reader made of what each producer
+//! Cross-reading, on the wire: the session scripts every implementation runs and
+//! exports (`crates/conformance/data/cross-sessions.json`), a session another producer
+//! exported (a `--session-from` file), and the grids of what each reader made of what each producer
 //! wrote, as `matrix.json` carries them. The reading itself is
 //! `bloomproof_conformance::cross`.
 
+use crate::adapter::ScriptOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The most differences one cell keeps; the rest are counted.
 pub const DIFFERENCES_KEPT: usize = 20;
+
+/// `crates/conformance/data/cross-sessions.json`: the session scripts of
+/// cross-reading.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionsFile {
+    /// What the file is, for its readers.
+    pub comment: String,
+    /// The scripts, in the order they are run.
+    pub sessions: Vec<SessionCase>,
+}
+
+/// A session script every implementation runs and exports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionCase {
+    /// Its id, named in every difference.
+    pub id: String,
+    /// What the script exercises, for readers of the data file.
+    pub about: String,
+    /// The script; it ends with an `export` step.
+    pub script: Vec<ScriptOp>,
+}
 
 /// A session another producer exported, as a `--session-from NAME=FILE` file holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -42,6 +42,7 @@ pub mod accumulated;
 pub mod adapter;
 pub mod cross;
 pub mod explorer;
+pub mod hand_picked;
 pub mod hex;
 pub mod matrix;
 mod params;

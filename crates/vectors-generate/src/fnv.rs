@@ -239,7 +239,7 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
             )?);
         }
     }
-    for fnv_hand_picked::Named { name, units } in hand_picked.strings {
+    for bloomproof_format::hand_picked::fnv::Named { name, units } in hand_picked.strings {
         let units = fnv_hand_picked::units(&units);
         for (m, k) in [(1000, 12), (1024, 12), (8, 1), (257, 7)] {
             cases.push(position_case(
@@ -270,7 +270,7 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
 /// Checks the figures a hand-picked position case states (`expect` in the data file).
 fn reproduces(
     case: &FnvPositionCase,
-    expect: &fnv_hand_picked::PositionExpect,
+    expect: &bloomproof_format::hand_picked::fnv::PositionExpect,
 ) -> Result<(), String> {
     let mut figures = Figures::default();
     figures.compare("positions", expect.positions.as_ref(), &case.positions);

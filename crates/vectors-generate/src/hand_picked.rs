@@ -1,7 +1,8 @@
 //! The hand-picked `doc-membership-v1` cases, read from
 //! `data/doc-membership-v1.hand-picked.json` (compiled in): the published positions,
-//! the published and empty snapshots, and the rejections. (The boundary grids and the
-//! sweeps are computed in `doc/`.)
+//! the published and empty snapshots, and the rejections; the file's types are
+//! `bloomproof_format::hand_picked::doc`, their expansion is here. (The boundary grids
+//! and the sweeps are computed in `doc/`.)
 //!
 //! A position is parameters and an item; a snapshot is parameters, records and
 //! queries, and optionally the figures it must reproduce (`expect`). Bytes are
@@ -19,9 +20,12 @@
 //! Production must then give exactly the expected error, as for every rejection.
 
 use bloomproof_format::adapter::TypedCall;
+use bloomproof_format::hand_picked::doc::{
+    ByteString, BytesRepeat, HandPickedFile, Inputs, RejectionEntry, Shorthand, SnapshotExpect,
+    Value,
+};
 use bloomproof_format::vectors::DocRejectionCase;
-use bloomproof_format::{DocParams, Hex, RejectExpect, TypedValue};
-use serde::Deserialize;
+use bloomproof_format::{DocParams, Hex, TypedValue};
 
 /// Where the data lives, for error messages.
 pub const PATH: &str = "crates/vectors-generate/data/doc-membership-v1.hand-picked.json";
@@ -39,70 +43,12 @@ pub const DERIVED: [&str; 6] = [
     "empty-snapshot",
 ];
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    /// What the file is (for its readers; not used).
-    #[serde(rename = "comment")]
-    _comment: String,
-    positions: Vec<PositionEntry>,
-    snapshots: Vec<SnapshotEntry>,
-    base: Inputs,
-    rejections: Vec<Entry>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PositionEntry {
-    id: String,
-    flags: Vec<String>,
-    params: DocParams,
-    item: ByteString,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SnapshotEntry {
-    id: String,
-    flags: Vec<String>,
-    params: DocParams,
-    records: Vec<ByteString>,
-    /// Looked up after every distinct record (those already listed are skipped).
-    queries: Vec<ByteString>,
-    #[serde(default)]
-    expect: SnapshotExpect,
-}
-
-/// Figures a hand-picked snapshot must reproduce (each one given is compared).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SnapshotExpect {
-    pub packed_hex: Option<Hex>,
-    pub bits_set: Option<u32>,
-    pub documents: Option<usize>,
-    /// Non-members whose lookup is `(true, true, false)`.
-    pub false_positives: Option<usize>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-enum ByteString {
-    Hex(Hex),
-    /// UTF-8 text.
-    Text(String),
-    BytesRepeat {
-        hex: Hex,
-        times: usize,
-    },
-}
-
-impl ByteString {
-    fn bytes(&self) -> Vec<u8> {
-        match self {
-            ByteString::Hex(hex) => hex.0.clone(),
-            ByteString::Text(text) => text.as_bytes().to_vec(),
-            ByteString::BytesRepeat { hex, times } => hex.0.repeat(*times),
-        }
+/// The bytes a [`ByteString`] stands for.
+fn bytes(string: &ByteString) -> Vec<u8> {
+    match string {
+        ByteString::Hex(hex) => hex.0.clone(),
+        ByteString::Text(text) => text.as_bytes().to_vec(),
+        ByteString::BytesRepeat(BytesRepeat { hex, times }) => hex.0.repeat(*times),
     }
 }
 
@@ -142,7 +88,7 @@ pub struct Snapshot {
     pub expect: SnapshotExpect,
 }
 
-fn read_file(text: &str) -> Result<File, String> {
+fn read_file(text: &str) -> Result<HandPickedFile, String> {
     parse_json(PATH, text)
 }
 
@@ -154,70 +100,20 @@ pub fn parse_json<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> Res
         .map_err(|err| format!("{path}: at {}: {}", err.path(), err.inner()))
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Inputs {
-    records: Value,
-    m: Value,
-    k: Value,
-    seed: Value,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Entry {
-    id: String,
-    #[serde(default)]
-    flags: Vec<String>,
-    records: Option<Value>,
-    m: Option<Value>,
-    k: Option<Value>,
-    seed: Option<Value>,
-    /// When given, the construction succeeds and this lookup must fail.
-    item: Option<Value>,
-    expect: RejectExpect,
-}
-
-/// A typed value, or a shorthand that expands to typed values.
-#[derive(Debug, Deserialize)]
-#[serde(
-    untagged,
-    expecting = "a typed value such as {\"int\": 16} or {\"bytes\": \"61\"} (lowercase hex), \
-                 or {\"bytes_repeat\": {\"hex\", \"times\"}}, or inside a tuple or list \
-                 {\"repeat\": {\"times\", \"value\"}}"
-)]
-enum Value {
-    Typed(TypedValue),
-    Shorthand(Shorthand),
-}
-
-/// The values that are not plain typed values: containers holding shorthands, and
-/// the shorthands themselves.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-enum Shorthand {
-    Tuple(Vec<Value>),
-    List(Vec<Value>),
-    BytesRepeat { hex: Hex, times: usize },
-    Repeat { times: usize, value: Box<Value> },
-}
-
-impl Value {
-    /// The one typed value this stands for; `repeat` stands for several, so it is only
-    /// allowed as an element of a tuple or list.
-    fn typed(&self) -> Result<TypedValue, String> {
-        Ok(match self {
-            Value::Typed(value) => value.clone(),
-            Value::Shorthand(Shorthand::Tuple(items)) => TypedValue::Tuple(elements(items)?),
-            Value::Shorthand(Shorthand::List(items)) => TypedValue::List(elements(items)?),
-            Value::Shorthand(Shorthand::BytesRepeat { hex, times }) => {
-                TypedValue::Bytes(Hex(hex.0.repeat(*times)))
-            }
-            Value::Shorthand(Shorthand::Repeat { .. }) => {
-                return Err("`repeat` is only allowed as an element of a tuple or list".into());
-            }
-        })
-    }
+/// The one typed value `value` stands for; `repeat` stands for several, so it is only
+/// allowed as an element of a tuple or list.
+fn typed(value: &Value) -> Result<TypedValue, String> {
+    Ok(match value {
+        Value::Typed(value) => value.clone(),
+        Value::Shorthand(Shorthand::Tuple(items)) => TypedValue::Tuple(elements(items)?),
+        Value::Shorthand(Shorthand::List(items)) => TypedValue::List(elements(items)?),
+        Value::Shorthand(Shorthand::BytesRepeat(BytesRepeat { hex, times })) => {
+            TypedValue::Bytes(Hex(hex.0.repeat(*times)))
+        }
+        Value::Shorthand(Shorthand::Repeat { .. }) => {
+            return Err("`repeat` is only allowed as an element of a tuple or list".into());
+        }
+    })
 }
 
 /// The elements of a tuple or list, each `repeat` expanded.
@@ -227,10 +123,10 @@ fn elements(items: &[Value]) -> Result<Vec<TypedValue>, String> {
         let at = |err: String| format!("[{index}]{}{err}", separator(&err));
         match item {
             Value::Shorthand(Shorthand::Repeat { times, value }) => {
-                let one = value.typed().map_err(at)?;
+                let one = typed(value).map_err(at)?;
                 out.extend(std::iter::repeat_n(one, *times));
             }
-            other => out.push(other.typed().map_err(at)?),
+            other => out.push(typed(other).map_err(at)?),
         }
     }
     Ok(out)
@@ -264,7 +160,7 @@ fn parse(text: &str) -> Result<HandPicked, String> {
     for (index, entry) in file.positions.into_iter().enumerate() {
         positions.push(Position {
             params: params(&place("positions", index, &entry.id), &entry.params)?,
-            item: entry.item.bytes(),
+            item: bytes(&entry.item),
             id: entry.id,
             flags: entry.flags,
         });
@@ -273,8 +169,8 @@ fn parse(text: &str) -> Result<HandPicked, String> {
     for (index, entry) in file.snapshots.into_iter().enumerate() {
         snapshots.push(Snapshot {
             params: params(&place("snapshots", index, &entry.id), &entry.params)?,
-            records: entry.records.iter().map(ByteString::bytes).collect(),
-            queries: entry.queries.iter().map(ByteString::bytes).collect(),
+            records: entry.records.iter().map(bytes).collect(),
+            queries: entry.queries.iter().map(bytes).collect(),
             id: entry.id,
             flags: entry.flags,
             expect: entry.expect,
@@ -287,16 +183,13 @@ fn parse(text: &str) -> Result<HandPicked, String> {
     })
 }
 
-fn rejections(base: Inputs, list: Vec<Entry>) -> Result<Vec<DocRejectionCase>, String> {
-    let typed = |name: &str, value: &Value| {
-        value
-            .typed()
-            .map_err(|err| format!("{PATH}: base.{name}{err}"))
-    };
-    let records = typed("records", &base.records)?;
-    let m = typed("m", &base.m)?;
-    let k = typed("k", &base.k)?;
-    let seed = typed("seed", &base.seed)?;
+fn rejections(base: Inputs, list: Vec<RejectionEntry>) -> Result<Vec<DocRejectionCase>, String> {
+    let base_value =
+        |name: &str, value: &Value| typed(value).map_err(|err| format!("{PATH}: base.{name}{err}"));
+    let records = base_value("records", &base.records)?;
+    let m = base_value("m", &base.m)?;
+    let k = base_value("k", &base.k)?;
+    let seed = base_value("seed", &base.seed)?;
     let mut ids = std::collections::BTreeSet::new();
     let mut out = Vec::with_capacity(list.len());
     for (index, entry) in list.into_iter().enumerate() {
@@ -311,9 +204,9 @@ fn rejections(base: Inputs, list: Vec<Entry>) -> Result<Vec<DocRejectionCase>, S
         }
         let field = |name: &str, value: Option<&Value>, default: &TypedValue| match value {
             None => Ok(default.clone()),
-            Some(value) => value
-                .typed()
-                .map_err(|err| format!("{place}: {name}{}{err}", separator(&err))),
+            Some(value) => {
+                typed(value).map_err(|err| format!("{place}: {name}{}{err}", separator(&err)))
+            }
         };
         let input = TypedCall {
             records: field("records", entry.records.as_ref(), &records)?,
@@ -323,8 +216,7 @@ fn rejections(base: Inputs, list: Vec<Entry>) -> Result<Vec<DocRejectionCase>, S
             item: match &entry.item {
                 None => None,
                 Some(item) => Some(
-                    item.typed()
-                        .map_err(|err| format!("{place}: item{}{err}", separator(&err)))?,
+                    typed(item).map_err(|err| format!("{place}: item{}{err}", separator(&err)))?,
                 ),
             },
         };

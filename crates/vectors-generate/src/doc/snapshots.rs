@@ -121,7 +121,10 @@ fn snapshot_case(
 }
 
 /// Checks the figures a hand-picked snapshot states (`expect` in the data file).
-fn reproduces(case: &DocSnapshotCase, expect: &hand_picked::SnapshotExpect) -> Result<(), String> {
+fn reproduces(
+    case: &DocSnapshotCase,
+    expect: &bloomproof_format::hand_picked::doc::SnapshotExpect,
+) -> Result<(), String> {
     let false_positives = case
         .lookups
         .iter()
