@@ -332,7 +332,7 @@ pub fn evaluate(
     subject: &mut dyn FnvSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::new(PROTOCOL, figures);
+    let j = Judge::new(PROTOCOL, case.shape(), figures);
     match case {
         FnvCase::Hashes(c) => j.judge(c, |v| Seen::Hashes {
             input: &c.input,

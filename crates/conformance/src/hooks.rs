@@ -1,4 +1,5 @@
-//! What a few single checks add to their shape's evaluation, looked up by check name.
+//! What a few single checks add to their shape's evaluation, looked up by protocol and
+//! check name, each tied to the shape of the cases it reads.
 //!
 //! A case's shape picks its evaluator and its data states what it expects; the
 //! evaluators never name a check. What is left is here, in one table: the figures a
@@ -58,82 +59,148 @@ pub(crate) struct UniverseLookups {
     pub(crate) false_duplicates: usize,
 }
 
-type Hook = fn(&mut Verdict<'_>, &Seen<'_>, &mut Figures);
+/// One check's hook: what it adds to the cases of one shape.
+struct Hook {
+    protocol: &'static str,
+    check: &'static str,
+    /// The shape of the cases `run` reads (the [`Seen`] it matches).
+    shape: &'static str,
+    /// The other shapes the check's cases have, of which `run` reads nothing (their
+    /// expectations in the data say all there is to check).
+    passes_over: &'static [&'static str],
+    run: fn(&mut Verdict<'_>, &Seen<'_>, &mut Figures),
+}
 
-/// Every hook: (protocol, check, hook).
-const HOOKS: &[(&str, &str, Hook)] = &[
-    (
-        doc_checks::PROTOCOL,
-        "empty_snapshot_definitely_absent",
-        empty_snapshot,
-    ),
-    (
-        doc_checks::PROTOCOL,
-        "finite_universe_false_positives_never_become_duplicates",
-        fixture_figures,
-    ),
-    (
-        doc_checks::PROTOCOL,
-        "clearing_shared_bit_breaks_no_false_negative_contract",
-        fault_figures,
-    ),
-    (
-        doc_checks::PROTOCOL,
-        "all_small_subsets_independent_position_set_oracle",
-        exhaustive_figures,
-    ),
-    (fnv_checks::PROTOCOL, "base_hashes_pinned", hashes_of_a),
-    (
-        fnv_checks::PROTOCOL,
-        "positions_without_32_bit_wrap",
-        exercises_a_wrap,
-    ),
-    (
-        fnv_checks::PROTOCOL,
-        "repeated_positions_kept_in_order",
-        repeats_a_position,
-    ),
-    (
-        fnv_checks::PROTOCOL,
-        "a_to_h_fill_every_bit",
-        m8_k1_positions,
-    ),
-    (
-        fnv_checks::PROTOCOL,
-        "observed_rate_one_half",
-        observed_rate,
-    ),
+/// Every hook, at most one per (protocol, check). The loader refuses a case of a
+/// hooked check whose shape is neither the hook's `shape` nor one it passes over.
+const HOOKS: &[Hook] = &[
+    Hook {
+        protocol: doc_checks::PROTOCOL,
+        check: "empty_snapshot_definitely_absent",
+        shape: "build",
+        passes_over: &[],
+        run: empty_snapshot,
+    },
+    Hook {
+        protocol: doc_checks::PROTOCOL,
+        check: "finite_universe_false_positives_never_become_duplicates",
+        shape: "universe",
+        passes_over: &[],
+        run: fixture_figures,
+    },
+    Hook {
+        protocol: doc_checks::PROTOCOL,
+        check: "clearing_shared_bit_breaks_no_false_negative_contract",
+        shape: "fault",
+        passes_over: &[],
+        run: fault_figures,
+    },
+    Hook {
+        protocol: doc_checks::PROTOCOL,
+        check: "all_small_subsets_independent_position_set_oracle",
+        shape: "exhaustive",
+        passes_over: &[],
+        run: exhaustive_figures,
+    },
+    Hook {
+        protocol: fnv_checks::PROTOCOL,
+        check: "base_hashes_pinned",
+        shape: "hashes",
+        passes_over: &[],
+        run: hashes_of_a,
+    },
+    Hook {
+        protocol: fnv_checks::PROTOCOL,
+        check: "positions_without_32_bit_wrap",
+        shape: "hashes",
+        passes_over: &["script"],
+        run: exercises_a_wrap,
+    },
+    Hook {
+        protocol: fnv_checks::PROTOCOL,
+        check: "repeated_positions_kept_in_order",
+        shape: "hashes",
+        passes_over: &["script"],
+        run: repeats_a_position,
+    },
+    Hook {
+        protocol: fnv_checks::PROTOCOL,
+        check: "a_to_h_fill_every_bit",
+        shape: "hashes",
+        passes_over: &["script"],
+        run: m8_k1_positions,
+    },
+    Hook {
+        protocol: fnv_checks::PROTOCOL,
+        check: "observed_rate_one_half",
+        shape: "script",
+        passes_over: &[],
+        run: observed_rate,
+    },
 ];
 
 /// The checks of `protocol` that have a hook.
 pub(crate) fn checks(protocol: &str) -> impl Iterator<Item = &'static str> {
     HOOKS
         .iter()
-        .filter(move |(p, _, _)| *p == protocol)
-        .map(|(_, check, _)| *check)
+        .filter(move |hook| hook.protocol == protocol)
+        .map(|hook| hook.check)
 }
 
 /// The hook of `check` in `protocol`, if it has one: a check of the same name in the
 /// other protocol never picks it up.
-fn find(protocol: &str, check: &str) -> Option<Hook> {
+fn find(protocol: &str, check: &str) -> Option<&'static Hook> {
     HOOKS
         .iter()
-        .find(|(p, c, _)| *p == protocol && *c == check)
-        .map(|(_, _, hook)| *hook)
+        .find(|hook| hook.protocol == protocol && hook.check == check)
+}
+
+/// Why a case of `check` in `protocol` cannot have `shape`: its check's hook reads
+/// cases of another shape and does not pass over this one. `None` when it fits.
+pub(crate) fn misfit(protocol: &str, check: &str, shape: &str) -> Option<String> {
+    let hook = find(protocol, check)?;
+    if hook.shape == shape || hook.passes_over.contains(&shape) {
+        return None;
+    }
+    let passes: Vec<String> = hook
+        .passes_over
+        .iter()
+        .map(|other| format!("`{other}`"))
+        .collect();
+    let passes = if passes.is_empty() {
+        String::new()
+    } else {
+        format!(" (and passes over {})", passes.join(", "))
+    };
+    Some(format!(
+        "check `{check}` has a hook (crates/conformance/src/hooks.rs) that reads `{}` cases{passes}, \
+         but this case's shape is `{shape}`",
+        hook.shape
+    ))
 }
 
 /// Judges one case of a protocol: its shape's evaluator records the mismatches, then
-/// the hook of the case's check in that protocol, if it has one, runs on what the
-/// evaluator saw and records the figures.
+/// the hook of the case's check in that protocol, if it has one for the case's shape,
+/// runs on what the evaluator saw and records the figures.
 pub(crate) struct Judge<'f> {
     protocol: &'static str,
+    shape: &'static str,
     figures: &'f mut Figures,
 }
 
 impl<'f> Judge<'f> {
-    /// Judging a case of `protocol`, recording figures into `figures`.
-    pub(crate) fn new(protocol: &'static str, figures: &'f mut Figures) -> Self {
-        Judge { protocol, figures }
+    /// Judging a case of `protocol` whose shape is `shape`, recording figures into
+    /// `figures`.
+    pub(crate) fn new(
+        protocol: &'static str,
+        shape: &'static str,
+        figures: &'f mut Figures,
+    ) -> Self {
+        Judge {
+            protocol,
+            shape,
+            figures,
+        }
     }
 
     /// [`Judge::judge`] for a shape whose evaluator sees nothing a hook reads.
@@ -149,7 +216,10 @@ impl<'f> Judge<'f> {
     }
 
     /// Judges `case`: `evaluate` (its shape's evaluator) records the mismatches and
-    /// says what it saw, then the hook of the case's check, if it has one, runs on that.
+    /// says what it saw, then the hook of the case's check, if it has one, runs on that
+    /// when the case has the hook's shape. A case of a shape the hook neither reads
+    /// nor passes over (a spec the loader did not check) is a failure, never a hook
+    /// silently skipped.
     pub(crate) fn judge<'c, I: Serialize, E>(
         self,
         case: &'c Case<I, E>,
@@ -159,7 +229,15 @@ impl<'f> Judge<'f> {
         let mut v = Verdict::new(case, &mut failures);
         let seen = evaluate(&mut v);
         if let Some(hook) = find(self.protocol, &case.check) {
-            hook(&mut v, &seen, self.figures);
+            if hook.shape == self.shape {
+                (hook.run)(&mut v, &seen, self.figures);
+            } else if let Some(misfit) = misfit(self.protocol, &case.check, self.shape) {
+                v.fail(
+                    "the case's shape fits its check's hook",
+                    "a fitting shape",
+                    misfit,
+                );
+            }
         }
         failures
     }
@@ -306,12 +384,17 @@ fn observed_rate(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
 
 #[cfg(test)]
 mod tests {
-    use super::{HOOKS, find};
+    use super::{HOOKS, Hook, Judge, find};
+    use crate::model::Case;
+    use crate::report::Figures;
     use crate::{doc_checks, fnv_checks};
 
     #[test]
     fn a_hook_is_found_in_its_own_protocol_only() {
-        for (protocol, check, _) in HOOKS {
+        for Hook {
+            protocol, check, ..
+        } in HOOKS
+        {
             let other = if *protocol == doc_checks::PROTOCOL {
                 fnv_checks::PROTOCOL
             } else {
@@ -320,5 +403,42 @@ mod tests {
             assert!(find(protocol, check).is_some(), "{protocol} {check}");
             assert!(find(other, check).is_none(), "{other} {check}");
         }
+    }
+
+    /// The failures of judging a case of `check` with shape `shape` (an evaluator
+    /// that finds nothing wrong).
+    fn judged(check: &str, shape: &'static str) -> Vec<(String, String, String)> {
+        let case = Case {
+            id: "c".to_string(),
+            check: check.to_string(),
+            flags: Vec::new(),
+            comment: None,
+            input: (),
+            expect: (),
+        };
+        let mut figures = Figures::default();
+        Judge::new(fnv_checks::PROTOCOL, shape, &mut figures)
+            .plain(&case, |_| {})
+            .into_iter()
+            .map(|f| (f.what, f.expected, f.actual))
+            .collect()
+    }
+
+    /// A spec the loader did not check can still hand a hooked check a case of another
+    /// shape: that is a failure, never a hook skipped in silence.
+    #[test]
+    fn a_case_of_a_shape_its_hook_does_not_read_fails() {
+        assert_eq!(
+            judged("observed_rate_one_half", "estimates"),
+            [(
+                "the case's shape fits its check's hook".to_string(),
+                "a fitting shape".to_string(),
+                "check `observed_rate_one_half` has a hook (crates/conformance/src/hooks.rs) \
+                 that reads `script` cases, but this case's shape is `estimates`"
+                    .to_string()
+            )]
+        );
+        assert_eq!(judged("positions_without_32_bit_wrap", "script"), []);
+        assert_eq!(judged("estimates_pinned", "estimates"), []);
     }
 }

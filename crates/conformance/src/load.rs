@@ -4,7 +4,8 @@
 //! hex, a declared count that does not match, a duplicate check name or case id, a
 //! case naming an undocumented check, a case whose `input` or `expect` does not have
 //! the form of its `shape`, an undeclared flag, a documented check with no case, a
-//! check with a hook (`hooks.rs`) that is not documented: each is a [`LoadError`]
+//! check with a hook (`hooks.rs`) that is not documented, a case of a hooked check
+//! whose shape the hook neither reads nor passes over: each is a [`LoadError`]
 //! naming the file, the case and what is wrong. Every error is collected, not just
 //! the first. An empty spec folder is an error, never an empty run.
 
@@ -274,8 +275,9 @@ impl Loader {
             let check = raw
                 .get("check")
                 .and_then(|v| v.as_str())
-                .unwrap_or_default();
-            if !documented.contains(check) {
+                .unwrap_or_default()
+                .to_string();
+            if !documented.contains(&check) {
                 self.error(
                     &cases_path,
                     Some(&id),
@@ -283,10 +285,7 @@ impl Loader {
                 );
                 continue;
             }
-            case_ids
-                .entry(check.to_string())
-                .or_default()
-                .push(id.clone());
+            case_ids.entry(check.clone()).or_default().push(id.clone());
             if let Some(flags) = raw.get("flags").and_then(|v| v.as_array()) {
                 for flag in flags {
                     let flag = flag.as_str().unwrap_or_default();
@@ -299,12 +298,19 @@ impl Loader {
                     }
                 }
             }
-            if protocol == fnv_checks::PROTOCOL {
-                if let Some(case) = self.typed::<FnvCase>(&cases_path, Some(&id), raw) {
-                    fnv_cases.push(case);
-                }
-            } else if let Some(case) = self.typed::<DocCase>(&cases_path, Some(&id), raw) {
-                doc_cases.push(case);
+            let shape = if protocol == fnv_checks::PROTOCOL {
+                let case = self.typed::<FnvCase>(&cases_path, Some(&id), raw);
+                let shape = case.as_ref().map(FnvCase::shape);
+                fnv_cases.extend(case);
+                shape
+            } else {
+                let case = self.typed::<DocCase>(&cases_path, Some(&id), raw);
+                let shape = case.as_ref().map(DocCase::shape);
+                doc_cases.extend(case);
+                shape
+            };
+            if let Some(misfit) = shape.and_then(|shape| hooks::misfit(protocol, &check, shape)) {
+                self.error(&cases_path, Some(&id), misfit);
             }
         }
         for check in &checks_file.checks {

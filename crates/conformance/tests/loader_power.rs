@@ -1,5 +1,6 @@
 //! The loader's guards that the copied-spec tests of `load_errors.rs` do not reach:
-//! the in-memory loaders (`parse_protocol`, `load_files`) and the published figures.
+//! the in-memory loaders (`parse_protocol`, `load_files`), the published figures and
+//! the shapes of the hooks' cases.
 //! Each test is one a mutant of `load.rs` fails.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -97,4 +98,118 @@ fn load_files_does_not_read_a_missing_file_from_the_disk() {
                 .display()
         )]
     );
+}
+
+/// `parse_protocol` on the real files of `protocol`, with `edit` applied to both (as
+/// parsed JSON): `(checks.json, cases.json)`.
+fn parse_edited(
+    protocol: &str,
+    edit: impl FnOnce(&mut Value, &mut Value),
+) -> Result<bloomproof_conformance::load::ProtocolSpec, Vec<LoadError>> {
+    let mut checks: Value = serde_json::from_str(&text(protocol, "checks.json")).unwrap();
+    let mut cases: Value = serde_json::from_str(&text(protocol, "cases.json")).unwrap();
+    edit(&mut checks, &mut cases);
+    parse_protocol(protocol, &checks.to_string(), &cases.to_string())
+}
+
+/// The case `id` of a parsed `cases.json`.
+fn case<'v>(cases: &'v mut Value, id: &str) -> &'v mut Value {
+    cases["cases"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["id"] == id)
+        .expect("the case is in the real spec")
+}
+
+/// A case moved to a check whose hook reads cases of another shape is refused, naming
+/// the file, the case, the check, the hook's shape and the case's; the shapes a hook
+/// passes over are named too.
+#[test]
+fn a_case_of_a_shape_its_checks_hook_does_not_read_is_refused() {
+    let [doc, fnv] = PROTOCOLS;
+    for (protocol, id, check, reads, shape) in [
+        (
+            doc,
+            "02-tiny/m8-k8",
+            "empty_snapshot_definitely_absent",
+            "`build` cases",
+            "lookup",
+        ),
+        (
+            fnv,
+            "22-m8-k1-n8",
+            "observed_rate_one_half",
+            "`script` cases",
+            "estimates",
+        ),
+        (
+            fnv,
+            "22-m64-k3-n10",
+            "positions_without_32_bit_wrap",
+            "`hashes` cases (and passes over `script`)",
+            "estimates",
+        ),
+    ] {
+        let message = format!(
+            "check `{check}` has a hook (crates/conformance/src/hooks.rs) that reads {reads}, \
+             but this case's shape is `{shape}`"
+        );
+        let errors = parse_edited(protocol, |_, cases| {
+            case(cases, id)["check"] = json!(check);
+        })
+        .expect_err("the moved case must not load");
+        assert_eq!(
+            errors,
+            [LoadError {
+                file: Path::new(protocol).join("cases.json"),
+                case: Some(id.to_string()),
+                message,
+            }],
+            "{protocol} {id}"
+        );
+    }
+}
+
+/// A hook belongs to its protocol: a check of the other protocol that has its name,
+/// with cases of another shape, loads (and the hook's own check still needs its shape).
+#[test]
+fn a_check_named_like_a_hooked_check_of_the_other_protocol_has_no_hook() {
+    let spec = parse_edited("doc-membership-v1", |checks, cases| {
+        let mut added = checks["checks"][0].clone();
+        added["name"] = json!("base_hashes_pinned");
+        checks["checks"].as_array_mut().unwrap().push(added);
+        let n = checks["checks"].as_array().unwrap().len();
+        checks["check_count"] = json!(n);
+        case(cases, "16-boundary/m9-k2")["check"] = json!("base_hashes_pinned");
+    })
+    .unwrap_or_else(|errors| panic!("{:#?}", listed(&errors)));
+    assert_eq!(spec.case_ids["base_hashes_pinned"], ["16-boundary/m9-k2"]);
+}
+
+/// The shape the loader hands the hooks is the case's `shape` tag, for every case of
+/// the real spec (which has every shape).
+#[test]
+fn each_case_has_the_shape_its_data_names() {
+    use bloomproof_conformance::load::Cases;
+    for protocol in PROTOCOLS {
+        let raw: Value = serde_json::from_str(&text(protocol, "cases.json")).unwrap();
+        let tags: Vec<&str> = raw["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["shape"].as_str().unwrap())
+            .collect();
+        let spec = parse_protocol(
+            protocol,
+            &text(protocol, "checks.json"),
+            &text(protocol, "cases.json"),
+        )
+        .unwrap();
+        let shapes: Vec<&str> = match &spec.cases {
+            Cases::Doc(cases) => cases.iter().map(|c| c.shape()).collect(),
+            Cases::Fnv(cases) => cases.iter().map(|c| c.shape()).collect(),
+        };
+        assert_eq!(shapes, tags, "{protocol}");
+    }
 }

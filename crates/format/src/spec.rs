@@ -523,7 +523,7 @@ pub enum FnvCase {
 }
 
 macro_rules! case_common {
-    ($ty:ident { $($variant:ident),* $(,)? }) => {
+    ($ty:ident { $($variant:ident: $shape:literal),* $(,)? }) => {
         impl $ty {
             /// The case's id.
             pub fn id(&self) -> &str {
@@ -539,27 +539,32 @@ macro_rules! case_common {
             pub fn flags(&self) -> &[String] {
                 match self { $($ty::$variant(case) => &case.flags,)* }
             }
+
+            /// The case's shape: its `shape` tag in the data.
+            pub fn shape(&self) -> &'static str {
+                match self { $($ty::$variant(_) => $shape,)* }
+            }
         }
     };
 }
 
 case_common!(DocCase {
-    Build,
-    Lookup,
-    Universe,
-    Equivalent,
-    Extension,
-    Framing,
-    Mutation,
-    Fault,
-    TypedRejection,
-    Exhaustive,
-    Stages,
-    Read,
+    Build: "build",
+    Lookup: "lookup",
+    Universe: "universe",
+    Equivalent: "equivalent",
+    Extension: "extension",
+    Framing: "framing",
+    Mutation: "mutation",
+    Fault: "fault",
+    TypedRejection: "typed_rejection",
+    Exhaustive: "exhaustive",
+    Stages: "stages",
+    Read: "read",
 });
 
 case_common!(FnvCase {
-    Hashes,
-    Script,
-    Estimates
+    Hashes: "hashes",
+    Script: "script",
+    Estimates: "estimates",
 });

@@ -252,7 +252,7 @@ pub fn evaluate(
     subject: &mut dyn DocSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::new(PROTOCOL, figures);
+    let j = Judge::new(PROTOCOL, case.shape(), figures);
     match case {
         DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,
