@@ -2,8 +2,6 @@
 //! [`bloomproof_format::spec`]'s, and the shared vocabulary (hex, typed values,
 //! parameters, script ops) the format crate's too.
 
-pub use bloomproof_format::adapter::{
-    DraftName, MutationAttempt, PanelName, ScriptOp, TextValue, TypedCall,
-};
+pub use bloomproof_format::adapter::{MutationAttempt, ScriptOp, TextValue, TypedCall};
 pub use bloomproof_format::spec::*;
 pub use bloomproof_format::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue};

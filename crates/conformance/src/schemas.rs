@@ -1,5 +1,5 @@
-//! JSON Schemas of the spec files, the adapter messages and the report, generated from the Rust
-//! types.
+//! JSON Schemas of the spec files, the adapter messages, the session export file and the
+//! report, generated from the Rust types.
 
 use crate::model::{CasesFile, ChecksFile, DocCase, FnvCase};
 use schemars::{JsonSchema, generate::SchemaSettings};
@@ -39,6 +39,12 @@ pub fn all() -> Vec<(&'static str, String)> {
             "accumulated.schema.json",
             render::<bloomproof_format::accumulated::AccumulatedFile>(
                 "bloomproof accumulated checks: the published digests (spec/accumulated.json)",
+            ),
+        ),
+        (
+            "session-file.schema.json",
+            render::<bloomproof_format::session::file::FileV1>(
+                "bloomproof session export file, version 1 (spec/fnv1a-utf16-v1/SESSION.md)",
             ),
         ),
         (

@@ -390,14 +390,6 @@ pub struct RustFnv;
 /// capacity overflow, or exhaust memory).
 pub const SCRIPT_HELPER_MAX: usize = 8 * bloomproof_session::IMPORT_MAX_BYTES;
 
-fn session_op(op: &crate::model::ScriptOp) -> Answer<bloomproof_session::Op> {
-    serde_json::to_value(op)
-        .and_then(serde_json::from_value)
-        .map_err(|err| {
-            SubjectError::Broken(format!("the session model does not read {op:?}: {err}"))
-        })
-}
-
 fn view(session: &bloomproof_session::Session) -> serde_json::Value {
     serde_json::to_value(session.view()).unwrap_or(serde_json::Value::Null)
 }
@@ -504,7 +496,9 @@ impl RustFnv {
             | ScriptOp::InsertExample {}
             | ScriptOp::Reset {}
             | ScriptOp::SetPanel { .. } => {
-                if let Err(err) = session.apply(&session_op(op)?) {
+                if let Some(page_op) = op.page_op()
+                    && let Err(err) = session.apply(&page_op)
+                {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
             }

@@ -7,6 +7,7 @@
 //! `protocol` added; a response line is `{"id", "result"}` with the op's result type
 //! below, or `{"id", "error"}` with an [`ErrorBody`].
 
+use crate::session::{DraftField, Op, Panel, Text};
 use crate::{DocParams, Hex, TypedValue};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -160,7 +161,10 @@ impl MutationAttempt {
     }
 }
 
-/// A string in a script: text, or UTF-16 code units (for lone surrogates).
+/// A string in a script as the case writes it: text, or UTF-16 code units (for lone
+/// surrogates). The runner forwards it in the form written, so a case can test that
+/// an implementation reads both forms; the session model reads either as one
+/// [`Text`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum TextValue {
@@ -168,27 +172,6 @@ pub enum TextValue {
     Text(String),
     /// UTF-16 code units.
     Units(Vec<u16>),
-}
-
-/// A field the user edits: `m`, `k`, `insert` or `query`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(missing_docs, reason = "each variant is the field of its name")]
-pub enum DraftName {
-    M,
-    K,
-    Insert,
-    Query,
-}
-
-/// A detail panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PanelName {
-    /// "Hash positions".
-    Positions,
-    /// "Model and hashes".
-    Model,
 }
 
 /// One step of a session script. The first seven are the page's own operations;
@@ -202,7 +185,7 @@ pub enum PanelName {
 pub enum ScriptOp {
     /// Types into a field (raw text, kept verbatim).
     SetDraft {
-        field: DraftName,
+        field: DraftField,
         /// The raw text.
         value: String,
     },
@@ -218,7 +201,7 @@ pub enum ScriptOp {
     Reset {},
     /// Opens or closes a detail panel.
     SetPanel {
-        panel: PanelName,
+        panel: Panel,
         /// Open or closed.
         open: bool,
     },
@@ -252,6 +235,48 @@ pub enum ScriptOp {
     /// The session is unchanged. (Cross-reading hands the text to another
     /// implementation's `import_text`.)
     Export {},
+}
+
+impl From<&TextValue> for Text {
+    fn from(value: &TextValue) -> Self {
+        match value {
+            TextValue::Text(text) => Text::from(text.as_str()),
+            TextValue::Units(units) => Text::from(units.as_slice()),
+        }
+    }
+}
+
+impl ScriptOp {
+    /// The page's own operation this step is, or `None` for a script helper
+    /// (`insert_many`, `roundtrip`, the imports, `save_local`, `export`).
+    pub fn page_op(&self) -> Option<Op> {
+        Some(match self {
+            ScriptOp::SetDraft { field, value } => Op::SetDraft {
+                field: *field,
+                value: value.clone(),
+            },
+            ScriptOp::Create {} => Op::Create {},
+            ScriptOp::Insert { value } => Op::Insert {
+                value: value.into(),
+            },
+            ScriptOp::Query { value } => Op::Query {
+                value: value.into(),
+            },
+            ScriptOp::InsertExample {} => Op::InsertExample {},
+            ScriptOp::Reset {} => Op::Reset {},
+            ScriptOp::SetPanel { panel, open } => Op::SetPanel {
+                panel: *panel,
+                open: *open,
+            },
+            ScriptOp::InsertMany { .. }
+            | ScriptOp::Roundtrip {}
+            | ScriptOp::Import { .. }
+            | ScriptOp::ImportText { .. }
+            | ScriptOp::ImportPadded { .. }
+            | ScriptOp::SaveLocal { .. }
+            | ScriptOp::Export {} => return None,
+        })
+    }
 }
 
 /// A lookup triple (the answer to `lookup`, and each entry of `results` and

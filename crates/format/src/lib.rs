@@ -16,6 +16,8 @@
 //!   cross-reading grids (`vectors/check/*.schema.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
 //! * [`explorer`]: the error answers of the explorer's server;
+//! * [`session`]: the session model's operations, view and export file
+//!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
 //! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape).
 //!
@@ -48,6 +50,7 @@ pub mod matrix;
 mod params;
 pub mod positions;
 pub mod report;
+pub mod session;
 pub mod spec;
 mod typed;
 pub mod vectors;

@@ -161,7 +161,7 @@ fn busy_session() -> Session {
             field: DraftField::K,
             value: "2".into(),
         },
-        Op::Create,
+        Op::Create {},
         Op::Insert { value: "a".into() },
         Op::Query { value: "b".into() },
     ] {

@@ -2,61 +2,8 @@
 
 use std::fmt;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::draft::DraftField;
-use crate::text::json_display;
-
-/// The stable, machine-readable kind of a [`SessionError`] or [`ImportError`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    /// An `m` or `k` draft that is not a plain decimal integer.
-    InvalidDraft,
-    /// A parameter outside its bounds (`m` 8..=1024, `k` 1..=12).
-    OutOfRange,
-    /// An insertion, query, example or reset with no active filter.
-    NoActiveFilter,
-    /// An empty string (strings have 1..=256 UTF-16 code units).
-    EmptyString,
-    /// A string or draft over its length bound.
-    TooLong,
-    /// A 1025th distinct entry.
-    TooManyEntries,
-    /// An import text over 2 MiB.
-    TooLarge,
-    /// An import text that is not JSON.
-    Syntax,
-    /// An import that is JSON but not a valid session.
-    Invalid,
-    /// An import whose format version is unknown.
-    UnsupportedVersion,
-}
-
-impl ErrorKind {
-    /// The snake_case name (the serde form).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ErrorKind::InvalidDraft => "invalid_draft",
-            ErrorKind::OutOfRange => "out_of_range",
-            ErrorKind::NoActiveFilter => "no_active_filter",
-            ErrorKind::EmptyString => "empty_string",
-            ErrorKind::TooLong => "too_long",
-            ErrorKind::TooManyEntries => "too_many_entries",
-            ErrorKind::TooLarge => "too_large",
-            ErrorKind::Syntax => "syntax",
-            ErrorKind::Invalid => "invalid",
-            ErrorKind::UnsupportedVersion => "unsupported_version",
-        }
-    }
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use bloomproof_format::session::ErrorKind;
+use bloomproof_format::session::{DraftField, json_display};
 
 /// A rejected [`Op`](crate::Op). The session is left exactly as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,39 +5,10 @@
 //! bits. They are **not** the exact rate of the deterministic `fnv1a-utf16-v1`
 //! filter, whose positions are fixed functions of the strings.
 
+pub use bloomproof_format::session::Estimates;
 use bloomproof_protocol::fnv1a_utf16_v1::{K_MAX, K_MIN, M_MAX, M_MIN};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 use crate::MAX_ENTRIES;
-
-/// The ideal-model estimates for `m` bits, `k` hash indices and `n` distinct entries.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Estimates {
-    /// Number of bits used (after clamping to 8..=1024).
-    pub m: u32,
-    /// Number of hash indices used (after clamping to 1..=12).
-    pub k: u32,
-    /// Number of distinct entries used (after clamping to 0..=1024).
-    pub n: u32,
-    /// The classic approximation `(1 - e^(-k·n/m))^k` (Bloom 1970; the one the page shows).
-    pub classic: f64,
-    /// The finite-`m` form `(1 - (1 - 1/m)^(k·n))^k`: exact probability that one
-    /// given bit is set, raised to the power `k` as if the query bits were independent.
-    pub finite_m: f64,
-    /// The exact expected false-positive rate under ideal hashing: `E[(X/m)^k]`
-    /// where `X` is the number of set bits after `k·n` independent uniform throws
-    /// into `m` bits (a query's `k` positions are independent uniform picks, each
-    /// set with probability `X/m` given `X`). Computed by a dynamic program over
-    /// the throws on the distribution of `X`, `O(k·n·m)` additions of
-    /// non-negative terms (no cancellation).
-    pub exact: f64,
-    /// The integer `k` in 1..=12 that minimises the **classic** approximation for
-    /// this `m` and `n`; on ties (to the last bit of `f64`) the smallest such `k`.
-    /// With `n = 0` every `k` gives 0, so it is 1.
-    pub optimal_k: u32,
-}
 
 /// Computes the [`Estimates`] for `m`, `k` and `n`.
 ///

@@ -12,7 +12,9 @@
 //! serialisable [`View`].
 //!
 //! Hashing is [`bloomproof_protocol::fnv1a_utf16_v1`]; this crate adds the
-//! rules of the page (seed `002`, Protocol 2 of `PROTOCOLS.md`).
+//! rules of the page (seed `002`, Protocol 2 of `PROTOCOLS.md`). The types that
+//! cross a wire ([`Op`], [`View`] and what it holds, the export file, [`ErrorKind`])
+//! are [`bloomproof_format::session`]'s, re-exported here; this crate holds the rules.
 //!
 //! ```
 //! use bloomproof_session::{DraftField, Op, Rate, Session};
@@ -20,7 +22,7 @@
 //! let mut session = Session::new();
 //! session.apply(&Op::SetDraft { field: DraftField::M, value: "8".into() })?;
 //! session.apply(&Op::SetDraft { field: DraftField::K, value: "1".into() })?;
-//! session.apply(&Op::Create)?;
+//! session.apply(&Op::Create {})?;
 //! session.apply(&Op::Insert { value: "a".into() })?;
 //! for query in ["i", "a", "b"] {
 //!     session.apply(&Op::Query { value: query.into() })?;
@@ -29,24 +31,21 @@
 //! # Ok::<(), bloomproof_session::SessionError>(())
 //! ```
 
-mod draft;
 mod error;
 mod estimates;
 mod model;
 pub mod persist;
-mod text;
 
-pub use draft::DraftField;
-pub use error::{ErrorKind, ImportError, SessionError};
-pub use estimates::{Estimates, estimates};
-pub use model::{
-    Counters, Drafts, HistoryEntry, LastOperation, Op, OpKind, Outcome, Panel, Panels, ParamsView,
-    PositionStep, Rate, Session, View,
+pub use bloomproof_format::session::{
+    Counters, DraftField, Drafts, ErrorKind, Estimates, HistoryEntry, LastOperation, Op, OpKind,
+    Outcome, Panel, Panels, ParamsView, PositionStep, Rate, Text, View, json_display,
 };
+pub use error::{ImportError, SessionError};
+pub use estimates::estimates;
+pub use model::Session;
 pub use persist::{
     FORMAT, FORMAT_VERSION, IMPORT_MAX_BYTES, LOCAL_SAVE_MAX_UNITS, SaveOutcome, save_local,
 };
-pub use text::{Text, json_display};
 
 /// Longest insert or query string, in UTF-16 code units (the shortest is 1).
 pub const MAX_UNITS: usize = 256;
@@ -60,5 +59,5 @@ pub const MAX_ENTRIES: usize = 1024;
 pub const HISTORY_CAP: usize = 256;
 /// Longest draft, in UTF-16 code units (also bounds the size of an export).
 pub const DRAFT_MAX_UNITS: usize = 1024;
-/// The strings [`Op::InsertExample`] inserts, in order.
+/// The strings [`Op::InsertExample {}`] inserts, in order.
 pub const EXAMPLE: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];

@@ -1,391 +1,21 @@
 //! The session: drafts, the active filter, the reference entries, counters,
 //! the last operation, history and panels; operations and the view.
 
-use std::fmt;
-
+use bloomproof_format::session::{
+    Counters, DraftField, Drafts, HistoryEntry, LastOperation, Op, OpKind, Outcome, Panel, Panels,
+    ParamsView, PositionStep, Rate, View, json_display,
+};
 use bloomproof_protocol::fnv1a_utf16_v1::{self, BoundError, Field, Params};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
-use crate::draft::DraftField;
 use crate::error::SessionError;
 use crate::estimates::{Estimates, estimates};
-use crate::text::{Text, json_display};
 use crate::{DRAFT_MAX_UNITS, EXAMPLE, HISTORY_CAP, MAX_ENTRIES, MAX_UNITS};
 
-/// A detail panel of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Panel {
-    /// "Hash positions": each position with its before/after value.
-    Positions,
-    /// "Model and hashes": the ideal estimates and the two base hashes.
-    Model,
-}
-
-/// The raw text of the four fields, kept verbatim (never trimmed or normalised).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Drafts {
-    /// The `m` field.
-    pub m: String,
-    /// The `k` field.
-    pub k: String,
-    /// The insert field.
-    pub insert: String,
-    /// The query field.
-    pub query: String,
-}
-
-impl Default for Drafts {
-    /// `m = "64"`, `k = "3"`, empty insert and query fields.
-    fn default() -> Self {
-        Drafts {
-            m: "64".to_owned(),
-            k: "3".to_owned(),
-            insert: String::new(),
-            query: String::new(),
-        }
-    }
-}
-
-/// Which detail panels are open.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Panels {
-    /// The "Hash positions" panel.
-    pub positions: bool,
-    /// The "Model and hashes" panel.
-    pub model: bool,
-}
-
-/// The query counters since the last new distinct insertion (or creation, or reset).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Counters {
-    /// Queries of strings truly absent from the reference entries.
-    pub negative_queries: u64,
-    /// Among those, the ones whose `k` bits were all set.
-    pub false_positives: u64,
-}
-
-impl Counters {
-    /// The observed false-positive rate.
-    pub fn rate(&self) -> Rate {
-        if self.negative_queries == 0 {
-            Rate::Undefined
-        } else {
-            Rate::Defined {
-                false_positives: self.false_positives,
-                negative_queries: self.negative_queries,
-                value: self.false_positives as f64 / self.negative_queries as f64,
-            }
-        }
-    }
-}
-
-/// The observed false-positive rate: false positives / negative queries.
-///
-/// Serde: `{"state":"undefined"}` or
-/// `{"state":"defined","false_positives":1,"negative_queries":2,"value":0.5}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "state", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Rate {
-    /// No negative query yet: the rate is undefined (not 0, not NaN).
-    Undefined,
-    /// At least one negative query.
-    Defined {
-        /// Numerator.
-        false_positives: u64,
-        /// Denominator (at least 1).
-        negative_queries: u64,
-        /// `false_positives / negative_queries`.
-        value: f64,
-    },
-}
-
-/// The validated parameters of the active filter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ParamsView {
-    /// Number of bits, 8..=1024.
-    pub m: u32,
-    /// Number of hash indices, 1..=12.
-    pub k: u32,
-}
-
-impl From<Params> for ParamsView {
-    fn from(params: Params) -> Self {
-        ParamsView {
-            m: u32::from(params.m()),
-            k: u32::from(params.k()),
-        }
-    }
-}
-
-/// Insertion or query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OpKind {
-    /// An insertion.
-    Insert,
-    /// A query.
-    Query,
-}
-
-/// What an insertion or a query found.
-///
-/// | outcome | kind | answer | truly present | counted |
-/// |---|---|---|---|---|
-/// | `new` | insert | - | - | counters reset to 0 |
-/// | `duplicate` | insert | - | - | nothing changes |
-/// | `definitely_absent` | query | definitely absent (a bit is 0) | no | negative query |
-/// | `false_positive` | query | maybe present (all k bits 1) | no | negative query and false positive |
-/// | `truly_present` | query | maybe present (all k bits 1) | yes | nothing |
-///
-/// A truly present string always has all its bits set (no false negatives), so
-/// these five are all the cases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// Insertion of a new distinct string.
-    New,
-    /// Insertion of a string already in the reference entries.
-    Duplicate,
-    /// Query: at least one of the k bits is 0.
-    DefinitelyAbsent,
-    /// Query: all k bits are 1, but the string is not a reference entry.
-    FalsePositive,
-    /// Query: the string is a reference entry (all k bits are 1).
-    TrulyPresent,
-}
-
-impl OpKind {
-    /// The serde name: `insert` or `query`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            OpKind::Insert => "insert",
-            OpKind::Query => "query",
-        }
-    }
-}
-
-impl fmt::Display for OpKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Outcome {
-    /// The serde name (`new`, `duplicate`, `definitely_absent`, `false_positive`, `truly_present`).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Outcome::New => "new",
-            Outcome::Duplicate => "duplicate",
-            Outcome::DefinitelyAbsent => "definitely_absent",
-            Outcome::FalsePositive => "false_positive",
-            Outcome::TrulyPresent => "truly_present",
-        }
-    }
-
-    /// Whether it is an insertion or a query outcome.
-    pub fn kind(&self) -> OpKind {
-        match self {
-            Outcome::New | Outcome::Duplicate => OpKind::Insert,
-            Outcome::DefinitelyAbsent | Outcome::FalsePositive | Outcome::TrulyPresent => {
-                OpKind::Query
-            }
-        }
-    }
-
-    /// The filter's answer after the operation: all k bits set (true for every insertion).
-    pub fn maybe_present(&self) -> bool {
-        !matches!(self, Outcome::DefinitelyAbsent)
-    }
-
-    /// Whether the string is (now) a reference entry (true for every insertion).
-    pub fn truly_present(&self) -> bool {
-        matches!(
-            self,
-            Outcome::New | Outcome::Duplicate | Outcome::TrulyPresent
-        )
-    }
-
-    /// Whether the operation counted as a false positive.
-    pub fn false_positive(&self) -> bool {
-        matches!(self, Outcome::FalsePositive)
-    }
-}
-
-/// One hash position of an operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PositionStep {
-    /// The hash index `i` in `0..k`.
-    pub index: u8,
-    /// `(h1 + i·h2) mod m`.
-    pub position: u16,
-    /// The bit before the whole operation (a repeated position shows the same
-    /// before value each time).
-    pub before: bool,
-    /// The bit after the whole operation (equal to `before` for a query).
-    pub after: bool,
-}
-
-/// The last insertion or query, with everything the detail panels show.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LastOperation {
-    /// Insertion or query.
-    pub kind: OpKind,
-    /// The string's UTF-16 code units.
-    pub units: Vec<u16>,
-    /// The string as `JSON.stringify` prints it (quotes and escapes), see
-    /// [`json_display`](crate::json_display).
-    pub display: String,
-    /// First base hash.
-    pub h1: u32,
-    /// Second base hash (odd).
-    pub h2: u32,
-    /// Every position in order, repeats included.
-    pub positions: Vec<PositionStep>,
-    /// What it found.
-    pub outcome: Outcome,
-}
-
-/// One line of the history (newest first).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct HistoryEntry {
-    /// Insertion or query.
-    pub kind: OpKind,
-    /// The string's UTF-16 code units.
-    pub units: Vec<u16>,
-    /// The string as `JSON.stringify` prints it.
-    pub display: String,
-    /// What it found.
-    pub outcome: Outcome,
-}
-
-/// An operation on a [`Session`], as scripts and HTTP bodies carry it.
-///
-/// Serde: internally tagged by `"op"`, snake_case, unknown fields rejected:
-/// `{"op":"set_draft","field":"m","value":"8"}`, `{"op":"create"}`,
-/// `{"op":"insert","value":"a"}`, `{"op":"query","value":[55296]}`,
-/// `{"op":"insert_example"}`, `{"op":"reset"}`,
-/// `{"op":"set_panel","panel":"positions","open":true}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "op",
-    rename_all = "snake_case",
-    deny_unknown_fields,
-    from = "OpRepr"
-)]
-pub enum Op {
-    /// Sets a draft verbatim. Changing `m` or `k` to a value that does not
-    /// denote the active filter's parameter discards the active filter.
-    SetDraft {
-        /// Which field.
-        field: DraftField,
-        /// The new raw text.
-        value: String,
-    },
-    /// Parses the `m` and `k` drafts and creates an empty filter.
-    Create,
-    /// Inserts a string into the active filter.
-    Insert {
-        /// The string.
-        value: Text,
-    },
-    /// Queries a string against the active filter.
-    Query {
-        /// The string.
-        value: Text,
-    },
-    /// Inserts `"a"` .. `"h"` in order, each as by `Insert` (all or nothing).
-    InsertExample,
-    /// Empties the active filter, keeping its parameters and the drafts.
-    Reset,
-    /// Opens or closes a detail panel.
-    SetPanel {
-        /// Which panel.
-        panel: Panel,
-        /// Open (true) or closed (false).
-        open: bool,
-    },
-}
-
-/// What `Op` is read from: the same shape, with the unit variants as empty
-/// struct variants so that serde rejects unknown fields on them too (an
-/// internally tagged unit variant ignores extra fields).
-#[derive(Deserialize, JsonSchema)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-#[schemars(rename = "Op")]
-enum OpRepr {
-    /// Sets a draft verbatim; changing `m` or `k` discards the active filter.
-    SetDraft {
-        /// Which field.
-        field: DraftField,
-        /// The new raw text.
-        value: String,
-    },
-    /// Parses the `m` and `k` drafts and creates an empty filter.
-    Create {},
-    /// Inserts a string.
-    Insert {
-        /// The string.
-        value: Text,
-    },
-    /// Queries a string.
-    Query {
-        /// The string.
-        value: Text,
-    },
-    /// Inserts "a" .. "h" in order.
-    InsertExample {},
-    /// Empties the active filter, keeping parameters and drafts.
-    Reset {},
-    /// Opens or closes a detail panel.
-    SetPanel {
-        /// Which panel.
-        panel: Panel,
-        /// Open or closed.
-        open: bool,
-    },
-}
-
-impl From<OpRepr> for Op {
-    fn from(repr: OpRepr) -> Self {
-        match repr {
-            OpRepr::SetDraft { field, value } => Op::SetDraft { field, value },
-            OpRepr::Create {} => Op::Create,
-            OpRepr::Insert { value } => Op::Insert { value },
-            OpRepr::Query { value } => Op::Query { value },
-            OpRepr::InsertExample {} => Op::InsertExample,
-            OpRepr::Reset {} => Op::Reset,
-            OpRepr::SetPanel { panel, open } => Op::SetPanel { panel, open },
-        }
-    }
-}
-
-impl Op {
-    /// The serde name of the operation (`set_draft`, `create`, ...).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Op::SetDraft { .. } => "set_draft",
-            Op::Create => "create",
-            Op::Insert { .. } => "insert",
-            Op::Query { .. } => "query",
-            Op::InsertExample => "insert_example",
-            Op::Reset => "reset",
-            Op::SetPanel { .. } => "set_panel",
-        }
+/// The protocol's parameters as the view and the export file show them.
+pub(crate) fn params_view(params: Params) -> ParamsView {
+    ParamsView {
+        m: u32::from(params.m()),
+        k: u32::from(params.k()),
     }
 }
 
@@ -685,7 +315,7 @@ impl Session {
     pub fn apply(&mut self, op: &Op) -> Result<(), SessionError> {
         match op {
             Op::SetDraft { field, value } => self.set_draft(*field, value),
-            Op::Create => {
+            Op::Create {} => {
                 let params = parse_params(&self.drafts)?;
                 self.active = Some(Active::empty(params));
                 Ok(())
@@ -705,7 +335,7 @@ impl Session {
                 active.commit_query(value.units());
                 Ok(())
             }
-            Op::InsertExample => {
+            Op::InsertExample {} => {
                 let active = self.active_mut("insert_example")?;
                 let examples: Vec<Vec<u16>> = EXAMPLE
                     .iter()
@@ -723,7 +353,7 @@ impl Session {
                 }
                 Ok(())
             }
-            Op::Reset => {
+            Op::Reset {} => {
                 let active = self.active_mut("reset")?;
                 *active = Active::empty(active.params);
                 Ok(())
@@ -852,7 +482,7 @@ impl Session {
         let active = self.active.as_ref();
         View {
             active: active.is_some(),
-            params: active.map(|active| ParamsView::from(active.params)),
+            params: active.map(|active| params_view(active.params)),
             drafts: self.drafts.clone(),
             bits: active.map(|active| {
                 active
@@ -873,34 +503,4 @@ impl Session {
             estimates: self.estimates(),
         }
     }
-}
-
-/// The whole observable state of a [`Session`] (see [`Session::view`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct View {
-    /// Whether a filter is active.
-    pub active: bool,
-    /// The active filter's parameters, `null` with none.
-    pub params: Option<ParamsView>,
-    /// The four drafts, verbatim.
-    pub drafts: Drafts,
-    /// The bits as `'0'`/`'1'` characters, bit 0 first, length m; `null` with no active filter.
-    pub bits: Option<String>,
-    /// Number of bits set.
-    pub bits_set: u32,
-    /// Number of distinct reference entries (`n`).
-    pub distinct_entries: u32,
-    /// The query counters.
-    pub counters: Counters,
-    /// The observed false-positive rate.
-    pub rate: Rate,
-    /// The last insertion or query, `null` with none.
-    pub last_operation: Option<LastOperation>,
-    /// History, newest first.
-    pub history: Vec<HistoryEntry>,
-    /// Which panels are open.
-    pub panels: Panels,
-    /// Ideal-model estimates for the current `n`, `null` with no active filter.
-    pub estimates: Option<Estimates>,
 }

@@ -44,65 +44,26 @@
 
 use std::collections::HashMap;
 
-use bloomproof_protocol::fnv1a_utf16_v1::{self, Params};
-use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-
-use crate::draft::DraftField;
-use crate::error::{ErrorKind, ImportError, SessionError};
-use crate::model::{
-    Active, Counters, Drafts, HistoryEntry, LastOperation, OpKind, Outcome, Panels, ParamsView,
-    PositionStep, Session, check_string, draft_denotes, units_len,
+use bloomproof_format::session::file::{FileV1, HistoryV1, LastOperationV1};
+use bloomproof_format::session::{
+    Counters, DraftField, Drafts, ErrorKind, HistoryEntry, LastOperation, OpKind, Outcome,
+    ParamsView, Text, json_display,
 };
-use crate::text::{Text, json_display};
+use bloomproof_protocol::fnv1a_utf16_v1::{self, Params};
+use serde::Deserialize;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{ImportError, SessionError};
+use crate::model::{Active, Session, check_string, draft_denotes, params_view, units_len};
 use crate::{DRAFT_MAX_UNITS, HISTORY_CAP, MAX_ENTRIES};
 
-/// The `format` value of an export.
-pub const FORMAT: &str = "bloomproof-session";
-/// The format version [`Session::export`] writes (the newest [`Session::import`] reads).
-pub const FORMAT_VERSION: u64 = 1;
+pub use bloomproof_format::session::file::{FORMAT, FORMAT_VERSION};
 /// Largest import, in bytes of UTF-8 text: 2 MiB.
 pub const IMPORT_MAX_BYTES: usize = 2 * 1024 * 1024;
 /// Largest local save, in UTF-16 code units (what JavaScript's `string.length`
 /// and `localStorage` count).
 pub const LOCAL_SAVE_MAX_UNITS: usize = 100_000;
-
-/// Version 1 of the file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct FileV1 {
-    format: String,
-    version: u64,
-    protocol: String,
-    params: Option<ParamsView>,
-    drafts: Drafts,
-    entries: Vec<Text>,
-    counters: Counters,
-    last_operation: Option<LastOperationV1>,
-    history: Vec<HistoryV1>,
-    panels: Panels,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct LastOperationV1 {
-    kind: OpKind,
-    value: Text,
-    display: String,
-    h1: u32,
-    h2: u32,
-    positions: Vec<PositionStep>,
-    outcome: Outcome,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct HistoryV1 {
-    kind: OpKind,
-    value: Text,
-    outcome: Outcome,
-}
 
 /// A parsed file of any version this crate reads.
 ///
@@ -718,7 +679,7 @@ fn to_file(session: &Session) -> Latest {
         format: FORMAT.to_owned(),
         version: FORMAT_VERSION,
         protocol: fnv1a_utf16_v1::NAME.to_owned(),
-        params: active.map(|active| ParamsView::from(active.params)),
+        params: active.map(|active| params_view(active.params)),
         drafts: session.drafts.clone(),
         entries: session
             .entries()
@@ -844,8 +805,7 @@ impl Session {
 }
 
 /// The result of a local save.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "outcome", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SaveOutcome {
     /// The new state is stored.
     Saved {

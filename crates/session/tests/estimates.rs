@@ -215,6 +215,6 @@ fn the_view_reports_estimates_for_the_current_n() {
     assert_eq!(e.n, 10);
     assert!(close(e.exact, 0.054266781700069315, 1e-12));
     assert_eq!(e.optimal_k, 4);
-    ok(&mut session, &Op::Reset);
+    ok(&mut session, &Op::Reset {});
     assert_eq!(session.view().estimates.unwrap().n, 0);
 }

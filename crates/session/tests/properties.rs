@@ -76,7 +76,7 @@ proptest! {
     #[test]
     fn arbitrary_import_text_never_panics_and_keeps_the_session(text in ".{0,200}") {
         let mut session = Session::new();
-        session.apply(&Op::Create).unwrap();
+        session.apply(&Op::Create {}).unwrap();
         session.apply(&Op::Insert { value: "a".into() }).unwrap();
         let before = session.clone();
         if session.import(&text).is_err() {
@@ -87,7 +87,7 @@ proptest! {
     #[test]
     fn mangled_exports_never_panic(cut in 0usize..2000, byte in any::<u8>()) {
         let mut source = created(16, 3);
-        source.apply(&Op::InsertExample).unwrap();
+        source.apply(&Op::InsertExample {}).unwrap();
         source.apply(&Op::Query { value: "zz".into() }).unwrap();
         let mut bytes = source.export().into_bytes();
         let len = bytes.len();

@@ -90,7 +90,7 @@ fn create_reports_the_m_draft_verbatim_before_looking_at_k() {
     ok(&mut session, &set_draft(DraftField::M, "7"));
     ok(&mut session, &set_draft(DraftField::K, "x"));
     assert_eq!(
-        rejected(&mut session, &Op::Create),
+        rejected(&mut session, &Op::Create {}),
         SessionError::OutOfRange {
             field: DraftField::M,
             value: "7".to_owned(),
@@ -109,7 +109,7 @@ fn create_reports_the_m_draft_verbatim_before_looking_at_k() {
         ok(&mut session, &set_draft(DraftField::M, m));
         ok(&mut session, &set_draft(DraftField::K, k));
         assert_eq!(
-            rejected(&mut session, &Op::Create),
+            rejected(&mut session, &Op::Create {}),
             SessionError::OutOfRange {
                 field,
                 value: value.to_owned(),

@@ -41,7 +41,7 @@ fn new_session_defaults() {
 #[test]
 fn create_with_default_drafts_gives_an_empty_64_bit_filter() {
     let mut session = Session::new();
-    ok(&mut session, &Op::Create);
+    ok(&mut session, &Op::Create {});
     let view = session.view();
     assert!(view.active);
     assert_eq!(view.params.map(|p| (p.m, p.k)), Some((64, 3)));
@@ -56,13 +56,13 @@ fn create_rejects_drafts_that_are_not_plain_digits() {
     ] {
         let mut session = Session::new();
         ok(&mut session, &set_draft(DraftField::M, bad));
-        let error = rejected(&mut session, &Op::Create);
+        let error = rejected(&mut session, &Op::Create {});
         assert_eq!(error.kind(), ErrorKind::InvalidDraft, "{bad:?}");
         assert!(error.to_string().starts_with("m: draft "), "{error}");
         assert!(error.to_string().contains("ASCII digits"), "{error}");
         let mut session = Session::new();
         ok(&mut session, &set_draft(DraftField::K, bad));
-        let error = rejected(&mut session, &Op::Create);
+        let error = rejected(&mut session, &Op::Create {});
         assert_eq!(
             error,
             SessionError::InvalidDraft {
@@ -90,25 +90,25 @@ fn create_checks_bounds_m_8_to_1024_k_1_to_12() {
         ok(&mut session, &set_draft(DraftField::M, m));
         ok(&mut session, &set_draft(DraftField::K, k));
         if good {
-            ok(&mut session, &Op::Create);
+            ok(&mut session, &Op::Create {});
             let params = session.params().unwrap();
             assert_eq!(u64::from(params.m()), m.parse::<u64>().unwrap());
             assert_eq!(u64::from(params.k()), k.parse::<u64>().unwrap());
         } else {
-            let error = rejected(&mut session, &Op::Create);
+            let error = rejected(&mut session, &Op::Create {});
             assert_eq!(error.kind(), ErrorKind::OutOfRange, "{m} {k}");
         }
     }
     let mut session = Session::new();
     ok(&mut session, &set_draft(DraftField::M, "1025"));
     assert_eq!(
-        rejected(&mut session, &Op::Create).to_string(),
+        rejected(&mut session, &Op::Create {}).to_string(),
         "m = 1025 is out of range: must be an integer in 8..=1024"
     );
     ok(&mut session, &set_draft(DraftField::M, "8"));
     ok(&mut session, &set_draft(DraftField::K, "13"));
     assert_eq!(
-        rejected(&mut session, &Op::Create).to_string(),
+        rejected(&mut session, &Op::Create {}).to_string(),
         "k = 13 is out of range: must be an integer in 1..=12"
     );
 }
@@ -118,7 +118,7 @@ fn create_again_gives_an_empty_filter() {
     let mut session = created(8, 1);
     ok(&mut session, &insert("a"));
     ok(&mut session, &query("b"));
-    ok(&mut session, &Op::Create);
+    ok(&mut session, &Op::Create {});
     assert_eq!(session, created(8, 1));
     assert_eq!(bits(&session), "00000000");
     assert!(session.entries().is_empty() && session.history().is_empty());
@@ -138,7 +138,7 @@ fn seed_example_a_to_h_fills_m8_k1_then_every_new_string_is_a_false_positive() {
     assert_eq!(bits(&session), "11111111");
     // The InsertExample op does the same.
     let mut example = created(8, 1);
-    ok(&mut example, &Op::InsertExample);
+    ok(&mut example, &Op::InsertExample {});
     assert_eq!(example, session);
 
     for (n, new) in ["i", "zzz", "A", " ", "😀"].into_iter().enumerate() {
@@ -290,10 +290,10 @@ fn reset_empties_the_filter_and_keeps_drafts_params_and_panels() {
             open: true,
         },
     );
-    ok(&mut session, &Op::InsertExample);
+    ok(&mut session, &Op::InsertExample {});
     ok(&mut session, &query("z"));
     let drafts = session.drafts().clone();
-    ok(&mut session, &Op::Reset);
+    ok(&mut session, &Op::Reset {});
     assert_eq!(session.drafts(), &drafts);
     assert_eq!(session.drafts().insert, " draft ");
     assert_eq!(session.params().map(|p| (p.m(), p.k())), Some((8, 2)));
@@ -312,8 +312,8 @@ fn operations_without_an_active_filter_are_rejected() {
     for (op, name) in [
         (insert("a"), "insert"),
         (query("a"), "query"),
-        (Op::InsertExample, "insert_example"),
-        (Op::Reset, "reset"),
+        (Op::InsertExample {}, "insert_example"),
+        (Op::Reset {}, "reset"),
     ] {
         let error = rejected(&mut session, &op);
         assert_eq!(error, SessionError::NoActiveFilter { op: name });
@@ -482,7 +482,7 @@ fn at_most_1024_distinct_entries_and_duplicates_still_accepted() {
     assert_eq!(error.kind(), ErrorKind::TooManyEntries);
     assert!(error.to_string().contains("at most 1024"), "{error}");
     assert_eq!(outcome(&mut session, &insert("s17")), Outcome::Duplicate);
-    rejected(&mut session, &Op::InsertExample);
+    rejected(&mut session, &Op::InsertExample {});
     // Queries still work at the bound.
     ok(&mut session, &query("one more"));
 }
@@ -504,13 +504,13 @@ fn insert_example_is_all_or_nothing_and_counts_only_new_strings() {
         session
     };
     let mut session = fill(1017, false);
-    rejected(&mut session, &Op::InsertExample);
+    rejected(&mut session, &Op::InsertExample {});
     let mut session = fill(1016, false);
-    ok(&mut session, &Op::InsertExample);
+    ok(&mut session, &Op::InsertExample {});
     assert_eq!(session.entries().len(), 1024);
     // 1020 entries of which a..d: only e..h are new, so it fits.
     let mut session = fill(1020, true);
-    ok(&mut session, &Op::InsertExample);
+    ok(&mut session, &Op::InsertExample {});
     assert_eq!(session.entries().len(), 1024);
     let outcomes: Vec<Outcome> = session.history()[..8]
         .iter()
@@ -636,7 +636,7 @@ fn panels_open_and_close_with_or_without_a_filter_and_survive_discard() {
             model: false
         }
     );
-    ok(&mut session, &Op::Create);
+    ok(&mut session, &Op::Create {});
     ok(
         &mut session,
         &Op::SetPanel {
@@ -716,7 +716,7 @@ fn ops_deserialize_from_json_and_reject_unknown_fields() {
 #[test]
 fn apply_all_reports_the_index_of_the_failing_op() {
     let mut session = Session::new();
-    let ops = [Op::Create, insert("a"), insert(""), insert("b")];
+    let ops = [Op::Create {}, insert("a"), insert(""), insert("b")];
     let (index, error) = session.apply_all(&ops).unwrap_err();
     assert_eq!((index, error.kind()), (2, ErrorKind::EmptyString));
     assert_eq!(session.entries().len(), 1);

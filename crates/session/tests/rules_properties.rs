@@ -204,7 +204,7 @@ fn check_step(before: &Session, op: &Op, after: &Session) {
             let history_len = (before.history().len() + 1).min(HISTORY_CAP);
             assert_eq!(after.history().len(), history_len);
         }
-        Op::InsertExample => {
+        Op::InsertExample {} => {
             let new = bloomproof_session::EXAMPLE
                 .iter()
                 .filter(|s| !before.entries().contains(&s.encode_utf16().collect()))
@@ -217,11 +217,11 @@ fn check_step(before: &Session, op: &Op, after: &Session) {
                 assert_eq!(after.counters(), Counters::default());
             }
         }
-        Op::Create | Op::Reset => {
+        Op::Create {} | Op::Reset {} => {
             assert!(after.entries().is_empty() && after.history().is_empty());
             assert_eq!(after.counters(), Counters::default());
             assert!(after.bits().unwrap().iter().all(|&b| !b));
-            if matches!(op, Op::Reset) {
+            if matches!(op, Op::Reset {}) {
                 assert_eq!(after.params(), before.params());
             }
         }

@@ -15,7 +15,7 @@ pub fn created(m: u32, k: u32) -> Session {
     session
         .apply(&set_draft(DraftField::K, &k.to_string()))
         .unwrap();
-    session.apply(&Op::Create).unwrap();
+    session.apply(&Op::Create {}).unwrap();
     session
 }
 
@@ -138,9 +138,9 @@ pub fn ops<S: Strategy<Value = Text> + 'static>(
     prop_oneof![
         insert => text().prop_map(|value| Op::Insert { value }),
         query => text().prop_map(|value| Op::Query { value }),
-        1 => Just(Op::Create),
-        1 => Just(Op::Reset),
-        1 => Just(Op::InsertExample),
+        1 => Just(Op::Create {}),
+        1 => Just(Op::Reset {}),
+        1 => Just(Op::InsertExample {}),
         draft => (
             prop::sample::select(vec![DraftField::M, DraftField::K, DraftField::Insert, DraftField::Query]),
             prop::sample::select(drafts),
