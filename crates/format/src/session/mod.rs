@@ -59,17 +59,15 @@ pub enum Panel {
     Model,
 }
 
-/// The raw text of the four fields, kept verbatim (never trimmed or normalised).
+/// The raw text of the four fields (one per [`DraftField`], named alike), kept
+/// verbatim (never trimmed or normalised).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[allow(missing_docs, reason = "each field is the draft of the page field of its name")]
 pub struct Drafts {
-    /// The `m` field.
     pub m: String,
-    /// The `k` field.
     pub k: String,
-    /// The insert field.
     pub insert: String,
-    /// The query field.
     pub query: String,
 }
 
