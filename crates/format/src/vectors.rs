@@ -7,7 +7,7 @@
 //! `format_version`, `generator`, `case_count`, `flags`) and a `cases` array whose
 //! element type depends on the file's protocol and kind ([`FileKind`]).
 
-use crate::adapter::TypedCall;
+use crate::adapter::{Triple, TypedCall};
 use crate::{DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The format version of the vector files.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 // ---------------------------------------------------------------------------------
 // The file and its header
@@ -240,12 +240,11 @@ pub struct DocLookup {
     /// Flags from the file's `flags` table: `member` or `non-member`, and
     /// `repeated-record`, `false-positive`, `empty-item`, `max-item` where they apply.
     pub flags: Vec<String>,
-    /// All k bits of the item are set.
-    pub maybe_present: bool,
-    /// The exact set was consulted: always equal to `maybe_present`.
-    pub exact_checked: bool,
-    /// The exact set holds these bytes (only ever true when checked).
-    pub duplicate: bool,
+    /// The lookup's answer, the adapter protocol's triple: `maybe_present` (all k bits
+    /// of the item are set), `exact_checked` (the exact set was consulted: always equal
+    /// to `maybe_present`), `duplicate` (the exact set holds these bytes; only ever true
+    /// when checked).
+    pub expect: Triple,
 }
 
 /// `doc-membership-v1/snapshots`: one snapshot built from all its records at once.

@@ -5,7 +5,8 @@
 //! * anything that is not one JSON object of the format (bad JSON, trailing text, a
 //!   missing or unknown field anywhere, a duplicate key, a wrong type, bad hex:
 //!   hex is two digits per byte, read in either case as `bloomproof_format::Hex` says);
-//! * an unknown `protocol`/`kind` pair, a `format_version` other than 2, a `$schema`
+//! * an unknown `protocol`/`kind` pair, a `format_version` other than
+//!   [`FORMAT_VERSION`], a `$schema`
 //!   that is not `../schemas/<protocol>.<kind>.schema.json`;
 //! * a `case_count` that differs from the number of cases;
 //! * an empty or duplicate case id;
@@ -15,8 +16,8 @@
 //!   of hashes or positions other than k, a digest that is not 32 bytes, a message
 //!   whose length does not match its fields, a position at or above m, packed bits
 //!   that are not `ceil(m/8)` bytes or that count differently from `bits_set`, a
-//!   lookup with `exact_checked != maybe_present` or a duplicate that is not
-//!   `maybe_present`, `text` that does not encode to `units` (or is absent for valid
+//!   lookup whose `expect` has `exact_checked != maybe_present` or a duplicate that
+//!   is not `maybe_present`, `text` that does not encode to `units` (or is absent for valid
 //!   UTF-16), and so on.
 //!
 //! Every problem is collected, not just the first. The loader never panics, whatever
@@ -485,14 +486,15 @@ fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
             &format!("lookups[{index}].item_hex"),
             lookup.item_hex.bytes(),
         );
-        if lookup.exact_checked != lookup.maybe_present {
+        let answer = &lookup.expect;
+        if answer.exact_checked != answer.maybe_present {
             out.push(format!(
-                "lookups[{index}]: exact_checked must equal maybe_present"
+                "lookups[{index}].expect: exact_checked must equal maybe_present"
             ));
         }
-        if lookup.duplicate && !lookup.maybe_present {
+        if answer.duplicate && !answer.maybe_present {
             out.push(format!(
-                "lookups[{index}]: duplicate is true but maybe_present is false"
+                "lookups[{index}].expect: duplicate is true but maybe_present is false"
             ));
         }
     }

@@ -11,7 +11,7 @@ const DOC: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.positions.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "positions",
-  "format_version": 3,
+  "format_version": 4,
   "generator": "test",
   "case_count": 2,
   "flags": {
@@ -30,7 +30,7 @@ const FNV: &str = r#"{
   "$schema": "../schemas/fnv1a-utf16-v1.positions.schema.json",
   "protocol": "fnv1a-utf16-v1",
   "kind": "positions",
-  "format_version": 3,
+  "format_version": 4,
   "generator": "test",
   "case_count": 1,
   "flags": {"published": "a published figure"},
@@ -44,12 +44,12 @@ const SNAPSHOT: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.snapshots.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "snapshots",
-  "format_version": 3,
+  "format_version": 4,
   "generator": "test",
   "case_count": 1,
   "flags": {"non-member": "not a record"},
   "cases": [
-    {"id":"boundary/empty","flags":["non-member"],"params":{"m":8,"k":1,"seed_hex":""},"records_hex":[],"packed_hex":"00","bits_set":0,"documents":0,"lookups":[{"item_hex":"61","flags":["non-member"],"maybe_present":false,"exact_checked":false,"duplicate":false}]}
+    {"id":"boundary/empty","flags":["non-member"],"params":{"m":8,"k":1,"seed_hex":""},"records_hex":[],"packed_hex":"00","bits_set":0,"documents":0,"lookups":[{"item_hex":"61","flags":["non-member"],"expect":{"maybe_present":false,"exact_checked":false,"duplicate":false}}]}
   ]
 }"#;
 
@@ -58,7 +58,7 @@ const REJECTION: &str = r#"{
   "$schema": "../schemas/doc-membership-v1.rejections.schema.json",
   "protocol": "doc-membership-v1",
   "kind": "rejections",
-  "format_version": 3,
+  "format_version": 4,
   "generator": "test",
   "case_count": 1,
   "flags": {"type-error": "a type error"},
@@ -134,7 +134,21 @@ fn unknown_fields_are_refused_in_the_header_and_in_a_case() {
             SNAPSHOT,
             "\"duplicate\":false",
             "\"duplicate\":false,\"x\":1",
-            &["case `boundary/empty`", "lookups[0]", "unknown field `x`"],
+            &[
+                "case `boundary/empty`",
+                "lookups[0].expect",
+                "unknown field `x`",
+            ],
+        ),
+        (
+            SNAPSHOT,
+            "\"expect\":{\"maybe_present\":false,\"exact_checked\":false,\"duplicate\":false}",
+            "\"maybe_present\":false,\"exact_checked\":false,\"duplicate\":false",
+            &[
+                "case `boundary/empty`",
+                "lookups[0]",
+                "unknown field `maybe_present`",
+            ],
         ),
     ]);
     let typed = REJECTION.replace("{\"bool\":true}", "{\"bool\":true,\"int\":1}");
@@ -172,8 +186,8 @@ fn counts_ids_and_flags_are_checked() {
         ),
         (
             SNAPSHOT,
-            "\"flags\":[\"non-member\"],\"maybe",
-            "\"flags\":[\"non-member\",\"ghost\"],\"maybe",
+            "\"flags\":[\"non-member\"],\"expect",
+            "\"flags\":[\"non-member\",\"ghost\"],\"expect",
             &[
                 "case `boundary/empty`",
                 "lookups[0]: flag \"ghost\" is not declared",
@@ -242,9 +256,9 @@ fn header_values_are_checked() {
         ),
         (
             DOC,
+            "\"format_version\": 4",
             "\"format_version\": 3",
-            "\"format_version\": 2",
-            &["`format_version` is 2"],
+            &["`format_version` is 3"],
         ),
         (
             DOC,
@@ -287,7 +301,7 @@ fn self_contradicting_cases_are_refused() {
             SNAPSHOT,
             "\"exact_checked\":false",
             "\"exact_checked\":true",
-            &["exact_checked must equal maybe_present"],
+            &["lookups[0].expect: exact_checked must equal maybe_present"],
         ),
         (
             FNV,

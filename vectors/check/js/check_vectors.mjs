@@ -23,9 +23,11 @@ import { typedValue } from './typed.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(process.argv[2] ?? join(here, '..', '..'));
 const NOT_PROTOCOLS = new Set(['check', 'schemas']);
-// Version 2 wrote a rejection's typed arguments at case level (not under input);
-// version 1 also wrote m, k, seed_hex flat and packed_bits_hex.
-const FORMAT_VERSION = 3;
+// Version 3 wrote a snapshot lookup's three booleans beside item_hex (not under
+// expect); version 2 also a rejection's typed arguments at case level (not under
+// input); version 1 also m, k, seed_hex flat and packed_bits_hex.
+const FORMAT_VERSION = 4;
+const TRIPLE = ['maybe_present', 'exact_checked', 'duplicate'];
 const TOP_KEYS = ['$schema', 'protocol', 'kind', 'format_version', 'generator', 'case_count', 'flags', 'cases'];
 const HEX = /^(?:[0-9a-f]{2})*$/;
 
@@ -155,14 +157,16 @@ function docSnapshots(c, d) {
   d.check('documents', c.documents, snap.documentCount);
   c.lookups.forEach((l, i) => {
     const where = `lookups[${i}]`;
-    keysExactly(l, ['item_hex', 'flags', 'maybe_present', 'exact_checked', 'duplicate'], [], where);
+    keysExactly(l, ['item_hex', 'flags', 'expect'], [], where);
     const item = hex(l.item_hex, `${where}.item_hex`);
-    for (const key of ['maybe_present', 'exact_checked', 'duplicate']) bool(l[key], `${where}.${key}`);
+    const e = l.expect;
+    keysExactly(e, TRIPLE, [], `${where}.expect`);
+    for (const key of TRIPLE) bool(e[key], `${where}.expect.${key}`);
     let r;
     const lerr = errorOf(() => { r = snap.lookup(item); });
     if (lerr) { d.check(`${where} (item ${l.item_hex}) accepted`, null, lerr); return; }
     d.check(`${where} (item ${l.item_hex})`,
-      { maybe_present: l.maybe_present, exact_checked: l.exact_checked, duplicate: l.duplicate },
+      { maybe_present: e.maybe_present, exact_checked: e.exact_checked, duplicate: e.duplicate },
       { maybe_present: r.maybe_present, exact_checked: r.exact_checked, duplicate: r.duplicate });
   });
 }

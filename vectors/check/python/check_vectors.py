@@ -26,9 +26,10 @@ import typed  # noqa: E402
 VECTORS = os.path.normpath(os.path.join(HERE, "..", ".."))
 PROTOCOLS = ("doc-membership-v1", "fnv1a-utf16-v1")
 NOT_PROTOCOL_DIRS = ("check", "schemas")
-# Version 2 wrote a rejection's typed arguments at case level (not under input);
-# version 1 also wrote m, k, seed_hex flat and packed_bits_hex.
-FORMAT_VERSION = 3
+# Version 3 wrote a snapshot lookup's three booleans beside item_hex (not under
+# expect); version 2 also a rejection's typed arguments at case level (not under
+# input); version 1 also m, k, seed_hex flat and packed_bits_hex.
+FORMAT_VERSION = 4
 TOP_KEYS = ("$schema", "protocol", "kind", "format_version", "generator", "case_count", "flags", "cases")
 LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*\Z")
 
@@ -170,10 +171,11 @@ DOC_HASH_SHAPE = {
     "index": (R, is_uint, "an integer"), "message_hex": (R, is_hex, "lowercase hex"),
     "digest_hex": (R, is_hex, "lowercase hex"), "position": (R, is_uint, "an integer"),
 }
+TRIPLE = ("maybe_present", "exact_checked", "duplicate")
+TRIPLE_SHAPE = {key: (R, is_bool, "a boolean") for key in TRIPLE}
 DOC_LOOKUP_SHAPE = {
     "item_hex": (R, is_hex, "lowercase hex"), "flags": (R, is_flags, "an array of flag names"),
-    "maybe_present": (R, is_bool, "a boolean"), "exact_checked": (R, is_bool, "a boolean"),
-    "duplicate": (R, is_bool, "a boolean"),
+    "expect": (R, lambda v: type(v) is dict, '{"maybe_present", "exact_checked", "duplicate"}'),
 }
 
 
@@ -260,14 +262,16 @@ def verify_doc_snapshots(case):
     any_false_positive = False
     for i, lookup in enumerate(case["lookups"]):
         shape(lookup, DOC_LOOKUP_SHAPE, f"lookups[{i}]")
+        shape(lookup["expect"], TRIPLE_SHAPE, f"lookups[{i}].expect")
         item = bytes.fromhex(lookup["item_hex"])
         try:
             got = snap.lookup(item)
         except (TypeError, ValueError) as e:
             problems.append(f"lookups[{i}] ({lookup['item_hex']}): rejected: {e}")
             continue
-        for key in ("maybe_present", "exact_checked", "duplicate"):
-            _cmp(problems, f"lookups[{i}] ({lookup['item_hex'] or 'empty'}).{key}", lookup[key], got[key])
+        for key in TRIPLE:
+            _cmp(problems, f"lookups[{i}] ({lookup['item_hex'] or 'empty'}).expect.{key}",
+                 lookup["expect"][key], got[key])
         member = item in snap.documents
         false_positive = got["maybe_present"] and not member
         any_false_positive |= false_positive

@@ -7,6 +7,7 @@ use super::{
 use crate::prng::SplitMix64;
 use crate::{Figures, FlagSet, hand_picked};
 use bloomproof_filter::DocumentPrefilter;
+use bloomproof_format::adapter::Triple;
 use bloomproof_format::vectors::{DocLookup, DocSnapshotCase};
 use bloomproof_format::{DocParams, Hex, encode_hex};
 use bloomproof_oracle::doc_membership as oracle;
@@ -96,9 +97,11 @@ fn snapshot_case(
         lookups.push(DocLookup {
             item_hex: Hex(item.to_vec()),
             flags,
-            maybe_present: got.maybe_present,
-            exact_checked: got.exact_checked,
-            duplicate: got.duplicate,
+            expect: Triple {
+                maybe_present: got.maybe_present,
+                exact_checked: got.exact_checked,
+                duplicate: got.duplicate,
+            },
         });
     }
     for record in records {
