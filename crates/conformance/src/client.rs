@@ -509,7 +509,10 @@ fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
         Err(err) => return Err(format!("not JSON ({err})")),
     };
     if response.get("id") != Some(&json!(id)) {
-        return Err(format!("its id is {:?}, expected {id}", response.get("id")));
+        let got = response
+            .get("id")
+            .map_or("missing".to_string(), Value::to_string);
+        return Err(format!("its id is {got}, expected {id}"));
     }
     match (response.remove("result"), response.remove("error")) {
         (Some(result), None) => Ok(Ok(result)),

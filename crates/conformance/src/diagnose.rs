@@ -18,6 +18,7 @@
 //! and by `bloomproof explain`.
 
 use crate::subject::{DocSubject, FnvHashes, FnvSubject, RawParams};
+use crate::verdict::json;
 use bloomproof_oracle::doc_membership as oracle_doc;
 use bloomproof_oracle::fnv1a_utf16 as oracle_fnv;
 
@@ -121,7 +122,7 @@ fn first_byte(
 fn show(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
         Ok("") => "(empty)".to_string(),
-        Ok(text) if text.chars().all(|c| !c.is_control()) => format!("{text:?}"),
+        Ok(text) if text.chars().all(|c| !c.is_control()) => json(&text),
         _ => bloomproof_format::encode_hex(item),
     }
 }
@@ -171,11 +172,11 @@ pub fn doc_first_difference(
                 };
                 if let Some(line) = first_byte("packed", &want, &built.packed_bits, |at| {
                     format!(
-                        "bits {}..={}: expected positions {:?}, got {:?}; the positions equal the oracle's",
+                        "bits {}..={}: expected positions {}, got {}; the positions equal the oracle's",
                         at * 8,
                         at * 8 + 7,
-                        bits(&want, at),
-                        bits(&built.packed_bits, at),
+                        json(&bits(&want, at)),
+                        json(&bits(&built.packed_bits, at)),
                     )
                 }) {
                     return format!("item {}, one-record snapshot: {line}", show(item));

@@ -15,7 +15,7 @@ use crate::model::{
 };
 use crate::report::{Failure, Figures};
 use crate::subject::{FnvHashes, FnvSubject, ScriptAnswer};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, json};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use serde_json::Value;
 
@@ -73,8 +73,8 @@ fn hashes(
         if units != input.units {
             v.fail(
                 "the spec's text encodes to its units (oracle)",
-                format!("{:?}", input.units),
-                format!("{units:?}"),
+                json(&input.units),
+                json(&units),
             );
         }
     }
@@ -90,15 +90,12 @@ fn hashes(
     {
         v.fail(
             "the oracle agrees with the spec",
-            format!(
-                "h1 {} h2 {} positions {:?}",
-                expect.h1, expect.h2, expect.positions
-            ),
-            format!(
-                "h1 {} h2 {} positions {oracle_positions:?}",
-                oracle::h1(&input.units),
-                oracle::h2(&input.units)
-            ),
+            json(expect),
+            json(&serde_json::json!({
+                "h1": oracle::h1(&input.units),
+                "h2": oracle::h2(&input.units),
+                "positions": oracle_positions,
+            })),
         );
     }
     match subject.positions(input.m, input.k, &input.units) {
@@ -109,11 +106,7 @@ fn hashes(
                 }
             }
             if got.positions != expect.positions {
-                v.fail(
-                    "positions",
-                    format!("{:?}", expect.positions),
-                    format!("{:?}", got.positions),
-                );
+                v.fail("positions", json(&expect.positions), json(&got.positions));
             }
             if (got.h1, got.h2, &got.positions) != (expect.h1, expect.h2, &expect.positions) {
                 v.diagnose(|| {
@@ -129,7 +122,7 @@ fn hashes(
             Some(got)
         }
         Err(err) => {
-            v.fail("positions", format!("{expect:?}"), err.to_string());
+            v.fail("positions", json(expect), err.to_string());
             None
         }
     }
@@ -251,11 +244,7 @@ fn script(
         if let Some(partial) = &want.view
             && let Err(diff) = partial_match(partial, &got.view, "view")
         {
-            v.fail(
-                format!("{}: view", step()),
-                serde_json::to_string(partial).unwrap_or_default(),
-                diff,
-            );
+            v.fail(format!("{}: view", step()), json(partial), diff);
         }
         match (&want.save, &got.save, op) {
             (Some(outcome), Some(save), ScriptOp::SaveLocal { units }) => {
@@ -270,7 +259,7 @@ fn script(
                     v.fail(
                         format!("{}: a state not saved comes back with a warning", step()),
                         "a warning",
-                        format!("{save:?}"),
+                        json(save),
                     );
                 }
                 if save.outcome == "saved"
@@ -279,7 +268,7 @@ fn script(
                     v.fail(
                         format!("{}: a saved state is stored whole, with no warning", step()),
                         format!("{units} units stored, no warning"),
-                        format!("{save:?}"),
+                        json(save),
                     );
                 }
             }
@@ -322,7 +311,7 @@ fn estimates(
                 );
             }
         }
-        Err(err) => v.fail("estimates", format!("{expect:?}"), err.to_string()),
+        Err(err) => v.fail("estimates", json(expect), err.to_string()),
     }
 }
 

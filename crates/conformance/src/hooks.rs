@@ -13,7 +13,7 @@ use crate::doc_checks::text;
 use crate::model::{BuildInput, Case, FnvPositionsExpect, FnvPositionsInput, Hex};
 use crate::report::{Failure, Figures};
 use crate::subject::{FnvHashes, ScriptAnswer};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, json};
 use crate::{doc_checks, fnv_checks};
 use serde::Serialize;
 use serde_json::Value;
@@ -349,7 +349,7 @@ fn repeats_a_position(v: &mut Verdict<'_>, seen: &Seen<'_>, _: &mut Figures) {
             v.fail(
                 "the case repeats a position (spec)",
                 "a repeat",
-                format!("{:?}", expect.positions),
+                json(&expect.positions),
             );
         }
     }

@@ -3,7 +3,13 @@
 use crate::model::Case;
 use crate::report::Failure;
 use crate::subject::Answer;
-use std::fmt::Debug;
+use serde::Serialize;
+
+/// A value as a failure shows it: compact JSON, as on the wire, whatever the
+/// implementation's language.
+pub(crate) fn json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|err| format!("(not printable as JSON: {err})"))
+}
 
 /// The mismatches of one case, each recorded with the case id and its inputs.
 pub(crate) struct Verdict<'a> {
@@ -64,8 +70,8 @@ impl<'a> Verdict<'a> {
         });
     }
 
-    /// Compares, recording a mismatch.
-    pub(crate) fn eq<T: PartialEq + Debug>(
+    /// Compares, recording a mismatch that shows both values as JSON ([`json`]).
+    pub(crate) fn eq<T: PartialEq + Serialize>(
         &mut self,
         what: &str,
         expected: &T,
@@ -74,7 +80,7 @@ impl<'a> Verdict<'a> {
         if expected == actual {
             return true;
         }
-        self.fail(what, format!("{expected:?}"), format!("{actual:?}"));
+        self.fail(what, json(expected), json(actual));
         false
     }
 

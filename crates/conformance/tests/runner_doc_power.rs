@@ -462,3 +462,64 @@ fn a_mutation_that_makes_a_complement_present_fails() {
     let failed = failures(&report, "snapshot_fields_are_immutable");
     assert!(!failed.is_empty(), "{failed:?}");
 }
+
+/// The expected and actual texts of the failure `case: what` of `check`.
+fn shown(report: &bloomproof_conformance::Report, check: &str, at: &str) -> (String, String) {
+    report
+        .checks
+        .iter()
+        .filter(|c| c.name == check)
+        .flat_map(|c| &c.failures)
+        .find(|f| format!("{}: {}", f.case, f.what) == at)
+        .map(|f| (f.expected.clone(), f.actual.clone()))
+        .expect("the failure is in the report")
+}
+
+/// Failures show wire values as compact JSON, as an implementation in any language
+/// reads them: triples and expectations as objects, bytes as hex strings, positions as
+/// arrays.
+#[test]
+fn failures_show_values_as_json() {
+    let (yes, no) = (
+        r#"{"maybe_present":true,"exact_checked":true,"duplicate":true}"#,
+        r#"{"maybe_present":true,"exact_checked":true,"duplicate":false}"#,
+    );
+    let report = run_all(records_not_duplicates(), RustFnv);
+    // A spec expectation (the lookup shape) and an oracle triple (the build shape).
+    for (check, at) in [
+        (
+            "positive_members_exactly_confirmed",
+            "03-fixture/doc-00..03: lookup(doc-00)",
+        ),
+        (
+            "parameter_boundaries_pinned",
+            "16-boundary/m8-k1-no-seed: lookup(a) of a record",
+        ),
+    ] {
+        assert_eq!(shown(&report, check, at), (yes.into(), no.into()), "{at}");
+    }
+    let big_endian = PlantedDoc::new("big endian").on_build(|real, p, records| {
+        let mut built = real.build(p, records)?;
+        built.packed_bits.reverse();
+        Ok(built)
+    });
+    let report = run_all(big_endian, RustFnv);
+    assert_eq!(
+        shown(
+            &report,
+            "parameter_boundaries_pinned",
+            "16-boundary/m9-k2: packed bits equal the oracle's"
+        ),
+        (r#""1a01""#.into(), r#""011a""#.into())
+    );
+    let (_, diagnosis) = shown(
+        &report,
+        "finite_universe_false_positives_never_become_duplicates",
+        "04-fixture/doc-00..63: first difference (stages, asked of the implementation)",
+    );
+    assert_eq!(
+        diagnosis,
+        "item \"doc-00\", one-record snapshot: packed byte 0: expected 10, got 90 \
+         (bits 0..=7: expected positions [4], got [4,7]; the positions equal the oracle's)"
+    );
+}

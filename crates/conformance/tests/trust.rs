@@ -110,8 +110,8 @@ fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
             "after mutate_returned_bits (the implementation says impossible: \
              nothing tried: the snapshot is unchanged)"
         ) && text.contains("packed bits")
-            && text.contains("expected: d291")
-            && text.contains("actual:   ffff"),
+            && text.contains("expected: \"d291\"")
+            && text.contains("actual:   \"ffff\""),
         "{text}"
     );
 }

@@ -3,7 +3,7 @@
 use super::{bytes, diagnose, narrow, raw, text};
 use crate::model::DocParams;
 use crate::subject::{DocSubject, Triple};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, json};
 use bloomproof_oracle::doc_membership as oracle;
 use std::collections::BTreeSet;
 
@@ -93,7 +93,7 @@ pub(super) fn exhaustive(
                 if built.packed_bits != expected_bits && mismatches < 20 {
                     mismatches += 1;
                     v.fail(
-                        format!("bits of subset {mask:#06x} under {profile:?}"),
+                        format!("bits of subset {mask:#06x} under {}", json(profile)),
                         bloomproof_format::encode_hex(&expected_bits),
                         bloomproof_format::encode_hex(&built.packed_bits),
                     );
@@ -112,11 +112,12 @@ pub(super) fn exhaustive(
                         mismatches += 1;
                         v.fail(
                             format!(
-                                "lookup({}) in subset {mask:#06x} under {profile:?}",
-                                text(query)
+                                "lookup({}) in subset {mask:#06x} under {}",
+                                text(query),
+                                json(profile)
                             ),
-                            format!("{want:?}"),
-                            format!("{got:?}"),
+                            json(&want),
+                            json(got),
                         );
                         diagnose(v, subject, &params, std::iter::once(query).chain(subset));
                     }

@@ -19,7 +19,7 @@ use crate::model::{
 };
 use crate::report::{Failure, Figures};
 use crate::subject::{DocSubject, RawParams, SubjectError, Triple};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, json};
 use bloomproof_oracle::doc_membership as oracle;
 use std::collections::BTreeSet;
 
@@ -142,8 +142,8 @@ fn build_and_compare(
     let oracle_bits = oracle_packed(&input.params, &records);
     if !v.eq(
         "packed bits equal the oracle's",
-        &oracle_bits,
-        &built.packed_bits,
+        &Hex(oracle_bits.clone()),
+        &Hex(built.packed_bits.clone()),
     ) {
         diagnose(v, subject, &params, &records);
     }
@@ -217,8 +217,8 @@ fn build_and_compare(
             if !triple_matches(&lookup.result, got) {
                 v.fail(
                     format!("lookup({})", text(item)),
-                    format!("{:?}", lookup.result),
-                    format!("{got:?}"),
+                    json(&lookup.result),
+                    json(got),
                 );
             }
             let maybe = oracle_maybe(&input.params, &occupied, item);
@@ -237,8 +237,8 @@ fn build_and_compare(
             if !triple_matches(&lookup.result, &oracle_triple) {
                 v.fail(
                     format!("oracle agrees with the spec on lookup({})", text(item)),
-                    format!("{:?}", lookup.result),
-                    format!("{oracle_triple:?}"),
+                    json(&lookup.result),
+                    json(&oracle_triple),
                 );
             }
         }
@@ -307,11 +307,7 @@ fn every_record(
             ),
             _ if triple_matches(want, got) => true,
             _ => {
-                v.fail(
-                    format!("lookup({})", text(record)),
-                    format!("{want:?}"),
-                    format!("{got:?}"),
-                );
+                v.fail(format!("lookup({})", text(record)), json(want), json(got));
                 false
             }
         };
@@ -382,7 +378,7 @@ fn universe(
             v.holds(
                 &format!("lookup({}) is a legal triple", text(item)),
                 legal(got),
-                || format!("{got:?}"),
+                || json(got),
             );
         }
         let false_duplicates = answers.iter().filter(|t| t.duplicate).count();
@@ -432,14 +428,14 @@ fn equivalent(
         if expect.same_snapshot {
             v.eq("same snapshot from either order", &x, &y);
         } else {
-            v.holds("different snapshots", x != y, || format!("{x:?}"));
+            v.holds("different snapshots", x != y, || json(&x));
         }
     }
     if let Some(answers) = v.answer("lookup", subject.lookup(&params, &b, &a)) {
         v.holds(
             "every record is a duplicate of the reordered snapshot",
             answers.iter().all(|t| t.duplicate) == expect.records_are_duplicates,
-            || format!("{answers:?}"),
+            || json(&answers),
         );
     }
 }
@@ -483,7 +479,7 @@ fn extension(
         v.holds(
             "every base record passes maybe_present in the extension",
             answers.iter().all(|t| t.maybe_present) == expect.base_records_maybe_present,
-            || format!("{answers:?}"),
+            || json(&answers),
         );
     }
 }
@@ -509,7 +505,7 @@ fn typed_rejection(
                 }
                 None => v.fail(
                     "field named by the error",
-                    format!("{:?}", expect.field),
+                    json(&expect.field),
                     "no field: every contract error must name its field",
                 ),
             }
@@ -525,7 +521,7 @@ fn typed_rejection(
         Ok(answer) => v.fail(
             "rejection",
             format!("a {want} error naming {}", expect.field),
-            format!("accepted: {answer:?}"),
+            format!("accepted: {}", json(&answer)),
         ),
     }
 }

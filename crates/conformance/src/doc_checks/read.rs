@@ -7,7 +7,7 @@ use super::{
 use crate::hooks::Seen;
 use crate::model::{BuildInput, DocParams, ErrorKindName, Hex, ReadExpect, ReadInput};
 use crate::subject::{DocSubject, SubjectError};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, json};
 use bloomproof_oracle::doc_membership as oracle;
 use std::collections::BTreeSet;
 
@@ -109,7 +109,7 @@ pub(super) fn shared_bit_fault(
         v.holds(
             "every member passes maybe_present in the intact snapshot, read back",
             answers.len() == records.len() && answers.iter().all(|t| t.maybe_present),
-            || format!("{answers:?}"),
+            || json(&answers),
         );
     }
     let mut damaged_bits = built.packed_bits.clone();
@@ -120,7 +120,7 @@ pub(super) fn shared_bit_fault(
     v.holds(
         "the damaged member's positions include the cleared bit",
         sets[j].contains(&cleared),
-        || format!("{:?}", sets[j]),
+        || json(&sets[j]),
     );
     let expected_field = remaining
         .iter()
@@ -148,7 +148,7 @@ pub(super) fn shared_bit_fault(
                 None => v.fail(
                     "reading the damaged snapshot: the error names the damaged member",
                     expected_field,
-                    format!("{field:?}"),
+                    json(&field),
                 ),
             }
         }
@@ -164,7 +164,8 @@ pub(super) fn shared_bit_fault(
                 text(&records[j])
             ),
             format!(
-                "accepted, answering {answers:?} (a reader that accepts it answers false negatives)"
+                "accepted, answering {} (a reader that accepts it answers false negatives)",
+                json(&answers)
             ),
         ),
     }
@@ -234,11 +235,7 @@ pub(super) fn read(
             if v.eq("one result per item", &items.len(), &answers.len()) {
                 for ((item, want), got) in items.iter().zip(&expect.results).zip(&answers) {
                     if !triple_matches(want, got) {
-                        v.fail(
-                            format!("lookup({})", text(item)),
-                            format!("{want:?}"),
-                            format!("{got:?}"),
-                        );
+                        v.fail(format!("lookup({})", text(item)), json(want), json(got));
                     }
                     if !v.eq(
                         &format!("lookup({}) equals the oracle's", text(item)),
@@ -257,8 +254,12 @@ pub(super) fn read(
         }
         (Ok(answers), Some(rejection)) => v.fail(
             "rejection",
-            format!("a {:?} error naming {}", rejection.error, rejection.field),
-            format!("accepted, answering {answers:?}"),
+            format!(
+                "a {} error naming {}",
+                rejection.error.as_str(),
+                rejection.field
+            ),
+            format!("accepted, answering {}", json(&answers)),
         ),
         (
             Err(SubjectError::Rejected {
@@ -288,7 +289,11 @@ pub(super) fn read(
             "read",
             match &expect.rejected {
                 Some(rejection) => {
-                    format!("a {:?} error naming {}", rejection.error, rejection.field)
+                    format!(
+                        "a {} error naming {}",
+                        rejection.error.as_str(),
+                        rejection.field
+                    )
                 }
                 None => "an answer per item".to_string(),
             },
