@@ -63,7 +63,10 @@ pub enum Panel {
 /// verbatim (never trimmed or normalised).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[allow(missing_docs, reason = "each field is the draft of the page field of its name")]
+#[allow(
+    missing_docs,
+    reason = "each field is the draft of the page field of its name"
+)]
 pub struct Drafts {
     pub m: String,
     pub k: String,
