@@ -12,8 +12,11 @@
 //! * [`DocParams`]: the one spelling of a snapshot's parameters;
 //! * [`adapter`]: every request and result of the adapter protocol, both sides;
 //! * [`report`]: the report of a run (`spec/schemas/report.schema.json`);
-//! * [`matrix`] and [`cross`]: the results matrix across implementations and its
-//!   cross-reading grids (`vectors/check/*.schema.json`);
+//! * [`matrix`] and [`cross`]: the results matrix across implementations, its
+//!   cross-reading grids (`vectors/check/*.schema.json`) and the cross-reading session
+//!   scripts (`crates/conformance/data/cross-sessions.json`);
+//! * [`hand_picked`]: the vector generator's hand-picked inputs
+//!   (`crates/vectors-generate/data/*.hand-picked.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
 //! * [`explorer`]: the error answers of the explorer's server;
 //! * [`session`]: the session model's operations, view and export file
