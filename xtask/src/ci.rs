@@ -81,8 +81,9 @@ fn steps() -> Vec<Step> {
         },
         // The benchmarks and their probe are type-checked by clippy (`--all-targets`);
         // a release build of them here cost more than a minute of CI for no more.
-        // In the main target folder, with the workspace's profile and feature set
-        // (fuzz/Cargo.toml), the dependencies clippy checked are not checked again.
+        // In the main target folder, with the workspace's profile (.cargo/config.toml)
+        // and feature set (fuzz/Cargo.toml), the dependencies clippy checked are not
+        // checked again.
         Step {
             main_target: true,
             ..cargo(
