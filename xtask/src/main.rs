@@ -45,7 +45,8 @@ tasks:
   schemas [--check]                           write spec/schemas/, vectors/check/ and crates/*/data/ schemas from the Rust types
   vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
   fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
-  mutants [CARGO-MUTANTS ARGS]                mutation-test protocol, filter, session; fails if any is missed
+  mutants [--runner] [CARGO-MUTANTS ARGS]     mutation-test protocol, filter, session (--runner: the
+                                              conformance runner's logic); fails if any is missed
   gallery [FILTER]                            planted bugs and lying adapters vs the suite; fails if any survives
   e2e                                         the explorer page in a real browser (installs what is missing)
   matrix [--implementations FILE] [--session-from NAME=FILE]... [--timeout SECS] [--no-browser]

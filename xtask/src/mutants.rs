@@ -1,21 +1,77 @@
-//! `cargo xtask mutants [ARGS]`: mutation testing of the protocol, filter and
-//! session crates with cargo-mutants (installed when missing).
+//! `cargo xtask mutants [--runner] [ARGS]`: mutation testing with cargo-mutants
+//! (installed when missing), of one part of the workspace at a time:
+//!
+//! * by default the core: the protocol, filter and session crates;
+//! * with `--runner`, the conformance runner's own logic: the loader, the hooks, the
+//!   evaluators and cross-reading in `bloomproof-conformance` (its tests run the whole
+//!   spec for every mutant).
+//!
+//! Each part takes 30 to 40 minutes on 2 cores; `--list` lists its mutants at once.
 //!
 //! Extra arguments go to cargo-mutants unchanged (`--jobs 2`, `--file
-//! crates/session/src/model.rs`, `--re PATTERN`, `--list`, ...). The
-//! configuration, with every exclusion and why it is equivalent, is
-//! `.cargo/mutants.toml`. The run fails when any mutant is missed.
+//! crates/session/src/model.rs`, `--re PATTERN`, `--list`, ...); a `--file` of your own
+//! replaces the runner's file list. The configuration, with every exclusion and why it
+//! is equivalent, is `.cargo/mutants.toml`. The run fails when any mutant is missed.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// The crates whose mutants must all be caught.
-const PACKAGES: [&str; 3] = [
+/// The crates of the core, whose mutants must all be caught.
+const CORE: [&str; 3] = [
     "bloomproof-protocol",
     "bloomproof-filter",
     "bloomproof-session",
 ];
+
+/// The runner's crate and the files of it that are mutated (the rest is plumbing:
+/// subjects, the adapter client, the report).
+const RUNNER: &str = "bloomproof-conformance";
+const RUNNER_FILES: [&str; 5] = [
+    "crates/conformance/src/hooks.rs",
+    "crates/conformance/src/load.rs",
+    "crates/conformance/src/fnv_checks.rs",
+    "crates/conformance/src/doc_checks/*.rs",
+    "crates/conformance/src/cross.rs",
+];
+
+const USAGE: &str = "usage: cargo xtask mutants [--runner] [CARGO-MUTANTS ARGS]
+
+  (default)  mutate the core: bloomproof-protocol, bloomproof-filter, bloomproof-session
+  --runner   mutate the conformance runner: bloomproof-conformance's hooks.rs, load.rs,
+             fnv_checks.rs, doc_checks/*.rs and cross.rs (a --file of your own replaces
+             that list)
+
+Each part takes 30 to 40 minutes on 2 cores. `--list` lists the mutants without running
+them. Other arguments go to cargo-mutants unchanged; its own options follow.
+";
+
+/// The arguments given to `cargo mutants` for the xtask's `args`: the part's packages
+/// (and, for the runner, its files unless `args` names some), `--no-shuffle`, then
+/// `args` without `--runner`.
+fn cargo_args(args: &[String]) -> Vec<String> {
+    let runner = args.iter().any(|arg| arg == "--runner");
+    let rest = args.iter().filter(|arg| *arg != "--runner").cloned();
+    let mut out = Vec::new();
+    if runner {
+        out.extend(["--package".to_string(), RUNNER.to_string()]);
+        let own_files = args
+            .iter()
+            .any(|arg| arg == "--file" || arg == "-f" || arg.starts_with("--file="));
+        if !own_files {
+            for file in RUNNER_FILES {
+                out.extend(["--file".to_string(), file.to_string()]);
+            }
+        }
+    } else {
+        for package in CORE {
+            out.extend(["--package".to_string(), package.to_string()]);
+        }
+    }
+    out.push("--no-shuffle".to_string());
+    out.extend(rest);
+    out
+}
 
 /// The outcome files cargo-mutants writes into `mutants.out/`, one mutant a line.
 const OUTCOMES: [&str; 4] = ["caught", "missed", "unviable", "timeout"];
@@ -78,21 +134,23 @@ fn listed(out: &Path, outcome: &str) -> Vec<String> {
         .collect()
 }
 
-/// Runs cargo-mutants over the three crates; fails if any mutant is missed.
+/// Runs cargo-mutants over one part (the core, or the runner with `--runner`); fails
+/// if any mutant is missed.
 pub fn run(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
+        println!("{USAGE}");
+    }
     ensure_installed()?;
     let root = super::root();
+    let cargo_args = cargo_args(args);
     let mut command = Command::new("cargo");
-    command.arg("mutants").arg("--dir").arg(&root);
-    for package in PACKAGES {
-        command.args(["--package", package]);
-    }
-    command.arg("--no-shuffle").args(args).current_dir(&root);
-    println!(
-        "==> cargo mutants --package {} --no-shuffle {}",
-        PACKAGES.join(" --package "),
-        args.join(" ")
-    );
+    command
+        .arg("mutants")
+        .arg("--dir")
+        .arg(&root)
+        .args(&cargo_args)
+        .current_dir(&root);
+    println!("==> cargo mutants {}", cargo_args.join(" "));
     let started = Instant::now();
     let status = command
         .status()
@@ -141,5 +199,39 @@ pub fn run(args: &[String]) -> Result<(), String> {
             missed.len(),
             missed.join("\n  ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cargo_args;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_default_part_is_the_core() {
+        assert_eq!(
+            cargo_args(&args("--list")).join(" "),
+            "--package bloomproof-protocol --package bloomproof-filter \
+             --package bloomproof-session --no-shuffle --list"
+        );
+    }
+
+    #[test]
+    fn runner_selects_the_runners_files_unless_given_some() {
+        assert_eq!(
+            cargo_args(&args("--runner --list")).join(" "),
+            "--package bloomproof-conformance --file crates/conformance/src/hooks.rs \
+             --file crates/conformance/src/load.rs --file crates/conformance/src/fnv_checks.rs \
+             --file crates/conformance/src/doc_checks/*.rs --file crates/conformance/src/cross.rs \
+             --no-shuffle --list"
+        );
+        assert_eq!(
+            cargo_args(&args("--jobs 2 --runner -f crates/conformance/src/load.rs")).join(" "),
+            "--package bloomproof-conformance --no-shuffle --jobs 2 \
+             -f crates/conformance/src/load.rs"
+        );
     }
 }
