@@ -32,8 +32,16 @@
 
 mod http;
 
+use bloomproof_format::adapter::{
+    Built, DocOp, EstimatesAnswer, FnvHashes, FnvOp, PositionsResult, ScriptAnswer, ScriptOp,
+    TextValue, TriplesResult,
+};
+use bloomproof_format::session::DraftField;
+use bloomproof_format::{DocParams, Hex};
 use http::{Caller, Client, Method, Request, shorten};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -686,10 +694,6 @@ struct AdapterKind {
 const DOC: &str = "doc-membership-v1";
 const FNV: &str = "fnv1a-utf16-v1";
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Record `i` of `len` bytes (distinct for distinct `i` < 256).
 fn record(i: usize, len: usize) -> Vec<u8> {
     (0..len)
@@ -703,17 +707,11 @@ fn record(i: usize, len: usize) -> Vec<u8> {
         .collect()
 }
 
-fn array_len(value: &Value, key: &str) -> Result<usize, String> {
-    value[key]
-        .as_array()
-        .map(Vec::len)
-        .ok_or_else(|| format!("no array {key:?} in {}", shorten(&value.to_string())))
-}
-
-fn expect_len(value: &Value, key: &str, want: usize) -> Result<(), String> {
-    match array_len(value, key)? {
-        n if n == want => Ok(()),
-        n => Err(format!("{key} has {n} items, expected {want}")),
+fn counted(key: &str, n: usize, want: usize) -> Result<(), String> {
+    if n == want {
+        Ok(())
+    } else {
+        Err(format!("{key} has {n} items, expected {want}"))
     }
 }
 
@@ -723,37 +721,69 @@ fn expect_len(value: &Value, key: &str, want: usize) -> Result<(), String> {
 /// Each step's answer holds the whole view (the 1024 bits, the history); the resets keep
 /// the history short so that the answer (about 770 KB) stays under the 1 MiB a
 /// `bloomproof adapter` answer may take.
-fn session_script() -> Vec<Value> {
+fn session_script() -> Vec<ScriptOp> {
+    let draft = |field, value: &str| ScriptOp::SetDraft {
+        field,
+        value: value.to_string(),
+    };
     let mut script = vec![
-        json!({"op": "set_draft", "field": "m", "value": "1024"}),
-        json!({"op": "set_draft", "field": "k", "value": "12"}),
-        json!({"op": "create"}),
+        draft(DraftField::M, "1024"),
+        draft(DraftField::K, "12"),
+        ScriptOp::Create {},
     ];
     for i in 0..SESSION_STEPS - script.len() {
         script.push(if i % 16 == 15 {
-            json!({"op": "reset"})
+            ScriptOp::Reset {}
         } else if i % 16 == 7 {
-            json!({"op": "roundtrip"})
+            ScriptOp::Roundtrip {}
         } else if i % 2 == 0 {
-            json!({"op": "insert", "value": format!("entry {i} é😀")})
+            ScriptOp::Insert {
+                value: TextValue::Text(format!("entry {i} é😀")),
+            }
         } else {
-            json!({"op": "query", "value": format!("probe {i}")})
+            ScriptOp::Query {
+                value: TextValue::Text(format!("probe {i}")),
+            }
         });
     }
     script
 }
 
+/// A request line's object without its `id`: the op (a `format::adapter` request, so
+/// that it is spelled as the adapter protocol defines it) and its protocol.
+fn request(protocol: &str, op: &impl Serialize) -> Value {
+    let mut value = serde_json::to_value(op).unwrap_or(Value::Null);
+    if let Value::Object(object) = &mut value {
+        object.insert("protocol".to_string(), Value::from(protocol));
+    }
+    value
+}
+
+/// An answer's `result` read as the adapter protocol's result type `T`.
+fn result<T: DeserializeOwned>(result: &Value, what: &str) -> Result<T, String> {
+    T::deserialize(result).map_err(|err| {
+        format!(
+            "not a {what} result ({err}): {}",
+            shorten(&result.to_string())
+        )
+    })
+}
+
 /// The adapter's request mix.
 fn adapter_kinds() -> Vec<AdapterKind> {
-    let seed = hex(&record(200, 16));
-    let snapshot: Vec<String> = (0..64).map(|i| hex(&record(i, 64))).collect();
-    let small: Vec<String> = (0..16).map(|i| hex(&record(i, 32))).collect();
-    let probes: Vec<String> = small
+    let params = DocParams {
+        m: 512,
+        k: 8,
+        seed_hex: Hex(record(200, 16)),
+    };
+    let snapshot: Vec<Hex> = (0..64).map(|i| Hex(record(i, 64))).collect();
+    let small: Vec<Hex> = (0..16).map(|i| Hex(record(i, 32))).collect();
+    let probes: Vec<Hex> = small
         .iter()
         .cloned()
-        .chain((100..116).map(|i| hex(&record(i, 32))))
+        .chain((100..116).map(|i| Hex(record(i, 32))))
         .collect();
-    let units: Vec<u32> = (0..254)
+    let units: Vec<u16> = (0..254)
         .map(|i| 0x61 + i % 26)
         .chain([0xd83d, 0xde00])
         .collect();
@@ -761,72 +791,115 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "positions (doc)",
             12,
-            json!({"protocol": DOC, "op": "positions", "params": {"m": 512, "k": 8, "seed_hex": seed}, "item": snapshot[1]}),
-            |r: &Value| expect_len(r, "positions", 8),
+            request(
+                DOC,
+                &DocOp::Positions {
+                    params: params.clone(),
+                    item: snapshot[1].clone(),
+                },
+            ),
+            |r: &Value| {
+                let answer: PositionsResult = result(r, "positions")?;
+                counted("positions", answer.positions.len(), 8)
+            },
         ),
         (
             "positions (fnv, 256 units)",
             12,
-            json!({"protocol": FNV, "op": "positions", "m": 1024, "k": 12, "units": units}),
-            |r: &Value| expect_len(r, "positions", 12),
+            request(
+                FNV,
+                &FnvOp::Positions {
+                    m: 1024,
+                    k: 12,
+                    units,
+                },
+            ),
+            |r: &Value| {
+                let answer: FnvHashes = result(r, "positions")?;
+                counted("positions", answer.positions.len(), 12)
+            },
         ),
         (
             "lookup_many (16 of 32 bytes, 32 items)",
             12,
-            json!({"protocol": DOC, "op": "lookup_many", "params": {"m": 512, "k": 8, "seed_hex": seed}, "records": small, "items": probes}),
+            request(
+                DOC,
+                &DocOp::LookupMany {
+                    params: params.clone(),
+                    records: small,
+                    items: probes,
+                },
+            ),
             |r: &Value| {
-                expect_len(r, "results", 32)?;
-                match r["results"].as_array() {
-                    Some(results) if results.iter().take(16).all(|t| t["duplicate"] == true) => {
-                        Ok(())
-                    }
-                    _ => Err("a member was not found as a duplicate".to_string()),
+                let answer: TriplesResult = result(r, "lookup_many")?;
+                counted("results", answer.results.len(), 32)?;
+                if answer.results.iter().take(16).all(|t| t.duplicate) {
+                    Ok(())
+                } else {
+                    Err("a member was not found as a duplicate".to_string())
                 }
             },
         ),
         (
             "build (64 records of 64 bytes)",
             6,
-            json!({"protocol": DOC, "op": "build", "params": {"m": 512, "k": 8, "seed_hex": seed}, "records": snapshot}),
-            |r: &Value| match (
-                r["documents"].as_u64(),
-                r["packed_hex"].as_str().map(str::len),
-            ) {
-                (Some(64), Some(128)) => Ok(()),
-                _ => Err(format!(
-                    "unexpected build result {}",
-                    shorten(&r.to_string())
-                )),
+            request(
+                DOC,
+                &DocOp::Build {
+                    params,
+                    records: snapshot,
+                },
+            ),
+            |r: &Value| {
+                let answer: Built = result(r, "build")?;
+                if answer.documents == 64 && answer.packed_bits.len() == 64 {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "unexpected build result {}",
+                        shorten(&r.to_string())
+                    ))
+                }
             },
         ),
         (
             "estimates (m 1024, k 12, n 1024)",
             4,
-            json!({"protocol": FNV, "op": "estimates", "m": 1024, "k": 12, "n": 1024}),
-            |r: &Value| match (
-                r["exact"].as_f64(),
-                r["classic"].as_f64(),
-                r["optimal_k"].as_u64(),
-            ) {
-                (Some(exact), Some(_), Some(_)) if (0.0..=1.0).contains(&exact) => Ok(()),
-                _ => Err(format!("unexpected estimates {}", shorten(&r.to_string()))),
+            request(
+                FNV,
+                &FnvOp::Estimates {
+                    m: 1024,
+                    k: 12,
+                    n: 1024,
+                },
+            ),
+            |r: &Value| {
+                let answer: EstimatesAnswer = result(r, "estimates")?;
+                if (0.0..=1.0).contains(&answer.exact) {
+                    Ok(())
+                } else {
+                    Err(format!("unexpected estimates {}", shorten(&r.to_string())))
+                }
             },
         ),
         (
             "session (250 steps, m 1024, k 12)",
             2,
-            json!({"protocol": FNV, "op": "session", "script": session_script()}),
+            request(
+                FNV,
+                &FnvOp::Session {
+                    script: session_script(),
+                },
+            ),
             |r: &Value| {
-                expect_len(r, "steps", SESSION_STEPS)?;
-                match r["steps"].as_array() {
-                    Some(steps) => match steps.iter().position(|step| !step["error"].is_null()) {
-                        None => Ok(()),
-                        Some(i) => Err(format!(
-                            "step {i} was rejected: {}",
-                            shorten(&steps[i]["error"].to_string())
-                        )),
-                    },
-                    None => Err("no steps".to_string()),
+                let answer: ScriptAnswer = result(r, "session")?;
+                counted("steps", answer.steps.len(), SESSION_STEPS)?;
+                match answer.steps.iter().position(|step| step.error.is_some()) {
+                    None => Ok(()),
+                    Some(i) => Err(format!(
+                        "step {i} was rejected: {}",
+                        shorten(&r["steps"][i]["error"].to_string())
+                    )),
                 }
             },
         ),
