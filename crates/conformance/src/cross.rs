@@ -104,20 +104,12 @@ pub fn sessions() -> Result<Vec<SessionCase>, String> {
 }
 
 fn triples(answers: &[Triple]) -> Vec<String> {
-    answers
-        .iter()
-        .map(|t| {
-            format!(
-                "maybe_present {}, exact_checked {}, duplicate {}",
-                t.maybe_present, t.exact_checked, t.duplicate
-            )
-        })
-        .collect()
+    answers.iter().map(crate::verdict::json).collect()
 }
 
 fn item_text(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
-        Ok(text) if !text.chars().any(char::is_control) => format!("{text:?}"),
+        Ok(text) if !text.chars().any(char::is_control) => crate::verdict::json(&text),
         _ => format!("0x{}", bloomproof_format::encode_hex(item)),
     }
 }

@@ -127,11 +127,11 @@ fn a_flawed_reader_fails_its_column_and_a_flawed_exporter_its_row() {
     assert_eq!(first.what, "flawed's read against rust's lookup_many");
     assert_eq!(
         first.expected,
-        "maybe_present true, exact_checked true, duplicate false"
+        r#"{"maybe_present":true,"exact_checked":true,"duplicate":false}"#
     );
     assert_eq!(
         first.actual,
-        "maybe_present true, exact_checked true, duplicate true"
+        r#"{"maybe_present":true,"exact_checked":true,"duplicate":true}"#
     );
 
     let fnv = &grids[1];
