@@ -1,7 +1,8 @@
 //! `cargo xtask mutants [--runner] [ARGS]`: mutation testing with cargo-mutants
 //! (installed when missing), of one part of the workspace at a time:
 //!
-//! * by default the core: the protocol, filter and session crates;
+//! * by default the core: the protocol, filter and session crates, and the session
+//!   model's wire types in `bloomproof-format` (`crates/format/src/session/`);
 //! * with `--runner`, the conformance runner's own logic: the loader, the hooks, the
 //!   evaluators and cross-reading in `bloomproof-conformance` (its tests run the whole
 //!   spec for every mutant).
@@ -10,34 +11,56 @@
 //!
 //! Extra arguments go to cargo-mutants unchanged (`--jobs 2`, `--file
 //! crates/session/src/model.rs`, `--re PATTERN`, `--list`, ...); a `--file` of your own
-//! replaces the runner's file list. The configuration, with every exclusion and why it
+//! replaces the part's file list. The configuration, with every exclusion and why it
 //! is equivalent, is `.cargo/mutants.toml`. The run fails when any mutant is missed.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// The crates of the core, whose mutants must all be caught.
-const CORE: [&str; 3] = [
-    "bloomproof-protocol",
-    "bloomproof-filter",
-    "bloomproof-session",
-];
+/// A part of the workspace that is mutated in one run: its packages and the files of
+/// them that are mutated. Each mutant is tested with its own package's tests.
+struct Part {
+    packages: &'static [&'static str],
+    files: &'static [&'static str],
+}
+
+/// The core: the protocol, filter and session crates, and the session model's wire
+/// types in `bloomproof-format` (their accessors and the `Text` codec; the format
+/// crate's own unit tests must catch them).
+const CORE: Part = Part {
+    packages: &[
+        "bloomproof-protocol",
+        "bloomproof-filter",
+        "bloomproof-session",
+        "bloomproof-format",
+    ],
+    files: &[
+        "crates/protocol/src/**/*.rs",
+        "crates/filter/src/**/*.rs",
+        "crates/session/src/**/*.rs",
+        "crates/format/src/session/*.rs",
+    ],
+};
 
 /// The runner's crate and the files of it that are mutated (the rest is plumbing:
 /// subjects, the adapter client, the report).
-const RUNNER: &str = "bloomproof-conformance";
-const RUNNER_FILES: [&str; 5] = [
-    "crates/conformance/src/hooks.rs",
-    "crates/conformance/src/load.rs",
-    "crates/conformance/src/fnv_checks.rs",
-    "crates/conformance/src/doc_checks/*.rs",
-    "crates/conformance/src/cross.rs",
-];
+const RUNNER: Part = Part {
+    packages: &["bloomproof-conformance"],
+    files: &[
+        "crates/conformance/src/hooks.rs",
+        "crates/conformance/src/load.rs",
+        "crates/conformance/src/fnv_checks.rs",
+        "crates/conformance/src/doc_checks/*.rs",
+        "crates/conformance/src/cross.rs",
+    ],
+};
 
 const USAGE: &str = "usage: cargo xtask mutants [--runner] [CARGO-MUTANTS ARGS]
 
   (default)  mutate the core: bloomproof-protocol, bloomproof-filter, bloomproof-session
+             and bloomproof-format's crates/format/src/session/ (a --file of your own
+             replaces that list)
   --runner   mutate the conformance runner: bloomproof-conformance's hooks.rs, load.rs,
              fnv_checks.rs, doc_checks/*.rs and cross.rs (a --file of your own replaces
              that list)
@@ -47,29 +70,28 @@ them. Other arguments go to cargo-mutants unchanged; its own options follow.
 ";
 
 /// The arguments given to `cargo mutants` for the xtask's `args`: the part's packages
-/// (and, for the runner, its files unless `args` names some), `--no-shuffle`, then
+/// and, unless `args` names files of its own, the part's files; `--no-shuffle`, then
 /// `args` without `--runner`.
 fn cargo_args(args: &[String]) -> Vec<String> {
-    let runner = args.iter().any(|arg| arg == "--runner");
-    let rest = args.iter().filter(|arg| *arg != "--runner").cloned();
-    let mut out = Vec::new();
-    if runner {
-        out.extend(["--package".to_string(), RUNNER.to_string()]);
-        let own_files = args
-            .iter()
-            .any(|arg| arg == "--file" || arg == "-f" || arg.starts_with("--file="));
-        if !own_files {
-            for file in RUNNER_FILES {
-                out.extend(["--file".to_string(), file.to_string()]);
-            }
-        }
+    let part = if args.iter().any(|arg| arg == "--runner") {
+        &RUNNER
     } else {
-        for package in CORE {
-            out.extend(["--package".to_string(), package.to_string()]);
+        &CORE
+    };
+    let own_files = args
+        .iter()
+        .any(|arg| arg == "--file" || arg == "-f" || arg.starts_with("--file="));
+    let mut out = Vec::new();
+    for package in part.packages {
+        out.extend(["--package".to_string(), package.to_string()]);
+    }
+    if !own_files {
+        for file in part.files {
+            out.extend(["--file".to_string(), file.to_string()]);
         }
     }
     out.push("--no-shuffle".to_string());
-    out.extend(rest);
+    out.extend(args.iter().filter(|arg| *arg != "--runner").cloned());
     out
 }
 
@@ -215,7 +237,10 @@ mod tests {
         assert_eq!(
             cargo_args(&args("--list")).join(" "),
             "--package bloomproof-protocol --package bloomproof-filter \
-             --package bloomproof-session --no-shuffle --list"
+             --package bloomproof-session --package bloomproof-format \
+             --file crates/protocol/src/**/*.rs --file crates/filter/src/**/*.rs \
+             --file crates/session/src/**/*.rs --file crates/format/src/session/*.rs \
+             --no-shuffle --list"
         );
     }
 

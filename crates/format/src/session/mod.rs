@@ -465,3 +465,111 @@ impl fmt::Display for ErrorKind {
         f.write_str(self.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The serde name of a value that serialises as a JSON string.
+    fn serde_name(value: &impl Serialize) -> String {
+        match serde_json::to_value(value) {
+            Ok(serde_json::Value::String(name)) => name,
+            other => panic!("not a string: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn names_and_display_are_the_serde_names() {
+        use DraftField as F;
+        for field in [F::M, F::K, F::Insert, F::Query] {
+            assert_eq!(field.as_str(), serde_name(&field));
+            assert_eq!(field.to_string(), serde_name(&field));
+        }
+        for kind in [OpKind::Insert, OpKind::Query] {
+            assert_eq!(kind.as_str(), serde_name(&kind));
+            assert_eq!(kind.to_string(), serde_name(&kind));
+        }
+        use Outcome as O;
+        for outcome in [
+            O::New,
+            O::Duplicate,
+            O::DefinitelyAbsent,
+            O::FalsePositive,
+            O::TrulyPresent,
+        ] {
+            assert_eq!(outcome.as_str(), serde_name(&outcome));
+            assert_eq!(outcome.to_string(), serde_name(&outcome));
+        }
+        use ErrorKind as E;
+        for kind in [
+            E::InvalidDraft,
+            E::OutOfRange,
+            E::NoActiveFilter,
+            E::EmptyString,
+            E::TooLong,
+            E::TooManyEntries,
+            E::TooLarge,
+            E::Syntax,
+            E::Invalid,
+            E::UnsupportedVersion,
+        ] {
+            assert_eq!(kind.as_str(), serde_name(&kind));
+            assert_eq!(kind.to_string(), serde_name(&kind));
+        }
+        let ops = [
+            Op::SetDraft {
+                field: DraftField::M,
+                value: "8".into(),
+            },
+            Op::Create {},
+            Op::Insert { value: "a".into() },
+            Op::Query { value: "a".into() },
+            Op::InsertExample {},
+            Op::Reset {},
+            Op::SetPanel {
+                panel: Panel::Model,
+                open: true,
+            },
+        ];
+        for op in ops {
+            let value = serde_json::to_value(&op).expect("an op serialises");
+            assert_eq!(Some(op.name()), value["op"].as_str(), "{value}");
+        }
+    }
+
+    #[test]
+    fn outcomes_answer_as_their_table_says() {
+        use Outcome as O;
+        // (outcome, kind, maybe present, truly present, false positive)
+        let table = [
+            (O::New, OpKind::Insert, true, true, false),
+            (O::Duplicate, OpKind::Insert, true, true, false),
+            (O::DefinitelyAbsent, OpKind::Query, false, false, false),
+            (O::FalsePositive, OpKind::Query, true, false, true),
+            (O::TrulyPresent, OpKind::Query, true, true, false),
+        ];
+        for (outcome, kind, maybe, truly, false_positive) in table {
+            assert_eq!(outcome.kind(), kind, "{outcome}");
+            assert_eq!(outcome.maybe_present(), maybe, "{outcome}");
+            assert_eq!(outcome.truly_present(), truly, "{outcome}");
+            assert_eq!(outcome.false_positive(), false_positive, "{outcome}");
+        }
+    }
+
+    #[test]
+    fn the_rate_is_undefined_without_negative_queries() {
+        assert_eq!(Counters::default().rate(), Rate::Undefined);
+        let counters = Counters {
+            negative_queries: 4,
+            false_positives: 1,
+        };
+        assert_eq!(
+            counters.rate(),
+            Rate::Defined {
+                false_positives: 1,
+                negative_queries: 4,
+                value: 0.25,
+            }
+        );
+    }
+}

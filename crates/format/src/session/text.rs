@@ -190,4 +190,37 @@ mod tests {
         assert!(serde_json::from_str::<Text>("1").is_err());
         assert!(serde_json::from_str::<Text>("[\"a\"]").is_err());
     }
+
+    #[test]
+    fn accessors_and_conversions() {
+        let text = Text::from("a\n");
+        assert_eq!(text.units(), &[0x61, 0x0a]);
+        assert_eq!(Text::from(vec![0x61, 0x0a]), text);
+        assert_eq!(Text::from(&[0x61_u16, 0x0a][..]), text);
+        assert_eq!(text.to_rust_string().as_deref(), Some("a\n"));
+        assert_eq!(text.display(), "\"a\\n\"");
+        assert_eq!(Text(vec![0xd800]).to_rust_string(), None);
+    }
+
+    #[test]
+    fn a_refused_value_says_what_was_expected() {
+        let error = serde_json::from_str::<Text>("1").unwrap_err().to_string();
+        assert!(
+            error.contains("a string or an array of UTF-16 code units"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_schema_is_named_and_takes_both_forms() {
+        #[derive(JsonSchema)]
+        #[allow(dead_code, reason = "only its schema is read")]
+        struct Holder {
+            text: Text,
+        }
+        let schema = serde_json::to_value(schemars::schema_for!(Holder)).unwrap();
+        let forms = &schema["$defs"]["Text"]["anyOf"];
+        assert_eq!(forms[0]["type"], "string", "{schema}");
+        assert_eq!(forms[1]["items"]["maximum"], 65535, "{schema}");
+    }
 }
