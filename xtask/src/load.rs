@@ -759,6 +759,16 @@ fn request(protocol: &str, op: &impl Serialize) -> Value {
     value
 }
 
+/// A `doc-membership-v1` request.
+fn doc(op: DocOp) -> Value {
+    request(DOC, &op)
+}
+
+/// A `fnv1a-utf16-v1` request.
+fn fnv(op: FnvOp) -> Value {
+    request(FNV, &op)
+}
+
 /// An answer's `result` read as the adapter protocol's result type `T`.
 fn result<T: DeserializeOwned>(result: &Value, what: &str) -> Result<T, String> {
     T::deserialize(result).map_err(|err| {
@@ -791,13 +801,10 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "positions (doc)",
             12,
-            request(
-                DOC,
-                &DocOp::Positions {
-                    params: params.clone(),
-                    item: snapshot[1].clone(),
-                },
-            ),
+            doc(DocOp::Positions {
+                params: params.clone(),
+                item: snapshot[1].clone(),
+            }),
             |r: &Value| {
                 let answer: PositionsResult = result(r, "positions")?;
                 counted("positions", answer.positions.len(), 8)
@@ -806,14 +813,11 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "positions (fnv, 256 units)",
             12,
-            request(
-                FNV,
-                &FnvOp::Positions {
-                    m: 1024,
-                    k: 12,
-                    units,
-                },
-            ),
+            fnv(FnvOp::Positions {
+                m: 1024,
+                k: 12,
+                units,
+            }),
             |r: &Value| {
                 let answer: FnvHashes = result(r, "positions")?;
                 counted("positions", answer.positions.len(), 12)
@@ -822,14 +826,11 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "lookup_many (16 of 32 bytes, 32 items)",
             12,
-            request(
-                DOC,
-                &DocOp::LookupMany {
-                    params: params.clone(),
-                    records: small,
-                    items: probes,
-                },
-            ),
+            doc(DocOp::LookupMany {
+                params: params.clone(),
+                records: small,
+                items: probes,
+            }),
             |r: &Value| {
                 let answer: TriplesResult = result(r, "lookup_many")?;
                 counted("results", answer.results.len(), 32)?;
@@ -843,13 +844,10 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "build (64 records of 64 bytes)",
             6,
-            request(
-                DOC,
-                &DocOp::Build {
-                    params,
-                    records: snapshot,
-                },
-            ),
+            doc(DocOp::Build {
+                params,
+                records: snapshot,
+            }),
             |r: &Value| {
                 let answer: Built = result(r, "build")?;
                 if answer.documents == 64 && answer.packed_bits.len() == 64 {
@@ -865,14 +863,11 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "estimates (m 1024, k 12, n 1024)",
             4,
-            request(
-                FNV,
-                &FnvOp::Estimates {
-                    m: 1024,
-                    k: 12,
-                    n: 1024,
-                },
-            ),
+            fnv(FnvOp::Estimates {
+                m: 1024,
+                k: 12,
+                n: 1024,
+            }),
             |r: &Value| {
                 let answer: EstimatesAnswer = result(r, "estimates")?;
                 if (0.0..=1.0).contains(&answer.exact) {
@@ -885,12 +880,9 @@ fn adapter_kinds() -> Vec<AdapterKind> {
         (
             "session (250 steps, m 1024, k 12)",
             2,
-            request(
-                FNV,
-                &FnvOp::Session {
-                    script: session_script(),
-                },
-            ),
+            fnv(FnvOp::Session {
+                script: session_script(),
+            }),
             |r: &Value| {
                 let answer: ScriptAnswer = result(r, "session")?;
                 counted("steps", answer.steps.len(), SESSION_STEPS)?;
