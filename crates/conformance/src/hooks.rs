@@ -158,25 +158,31 @@ fn find(protocol: &str, check: &str) -> Option<&'static Hook> {
 /// Why a case of `check` in `protocol` cannot have `shape`: its check's hook reads
 /// cases of another shape and does not pass over this one. `None` when it fits.
 pub(crate) fn misfit(protocol: &str, check: &str, shape: &str) -> Option<String> {
-    let hook = find(protocol, check)?;
-    if hook.shape == shape || hook.passes_over.contains(&shape) {
-        return None;
+    find(protocol, check)?.misfit(shape)
+}
+
+impl Hook {
+    /// Why a case of this hook's check cannot have `shape`, or `None` when it fits.
+    fn misfit(&self, shape: &str) -> Option<String> {
+        if self.shape == shape || self.passes_over.contains(&shape) {
+            return None;
+        }
+        let passes: Vec<String> = self
+            .passes_over
+            .iter()
+            .map(|other| format!("`{other}`"))
+            .collect();
+        let passes = if passes.is_empty() {
+            String::new()
+        } else {
+            format!(" (and passes over {})", passes.join(", "))
+        };
+        Some(format!(
+            "check `{}` has a hook (crates/conformance/src/hooks.rs) that reads `{}` cases{passes}, \
+             but this case's shape is `{shape}`",
+            self.check, self.shape
+        ))
     }
-    let passes: Vec<String> = hook
-        .passes_over
-        .iter()
-        .map(|other| format!("`{other}`"))
-        .collect();
-    let passes = if passes.is_empty() {
-        String::new()
-    } else {
-        format!(" (and passes over {})", passes.join(", "))
-    };
-    Some(format!(
-        "check `{check}` has a hook (crates/conformance/src/hooks.rs) that reads `{}` cases{passes}, \
-         but this case's shape is `{shape}`",
-        hook.shape
-    ))
 }
 
 /// Judges one case of a protocol: its shape's evaluator records the mismatches, then
@@ -231,7 +237,7 @@ impl<'f> Judge<'f> {
         if let Some(hook) = find(self.protocol, &case.check) {
             if hook.shape == self.shape {
                 (hook.run)(&mut v, &seen, self.figures);
-            } else if let Some(misfit) = misfit(self.protocol, &case.check, self.shape) {
+            } else if let Some(misfit) = hook.misfit(self.shape) {
                 v.fail(
                     "the case's shape fits its check's hook",
                     "a fitting shape",
