@@ -1,6 +1,4 @@
-//! The results matrix: the list of implementations (`vectors/check/implementations.json`),
-//! how one implementation's report is judged against its expected failures, and the
-//! matrix document that `cargo xtask matrix` writes (`target/matrix/matrix.json`).
+//! How one implementation's report is judged against its expected failures.
 //!
 //! A check of an implementation is, in the matrix, exactly one of:
 //! * **passed**: every case passed and the check is not listed;
@@ -11,10 +9,8 @@
 //!
 //! An entry naming a check the spec does not have is an error too.
 
-use crate::report::Report;
-pub use bloomproof_format::matrix::{
-    Cell, ExpectedFailure, Implementation, ImplementationResult, Implementations, Matrix, Status,
-};
+use bloomproof_conformance::report::Report;
+use bloomproof_format::matrix::{Cell, Implementation, Implementations, Matrix, Status};
 /// How many failures of one check [`judge`] names in its error lines (the cells keep
 /// them all).
 pub const FAILURES_NAMED: usize = 3;
@@ -87,24 +83,26 @@ pub fn judge(
 
 /// The JSON Schemas of the implementations file, of `matrix.json` and of a
 /// `--session-from` file: (file name, text), as `cargo xtask schemas` writes them to
-/// `vectors/check/`.
+/// `spec/schemas/` (so `bloomproof spec export` writes them too).
 pub fn schemas() -> Vec<(&'static str, String)> {
-    use crate::schemas::render;
+    use bloomproof_conformance::schemas::render;
     vec![
         (
-            "implementations.schema.json",
+            "matrix-implementations.schema.json",
             render::<Implementations>(
-                "bloomproof implementations of the results matrix (vectors/check/implementations.json)",
+                "bloomproof implementations of the results matrix (bloomproof matrix --implementations FILE)",
             ),
         ),
         (
             "matrix.schema.json",
-            render::<Matrix>("bloomproof results matrix (target/matrix/matrix.json)"),
+            render::<Matrix>(
+                "bloomproof results matrix (matrix.json, written by bloomproof matrix)",
+            ),
         ),
         (
             "session-from.schema.json",
-            render::<crate::cross::ExportedSession>(
-                "a session exported by another producer (cargo xtask matrix --session-from NAME=FILE)",
+            render::<bloomproof_conformance::cross::ExportedSession>(
+                "a session exported by another producer (bloomproof matrix --session-from NAME=FILE)",
             ),
         ),
     ]
@@ -113,7 +111,8 @@ pub fn schemas() -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{CheckOutcome, Failure};
+    use bloomproof_conformance::report::{CheckOutcome, Failure};
+    use bloomproof_format::matrix::{ExpectedFailure, ImplementationResult};
 
     fn outcome(name: &str, failed: bool) -> CheckOutcome {
         CheckOutcome {
@@ -141,7 +140,7 @@ mod tests {
             name: "py".to_string(),
             language: "Python".to_string(),
             command: Some("python3 adapter.py".to_string()),
-            version: "python3 --version".to_string(),
+            version: Some("python3 --version".to_string()),
             expected_failures: expected
                 .iter()
                 .map(|check| ExpectedFailure {
