@@ -189,6 +189,8 @@ pub fn compute(root: &Path, binary: &Path, options: &Options) -> Result<Matrix, 
                         report_name: String::new(),
                         passed: 0,
                         total: 0,
+                        recommended_passed: 0,
+                        recommended_total: 0,
                         cells: Vec::new(),
                         error: None,
                     };
@@ -199,7 +201,10 @@ pub fn compute(root: &Path, binary: &Path, options: &Options) -> Result<Matrix, 
                             let (cells, found) = judge(implementation, &report, &checks);
                             result.report_name = report.implementation;
                             result.passed = report.passed;
-                            result.total = report.checks.len();
+                            result.total = report.passed + report.failed;
+                            result.recommended_passed = report.recommended_passed;
+                            result.recommended_total =
+                                report.recommended_passed + report.recommended_failed;
                             result.cells = cells;
                             errors = found;
                         }
@@ -412,7 +417,7 @@ pub fn summary(matrix: &Matrix) -> String {
             i.version.replace('|', "\\|"),
             i.error
                 .as_ref()
-                .map_or_else(|| format!("{}/{}", i.passed, i.total), |_| "not run".into()),
+                .map_or_else(|| passed_text(i), |_| "not run".into()),
             if expected.is_empty() {
                 "none".to_string()
             } else {
@@ -753,7 +758,7 @@ pub fn html(matrix: &Matrix) -> String {
     }
     let _ = writeln!(
         out,
-        "<section aria-labelledby=\"impls\"><h2 id=\"impls\">Implementations</h2>\n<table>\n<thead><tr><th scope=\"col\">name</th><th scope=\"col\">language</th><th scope=\"col\">command</th><th scope=\"col\">version</th><th scope=\"col\">checks passed</th></tr></thead>\n<tbody>"
+        "<section aria-labelledby=\"impls\"><h2 id=\"impls\">Implementations</h2>\n<table>\n<thead><tr><th scope=\"col\">name</th><th scope=\"col\">language</th><th scope=\"col\">command</th><th scope=\"col\">version</th><th scope=\"col\">checks passed (required; recommended apart)</th></tr></thead>\n<tbody>"
     );
     for (column, i) in matrix.implementations.iter().enumerate() {
         let _ = writeln!(
@@ -765,7 +770,7 @@ pub fn html(matrix: &Matrix) -> String {
             escape(&i.version),
             match &i.error {
                 Some(why) => format!("not run: {}", escape(why)),
-                None => format!("{}/{}", i.passed, i.total),
+                None => escape(&passed_text(i)),
             }
         );
     }
@@ -866,6 +871,20 @@ fn page_test(root: &Path, out: &Path) -> Result<(), String> {
             "the matrix page test failed in Chromium ({status})"
         ))
     }
+}
+
+/// `passed/total` of the required checks, then `recommended passed/total` when any
+/// recommended check ran: recommended checks never count in the first figure.
+fn passed_text(i: &ImplementationResult) -> String {
+    let mut text = format!("{}/{}", i.passed, i.total);
+    if i.recommended_total > 0 {
+        let _ = write!(
+            text,
+            ", recommended {}/{}",
+            i.recommended_passed, i.recommended_total
+        );
+    }
+    text
 }
 
 #[cfg(test)]

@@ -69,6 +69,7 @@ pub fn judge(
         cells.push(Cell {
             check,
             status,
+            level: outcome.level,
             cases: outcome.cases,
             reason: listed.map(|e| e.reason.clone()),
             failures,
@@ -119,6 +120,7 @@ mod tests {
         CheckOutcome {
             protocol: "p".to_string(),
             name: name.to_string(),
+            level: crate::report::Level::Required,
             cases: 2,
             inside_implementation: None,
             failures: if failed {
@@ -226,6 +228,8 @@ mod tests {
             report_name: String::new(),
             passed: 1,
             total: 2,
+            recommended_passed: 0,
+            recommended_total: 0,
             cells,
             error: None,
         };
