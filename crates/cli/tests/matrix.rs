@@ -55,12 +55,20 @@ fn the_matrix_runs_from_an_empty_folder_against_four_adapters() {
         .iter()
         .map(|i| i["name"].as_str().unwrap_or_default())
         .collect();
-    assert_eq!(names, ["rust", "rust-adapter", "python", "javascript", "proxied"]);
+    assert_eq!(
+        names,
+        ["rust", "rust-adapter", "python", "javascript", "proxied"]
+    );
     // Five columns, five rows: every pair cross-read, in both protocols.
     for grid in matrix["cross"].as_array().expect("grids") {
         assert_eq!(grid["cells"].as_array().map(Vec::len), Some(25));
     }
-    for file in ["index.html", "failures.html", "summary.md", "badges/proxied.json"] {
+    for file in [
+        "index.html",
+        "failures.html",
+        "summary.md",
+        "badges/proxied.json",
+    ] {
         assert!(out.join(file).is_file(), "{file}");
     }
     assert!(stdout.contains("**Passed.**"), "{stdout}");
@@ -73,8 +81,14 @@ fn a_bad_implementation_flag_is_a_usage_error() {
         (&["--impl", "no-equals-sign"][..], "--impl takes NAME=VALUE"),
         (&["--impl", "Upper=true"], "lowercase ASCII letters"),
         (&["--impl", "rust=true"], "listed twice"),
-        (&["--implementations", "/nonexistent/file.json"], "/nonexistent/file.json"),
-        (&["--session-from", "page=/nonexistent.json"], "page=/nonexistent.json"),
+        (
+            &["--implementations", "/nonexistent/file.json"],
+            "/nonexistent/file.json",
+        ),
+        (
+            &["--session-from", "page=/nonexistent.json"],
+            "page=/nonexistent.json",
+        ),
     ] {
         let output = Command::new(BIN)
             .current_dir(dir.path())
@@ -85,6 +99,9 @@ fn a_bad_implementation_flag_is_a_usage_error() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
-        assert!(!dir.path().join("bloomproof-matrix").exists(), "{args:?} wrote");
+        assert!(
+            !dir.path().join("bloomproof-matrix").exists(),
+            "{args:?} wrote"
+        );
     }
 }

@@ -139,6 +139,8 @@ pub struct Cell {
     pub check: String,
     /// Where it stands.
     pub status: Status,
+    /// The check's level: a recommended one counts apart from the required ones.
+    pub level: crate::report::Level,
     /// Number of cases run.
     pub cases: usize,
     /// The listed reason, for an expected failure or a stale entry.
@@ -161,10 +163,14 @@ pub struct ImplementationResult {
     pub version: String,
     /// The name the report gave it.
     pub report_name: String,
-    /// Checks passed.
+    /// Required checks passed.
     pub passed: usize,
-    /// Checks run.
+    /// Required checks run.
     pub total: usize,
+    /// Recommended checks passed (counted apart: not in `passed`).
+    pub recommended_passed: usize,
+    /// Recommended checks run (not in `total`).
+    pub recommended_total: usize,
     /// One cell per check, in spec order.
     pub cells: Vec<Cell>,
     /// Why the implementation could not be run at all, if it could not.
@@ -213,6 +219,8 @@ pub struct MatrixCheck {
     pub asserts: String,
     /// Where its rule comes from (its `source` in `checks.json`).
     pub source: String,
+    /// Its level: a recommended check is counted apart and never fails the matrix.
+    pub level: crate::report::Level,
 }
 
 /// The whole matrix, as `matrix.json`.

@@ -5,11 +5,12 @@
 //! * **expected failure**: it failed and the implementation lists it, with a reason;
 //! * **stale**: it passed but the implementation lists it as an expected failure: an
 //!   error (the list no longer says the truth; remove the entry);
-//! * **unexpected failure**: it failed and is not listed: an error.
+//! * **unexpected failure**: it failed and is not listed: an error when the check is
+//!   required (a recommended one is shown and counted apart, as in a run's report).
 //!
 //! An entry naming a check the spec does not have is an error too.
 
-use bloomproof_conformance::report::Report;
+use bloomproof_conformance::report::{Level, Report};
 use bloomproof_format::matrix::{Cell, Implementation, Implementations, Matrix, Status};
 /// How many failures of one check [`judge`] names in its error lines (the cells keep
 /// them all).
@@ -46,7 +47,9 @@ pub fn judge(
                 "{name}: {check} passed but is listed as an expected failure ({:?}): the list is stale, remove the entry",
                 listed.map(|e| e.reason.as_str()).unwrap_or_default()
             )),
-            Status::Unexpected => {
+            // A recommended check is counted apart and never fails the matrix, as it
+            // never fails a run.
+            Status::Unexpected if outcome.level == Level::Required => {
                 for failure in failures.iter().take(FAILURES_NAMED) {
                     errors.push(format!(
                         "{name}: {check} failed unexpectedly: case {}: {}: expected {}, got {}",
@@ -60,11 +63,12 @@ pub fn judge(
                     ));
                 }
             }
-            Status::Passed | Status::ExpectedFailure => {}
+            Status::Unexpected | Status::Passed | Status::ExpectedFailure => {}
         }
         cells.push(Cell {
             check,
             status,
+            level: outcome.level,
             cases: outcome.cases,
             reason: listed.map(|e| e.reason.clone()),
             failures,
@@ -118,6 +122,7 @@ mod tests {
         CheckOutcome {
             protocol: "p".to_string(),
             name: name.to_string(),
+            level: Level::Required,
             cases: 2,
             inside_implementation: None,
             failures: if failed {
@@ -185,6 +190,16 @@ mod tests {
     }
 
     #[test]
+    fn an_unlisted_recommended_failure_is_shown_but_fails_nothing() {
+        let mut report = report();
+        report.checks[1].level = Level::Recommended;
+        let (cells, errors) = judge(&implementation(&[]), &report, &checks());
+        assert_eq!(cells[1].status, Status::Unexpected);
+        assert_eq!(cells[1].level, Level::Recommended);
+        assert_eq!(errors, Vec::<String>::new());
+    }
+
+    #[test]
     fn a_listed_check_that_passes_is_stale() {
         let (cells, errors) = judge(
             &implementation(&["p/fails", "p/passes"]),
@@ -225,6 +240,8 @@ mod tests {
             report_name: String::new(),
             passed: 1,
             total: 2,
+            recommended_passed: 0,
+            recommended_total: 0,
             cells,
             error: None,
         };

@@ -10,6 +10,7 @@
 
 use bloomproof_format::cross::{Grid, GridCell};
 use bloomproof_format::matrix::{Cell, ImplementationResult, Matrix, MatrixCheck, Status};
+use bloomproof_format::report::Level;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -60,10 +61,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One implementation's results in one protocol, counted.
+/// One implementation's results in one protocol, counted: the required checks, and the
+/// recommended ones apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Checks of the protocol.
+    /// Required checks of the protocol.
     pub total: usize,
     /// Passed and not listed.
     pub passed: usize,
@@ -73,6 +75,10 @@ pub struct Tally {
     pub expected: usize,
     /// Not run at all: the implementation could not be started.
     pub errored: usize,
+    /// Recommended checks of the protocol.
+    pub recommended_total: usize,
+    /// Recommended checks passed (or failed as listed).
+    pub recommended_passed: usize,
 }
 
 impl Tally {
@@ -85,8 +91,16 @@ impl Tally {
         let prefix = format!("{protocol}/");
         let mut tally = Tally::default();
         for check in checks.iter().filter(|c| c.name.starts_with(&prefix)) {
+            let cell = implementation.cells.iter().find(|c| c.check == check.name);
+            if check.level == Level::Recommended {
+                tally.recommended_total += 1;
+                if cell.is_some_and(|c| c.status == Status::Passed) {
+                    tally.recommended_passed += 1;
+                }
+                continue;
+            }
             tally.total += 1;
-            match implementation.cells.iter().find(|c| c.check == check.name) {
+            match cell {
                 None => tally.errored += 1,
                 Some(cell) => match cell.status {
                     Status::Passed => tally.passed += 1,
@@ -98,8 +112,8 @@ impl Tally {
         tally
     }
 
-    /// `17/17 passed`, then whatever else there is: `2 failed`, `1 expected failure`,
-    /// `3 errored (not run)`.
+    /// `16/16 passed`, then whatever else there is: `2 failed`, `1 expected failure`,
+    /// `3 errored (not run)`, `recommended 1/1`.
     pub fn text(&self) -> String {
         let mut parts = vec![format!("{}/{} passed", self.passed, self.total)];
         if self.failed > 0 {
@@ -114,6 +128,12 @@ impl Tally {
         }
         if self.errored > 0 {
             parts.push(format!("{} errored (not run)", self.errored));
+        }
+        if self.recommended_total > 0 {
+            parts.push(format!(
+                "recommended {}/{}",
+                self.recommended_passed, self.recommended_total
+            ));
         }
         parts.join(", ")
     }
@@ -293,6 +313,7 @@ th[scope=row] { font-weight: normal; min-width: 11rem; max-width: 26rem; backgro
 .checks th[scope=row] { position: sticky; left: 0; z-index: 1; }
 .name { font-family: ui-monospace, monospace; font-size: .88em; overflow-wrap: anywhere; }
 .asserts { display: block; color: var(--muted); font-size: .85em; margin-top: .15rem; }
+.level { font-size: .8em; font-weight: 600; }
 .source { display: block; color: var(--muted); font-size: .8em; font-style: italic; }
 td a { display: block; text-decoration: none; font-weight: 600; color: inherit; white-space: nowrap; }
 td a:focus { outline: 3px solid var(--focus); outline-offset: 1px; }
@@ -498,8 +519,12 @@ fn html_summary(out: &mut String, matrix: &Matrix) {
 
 fn check_header(check: &MatrixCheck) -> String {
     format!(
-        "<th scope=\"row\"><span class=\"name\">{}</span><span class=\"asserts\">{}</span><span class=\"source\">Source: {}</span></th>",
+        "<th scope=\"row\"><span class=\"name\">{}</span>{}<span class=\"asserts\">{}</span><span class=\"source\">Source: {}</span></th>",
         escape(&check.name),
+        match check.level {
+            Level::Required => "",
+            Level::Recommended => " <span class=\"level\">(recommended: counted apart)</span>",
+        },
         escape(&check.asserts),
         escape(&check.source)
     )

@@ -55,6 +55,7 @@ pub fn compute(
                 name: format!("{}/{}", p.protocol, c.name),
                 asserts: c.asserts.clone(),
                 source: c.source.clone(),
+                level: c.level,
             })
         })
         .collect();
@@ -95,6 +96,8 @@ pub fn compute(
                         report_name: String::new(),
                         passed: 0,
                         total: 0,
+                        recommended_passed: 0,
+                        recommended_total: 0,
                         cells: Vec::new(),
                         error: None,
                     };
@@ -105,7 +108,10 @@ pub fn compute(
                             let (cells, found) = judge(implementation, &report, &names);
                             result.report_name = report.implementation;
                             result.passed = report.passed;
-                            result.total = report.checks.len();
+                            result.total = report.passed + report.failed;
+                            result.recommended_passed = report.recommended_passed;
+                            result.recommended_total =
+                                report.recommended_passed + report.recommended_failed;
                             result.cells = cells;
                             errors = found;
                         }

@@ -2,6 +2,7 @@
 //! only (no adapter, no browser).
 
 use bloomproof_conformance::cross::{Difference, Grid, GridCell};
+use bloomproof_conformance::report::Level;
 use bloomproof_matrix::page::{Tally, failures_html, html, summary};
 use bloomproof_matrix::{Cell, Implementations, Matrix, Options, Status, compute};
 use std::path::PathBuf;
@@ -92,12 +93,24 @@ fn the_summary_counts_each_protocol_apart() {
         &|_| {},
     );
     assert_eq!(matrix.implementations[0].version, "not given");
-    let doc = spec.protocols[0].checks.len();
-    let fnv = spec.protocols[1].checks.len();
+    let count = |p: usize, level: Level| {
+        spec.protocols[p]
+            .checks
+            .iter()
+            .filter(|c| c.level == level)
+            .count()
+    };
+    let (doc, doc_recommended) = (count(0, Level::Required), count(0, Level::Recommended));
+    let fnv = count(1, Level::Required);
+    assert!(
+        doc_recommended > 0,
+        "doc-membership-v1 has a recommended check"
+    );
     let tally = |m: &Matrix, p: &str| Tally::of(&m.implementations[0], &m.checks, p);
+    let recommended = format!(", recommended {doc_recommended}/{doc_recommended}");
     assert_eq!(
         tally(&matrix, "doc-membership-v1").text(),
-        format!("{doc}/{doc} passed")
+        format!("{doc}/{doc} passed{recommended}")
     );
     // A planted failure, an expected one and a missing cell are counted where they are.
     let cells = &mut matrix.implementations[0].cells;
@@ -106,7 +119,10 @@ fn the_summary_counts_each_protocol_apart() {
     cells.retain(|c| !c.check.ends_with("/estimates_pinned"));
     assert_eq!(
         tally(&matrix, "doc-membership-v1").text(),
-        format!("{}/{doc} passed, 1 failed, 1 expected failure", doc - 2)
+        format!(
+            "{}/{doc} passed, 1 failed, 1 expected failure{recommended}",
+            doc - 2
+        )
     );
     assert_eq!(
         tally(&matrix, "fnv1a-utf16-v1").text(),
