@@ -322,43 +322,47 @@ fn drip(addr: SocketAddr, first: &str, drip: &str, give_up: Duration) -> Seen {
     stream
         .set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();
-    let started = Instant::now();
     // The server may answer and close before reading all of it (a body over
     // its limit): what it said is still read below.
     let _ = stream.write_all(first.as_bytes());
+    read_until_closed(&mut stream, give_up, |stream, reply| {
+        drip.is_empty() || !reply.is_empty() || stream.write_all(drip.as_bytes()).is_ok()
+    })
+}
+
+/// Reads until the server closes the connection (or an error) or `give_up`
+/// passes; after each read that times out, `idle` runs and may end it (false).
+fn read_until_closed(
+    stream: &mut TcpStream,
+    give_up: Duration,
+    mut idle: impl FnMut(&mut TcpStream, &[u8]) -> bool,
+) -> Seen {
+    let started = Instant::now();
     let mut reply = Vec::new();
     let mut buffer = [0_u8; 4096];
+    let mut closed_after = None;
     while started.elapsed() < give_up {
         match stream.read(&mut buffer) {
             Ok(0) => {
-                return Seen {
-                    reply: String::from_utf8_lossy(&reply).into_owned(),
-                    closed_after: Some(started.elapsed()),
-                };
+                closed_after = Some(started.elapsed());
+                break;
             }
             Ok(read) => reply.extend_from_slice(&buffer[..read]),
             Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                if !drip.is_empty()
-                    && reply.is_empty()
-                    && stream.write_all(drip.as_bytes()).is_err()
-                {
-                    return Seen {
-                        reply: String::from_utf8_lossy(&reply).into_owned(),
-                        closed_after: Some(started.elapsed()),
-                    };
+                if !idle(stream, &reply) {
+                    closed_after = Some(started.elapsed());
+                    break;
                 }
             }
             Err(_) => {
-                return Seen {
-                    reply: String::from_utf8_lossy(&reply).into_owned(),
-                    closed_after: Some(started.elapsed()),
-                };
+                closed_after = Some(started.elapsed());
+                break;
             }
         }
     }
     Seen {
         reply: String::from_utf8_lossy(&reply).into_owned(),
-        closed_after: None,
+        closed_after,
     }
 }
 
@@ -518,31 +522,7 @@ fn read_to_close(stream: &mut TcpStream, give_up: Duration) -> Seen {
     stream
         .set_read_timeout(Some(Duration::from_millis(100)))
         .unwrap();
-    let started = Instant::now();
-    let mut reply = Vec::new();
-    let mut buffer = [0_u8; 4096];
-    while started.elapsed() < give_up {
-        match stream.read(&mut buffer) {
-            Ok(0) => {
-                return Seen {
-                    reply: String::from_utf8_lossy(&reply).into_owned(),
-                    closed_after: Some(started.elapsed()),
-                };
-            }
-            Ok(read) => reply.extend_from_slice(&buffer[..read]),
-            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
-            Err(_) => {
-                return Seen {
-                    reply: String::from_utf8_lossy(&reply).into_owned(),
-                    closed_after: Some(started.elapsed()),
-                };
-            }
-        }
-    }
-    Seen {
-        reply: String::from_utf8_lossy(&reply).into_owned(),
-        closed_after: None,
-    }
+    read_until_closed(stream, give_up, |_, _| true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
