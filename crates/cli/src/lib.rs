@@ -10,4 +10,4 @@
 
 pub mod adapter;
 pub mod front;
-mod scan;
+use bloomproof_conformance::scan;
