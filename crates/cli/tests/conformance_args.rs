@@ -46,7 +46,10 @@ fn timeouts_in_the_range_are_taken() {
         // The adapter exits at once, before answering: the run stops with one
         // paragraph (exit 2); the timeout was taken.
         assert_eq!(code, Some(2), "--timeout {good:?}: {stderr}");
-        assert!(stderr.contains("did not answer its first request"), "{stderr}");
+        assert!(
+            stderr.contains("did not answer its first request"),
+            "{stderr}"
+        );
     }
 }
 
@@ -63,6 +66,9 @@ fn deadlines_are_finite_seconds_from_1_to_86400() {
     for good in ["1", "900", "86400"] {
         let (code, stderr) = run_with("--deadline", good);
         assert_eq!(code, Some(2), "--deadline {good:?}: {stderr}");
-        assert!(stderr.contains("did not answer its first request"), "{stderr}");
+        assert!(
+            stderr.contains("did not answer its first request"),
+            "{stderr}"
+        );
     }
 }

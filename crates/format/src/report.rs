@@ -107,24 +107,36 @@ impl Failure {
         }
     }
 
-    /// What makes two failures alike for folding: the actual text with its numbers
-    /// blanked (`request #12` and `request #13` are alike), whatever was compared.
+    /// What makes two failures alike for folding: the start of the actual text (32
+    /// characters) with its numbers blanked (`request #12` and `request #13` are
+    /// alike); for an actual that is a value rather than a message, what was compared
+    /// too (a wrong `position` is not like a wrong `h1`).
     fn likeness(&self) -> String {
-        let mut actual = String::new();
-        let mut digits = false;
-        for c in self.actual.chars().take(200) {
-            if c.is_ascii_digit() {
-                if !digits {
-                    actual.push('#');
-                }
-                digits = true;
-            } else {
-                digits = false;
-                actual.push(c);
-            }
+        let actual = blank_numbers(&self.actual, 32);
+        if serde_json::from_str::<serde::de::IgnoredAny>(&self.actual).is_ok() {
+            format!("{}\u{0}{actual}", blank_numbers(&self.what, 200))
+        } else {
+            actual
         }
-        actual
     }
+}
+
+/// The first `max` characters of `text`, each run of digits as one `#`.
+fn blank_numbers(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut digits = false;
+    for c in text.chars().take(max) {
+        if c.is_ascii_digit() {
+            if !digits {
+                out.push('#');
+            }
+            digits = true;
+        } else {
+            digits = false;
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `text` as the text report shows an expected or actual value: a JSON value cut to
@@ -389,6 +401,14 @@ impl Report {
         }
         for (protocol, figures) in &self.figures {
             if figures.is_empty() {
+                continue;
+            }
+            if figures.iter().all(|line| line.observed.is_none()) {
+                let _ = writeln!(
+                    out,
+                    "\nfigures, {protocol}: none of the {} published figures was observed",
+                    figures.len()
+                );
                 continue;
             }
             let _ = writeln!(
