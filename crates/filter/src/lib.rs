@@ -189,7 +189,7 @@ fn key_of(state: &[u32; 8]) -> u32 {
 
 /// Smallest batch that [`DocumentPrefilter::lookup_batch`] spreads over the cores;
 /// smaller batches run on the calling thread, where handing work to the pool would
-/// cost about as much as it saves (see BENCHMARKS.md for the measurement).
+/// cost about as much as it saves (see crates/bench/NOTES.md for the measurement).
 pub const BATCH_PARALLEL_MIN: usize = 256;
 
 /// Queries per task of a parallel batch shared by the caller and `helpers` threads: a
@@ -200,7 +200,7 @@ pub const BATCH_PARALLEL_MIN: usize = 256;
 /// costs about 17 us (k = 8 two-block digests each), a quarter of a whole 256-query
 /// batch, so with tasks that large the thread that takes the last one finishes up to
 /// 17 us after the other. Tasks of 8 bound that to about 4 us, for 32 hand-overs of a
-/// lock held for a few nanoseconds each. (BENCHMARKS.md.)
+/// lock held for a few nanoseconds each (crates/bench/NOTES.md).
 fn batch_grain(len: usize, helpers: usize) -> usize {
     (len / (32 * (helpers + 1))).clamp(8, 256)
 }
