@@ -118,6 +118,8 @@ struct Bug {
     description: String,
     plant: Plant,
     probe: Option<Probe>,
+    /// Right on every input the spec's cases hold, wrong elsewhere (`off_spec: true`).
+    off_spec: bool,
 }
 
 /// The whole file.
@@ -379,6 +381,7 @@ fn bug(value: &Value, index: usize, modes: &[String], kind: &Kind) -> Result<Bug
             "edits",
             "liar",
             "probe",
+            "off_spec",
         ],
         &at,
     )?;
@@ -456,12 +459,18 @@ fn bug(value: &Value, index: usize, modes: &[String], kind: &Kind) -> Result<Bug
         }
         None => None,
     };
+    let off_spec = match value.get("off_spec") {
+        None => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(_) => return Err(format!("{at}: `off_spec` must be true or false")),
+    };
     Ok(Bug {
         id,
         area,
         description,
         plant,
         probe,
+        off_spec,
     })
 }
 
@@ -1258,6 +1267,19 @@ fn summarise(
             strongest.join(", ")
         );
     }
+    let off_spec: Vec<bool> = chosen
+        .iter()
+        .zip(rows)
+        .filter(|(bug, _)| bug.off_spec)
+        .map(|(_, row)| matches!(row.verdict, Verdict::Caught(_)))
+        .collect();
+    if !off_spec.is_empty() {
+        println!(
+            "right on every input the spec's cases hold (off_spec): {} of {} caught",
+            off_spec.iter().filter(|caught| **caught).count(),
+            off_spec.len()
+        );
+    }
     println!();
     for bug in &survived {
         println!(
@@ -1354,6 +1376,7 @@ mod tests {
                 replace: "2".to_owned(),
             }]),
             probe: None,
+            off_spec: false,
         };
         let apply = |b: &Bug| match &b.plant {
             Plant::Patch(edits) => patch(&dir.0, PYTHON_DIR, b, edits),
