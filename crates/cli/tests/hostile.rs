@@ -501,3 +501,26 @@ fn a_request_of_exactly_16_mib_ending_in_crlf_is_served() {
     assert!(answer.starts_with(r#"{"id":1,"result":"#), "{answer}");
     assert!(answer.contains(r#""positions":[4]"#), "{answer}");
 }
+
+#[test]
+fn an_integer_beyond_64_bits_is_named_so() {
+    use std::io::Write;
+    let mut adapter = Command::new(BIN)
+        .arg("adapter")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = adapter.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"id\":1,\"protocol\":\"fnv1a-utf16-v1\",\"op\":\"positions\",\"m\":18446744073709551616,\"k\":1,\"units\":[97]}\n")
+        .unwrap();
+    drop(stdin);
+    let answer = text(&adapter.wait_with_output().unwrap().stdout);
+    assert!(
+        answer
+            .contains("integer out of range: \\\"18446744073709551616\\\" does not fit in 64 bits"),
+        "{answer}"
+    );
+    assert!(!answer.contains("floating point"), "{answer}");
+}

@@ -156,10 +156,15 @@ impl Loader {
         case: Option<&str>,
         value: serde_json::Value,
     ) -> Option<T> {
-        match serde_json::from_value(value) {
+        match T::deserialize(&value) {
             Ok(typed) => Some(typed),
             Err(err) => {
-                self.error(file, case, err.to_string());
+                // serde_json reads an integer beyond 64 bits as a float: say what it is.
+                let message = crate::quote::name_huge_integers(
+                    &err.to_string(),
+                    &huge_as_integers(&value).unwrap_or_default(),
+                );
+                self.error(file, case, message);
                 None
             }
         }
@@ -352,6 +357,20 @@ impl Loader {
                 Cases::Doc(doc_cases)
             },
         })
+    }
+}
+
+/// The first number of `value` that is a whole float beyond 64-bit integers, written
+/// as an integer (`18446744073709551616`): the integer serde_json read as a float.
+fn huge_as_integers(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::Number(n) => n
+            .as_f64()
+            .filter(|f| n.is_f64() && f.fract() == 0.0 && f.abs() >= 9.2e18)
+            .map(|f| format!("{f:.0}")),
+        serde_json::Value::Array(items) => items.iter().find_map(huge_as_integers),
+        serde_json::Value::Object(map) => map.values().find_map(huge_as_integers),
+        _ => None,
     }
 }
 
