@@ -408,7 +408,7 @@ fn spec_files_must_be_small_regular_files() {
     assert_eq!(code, Some(2));
     assert!(
         err.contains(
-            "huge.json: 2147483648 bytes, larger than a spec file may be (33554432 bytes, 32 MiB)"
+            "huge.json: 2147483648 bytes, larger than a spec file may be (8388608 bytes, 8 MiB)"
         ),
         "{err}"
     );
