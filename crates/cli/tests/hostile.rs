@@ -45,7 +45,7 @@ fn python_adapter(dir: &Path, answer: &str) -> String {
     format!("python3 {}", path.display())
 }
 
-/// Waits (at most 10 s) until `ready` holds.
+/// Waits (at most 30 s, for a loaded machine) until `ready` holds.
 fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
     let started = Instant::now();
     while !ready() {
