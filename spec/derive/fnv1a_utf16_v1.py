@@ -1084,6 +1084,34 @@ def cases():
                       "keeps the counters; the roundtrip must give back the same view. Afterwards w0 (an entry with no "
                       "history item) is a duplicate and the history drops w45. With m = 8, k = 1 the 300 entries give the "
                       "bits " + bits_after(8, 1, words) + " (derived), so \"zz\" is a " + zz_outcome + "."))
+    # counters at their maximum saturate (SESSION.md 5.4) and the export stays readable
+    # (SESSION.md 10, step 17)
+    top = 2 ** 64 - 1
+    a_query = {"kind": "query", "value": "a", "outcome": "truly_present"}
+    at_max = {"format": "bloomproof-session", "version": 1, "protocol": "fnv1a-utf16-v1",
+              "params": {"m": 8, "k": 1}, "drafts": {"m": "8", "k": "1", "insert": "", "query": ""},
+              "entries": ["a"], "counters": counters(top, top),
+              "last_operation": {"kind": "query", "value": "a", "display": "\"a\"",
+                                 "h1": hashes(utf16("a"))[0], "h2": hashes(utf16("a"))[1],
+                                 "positions": [{"index": 0, "position": positions(8, 1, utf16("a"))[0],
+                                                "before": True, "after": True}],
+                                 "outcome": "truly_present"},
+              "history": [a_query] * 256, "panels": {"positions": False, "model": False}}
+    assert positions(8, 1, utf16("b")) != positions(8, 1, utf16("a")) == positions(8, 1, utf16("i"))
+    out.append(script("counters/saturate-at-max", "export_import_round_trip",
+                      [(op("import", document=at_max), ok(active=True, counters=counters(top, top))),
+                       (op("query", value="b"),
+                        ok(counters=counters(top, top), last_operation={"outcome": "definitely_absent"},
+                           rate={"state": "defined", "false_positives": top, "negative_queries": top, "value": 1.0})),
+                       (op("roundtrip"), ok(counters=counters(top, top), last_operation={"outcome": "definitely_absent"})),
+                       (op("query", value="i"), ok(counters=counters(top, top), last_operation={"outcome": "false_positive"})),
+                       (op("roundtrip"), ok(counters=counters(top, top)))],
+                      ["rule", "bound"],
+                      "Counters at 2^64-1 saturate (SESSION.md 5.4): a definitely_absent query of \"b\" and a "
+                      "false_positive query of \"i\" (bit 4 of \"a\", m = 8, k = 1) leave both at 2^64-1, never "
+                      "2^64, which no export may hold. The full history (256 items, no new insertion) makes import "
+                      "step 17 compare the file's counters with the replayed ones; at 2^64-1 it skips the comparison "
+                      "of the two differences, so each roundtrip reads the export back with the same view."))
     # import size
     out.append(script("two-mib", "import_size_limit",
                       [(s, {}) for s in create(8, 1)] + [

@@ -130,8 +130,10 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
             return Err(fail(format!("unknown protocol {}", quote::prefix(other))));
         }
     };
-    let request =
-        request.map_err(|err| fail(quote::shorten_quotes(&format!("bad request: {err}"))))?;
+    let request = request.map_err(|err| {
+        let message = quote::name_huge_integers(&err.to_string(), line);
+        fail(quote::shorten_quotes(&format!("bad request: {message}")))
+    })?;
     if let Request::Fnv(FnvOp::Session { script }) = &request {
         script_fits(script.len()).map_err(fail)?;
     }

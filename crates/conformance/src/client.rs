@@ -93,14 +93,20 @@ static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
 /// gone) is ignored: the group's leader is killed and reaped directly as well.
 #[cfg(unix)]
 fn kill_group(group: u32) {
+    send_kill(group);
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.remove(&group);
+    }
+}
+
+/// SIGKILL to the process group `group`, errors ignored.
+#[cfg(unix)]
+fn send_kill(group: u32) {
     if let Some(pid) = i32::try_from(group)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
     {
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-    if let Ok(mut groups) = GROUPS.lock() {
-        groups.remove(&group);
     }
 }
 
@@ -122,12 +128,13 @@ fn end_groups_on_signals() {
         };
         let _ = spawn_thread("signals", move || {
             if let Some(signal) = signals.forever().next() {
-                let groups: Vec<u32> = GROUPS
+                // The list stays locked until the exit: no adapter starts after the
+                // kill (a start waits for the lock).
+                let groups = GROUPS
                     .lock()
-                    .map(|groups| groups.iter().copied().collect())
-                    .unwrap_or_default();
-                for group in groups {
-                    kill_group(group);
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                for &group in groups.iter() {
+                    send_kill(group);
                 }
                 std::process::exit(128 + signal);
             }
@@ -214,12 +221,16 @@ impl AdapterProcess {
     /// per request (for writing it and reading its response).
     pub fn start(command: &str, timeout: Duration) -> Result<Self, String> {
         end_groups_on_signals();
+        // The list of groups is held from before the spawn until the new group is in
+        // it: a signal in between waits for it, so no group escapes the handler.
+        let mut groups = GROUPS.lock().ok();
         let mut child = spawn_adapter(command)
             .map_err(|err| format!("cannot start adapter `{command}`: {err}"))?;
         let group = child.id();
-        if let Ok(mut groups) = GROUPS.lock() {
+        if let Some(groups) = groups.as_mut() {
             groups.insert(group);
         }
+        drop(groups);
         let mut process = AdapterProcess {
             command: command.to_string(),
             child: None,
