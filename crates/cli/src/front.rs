@@ -3,7 +3,7 @@
 
 use bloomproof_conformance::adapter::{DEFAULT_TIMEOUT, parse_timeout};
 use bloomproof_conformance::run::{Subjects, run};
-use bloomproof_conformance::{accumulated, embedded};
+use bloomproof_conformance::{Spec, accumulated, embedded};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,37 +55,9 @@ pub struct Options {
 /// version ([`embedded::version`]). Exit code 0 when every check passed, 1 when
 /// one failed, 2 when the spec did not load.
 pub fn conformance(options: &Options) -> ExitCode {
-    // The version (a SHA-256 over the spec files) is computed beside the loading.
-    let (loaded, version) = std::thread::scope(|scope| {
-        let version = scope.spawn(|| match &options.spec_dir {
-            None => Ok(embedded::embedded_version()),
-            Some(dir) => embedded::files_in(dir).map(|files| embedded::version(&files)),
-        });
-        let loaded = match &options.spec_dir {
-            None => embedded::load(),
-            Some(dir) => bloomproof_conformance::load(dir),
-        };
-        match version.join() {
-            Ok(version) => (loaded, version),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    });
-    let spec = match loaded {
-        Ok(spec) => spec,
-        Err(errors) => {
-            for error in &errors {
-                eprintln!("load error: {error}");
-            }
-            eprintln!("{} load errors: the spec was not run", errors.len());
-            return ExitCode::from(2);
-        }
-    };
-    let spec_version = match version {
-        Ok(version) => version,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return ExitCode::from(2);
-        }
+    let (spec, spec_version) = match load_spec(options.spec_dir.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let mut subjects = match &options.implementation {
         None => Subjects::rust(),
@@ -139,6 +111,43 @@ pub fn conformance(options: &Options) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Loads the spec (the one embedded in this binary, or the folder `dir`) and its
+/// version ([`embedded::version`], computed beside the loading). On failure, the load
+/// errors are printed on stderr and the exit code is 2.
+pub fn load_spec(dir: Option<&std::path::Path>) -> Result<(Spec, String), ExitCode> {
+    let (loaded, version) = std::thread::scope(|scope| {
+        let version = scope.spawn(|| match dir {
+            None => Ok(embedded::embedded_version()),
+            Some(dir) => embedded::files_in(dir).map(|files| embedded::version(&files)),
+        });
+        let loaded = match dir {
+            None => embedded::load(),
+            Some(dir) => bloomproof_conformance::load(dir),
+        };
+        match version.join() {
+            Ok(version) => (loaded, version),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    let spec = match loaded {
+        Ok(spec) => spec,
+        Err(errors) => {
+            for error in &errors {
+                eprintln!("load error: {error}");
+            }
+            eprintln!("{} load errors: the spec was not run", errors.len());
+            return Err(ExitCode::from(2));
+        }
+    };
+    match version {
+        Ok(version) => Ok((spec, version)),
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(ExitCode::from(2))
+        }
     }
 }
 

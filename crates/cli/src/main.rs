@@ -31,6 +31,10 @@ enum Command {
     /// Print the stages and positions of one hash as JSON.
     #[command(subcommand)]
     Positions(explain::Target),
+    /// Run the suite against several implementations side by side, cross-read what
+    /// each writes with every other, and write the results matrix (a page, JSON, a
+    /// summary and badges).
+    Matrix(bloomproof::matrix::MatrixArgs),
     /// Answer the adapter protocol (JSON lines on stdin/stdout) with the Rust
     /// implementation; see spec/ADAPTER.md.
     Adapter,
@@ -120,6 +124,7 @@ fn main() -> ExitCode {
             }
             Err(message) => bad_input(&message),
         },
+        Command::Matrix(args) => bloomproof::matrix::matrix(&args),
         Command::Adapter => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();

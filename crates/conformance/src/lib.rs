@@ -20,7 +20,6 @@ pub mod fnv_checks;
 mod hooks;
 pub mod lines;
 pub mod load;
-pub mod matrix;
 pub mod model;
 pub mod quote;
 pub mod report;

@@ -47,15 +47,13 @@ pub fn run_check(
     figures: &mut Figures,
 ) -> CheckOutcome {
     let started = Instant::now();
+    let documented = protocol.checks.iter().find(|c| c.name == check);
     let mut outcome = CheckOutcome {
         protocol: protocol.protocol.clone(),
         name: check.to_string(),
+        level: documented.map(|c| c.level).unwrap_or_default(),
         cases: 0,
-        inside_implementation: protocol
-            .checks
-            .iter()
-            .find(|c| c.name == check)
-            .and_then(|c| c.inside_implementation.clone()),
+        inside_implementation: documented.and_then(|c| c.inside_implementation.clone()),
         failures: Vec::new(),
         elapsed_ms: None,
     };

@@ -325,6 +325,12 @@ impl DocSubject for RustDoc {
                 seed_buffer.push(0xff);
                 ("done", "XORed the seed buffer with ff and appended ff".to_string())
             }
+            MutationAttempt::BypassGuards => (
+                "impossible",
+                "safe Rust has no way past the type system's guards: the fields are private and no \
+                 &mut DocumentPrefilter is handed out; an unsafe write would be memory corruption"
+                    .to_string(),
+            ),
             MutationAttempt::Reconstruct => (
                 "impossible",
                 "Rust has no constructor to run again on an existing value; the snapshot binding is not mut".to_string(),

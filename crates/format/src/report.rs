@@ -21,6 +21,29 @@ pub struct PublishedFigure {
     pub source: String,
 }
 
+/// What a check rests on, and so whether it counts in a run's verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A rule of the source documents, or of the wire contract any adapter must follow:
+    /// counted in `N passed, M failed` and the exit status.
+    #[default]
+    Required,
+    /// Beyond the sources (tamper resistance, hardening): counted on a line of its own,
+    /// never in the verdict.
+    Recommended,
+}
+
+impl Level {
+    /// `required` or `recommended`, as in `checks.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Recommended => "recommended",
+        }
+    }
+}
+
 /// One mismatch, with everything needed to see why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
@@ -43,6 +66,9 @@ pub struct CheckOutcome {
     pub protocol: String,
     /// The check's name.
     pub name: String,
+    /// Whether the check counts in the verdict (`required`) or on its own line
+    /// (`recommended`).
+    pub level: Level,
     /// Number of cases run.
     pub cases: usize,
     /// What part of the check runs inside the implementation, unseen by the runner.
@@ -142,10 +168,15 @@ pub struct Report {
     /// Figure lines per protocol: every value was given by the implementation in this
     /// run.
     pub figures: Vec<(String, Vec<FigureLine>)>,
-    /// Number of checks passed.
+    /// Number of required checks passed.
     pub passed: usize,
-    /// Number of checks failed.
+    /// Number of required checks failed: the verdict (and the exit status) is this
+    /// being 0.
     pub failed: usize,
+    /// Number of recommended checks passed (not in the verdict).
+    pub recommended_passed: usize,
+    /// Number of recommended checks failed (not in the verdict).
+    pub recommended_failed: usize,
     /// How long the whole run took, in milliseconds (wall time, checks run on
     /// [`Report::threads`] threads); `None` once [`Report::without_times`] removed it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,12 +188,16 @@ pub struct Report {
 }
 
 impl Report {
-    /// Adds an outcome, keeping the totals.
+    /// Adds an outcome, keeping the totals of its level.
     pub fn push(&mut self, outcome: CheckOutcome) {
+        let (passed, failed) = match outcome.level {
+            Level::Required => (&mut self.passed, &mut self.failed),
+            Level::Recommended => (&mut self.recommended_passed, &mut self.recommended_failed),
+        };
         if outcome.passed() {
-            self.passed += 1;
+            *passed += 1;
         } else {
-            self.failed += 1;
+            *failed += 1;
         }
         self.checks.push(outcome);
     }
@@ -178,8 +213,9 @@ impl Report {
         self
     }
 
-    /// The text report: a line per check, failures, figures, the time (unless
-    /// [`Report::without_times`] removed it) and `N passed, M failed`.
+    /// The text report: a line per check (a recommended one marked so), failures,
+    /// figures, the time (unless [`Report::without_times`] removed it), the recommended
+    /// checks' count when any ran, and `N passed, M failed` of the required checks.
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "implementation: {}", self.implementation);
@@ -197,9 +233,13 @@ impl Report {
         for check in &self.checks {
             let status = if check.passed() { "ok    " } else { "FAILED" };
             let plural = if check.cases == 1 { "case" } else { "cases" };
+            let level = match check.level {
+                Level::Required => "",
+                Level::Recommended => "  (recommended)",
+            };
             let _ = writeln!(
                 out,
-                "{status} {:proto_width$}  {:width$}  {} {plural}",
+                "{status} {:proto_width$}  {:width$}  {} {plural}{level}",
                 check.protocol, check.name, check.cases
             );
             if let Some(inside) = &check.inside_implementation {
@@ -238,6 +278,13 @@ impl Report {
                 let _ = write!(out, " (slowest check {} {ms:.1} ms)", check.full_name());
             }
             out.push('\n');
+        }
+        if self.recommended_passed + self.recommended_failed > 0 {
+            let _ = writeln!(
+                out,
+                "recommended (not in the verdict): {} passed, {} failed",
+                self.recommended_passed, self.recommended_failed
+            );
         }
         let _ = writeln!(out, "{} passed, {} failed", self.passed, self.failed);
         out
