@@ -425,9 +425,10 @@ function refresh(options) {
 const MSG_FIELDS = { 'filter-msg': ['m', 'k'], 'ops-msg': ['insert', 'query'] };
 
 /** A refused change's error goes once its cause is gone: after any accepted change of
- * the filter, every error about the filter's fields and operations is cleared. */
+ * the filter, every error about a refused change (a field, an operation, a file or a
+ * link that changed nothing) is cleared. */
 function clearStaleErrors() {
-  for (const id of ['filter-msg', 'ops-msg']) {
+  for (const id of ['filter-msg', 'ops-msg', 'session-msg', 'share-msg', 'notice']) {
     if ($(id).classList.contains('error')) showMsg(id, '');
   }
   markInvalid([]);

@@ -1372,6 +1372,16 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await page.click('#create');
     await h.waitText('#filter-status', /m = 65 bits/);
     await h.until('the stale error gone', () => !document.querySelector('#ops-msg').classList.contains('error'));
+    // A link and a file that were refused: their errors go with the next accepted change.
+    await page.fill('#restore-link', 'http://127.0.0.1/#share=%%%');
+    await page.click('#restore');
+    await h.waitText('#share-msg', /not base64url/);
+    await page.setInputFiles('#import-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{') });
+    await h.waitText('#session-msg', /bad\.json: The file is not valid JSON/);
+    await h.submit('#insert', 'accepted');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    await h.until('the refused link\'s and file\'s errors gone',
+      () => ['#share-msg', '#session-msg'].every((sel) => !document.querySelector(sel).classList.contains('error')));
     await fitsEveryView(h);
   });
 
