@@ -1095,16 +1095,19 @@ describe('the page as a person meets it, and the page loses no work', () => {
         }
         await h.waitText('#rate', /^1\/2 = 0\.5$/);
       }
-      // Below 992 px one column: the grid follows the result and its counters directly.
+      assert.equal(await page.evaluate(boxes, ['#last-rate']).then((b) => b['#last-rate']), null, 'the rate is not repeated on a wide screen');
+      // Below 992 px one column: the grid right after the result (which repeats the
+      // rate), the counters after the grid.
       await page.setViewportSize({ width: 375, height: 800 });
       await h.waitLayout(375);
       await h.submit('#query', 'c');
       await h.waitText('#last', /"c"/);
-      const seen = await page.evaluate(boxes, ['#query', '#last', '#state', '#bits', '#bitbox', '#plot']);
-      assert.ok(seen['#last'].top >= seen['#query'].bottom && seen['#state'].top >= seen['#last'].bottom, JSON.stringify(seen));
-      // Between the counters and the Bits section: the two buttons and one hint only.
-      assert.ok(seen['#bits'].top > seen['#state'].bottom && seen['#bits'].top - seen['#state'].bottom < 280, JSON.stringify(seen));
-      assert.ok(seen['#bitbox'].bottom < seen['#plot'].top, JSON.stringify(seen));
+      const seen = await page.evaluate(boxes, ['#query', '#last', '#state', '#bits', '#bitbox', '#plot', '#last-rate']);
+      assert.ok(seen['#last'].top >= seen['#query'].bottom, JSON.stringify(seen));
+      assert.ok(seen['#bits'].top >= seen['#last'].bottom && seen['#bits'].top - seen['#last'].bottom < 40, JSON.stringify(seen));
+      assert.ok(seen['#state'].top >= seen['#bitbox'].bottom && seen['#plot'].top >= seen['#state'].bottom, JSON.stringify(seen));
+      assert.ok(seen['#last-rate'], 'the rate repeated in the result at 375 px');
+      assert.equal(await h.text('#last-rate'), `Observed false-positive rate: ${await h.text('#rate')}; n = ${await h.text('#n')}.`);
       // The operation brings its result into view (the field is near the screen's foot).
       await h.until('the result in view at 375 px', () => {
         const r = document.querySelector('#last').getBoundingClientRect();
