@@ -664,6 +664,21 @@ def session_rule_cases():
                       "SESSION.md 3 and 5.7: nothing but set_panel changes a panel (an import replaces the whole session): "
                       "panels opened before any filter stay open through create, insert, query, insert_example, reset, a "
                       "discard, a rejected step and a roundtrip; the fixture's import brings its own panels."))
+    # 5.6 and the table of 5: reset needs a filter (an error, not a no-op), as do
+    # insert_example, insert and query; set_panel never fails.
+    none = [(op(name, **kw), err("no_active_filter")) for name, kw in
+            (("reset", {}), ("insert_example", {}), ("insert", {"value": "a"}), ("query", {"value": "a"}))]
+    out.append(script("reset/no-filter", "reset_keeps_drafts",
+                      none + [(op("set_panel", panel="model", open=True), ok(active=False, panels={"positions": False, "model": True}))] +
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), ok(distinct_entries=1)),
+                          (op("reset"), ok(active=True, distinct_entries=0)),
+                          (op("reset"), ok(active=True, distinct_entries=0)),
+                          (op("set_draft", field="k", value="2"), ok(active=False)),
+                      ] + none, ["rule", "error"],
+                      "SESSION.md 5.6 (note: reset with no filter is an error, not a no-op) and the table of section 5: on a "
+                      "new session and after a discard, reset, insert_example, insert and query are no_active_filter and change "
+                      "nothing; reset of an empty filter is accepted."))
     # 5.5: insert_example on a filter that already holds entries: the letters already there
     # are recorded as duplicates, in order; each new one resets the counters.
     hist = [{"kind": "insert", "units": [ord(c)], "display": '"%s"' % c, "outcome": "new"} for c in "hgfedcb"]
