@@ -634,13 +634,23 @@ def session_rule_cases():
               (op("set_draft", field="query", value="+1"), ok(active=True)),
               (op("reset"), ok(active=True)),
               (op("set_draft", field="m", value="7"), ok(active=False)),
-              (op("set_draft", field="m", value="x"), ok(active=False, drafts={"m": "x"}))]
+              (op("set_draft", field="m", value="x"), ok(active=False, drafts={"m": "x"})),
+              # 5.2: a digit string too long for a 64-bit integer is out of range, not invalid;
+              # leading zeros do not count.
+              (op("set_draft", field="m", value="99999999999999999999"), ok(active=False)),
+              (op("create"), err("out_of_range")),
+              (op("set_draft", field="m", value="00000000000000000008"), ok(active=False)),
+              (op("set_draft", field="k", value="000000000000000000012"), ok(active=False)),
+              (op("create"), ok(active=True, params={"m": 8, "k": 12})),
+              (op("set_draft", field="k", value="18446744073709551617"), ok(active=False)),
+              (op("create"), err("out_of_range"))]
     out.append(script("drafts/almost-denote", "parameter_change_discards_filter", steps, ["rule"],
                       "SESSION.md 5.1: a draft denotes a parameter when it is one or more ASCII digits whose value equals it. "
                       "\"08\", \"0008\", \"01\" keep an m = 8, k = 1 filter; a space on either side, a sign, a decimal point, an "
                       "exponent, a hex prefix, the empty text, another value and non-ASCII digits (U+FF18, U+0668, U+FF11) "
                       "discard it, and setting the value back does not bring it back. The insert and query drafts never "
-                      "discard; with no filter a draft is only stored."))
+                      "discard; with no filter a draft is only stored. SESSION.md 5.2: twenty 9s and 2^64 + 1 are out_of_range at "
+                      "create (not invalid_draft); twenty digits of leading zeros and 8 (or 12) are 8 (or 12)."))
     # 3 and 5.7: panels survive every operation but set_panel and import.
     both = {"positions": True, "model": True}
     out.append(script("panels/after-operations", "reset_keeps_drafts",
@@ -885,7 +895,7 @@ def session_rule_cases():
                        (op("insert", value="a"), ok(estimates={"m": 8, "k": 1, "n": 1, "classic": 0.1175030974154046, "finite_m": 0.125, "exact": 0.125, "optimal_k": 6})),
                        (op("insert", value="a"), ok(estimates={"n": 1, "exact": 0.125, "optimal_k": 6})),
                        (op("query", value="b"), ok(estimates={"n": 1, "exact": 0.125})),
-                       (op("insert", value="i"), ok(estimates=view_estimates(8, 1, 2))),
+                       (op("insert", value="i"), ok(bits_set=1, distinct_entries=2, estimates=view_estimates(8, 1, 2))),
                        (op("insert", value="j"), ok(estimates=view_estimates(8, 1, 3))),
                        (op("reset"), ok(estimates=zero)),
                        (op("set_draft", field="k", value="12"), ok(estimates=None)),
@@ -894,7 +904,7 @@ def session_rule_cases():
                        (op("roundtrip"), ok(estimates={"n": 1, "exact": 0.18023423533325167})),
                        ], ["rule", "exact-rational", "seed-figure"],
                       "SESSION.md 7 and 8: the view's estimates are estimates(m, k, n) with n the distinct entries: null with no "
-                      "filter, all 0 and optimal_k 1 at n = 0, SESSION.md 8's figures for (8, 1, 1) and (8, 12, 1) (exact "
+                      "filter, all 0 and optimal_k 1 at n = 0 (bits_set 1 with the entries a and i, both on bit 4), SESSION.md 8's figures for (8, 1, 1) and (8, 12, 1) (exact "
                       "0.18023423533325167), unchanged by a duplicate and by a query, back to n = 0 after reset; the rest "
                       "exact-rational."))
     return out
