@@ -13,4 +13,4 @@
 pub mod adapter;
 pub mod front;
 pub mod matrix;
-mod scan;
+use bloomproof_conformance::scan;

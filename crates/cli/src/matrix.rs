@@ -98,7 +98,8 @@ fn sessions(args: &MatrixArgs) -> Result<Vec<(String, ExportedSession)>, String>
 }
 
 /// Runs the matrix: exit 0 when it passed, 1 when it failed (each error on stderr), 2
-/// when the flags, the spec or a file given could not be read.
+/// when the flags, the spec or a file given could not be read, or the matrix or its
+/// summary could not be written.
 pub fn matrix(args: &MatrixArgs) -> ExitCode {
     let usage = |message: String| {
         eprintln!("bloomproof matrix: error: {message}");
@@ -128,7 +129,9 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
         eprintln!("bloomproof matrix: cannot write the matrix: {message}");
         return ExitCode::from(2);
     }
-    crate::front::write_stdout(&bloomproof_matrix::page::summary(&matrix));
+    if crate::front::write_stdout(&bloomproof_matrix::page::summary(&matrix)).is_err() {
+        return ExitCode::from(2);
+    }
     eprintln!(
         "wrote {} (index.html, failures.html, matrix.json, summary.md, badges/)",
         args.out.display()

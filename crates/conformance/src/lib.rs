@@ -30,4 +30,5 @@ mod verdict;
 pub use load::{LoadError, Spec, load};
 pub use report::{CheckOutcome, Failure, Report};
 pub use run::run;
+pub mod scan;
 pub mod schemas;

@@ -136,6 +136,8 @@ mod tests {
             } else {
                 Vec::new()
             },
+            more_failures: 0,
+            crashed: false,
             elapsed_ms: None,
         }
     }
