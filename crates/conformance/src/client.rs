@@ -72,7 +72,7 @@ pub struct AdapterProcess {
 const NAME_SHOWN: usize = crate::quote::QUOTE_MAX;
 
 /// The longest an error's `message` from an adapter is kept, in characters.
-const MESSAGE_SHOWN: usize = 4 * crate::quote::QUOTE_MAX;
+const MESSAGE_SHOWN: usize = 2 * crate::quote::QUOTE_MAX;
 
 /// The stderr lines that name a crash's cause, by what they contain: a Rust or Go
 /// panic, a Python traceback, a Go runtime error, an exception (`TypeError: ...`).

@@ -228,12 +228,11 @@ impl CheckOutcome {
         }
         for (likeness, failure, more) in &groups {
             if let Some((_, earlier)) = seen.iter().find(|(like, _)| like == likeness) {
-                let _ = writeln!(
-                    out,
-                    "  case {} and {} more failed as in {earlier}",
-                    crate::untrusted(&failure.case, VALUE_SHOWN),
-                    more.len(),
-                );
+                let case = crate::untrusted(&failure.case, VALUE_SHOWN);
+                let _ = match more.len() {
+                    0 => writeln!(out, "  case {case} failed as in {earlier}"),
+                    n => writeln!(out, "  case {case} and {n} more failed as in {earlier}"),
+                };
                 continue;
             }
             seen.push((likeness.clone(), self.full_name()));
