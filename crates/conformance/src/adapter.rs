@@ -154,6 +154,13 @@ impl DocSubject for AdapterDoc {
             .unwrap_or_default()
     }
 
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        self.0
+            .lock()
+            .ok()
+            .map(|p| (p.command().to_string(), p.timeout()))
+    }
+
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
         let r: DigestResult = call(
             &self.0,

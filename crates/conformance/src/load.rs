@@ -71,6 +71,9 @@ pub struct ProtocolSpec {
 pub struct Spec {
     /// One entry per protocol folder, in name order.
     pub protocols: Vec<ProtocolSpec>,
+    /// The adapter protocol's own checks (`adapter-protocol.json`), when the spec
+    /// folder has the file; run only against an adapter.
+    pub wire: Option<bloomproof_format::wire::WireFile>,
 }
 
 impl Spec {
@@ -111,11 +114,58 @@ impl Loader {
                 "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
             );
         }
+        let wire = self.wire(&root.join(crate::wire::FILE));
         if self.errors.is_empty() {
-            Ok(Spec { protocols })
+            Ok(Spec { protocols, wire })
         } else {
             Err(self.errors)
         }
+    }
+
+    /// `adapter-protocol.json`, when the spec has it: counts, versions, case ids
+    /// unique, every case's check documented, every check with a case.
+    fn wire(&mut self, file: &Path) -> Option<bloomproof_format::wire::WireFile> {
+        if !(self.texts.contains_key(file) || self.from_disk && file.exists()) {
+            return None;
+        }
+        let value = self.read_json(file)?;
+        let wire: bloomproof_format::wire::WireFile = self.typed(file, None, value)?;
+        if wire.format_version != FORMAT_VERSION {
+            let message = format!(
+                "`format_version` is {}; this runner reads {FORMAT_VERSION}",
+                wire.format_version
+            );
+            self.error(file, None, message);
+        }
+        for (what, declared, counted) in [
+            ("check_count", wire.check_count, wire.checks.len()),
+            ("case_count", wire.case_count, wire.cases.len()),
+        ] {
+            if declared != counted {
+                self.error(
+                    file,
+                    None,
+                    format!("`{what}` says {declared} but the file has {counted}"),
+                );
+            }
+        }
+        let mut ids = BTreeSet::new();
+        for case in &wire.cases {
+            if !ids.insert(case.id.as_str()) {
+                self.error(file, Some(&case.id), "the case id is used twice");
+            }
+            if !wire.checks.iter().any(|c| c.name == case.check) {
+                let message = format!("check `{}` is not documented in the file", case.check);
+                self.error(file, Some(&case.id), message);
+            }
+        }
+        for check in &wire.checks {
+            if !wire.cases.iter().any(|c| c.check == check.name) {
+                let message = format!("documented check `{}` has no case", check.name);
+                self.error(file, None, message);
+            }
+        }
+        Some(wire)
     }
 
     fn error(&mut self, file: &Path, case: Option<&str>, message: impl Into<String>) {

@@ -195,6 +195,11 @@ pub fn run_with_threads(
             figure_lines(&figures, &protocol.published_figures, names),
         ));
     }
+    if let (Some(wire), Some((command, timeout))) = (&spec.wire, subjects.doc.adapter()) {
+        for outcome in crate::wire::run(wire, &command, timeout, filter) {
+            report.push(outcome);
+        }
+    }
     report.threads = Some(threads);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     report

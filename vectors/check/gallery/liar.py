@@ -27,13 +27,17 @@ Modes:
   errors_as_value             every error of kind `type` reported as kind `value`
   hide_session_errors         drop `error` from every fnv1a-utf16-v1 session step (rejected steps
                               reported as if they went through)
+  keep_duplicates             read each request as most JSON readers do (a repeated key: the last
+                              one wins) and forward it without the duplicate, so a request the
+                              adapter protocol refuses is answered
 """
 import json
 import subprocess
 import sys
 
 MODES = ("passthrough", "drop_field", "self_reported_immutability", "invented_figures",
-         "always_duplicate", "replay_first", "errors_as_value", "hide_session_errors")
+         "always_duplicate", "replay_first", "errors_as_value", "hide_session_errors",
+         "keep_duplicates")
 TRIPLE = ("maybe_present", "exact_checked", "duplicate")
 
 
@@ -85,6 +89,12 @@ class Liar:
         if request.get("op") == "mutate":
             return {"id": request.get("id"), "result": _invented_mutation(request)}
         return None
+
+    def forwarded(self, raw, request):
+        """The request line the real adapter gets."""
+        if self.mode == "keep_duplicates" and request:
+            return (_dumps(request) + "\n").encode()
+        return raw if raw.endswith(b"\n") else raw + b"\n"
 
     def rewrite(self, request, response):
         """The response as this liar tells it."""
@@ -145,7 +155,7 @@ def main(argv):
             out.flush()
             continue
         try:
-            child.stdin.write(raw if raw.endswith(b"\n") else raw + b"\n")
+            child.stdin.write(liar.forwarded(raw, request))
             child.stdin.flush()
         except BrokenPipeError:
             break

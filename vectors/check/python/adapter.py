@@ -27,6 +27,7 @@ class BadRequest(Exception):
 
 # spec/ADAPTER.md, "Input no request may hold".
 SCRIPT_MAX = 1024   # steps of one `session` script
+RESPONSE_MAX = 1048576  # bytes of one response line, without its newline (1 MiB)
 QUOTE_MAX = 64      # characters of a bad value an error message quotes
 
 
@@ -49,6 +50,12 @@ def _no_duplicate_keys(pairs):
             raise DuplicateKey(f"duplicate key {_quote(key)} in the request")
         seen.add(key)
     return dict(pairs)
+
+
+def _parse_int(text):
+    """A JSON integer; `-0` is read as the float -0.0, since ADAPTER.md says it is no
+    integer (json.loads reads `16.0` and `1e1` as floats already)."""
+    return float(text) if text == "-0" else int(text)
 
 
 # ------------------------------------------------------------------ arguments
@@ -624,7 +631,7 @@ def _error(kind, message, field=None):
 
 def respond(line):
     try:
-        req = json.loads(line, object_pairs_hook=_no_duplicate_keys)
+        req = json.loads(line, object_pairs_hook=_no_duplicate_keys, parse_int=_parse_int)
     except DuplicateKey as e:
         return {"id": None, "error": _error("bad_request", str(e))}
     except (ValueError, RecursionError) as e:
@@ -672,6 +679,10 @@ def main():
             text = _dumps(response)
         except (TypeError, ValueError) as e:  # a result that is not JSON: never die on it
             text = _dumps({"id": response.get("id"), "error": _error("internal", f"unserialisable result: {e}")})
+        if len(text) > RESPONSE_MAX:  # ASCII only (ensure_ascii): characters are bytes
+            text = _dumps({"id": response.get("id"), "error": _error(
+                "bad_request", f"the answer would be a {len(text)}-byte line: a response line has at most "
+                               f"{RESPONSE_MAX} bytes (1 MiB); ask for less at a time")})
         out.write(text + "\n")
         out.flush()
 
