@@ -713,7 +713,7 @@ function requestValue(tree) {
 export function handle(line) {
   let req;
   try {
-    req = requestValue(parseJson(line, { loneSurrogates: true, lastKeyWins: true, maxDepth: NESTING_MAX }));
+    req = requestValue(parseJson(line, { loneSurrogates: false, lastKeyWins: true, maxDepth: NESTING_MAX }));
   } catch (e) {
     return { id: null, error: { kind: 'bad_request', message: `not JSON: ${e.message}` } };
   }

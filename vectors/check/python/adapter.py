@@ -52,6 +52,23 @@ def _no_duplicate_keys(pairs):
     return dict(pairs)
 
 
+def _holds_lone_surrogate(value):
+    """Whether a string (or key) of the parsed request holds a lone surrogate: json.loads
+    reads `"\\ud800"` into one, which ADAPTER.md says no request may hold."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if type(v) is str:
+            if any("\ud800" <= c <= "\udfff" for c in v):
+                return True
+        elif type(v) is dict:
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif type(v) is list:
+            todo.extend(v)
+    return False
+
+
 def _parse_int(text):
     """A JSON integer; `-0` is read as the float -0.0, since ADAPTER.md says it is no
     integer (json.loads reads `16.0` and `1e1` as floats already)."""
@@ -638,6 +655,9 @@ def respond(line):
         return {"id": None, "error": _error("bad_request", f"not JSON: {e}")}
     if type(req) is not dict:
         return {"id": None, "error": _error("bad_request", "a request is a JSON object")}
+    if _holds_lone_surrogate(req):
+        return {"id": None, "error": _error("bad_request", "not JSON: a lone-surrogate escape "
+                                            "(send UTF-16 strings as arrays of code units)")}
     rid = req.get("id")
     if not ((type(rid) is int and rid >= 0) or type(rid) is str):
         return {"id": None, "error": _error("bad_request", "id must be a non-negative integer or a string")}
