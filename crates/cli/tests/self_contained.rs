@@ -108,14 +108,24 @@ fn spec_export_writes_spec_byte_for_byte_and_refuses_to_overwrite() {
         assert_eq!(shown.stdout, on_disk, "spec show {name}");
     }
     for name in ["ADAPTER.md", "SESSION.md", "doc-membership-v1/PROTOCOL.md"] {
-        assert!(embedded::DOCUMENTS.iter().any(|(n, _)| n.ends_with(name)), "{name}");
+        assert!(
+            embedded::DOCUMENTS.iter().any(|(n, _)| n.ends_with(name)),
+            "{name}"
+        );
     }
     let unknown = run(temp.path(), &["spec", "show", "PROTOCOL.md"]);
-    assert_eq!(unknown.status.code(), Some(2), "two documents have that file name");
+    assert_eq!(
+        unknown.status.code(),
+        Some(2),
+        "two documents have that file name"
+    );
     assert!(stderr(&unknown).contains("fnv1a-utf16-v1/PROTOCOL.md"));
     let rules = run(temp.path(), &["spec", "rules"]);
     assert_eq!(rules.status.code(), Some(0), "{}", stderr(&rules));
-    assert!(stdout(&rules).contains("DOC-HASH-MESSAGE  (doc-membership-v1/PROTOCOL.md)\n  doc-membership-v1/08-"));
+    assert!(
+        stdout(&rules)
+            .contains("DOC-HASH-MESSAGE  (doc-membership-v1/PROTOCOL.md)\n  doc-membership-v1/08-")
+    );
     assert!(stdout(&rules).ends_with(" known gaps\n"));
     // The exported folder runs, with the embedded spec's version.
     let run_exported = run(

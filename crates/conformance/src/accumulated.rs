@@ -21,8 +21,10 @@ pub const GENERATOR: &str = "bloomproof accumulated v1";
 /// Reads `spec/accumulated.json` from the spec folder.
 pub fn load(spec_dir: &Path) -> Result<AccumulatedFile, String> {
     let path = spec_dir.join("accumulated.json");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|err| format!("{}: cannot read: {err}", path.display()))?;
+    let bytes =
+        crate::embedded::read_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|err| format!("{}: not UTF-8: {}", path.display(), err.utf8_error()))?;
     parse(&text, &path.display().to_string())
 }
 

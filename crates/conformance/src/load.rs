@@ -324,16 +324,15 @@ impl Loader {
     fn read_json(&mut self, file: &Path) -> Option<serde_json::Value> {
         let read = match self.texts.remove(file) {
             Some(text) => Ok(text),
-            None if self.from_disk => std::fs::read_to_string(file),
-            None => Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "not in the spec files",
-            )),
+            None if self.from_disk => crate::embedded::read_file(file).and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|err| format!("not UTF-8: {}", err.utf8_error()))
+            }),
+            None => Err("cannot read: not in the spec files".to_string()),
         };
         let text = match read {
             Ok(text) => text,
             Err(err) => {
-                self.error(file, None, format!("cannot read: {err}"));
+                self.error(file, None, err);
                 return None;
             }
         };

@@ -2,8 +2,9 @@
 
 use crate::load::{Cases, ProtocolSpec, Spec};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
-use crate::subject::{DocSubject, FnvSubject};
+use crate::subject::{Between, DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -24,9 +25,22 @@ impl Subjects {
         }
     }
 
-    /// Both protocols through one adapter subprocess, `timeout` per request.
+    /// Both protocols through one adapter subprocess, `timeout` per request, the whole
+    /// run ending by [`crate::adapter::DEFAULT_DEADLINE`] from now.
     pub fn adapter(command: &str, timeout: std::time::Duration) -> Result<Self, String> {
-        let process = crate::adapter::AdapterProcess::start(command, timeout)?;
+        Self::adapter_with_deadline(command, timeout, crate::adapter::DEFAULT_DEADLINE)
+    }
+
+    /// Both protocols through one adapter subprocess, `timeout` per request, the whole
+    /// run ending by `deadline` from now: a request still unanswered then ends the
+    /// adapter and the run ([`Report::stopped`]).
+    pub fn adapter_with_deadline(
+        command: &str,
+        timeout: std::time::Duration,
+        deadline: std::time::Duration,
+    ) -> Result<Self, String> {
+        let mut process = crate::adapter::AdapterProcess::start(command, timeout)?;
+        process.set_run_deadline(Instant::now() + deadline);
         let shared = std::sync::Arc::new(std::sync::Mutex::new(process));
         Ok(Subjects {
             doc: Box::new(crate::adapter::AdapterDoc(std::sync::Arc::clone(&shared))),
@@ -39,13 +53,25 @@ impl Subjects {
     }
 }
 
-/// Runs one documented check of one protocol: every case of it, every mismatch kept.
+/// Runs one documented check of one protocol: every case of it, every mismatch kept
+/// (up to [`bloomproof_format::report::FAILURES_KEPT`]).
 pub fn run_check(
     protocol: &ProtocolSpec,
     check: &str,
     subjects: &mut Subjects,
     figures: &mut Figures,
 ) -> CheckOutcome {
+    run_check_between(protocol, check, subjects, figures).0
+}
+
+/// [`run_check`], then [`DocSubject::between_checks`]: the outcome (marked crashed when
+/// the implementation ended during the check) and why the run must stop, if it must.
+fn run_check_between(
+    protocol: &ProtocolSpec,
+    check: &str,
+    subjects: &mut Subjects,
+    figures: &mut Figures,
+) -> (CheckOutcome, Option<String>) {
     let started = Instant::now();
     let documented = protocol.checks.iter().find(|c| c.name == check);
     let mut outcome = CheckOutcome {
@@ -55,6 +81,8 @@ pub fn run_check(
         cases: 0,
         inside_implementation: documented.and_then(|c| c.inside_implementation.clone()),
         failures: Vec::new(),
+        more_failures: 0,
+        crashed: false,
         elapsed_ms: None,
     };
     let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
@@ -62,22 +90,29 @@ pub fn run_check(
         Cases::Doc(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome
-                    .failures
-                    .extend(doc_checks::evaluate(case, subjects.doc.as_mut(), figures));
+                outcome.add_failures(doc_checks::evaluate(case, subjects.doc.as_mut(), figures));
             }
         }
         Cases::Fnv(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome
-                    .failures
-                    .extend(fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures));
+                outcome.add_failures(fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures));
             }
         }
     }
     outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
-    outcome
+    let stop = match subjects.doc.between_checks() {
+        Between::Go => None,
+        Between::Restarted(_) => {
+            outcome.crashed = true;
+            None
+        }
+        Between::Stop(why) => {
+            outcome.crashed = true;
+            Some(why)
+        }
+    };
+    (outcome, stop)
 }
 
 /// One check to run: the index of its protocol in the spec and its name.
@@ -88,16 +123,22 @@ type Done = (CheckOutcome, Figures);
 
 /// Runs `jobs` on `subjects` and on `forks` (one more thread each), every thread taking
 /// the next job not yet taken; the results come back in the order of `jobs`.
+/// A check whose implementation cannot go on ([`Between::Stop`]) ends the run: its
+/// reason is left in `stopped`, and no thread takes another job.
 fn run_jobs(
     spec: &Spec,
     jobs: &[Job<'_>],
     subjects: &mut Subjects,
     forks: Vec<Subjects>,
+    stopped: &Mutex<Option<String>>,
 ) -> Vec<Done> {
     let next = AtomicUsize::new(0);
     let work = |subjects: &mut Subjects| {
         let mut done = Vec::new();
         loop {
+            if stopped.lock().is_ok_and(|why| why.is_some()) {
+                return done;
+            }
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(&(protocol, check)) = jobs.get(index) else {
                 return done;
@@ -106,8 +147,13 @@ fn run_jobs(
                 continue;
             };
             let mut figures = Figures::default();
-            let outcome = run_check(protocol, check, subjects, &mut figures);
+            let (outcome, stop) = run_check_between(protocol, check, subjects, &mut figures);
             done.push((index, (outcome, figures)));
+            if let Some(why) = stop
+                && let Ok(mut stopped) = stopped.lock()
+            {
+                *stopped = Some(why);
+            }
         }
     };
     let mut all = std::thread::scope(|scope| {
@@ -180,7 +226,8 @@ pub fn run_with_threads(
     }
     let forks = forks(subjects, threads.min(jobs.len()));
     let threads = forks.len() + 1;
-    let mut done = run_jobs(spec, &jobs, subjects, forks).into_iter();
+    let stopped = Mutex::new(None);
+    let mut done = run_jobs(spec, &jobs, subjects, forks, &stopped).into_iter();
     for (index, protocol) in spec.protocols.iter().enumerate() {
         let names = ran.get(index).map(Vec::as_slice).unwrap_or_default();
         let mut figures = Figures::default();
@@ -195,11 +242,16 @@ pub fn run_with_threads(
             figure_lines(&figures, &protocol.published_figures, names),
         ));
     }
-    if let (Some(wire), Some((command, timeout))) = (&spec.wire, subjects.doc.adapter()) {
+    let stopped = stopped.into_inner().unwrap_or_default();
+    if stopped.is_none()
+        && let (Some(wire), Some((command, timeout))) = (&spec.wire, subjects.doc.adapter())
+    {
         for outcome in crate::wire::run(wire, &command, timeout, filter) {
             report.push(outcome);
         }
     }
+    report.stopped = stopped;
+    report.diagnosis = subjects.doc.closing_diagnosis();
     report.threads = Some(threads);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     report

@@ -43,11 +43,13 @@ pub fn run(
             cases: 0,
             inside_implementation: check.inside_implementation.clone(),
             failures: Vec::new(),
+            more_failures: 0,
+            crashed: false,
             elapsed_ms: None,
         };
         for case in wire.cases.iter().filter(|c| c.check == check.name) {
             outcome.cases += 1;
-            outcome.failures.extend(run_case(case, command, timeout));
+            outcome.add_failures(run_case(case, command, timeout));
         }
         outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
         outcomes.push(outcome);

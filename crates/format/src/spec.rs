@@ -531,6 +531,13 @@ pub struct StepExpect {
     /// For `save_local`: `saved` or `kept`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<String>,
+    /// For `save_local`: the `stored_units` of the answer, the UTF-16 code units stored
+    /// afterwards (for `kept`, the length of the current export).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored_units: Option<usize>,
+    /// For `export`: the export text, byte for byte (SESSION.md section 9, "Layout").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export: Option<String>,
 }
 
 /// Expectations of a script, one per step.
