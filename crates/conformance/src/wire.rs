@@ -84,7 +84,8 @@ fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
         what: what.to_string(),
         input: serde_json::to_value(&case.send).unwrap_or(Value::Null),
         expected,
-        actual,
+        // A response quoted in a failure is bounded like every other (client::shorten).
+        actual: crate::client::shorten(&actual),
     };
     let mut process = match AdapterProcess::start(command, timeout) {
         Ok(process) => process,
