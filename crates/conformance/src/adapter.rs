@@ -184,6 +184,10 @@ impl DocSubject for AdapterDoc {
             .map(|p| (p.command().to_string(), p.timeout()))
     }
 
+    fn started(&self) -> Option<bloomproof_format::adapter::Started> {
+        self.0.lock().ok()?.started().cloned()
+    }
+
     fn between_checks(&mut self) -> Between {
         match self.0.lock() {
             Ok(mut process) => process.between_checks(),
