@@ -106,7 +106,7 @@ def estimates(m, k, n):
 # ---- the spec ----------------------------------------------------------------------
 
 FLAGS = {
-    "seed-figure": "An expectation is a figure the seed states (seed 002, restated in PROTOCOLS.md).",
+    "seed-figure": "An expectation is a figure the seed states (seed 002, stated in spec/fnv1a-utf16-v1/PROTOCOL.md).",
     "rule": "Expectations follow from the seed's rules applied by hand to a short script.",
     "derived": "Hashes, positions and bit strings were computed by spec/derive/fnv1a_utf16_v1.py, an FNV-1a over UTF-16 written from the protocol text, and are re-checked against the independent oracle on every run.",
     "exact-rational": "An estimate computed with exact rational arithmetic (Python fractions) by spec/derive/fnv1a_utf16_v1.py, independently of the Rust code.",

@@ -7,10 +7,13 @@ import sys
 from pathlib import Path
 
 
-def case(id, check, shape, input, expect, flags=(), comment=None):
-    """One case of `cases.json`, its keys in the files' order (flags and comment only
-    when given). `shape` picks the runner's evaluator and the form of input and expect."""
+def case(id, check, shape, input, expect, flags=(), comment=None, rules=()):
+    """One case of `cases.json`, its keys in the files' order (rules, flags and comment
+    only when given). `shape` picks the runner's evaluator and the form of input and
+    expect; `rules` are rule ids (spec/rules.json) the case pins beyond its check's."""
     c = {"id": id, "check": check, "shape": shape}
+    if rules:
+        c["rules"] = list(rules)
     if flags:
         c["flags"] = list(flags)
     if comment:

@@ -44,6 +44,10 @@ pub struct RequestError {
     pub id: Value,
     /// What is wrong.
     pub message: String,
+    /// The argument, when the request is readable but a bound of the contract is
+    /// broken (a negative `m`): answered as a `value` error naming it, not
+    /// `bad_request`.
+    pub field: Option<String>,
 }
 
 /// The longest request line `bloomproof adapter` reads: 16 MiB. A longer one is
@@ -83,13 +87,18 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
     let null = |message: String| RequestError {
         id: Value::Null,
         message,
+        field: None,
     };
     match scan::check(line, REQUEST_VALUES_MAX) {
         Ok(()) => {}
         Err(scan::ScanError::Syntax(why)) => return Err(null(format!("not JSON: {why}"))),
         Err(scan::ScanError::Refused(why)) => return Err(null(why)),
         Err(scan::ScanError::RefusedWithId(why, id)) => {
-            return Err(RequestError { id, message: why });
+            return Err(RequestError {
+                id,
+                message: why,
+                field: None,
+            });
         }
     }
     let mut object: Map<String, Value> = match serde_json::from_str(line) {
@@ -104,14 +113,17 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
     };
     let id = object.remove("id").unwrap_or(Value::Null);
     if !(id.is_u64() || id.is_string()) {
+        // An id that is no id cannot be trusted to be the one meant: answered with null.
         return Err(RequestError {
-            id,
+            id: Value::Null,
             message: "`id` must be a non-negative integer or a string".into(),
+            field: None,
         });
     }
     let fail = |message: String| RequestError {
         id: id.clone(),
         message,
+        field: None,
     };
     if object.get("op").and_then(Value::as_str) == Some("start") {
         return serde_json::from_value(Value::Object(object))
@@ -122,6 +134,13 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
         Some(Value::String(protocol)) => protocol,
         _ => return Err(fail("`protocol` must be a string".into())),
     };
+    if let Some((field, message)) = negative_bound(&protocol, &object) {
+        return Err(RequestError {
+            id,
+            message,
+            field: Some(field),
+        });
+    }
     let op = Value::Object(object);
     let request = match protocol.as_str() {
         doc_checks::PROTOCOL => serde_json::from_value(op).map(Request::Doc),
@@ -138,6 +157,33 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
         script_fits(script.len()).map_err(fail)?;
     }
     Ok((id, request))
+}
+
+/// A negative `m` or `k` (of `params`, or of fnv `positions`): an integer outside its
+/// bounds, so a contract error naming the field, as `m = 7` is (ADAPTER.md, Framing);
+/// the types that read the request take only non-negative integers.
+fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
+    use bloomproof_protocol::{doc_membership_v1 as doc, fnv1a_utf16_v1 as fnv};
+    let (holder, bounds) = match (protocol, op.get("op").and_then(Value::as_str)) {
+        (doc_checks::PROTOCOL, _) => (
+            op.get("params")?.as_object()?,
+            [(doc::M_MIN, doc::M_MAX), (doc::K_MIN, doc::K_MAX)],
+        ),
+        (fnv_checks::PROTOCOL, Some("positions")) => {
+            (op, [(fnv::M_MIN, fnv::M_MAX), (fnv::K_MIN, fnv::K_MAX)])
+        }
+        _ => return None,
+    };
+    ["m", "k"]
+        .into_iter()
+        .zip(bounds)
+        .find_map(|(name, (low, high))| {
+            let n = holder.get(name)?.as_i64().filter(|n| *n < 0)?;
+            Some((
+                name.to_string(),
+                format!("{name} = {n} is out of bounds: must be an integer in {low}..={high}"),
+            ))
+        })
 }
 
 /// The handshake's answer of `bloomproof adapter`: the production crates, both
@@ -421,7 +467,10 @@ fn error_line(message: &str) -> String {
 /// production crates: never longer than [`RESPONSE_MAX`] bytes. Never panics.
 pub fn respond(line: &str) -> String {
     let response = match parse_request(line) {
-        Err(err) => error_response(err.id, "bad_request", None, &err.message),
+        Err(err) => match err.field {
+            Some(field) => error_response(err.id, "value", Some(&field), &err.message),
+            None => error_response(err.id, "bad_request", None, &err.message),
+        },
         Ok((id, request)) => match answer(&request) {
             Ok(result) => Response {
                 error: None,

@@ -33,7 +33,7 @@ pub struct Options {
     /// Run only checks whose `<protocol>/<name>` contains this text.
     pub filter: Option<String>,
     /// Run the checks against this command, spoken to through the adapter protocol
-    /// (spec/ADAPTER.md), instead of the in-process Rust implementation.
+    /// (`bloomproof spec show ADAPTER.md`), instead of the in-process Rust implementation.
     #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: Option<String>,
     /// Seconds an adapter has to read and answer one request: a finite number from 0.1
@@ -200,4 +200,38 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
         }
         _ => Ok(()),
     }
+}
+
+/// `bloomproof spec rules`: one block per rule of `rules.json`, its document (and
+/// section), then the cases that pin it, or the reason it is a known gap.
+pub fn rules_text(spec: &bloomproof_conformance::load::Spec) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let Some(file) = &spec.rules else {
+        return "the spec has no rules.json\n".into();
+    };
+    for (rule, (id, cases)) in file.rules.iter().zip(spec.rule_cases()) {
+        let place = match &rule.section {
+            Some(section) => format!("{}, section {section}", rule.document),
+            None => rule.document.clone(),
+        };
+        let _ = writeln!(out, "{id}  ({place})");
+        match file.known_gaps.iter().find(|g| g.rule == id) {
+            Some(gap) => {
+                let _ = writeln!(out, "  known gap: {}", gap.reason);
+            }
+            None => {
+                for case in &cases {
+                    let _ = writeln!(out, "  {case}");
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} rules, {} known gaps",
+        file.rules.len(),
+        file.known_gaps.len()
+    );
+    out
 }

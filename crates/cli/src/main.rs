@@ -36,7 +36,7 @@ enum Command {
     /// summary and badges).
     Matrix(bloomproof::matrix::MatrixArgs),
     /// Answer the adapter protocol (JSON lines on stdin/stdout) with the Rust
-    /// implementation; see spec/ADAPTER.md.
+    /// implementation; its rules: `bloomproof spec show ADAPTER.md`.
     Adapter,
     /// Serve the interactive fnv1a-utf16-v1 explorer page on this machine and print its URL
     /// (or, with --export DIR, write it as static files).
@@ -48,8 +48,20 @@ enum Command {
 #[derive(Subcommand)]
 enum SpecCommand {
     /// Write the spec built into this binary (every protocol's checks.json and
-    /// cases.json, accumulated.json and the schemas) under DIR, and print its version.
+    /// cases.json, accumulated.json, adapter-protocol.json, rules.json, the schemas,
+    /// and the documents: README.md, ADAPTER.md, each PROTOCOL.md, SESSION.md) under
+    /// DIR, and print its version.
     Export(ExportArgs),
+    /// Print one document the suite enforces (ADAPTER.md, SESSION.md,
+    /// doc-membership-v1/PROTOCOL.md, fnv1a-utf16-v1/PROTOCOL.md, README.md); without
+    /// NAME, list them.
+    Show {
+        /// The document, by its name in the spec folder or its file name alone.
+        name: Option<String>,
+    },
+    /// Print every rule id of spec/rules.json with its document and the cases that
+    /// pin it (a known gap with its reason).
+    Rules,
 }
 
 /// Arguments of `spec export`.
@@ -107,6 +119,29 @@ fn main() -> ExitCode {
                 Err(message) => bad_input(&message),
             }
         }
+        Command::Spec(SpecCommand::Show { name: None }) => {
+            let names: Vec<&str> = bloomproof_conformance::embedded::DOCUMENTS
+                .iter()
+                .map(|(name, _)| *name)
+                .collect();
+            written(front::write_stdout(&format!("{}\n", names.join("\n"))))
+        }
+        Command::Spec(SpecCommand::Show { name: Some(name) }) => {
+            match bloomproof_conformance::embedded::document(&name) {
+                Ok(text) => written(front::write_stdout(text)),
+                Err(message) => bad_input(&message),
+            }
+        }
+        Command::Spec(SpecCommand::Rules) => match bloomproof_conformance::embedded::load() {
+            Ok(spec) => written(front::write_stdout(&front::rules_text(&spec))),
+            Err(errors) => bad_input(
+                &errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+        },
         Command::Explain(target) => match explain::explain(&target) {
             Ok(text) => written(front::write_stdout(&text)),
             Err(message) => bad_input(&message),

@@ -98,6 +98,35 @@ fn spec_export_writes_spec_byte_for_byte_and_refuses_to_overwrite() {
     for ((name, a), (_, b)) in exported.iter().zip(&on_disk) {
         assert!(a == b, "{name} differs from spec/{name}");
     }
+    // Every document the suite enforces is written beside the JSON, byte for byte, and
+    // the binary prints each one.
+    for (name, _) in embedded::DOCUMENTS {
+        let on_disk = std::fs::read(repo().join("spec").join(name)).unwrap();
+        assert_eq!(std::fs::read(dir.join(name)).unwrap(), on_disk, "{name}");
+        let shown = run(temp.path(), &["spec", "show", name]);
+        assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+        assert_eq!(shown.stdout, on_disk, "spec show {name}");
+    }
+    for name in ["ADAPTER.md", "SESSION.md", "doc-membership-v1/PROTOCOL.md"] {
+        assert!(
+            embedded::DOCUMENTS.iter().any(|(n, _)| n.ends_with(name)),
+            "{name}"
+        );
+    }
+    let unknown = run(temp.path(), &["spec", "show", "PROTOCOL.md"]);
+    assert_eq!(
+        unknown.status.code(),
+        Some(2),
+        "two documents have that file name"
+    );
+    assert!(stderr(&unknown).contains("fnv1a-utf16-v1/PROTOCOL.md"));
+    let rules = run(temp.path(), &["spec", "rules"]);
+    assert_eq!(rules.status.code(), Some(0), "{}", stderr(&rules));
+    assert!(
+        stdout(&rules)
+            .contains("DOC-HASH-MESSAGE  (doc-membership-v1/PROTOCOL.md)\n  doc-membership-v1/08-")
+    );
+    assert!(stdout(&rules).ends_with(" known gaps\n"));
     // The exported folder runs, with the embedded spec's version.
     let run_exported = run(
         temp.path(),

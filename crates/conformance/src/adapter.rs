@@ -177,6 +177,13 @@ impl DocSubject for AdapterDoc {
             .unwrap_or_default()
     }
 
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        self.0
+            .lock()
+            .ok()
+            .map(|p| (p.command().to_string(), p.timeout()))
+    }
+
     fn started(&self) -> Option<bloomproof_format::adapter::Started> {
         self.0.lock().ok()?.started().cloned()
     }

@@ -288,6 +288,11 @@ impl AdapterProcess {
         Ok(process)
     }
 
+    /// The timeout per request.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
     /// What the adapter's handshake said: who answers and the protocols it implements.
     pub fn started(&self) -> Option<&Started> {
         self.started.as_ref()
@@ -640,6 +645,42 @@ impl AdapterProcess {
         self.kill(why)
     }
 
+    /// Writes `bytes` and a newline as one line, exactly as given (for the adapter
+    /// protocol's own checks: a line that is not UTF-8, a duplicate key, a blank line),
+    /// under the same deadline as a request. With `answered` it reads one response line
+    /// and returns it as JSON, whatever its id; without, it only waits for the line to
+    /// be written (`Ok(None)`).
+    pub fn raw(&mut self, bytes: &[u8], answered: bool) -> Result<Option<Value>, SubjectError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = shorten(&String::from_utf8_lossy(bytes));
+        if let Some(why) = &self.dead {
+            return Err(SubjectError::Broken(format!(
+                "line #{id} not sent: the adapter is no longer running ({why})"
+            )));
+        }
+        let mut line = bytes.to_vec();
+        line.push(b'\n');
+        let queued = self
+            .to_writer
+            .as_ref()
+            .is_some_and(|writer| writer.try_send(line).is_ok());
+        if !queued {
+            return Err(self.not_queued(id, &request));
+        }
+        let deadline = self.deadline(Instant::now());
+        if !answered {
+            return self.written_by(id, &request, deadline).map(|()| None);
+        }
+        let text = self.receive_text(id, &request, deadline)?;
+        serde_json::from_str(&text).map(Some).map_err(|err| {
+            SubjectError::Broken(format!(
+                "malformed response to line #{id} {request}: not JSON ({err}); the response was: {}",
+                shorten(&text)
+            ))
+        })
+    }
+
     /// Waits for request `id` to be written and answered, by `start` + the timeout.
     fn receive(&mut self, id: u64, request: &str, start: Instant) -> Answer<Value> {
         if let Some(why) = &self.dead {
@@ -647,11 +688,48 @@ impl AdapterProcess {
                 "request #{id} not answered: the adapter is no longer running ({why})"
             )));
         }
-        let mut deadline = start + self.timeout;
-        let run_deadline = self.run_deadline.filter(|&at| at < deadline);
-        if let Some(at) = run_deadline {
-            deadline = at;
+        let text = self.receive_text(id, request, self.deadline(start))?;
+        match read_response(id, &text) {
+            Ok(answer) => {
+                self.answered += 1;
+                self.answered_now += 1;
+                if let Err(SubjectError::Rejected { kind, message, .. }) = &answer
+                    && kind == "bad_request"
+                {
+                    self.bad_requests += 1;
+                    if self.first_bad_request.is_none() {
+                        self.first_bad_request = Some(message.clone());
+                    }
+                }
+                answer
+            }
+            Err(why) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: {why}; the response was: {}",
+                    shorten(&text)
+                );
+                Err(self.kill(why))
+            }
         }
+    }
+
+    /// The deadline of a request started at `start`: the timeout, or the run's
+    /// deadline when that comes first.
+    fn deadline(&self, start: Instant) -> Instant {
+        let deadline = start + self.timeout;
+        self.run_deadline
+            .filter(|&at| at < deadline)
+            .unwrap_or(deadline)
+    }
+
+    /// Waits for line `id` to be written, by `deadline`.
+    fn written_by(
+        &mut self,
+        id: u64,
+        request: &str,
+        deadline: Instant,
+    ) -> Result<(), SubjectError> {
+        let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
         let left = || deadline.saturating_duration_since(Instant::now());
         let written = match self.written.as_ref() {
             Some(written) => written.recv_timeout(left()),
@@ -687,6 +765,21 @@ impl AdapterProcess {
                 return Err(self.kill(why));
             }
         }
+        Ok(())
+    }
+
+    /// Waits for line `id` to be written and for one response line, by `deadline`: its
+    /// text, or the adapter marked dead (a line too long or not UTF-8, a timeout, an
+    /// exit).
+    fn receive_text(
+        &mut self,
+        id: u64,
+        request: &str,
+        deadline: Instant,
+    ) -> Result<String, SubjectError> {
+        self.written_by(id, request, deadline)?;
+        let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
+        let left = || deadline.saturating_duration_since(Instant::now());
         let received = match self.lines.as_ref() {
             Some(lines) => lines.recv_timeout(left()),
             None => Err(RecvTimeoutError::Disconnected),
@@ -724,35 +817,13 @@ impl AdapterProcess {
                 return Err(self.kill(why));
             }
         };
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
             Err(err) => {
                 let why = format!(
                     "malformed response to request #{id} {request}: not UTF-8 (invalid byte at offset {}); the response was: {}",
                     err.utf8_error().valid_up_to(),
                     shorten(&String::from_utf8_lossy(err.as_bytes()))
-                );
-                return Err(self.kill(why));
-            }
-        };
-        match read_response(id, &text) {
-            Ok(answer) => {
-                self.answered += 1;
-                self.answered_now += 1;
-                if let Err(SubjectError::Rejected { kind, message, .. }) = &answer
-                    && kind == "bad_request"
-                {
-                    self.bad_requests += 1;
-                    if self.first_bad_request.is_none() {
-                        self.first_bad_request = Some(message.clone());
-                    }
-                }
-                answer
-            }
-            Err(why) => {
-                let why = format!(
-                    "malformed response to request #{id} {request}: {why}; the response was: {}",
-                    shorten(&text)
                 );
                 Err(self.kill(why))
             }

@@ -43,7 +43,7 @@ pub struct MessageField {
 }
 
 /// The fields of the message of a seed of `seed_len` bytes and an item of `item_len`
-/// bytes, in order (`PROTOCOLS.md`): the domain (18 bytes), m (2, big-endian), k (1),
+/// bytes, in order (`spec/doc-membership-v1/PROTOCOL.md`): the domain (18 bytes), m (2, big-endian), k (1),
 /// len(seed) (1), the seed, the hash index (1), len(item) (2, big-endian), the item.
 pub fn message_layout(seed_len: usize, item_len: usize) -> [MessageField; 8] {
     let sizes: [(&'static str, &'static str, usize); 8] = [

@@ -32,6 +32,50 @@ use std::path::Path;
 /// `spec/` when the crate was built.
 pub const FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_spec.rs"));
 
+/// The documents the suite enforces, built into the binary beside the spec files:
+/// (name relative to the spec folder, text). `spec export` writes them with the spec
+/// files and `spec show` prints one. They are not spec files: the spec version covers
+/// the JSON only.
+pub const DOCUMENTS: &[(&str, &str)] = &[
+    ("README.md", include_str!("../../../spec/README.md")),
+    ("ADAPTER.md", include_str!("../../../spec/ADAPTER.md")),
+    (
+        "doc-membership-v1/PROTOCOL.md",
+        include_str!("../../../spec/doc-membership-v1/PROTOCOL.md"),
+    ),
+    (
+        "fnv1a-utf16-v1/PROTOCOL.md",
+        include_str!("../../../spec/fnv1a-utf16-v1/PROTOCOL.md"),
+    ),
+    (
+        "fnv1a-utf16-v1/SESSION.md",
+        include_str!("../../../spec/fnv1a-utf16-v1/SESSION.md"),
+    ),
+];
+
+/// One built-in document by its name (`ADAPTER.md`, `fnv1a-utf16-v1/SESSION.md`),
+/// or by its file name alone when only one document has it (`SESSION.md`).
+pub fn document(name: &str) -> Result<&'static str, String> {
+    if let Some((_, text)) = DOCUMENTS.iter().find(|(n, _)| *n == name) {
+        return Ok(text);
+    }
+    let by_file: Vec<_> = DOCUMENTS
+        .iter()
+        .filter(|(n, _)| n.rsplit('/').next() == Some(name))
+        .collect();
+    match by_file.as_slice() {
+        [(_, text)] => Ok(text),
+        _ => Err(format!(
+            "no document {name:?} (one of: {})",
+            DOCUMENTS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
 /// The bytes of one embedded spec file, by its relative name.
 pub fn file(name: &str) -> Option<&'static [u8]> {
     FILES
@@ -153,10 +197,13 @@ pub fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
 /// ([`bloomproof_format::export`]).
 pub fn export(dir: &Path, force: bool) -> Result<usize, String> {
     bloomproof_format::export::prepare_folder(dir, force)?;
-    for (name, bytes) in FILES {
+    let documents = DOCUMENTS
+        .iter()
+        .map(|(name, text)| (*name, text.as_bytes()));
+    for (name, bytes) in FILES.iter().copied().chain(documents) {
         bloomproof_format::export::write_inside(dir, name, bytes)?;
     }
-    Ok(FILES.len())
+    Ok(FILES.len() + DOCUMENTS.len())
 }
 
 #[cfg(test)]

@@ -417,6 +417,7 @@ mod tests {
         let case = Case {
             id: "c".to_string(),
             check: check.to_string(),
+            rules: Vec::new(),
             flags: Vec::new(),
             comment: None,
             input: (),

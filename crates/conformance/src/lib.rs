@@ -26,6 +26,7 @@ pub mod report;
 pub mod run;
 pub mod subject;
 mod verdict;
+pub mod wire;
 
 pub use load::{LoadError, Spec, load};
 pub use report::{CheckOutcome, Failure, Report};

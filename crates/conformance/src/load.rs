@@ -66,11 +66,96 @@ pub struct ProtocolSpec {
     pub cases: Cases,
 }
 
+/// The rule ids' file in the spec folder.
+pub const RULES_FILE: &str = "rules.json";
+
 /// The whole loaded spec.
 #[derive(Clone, Debug)]
 pub struct Spec {
     /// One entry per protocol folder, in name order.
     pub protocols: Vec<ProtocolSpec>,
+    /// The adapter protocol's own checks (`adapter-protocol.json`), when the spec
+    /// folder has the file; run only against an adapter.
+    pub wire: Option<bloomproof_format::wire::WireFile>,
+    /// The rule ids (`rules.json`), when the spec folder has the file; then every rule
+    /// has a case (or is a known gap) and every id a check or case names is a rule.
+    pub rules: Option<bloomproof_format::spec::RulesFile>,
+}
+
+impl Spec {
+    /// Every rule id with the ids of the cases that pin it (`<protocol>/<case id>`), in
+    /// the order of `rules.json`: a case pins its check's rules and its own.
+    pub fn rule_cases(&self) -> Vec<(String, Vec<String>)> {
+        self.rules
+            .as_ref()
+            .map(|file| self.rule_cases_of(file))
+            .unwrap_or_default()
+    }
+
+    fn rule_cases_of(
+        &self,
+        file: &bloomproof_format::spec::RulesFile,
+    ) -> Vec<(String, Vec<String>)> {
+        let mut pinned: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for (group, check_rules, case_id, case_rules) in self.case_rules() {
+            for rule in check_rules.iter().chain(case_rules) {
+                pinned
+                    .entry(rule.as_str())
+                    .or_default()
+                    .push(format!("{group}/{case_id}"));
+            }
+        }
+        file.rules
+            .iter()
+            .map(|rule| {
+                let cases = pinned.remove(rule.id.as_str()).unwrap_or_default();
+                (rule.id.clone(), cases)
+            })
+            .collect()
+    }
+
+    /// (group, its check's rules, case id, the case's own rules) for every case.
+    fn case_rules(&self) -> Vec<(&str, &[String], &str, &[String])> {
+        let mut out = Vec::new();
+        for protocol in &self.protocols {
+            let check_rules = |name: &str| {
+                protocol
+                    .checks
+                    .iter()
+                    .find(|c| c.name == name)
+                    .map_or(&[][..], |c| c.rules.as_slice())
+            };
+            let group = protocol.protocol.as_str();
+            match &protocol.cases {
+                Cases::Doc(cases) => out.extend(
+                    cases
+                        .iter()
+                        .map(|c| (group, check_rules(c.check()), c.id(), c.rules())),
+                ),
+                Cases::Fnv(cases) => out.extend(
+                    cases
+                        .iter()
+                        .map(|c| (group, check_rules(c.check()), c.id(), c.rules())),
+                ),
+            }
+        }
+        if let Some(wire) = &self.wire {
+            for case in &wire.cases {
+                let check_rules = wire
+                    .checks
+                    .iter()
+                    .find(|c| c.name == case.check)
+                    .map_or(&[][..], |c| c.rules.as_slice());
+                out.push((
+                    crate::wire::GROUP,
+                    check_rules,
+                    case.id.as_str(),
+                    case.rules.as_slice(),
+                ));
+            }
+        }
+        out
+    }
 }
 
 impl Spec {
@@ -111,11 +196,121 @@ impl Loader {
                 "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
             );
         }
+        let wire = self.wire(&root.join(crate::wire::FILE));
+        let mut spec = Spec {
+            protocols,
+            wire,
+            rules: None,
+        };
+        spec.rules = self.rules(&root.join(RULES_FILE), &spec);
         if self.errors.is_empty() {
-            Ok(Spec { protocols })
+            Ok(spec)
         } else {
             Err(self.errors)
         }
+    }
+
+    /// `rules.json`, when the spec has it: the count, ids unique, every id a check or
+    /// case names a rule, every rule pinned by a case or listed as a known gap (and no
+    /// gap pinned).
+    fn rules(&mut self, file: &Path, spec: &Spec) -> Option<bloomproof_format::spec::RulesFile> {
+        if !(self.texts.contains_key(file) || self.from_disk && file.exists()) {
+            return None;
+        }
+        let value = self.read_json(file)?;
+        let rules: bloomproof_format::spec::RulesFile = self.typed(file, None, value)?;
+        if rules.rule_count != rules.rules.len() {
+            let message = format!(
+                "`rule_count` says {} but the file has {}",
+                rules.rule_count,
+                rules.rules.len()
+            );
+            self.error(file, None, message);
+        }
+        let mut ids = BTreeSet::new();
+        for rule in &rules.rules {
+            if !ids.insert(rule.id.as_str()) {
+                self.error(file, None, format!("rule `{}` is listed twice", rule.id));
+            }
+        }
+        for (group, check_rules, case, case_rules) in spec.case_rules() {
+            for rule in check_rules.iter().chain(case_rules) {
+                if !ids.contains(rule.as_str()) {
+                    let message =
+                        format!("{group} names rule `{rule}`, which rules.json does not list");
+                    self.error(file, Some(case), message);
+                }
+            }
+        }
+        let pinned = spec.rule_cases_of(&rules);
+        for (rule, cases) in pinned {
+            let gap = rules.known_gaps.iter().any(|g| g.rule == rule);
+            if cases.is_empty() && !gap {
+                let message = format!(
+                    "rule `{rule}` has no case (pin it, or list it under known_gaps with the reason)"
+                );
+                self.error(file, None, message);
+            }
+            if !cases.is_empty() && gap {
+                let message = format!(
+                    "rule `{rule}` is listed as a known gap but cases pin it: remove the entry"
+                );
+                self.error(file, None, message);
+            }
+        }
+        for gap in &rules.known_gaps {
+            if !ids.contains(gap.rule.as_str()) {
+                let message = format!("known gap `{}` is not a rule", gap.rule);
+                self.error(file, None, message);
+            }
+        }
+        Some(rules)
+    }
+
+    /// `adapter-protocol.json`, when the spec has it: counts, versions, case ids
+    /// unique, every case's check documented, every check with a case.
+    fn wire(&mut self, file: &Path) -> Option<bloomproof_format::wire::WireFile> {
+        if !(self.texts.contains_key(file) || self.from_disk && file.exists()) {
+            return None;
+        }
+        let value = self.read_json(file)?;
+        let wire: bloomproof_format::wire::WireFile = self.typed(file, None, value)?;
+        if wire.format_version != FORMAT_VERSION {
+            let message = format!(
+                "`format_version` is {}; this runner reads {FORMAT_VERSION}",
+                wire.format_version
+            );
+            self.error(file, None, message);
+        }
+        for (what, declared, counted) in [
+            ("check_count", wire.check_count, wire.checks.len()),
+            ("case_count", wire.case_count, wire.cases.len()),
+        ] {
+            if declared != counted {
+                self.error(
+                    file,
+                    None,
+                    format!("`{what}` says {declared} but the file has {counted}"),
+                );
+            }
+        }
+        let mut ids = BTreeSet::new();
+        for case in &wire.cases {
+            if !ids.insert(case.id.as_str()) {
+                self.error(file, Some(&case.id), "the case id is used twice");
+            }
+            if !wire.checks.iter().any(|c| c.name == case.check) {
+                let message = format!("check `{}` is not documented in the file", case.check);
+                self.error(file, Some(&case.id), message);
+            }
+        }
+        for check in &wire.checks {
+            if !wire.cases.iter().any(|c| c.check == check.name) {
+                let message = format!("documented check `{}` has no case", check.name);
+                self.error(file, None, message);
+            }
+        }
+        Some(wire)
     }
 
     fn error(&mut self, file: &Path, case: Option<&str>, message: impl Into<String>) {

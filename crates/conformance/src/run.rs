@@ -261,7 +261,15 @@ pub fn run_with_threads(
             figure_lines(&figures, &protocol.published_figures, names),
         ));
     }
-    report.stopped = stopped.into_inner().unwrap_or_default();
+    let stopped = stopped.into_inner().unwrap_or_default();
+    if stopped.is_none()
+        && let (Some(wire), Some((command, timeout))) = (&spec.wire, subjects.doc.adapter())
+    {
+        for outcome in crate::wire::run(wire, &command, timeout, filter) {
+            report.push(outcome);
+        }
+    }
+    report.stopped = stopped;
     report.diagnosis = subjects.doc.closing_diagnosis();
     report.threads = Some(threads);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);

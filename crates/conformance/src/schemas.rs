@@ -48,6 +48,16 @@ pub fn all() -> Vec<(&'static str, String)> {
             ),
         ),
         (
+            "rules.schema.json",
+            render::<bloomproof_format::spec::RulesFile>("bloomproof rule ids (spec/rules.json)"),
+        ),
+        (
+            "adapter-protocol.schema.json",
+            render::<bloomproof_format::wire::WireFile>(
+                "bloomproof adapter protocol checks (spec/adapter-protocol.json)",
+            ),
+        ),
+        (
             "report.schema.json",
             render::<bloomproof_format::report::Report>(
                 "bloomproof conformance report (`bloomproof conformance --format json`)",

@@ -167,6 +167,14 @@ pub trait DocSubject {
     fn fork(&self) -> Option<Box<dyn DocSubject + Send>> {
         None
     }
+
+    /// The adapter command and the timeout per request, when this subject speaks the
+    /// adapter protocol: the runner then also runs the adapter protocol's own checks
+    /// (`crate::wire`), each on a fresh process of the command. `None` (the default)
+    /// in process.
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        None
+    }
 }
 
 /// What an implementation did for one mutation attempt, and what it then observed.
@@ -559,11 +567,24 @@ impl FnvSubject for RustFnv {
 
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+        // A contract error is `value`, as in every op's error table (ADAPTER.md);
+        // `out_of_range` is a session step's error kind (SESSION.md), not this op's.
         let params = fnv::Params::new(m, k).map_err(|err| SubjectError::Rejected {
-            kind: "out_of_range".to_string(),
+            kind: "value".to_string(),
             field: Some(err.field.to_string()),
             message: err.to_string(),
         })?;
+        if !(1..=bloomproof_session::MAX_UNITS).contains(&units.len()) {
+            return Err(SubjectError::Rejected {
+                kind: "value".to_string(),
+                field: Some("units".to_string()),
+                message: format!(
+                    "a string has 1..={} code units, got {}",
+                    bloomproof_session::MAX_UNITS,
+                    units.len()
+                ),
+            });
+        }
         let hashes = fnv::base_hashes(units);
         Ok(FnvHashes {
             h1: hashes.h1,

@@ -1,5 +1,5 @@
 //! The explorer page of the `fnv1a-utf16-v1` teaching filter (seed `002`,
-//! Protocol 2 of `PROTOCOLS.md`): static files, served on a local port by
+//! `spec/fnv1a-utf16-v1/PROTOCOL.md`): static files, served on a local port by
 //! `bloomproof explore` or written to a folder by `bloomproof explore --export DIR`.
 //!
 //! The page is plain HTML, CSS and JavaScript modules compiled into the binary

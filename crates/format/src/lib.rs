@@ -22,7 +22,8 @@
 //! * [`session`]: the session model's operations, view and export file
 //!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
-//! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape).
+//! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape);
+//! * [`wire`]: the adapter protocol's own checks (`spec/adapter-protocol.json`).
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
@@ -58,6 +59,7 @@ pub mod session;
 pub mod spec;
 mod typed;
 pub mod vectors;
+pub mod wire;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix, untrusted};
 pub use params::DocParams;

@@ -52,10 +52,58 @@ pub struct DocumentedCheck {
     /// follows: counted in the verdict) or `recommended` (beyond the sources, such as
     /// tamper resistance: counted on its own).
     pub level: Level,
+    /// The ids of the rules it enforces (`spec/rules.json`): every case of the check
+    /// pins them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
     /// What part of the check runs inside the implementation (its adapter), where the
     /// runner cannot watch it; the report prints it beside the check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inside_implementation: Option<String>,
+}
+
+/// `spec/rules.json`: every normative rule and worked example of the protocol
+/// documents, by stable id.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    /// Path of the JSON Schema of this file, relative to the file.
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    /// Spec format version; this runner reads version 1.
+    pub format_version: u32,
+    /// What the file is, for readers.
+    pub comment: String,
+    /// Number of entries in `rules`; a mismatch is a load error.
+    pub rule_count: usize,
+    /// The rules.
+    pub rules: Vec<Rule>,
+    /// Rules no case pins yet, each with the reason.
+    pub known_gaps: Vec<KnownGap>,
+}
+
+/// One rule: its id and where it is stated.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Stable id (`DOC-HASH-MESSAGE`, `SESSION-5.1`, `ADAPTER-FRAMING`).
+    pub id: String,
+    /// The document that states it, relative to the spec folder.
+    pub document: String,
+    /// The section heading that states it, for documents that do not tag each rule
+    /// with `[ID]` (SESSION.md, ADAPTER.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+/// A rule without a case, and why.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KnownGap {
+    /// The rule's id.
+    pub rule: String,
+    /// Why no case pins it.
+    pub reason: String,
 }
 
 /// `cases.json`: every case of one protocol.
@@ -91,6 +139,9 @@ pub struct CasesFile<C> {
 pub struct Case<I, E> {
     pub id: String,
     pub check: String,
+    /// Rule ids this case pins beyond those its check enforces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -544,6 +595,11 @@ macro_rules! case_common {
             /// The check the case belongs to.
             pub fn check(&self) -> &str {
                 match self { $($ty::$variant(case) => &case.check,)* }
+            }
+
+            /// The rule ids the case pins beyond its check's.
+            pub fn rules(&self) -> &[String] {
+                match self { $($ty::$variant(case) => &case.rules,)* }
             }
 
             /// The case's flags.

@@ -1,7 +1,7 @@
 //! # bloomproof-oracle: the independent reference
 //!
 //! This crate recomputes both Bloom-filter protocols of bloomproof
-//! (`doc-membership-v1` and `fnv1a-utf16-v1`, see `PROTOCOLS.md`) from their
+//! (`doc-membership-v1` and `fnv1a-utf16-v1`, see the two `spec/*/PROTOCOL.md`) from their
 //! definitions, so that the production crates can be checked against
 //! something that does not share their mistakes.
 //!

@@ -12,7 +12,7 @@
 //! serialisable [`View`].
 //!
 //! Hashing is [`bloomproof_protocol::fnv1a_utf16_v1`]; this crate adds the
-//! rules of the page (seed `002`, Protocol 2 of `PROTOCOLS.md`). The types that
+//! rules of the page (seed `002`, `spec/fnv1a-utf16-v1/PROTOCOL.md`). The types that
 //! cross a wire ([`Op`], [`View`] and what it holds, the export file, [`ErrorKind`])
 //! are [`bloomproof_format::session`]'s, re-exported here; this crate holds the rules.
 //!

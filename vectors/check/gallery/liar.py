@@ -35,6 +35,9 @@ Modes:
                               `estimates` answers (h1 + 1, optimal_k + 1) and the doc-membership-v1
                               `positions` answers (first position + 1 mod m) of every input that no
                               case of spec/*/cases.json holds
+  keep_duplicates             read each request as most JSON readers do (a repeated key: the last
+                              one wins) and forward it without the duplicate, so a request the
+                              adapter protocol refuses is answered
 """
 import json
 import subprocess
@@ -43,7 +46,7 @@ from pathlib import Path
 
 MODES = ("passthrough", "drop_field", "self_reported_immutability", "invented_figures",
          "always_duplicate", "replay_first", "errors_as_value", "hide_session_errors",
-         "spec_table", "off_spec")
+         "spec_table", "off_spec", "keep_duplicates")
 SPEC = Path(__file__).resolve().parent.parent.parent.parent / "spec"
 TRIPLE = ("maybe_present", "exact_checked", "duplicate")
 
@@ -185,6 +188,12 @@ class Liar:
             return {"id": request.get("id"), "result": _invented_mutation(request)}
         return None
 
+    def forwarded(self, raw, request):
+        """The request line the real adapter gets."""
+        if self.mode == "keep_duplicates" and request:
+            return (_dumps(request) + "\n").encode()
+        return raw if raw.endswith(b"\n") else raw + b"\n"
+
     def rewrite(self, request, response):
         """The response as this liar tells it (the handshake's as it came: a liar lies
         about answers, not about who it is)."""
@@ -247,7 +256,7 @@ def main(argv):
             out.flush()
             continue
         try:
-            child.stdin.write(raw if raw.endswith(b"\n") else raw + b"\n")
+            child.stdin.write(liar.forwarded(raw, request))
             child.stdin.flush()
         except BrokenPipeError:
             break

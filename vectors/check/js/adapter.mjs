@@ -30,12 +30,14 @@ import * as dm from './doc_membership_v1.mjs';
 import * as fnv from './fnv1a_utf16_v1.mjs';
 import * as session from './session.mjs';
 import { typedValue, BadRequest } from './typed.mjs';
-import { parseJson } from './json.mjs';
+import { parseJson, toPlain } from './json.mjs';
 
 const bad = (message) => new BadRequest(message);
 
 /** The most steps of one `session` script (ADAPTER.md). */
 export const SCRIPT_MAX = 1024;
+/** The longest response line, in bytes, without its newline. */
+export const RESPONSE_MAX = 1048576;
 const QUOTE_MAX = 64;
 
 /** A short quote of an untrusted string: at most QUOTE_MAX characters and its length. */
@@ -695,6 +697,19 @@ function fnvProtocol(req, line) {
 
 // ------------------------------------------------------------ framing
 
+/** Request nesting the adapter reads (ADAPTER.md, "Input no request may hold"). */
+const NESTING_MAX = 128;
+
+/**
+ * The request tree as plain values, except that a number written with a fraction, an
+ * exponent or as `-0` becomes a boxed Number: no integer argument accepts it (ADAPTER.md,
+ * Framing: `16.0`, `1e1` and `-0` are not integers), while `{"float": x}` unboxes it.
+ */
+function requestValue(tree) {
+  // eslint-disable-next-line no-new-wrappers
+  return toPlain(tree, (n) => (/^-?(?:0|[1-9][0-9]*)$/.test(n.text) && n.text !== '-0' ? n.number : new Number(n.number)));
+}
+
 /** This implementation's version, as its handshake gives it. */
 export const VERSION = '0.1.0';
 
@@ -713,7 +728,9 @@ export function started() {
 
 export function handle(line) {
   let req;
-  try { req = JSON.parse(line); } catch (e) {
+  try {
+    req = requestValue(parseJson(line, { loneSurrogates: false, lastKeyWins: true, maxDepth: NESTING_MAX }));
+  } catch (e) {
     return { id: null, error: { kind: 'bad_request', message: `not JSON: ${e.message}` } };
   }
   if (req === null || typeof req !== 'object' || Array.isArray(req)) {
@@ -761,6 +778,15 @@ function isMain() {
  * line. Returns { push(chunk), end() }. Each line is decoded on its own (fatal UTF-8, a
  * byte-order mark kept, so it is no JSON), a trailing CR dropped, a blank line skipped.
  */
+/** A response line at most RESPONSE_MAX bytes (ADAPTER.md, "Sizes and processes"): a
+ * longer answer is refused as bad_request with the request's id instead of written. */
+export function responseLine(response) {
+  const text = JSON.stringify(response);
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= RESPONSE_MAX) return text;
+  return JSON.stringify({ id: response.id, error: { kind: 'bad_request', message: `the answer would be a ${bytes}-byte line: a response line has at most ${RESPONSE_MAX} bytes (1 MiB); ask for less at a time` } });
+}
+
 export function serveLines(write) {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let pending = [];
@@ -775,7 +801,7 @@ export function serveLines(write) {
     }
     // Blank lines carry no request: skipped, so that responses stay aligned with requests.
     if (line.trim() === '') return;
-    write(JSON.stringify(handle(line)) + '\n');
+    write(responseLine(handle(line)) + '\n');
   };
   return {
     push(chunk) {

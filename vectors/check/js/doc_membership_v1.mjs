@@ -1,5 +1,5 @@
 // doc-membership-v1: the immutable Bloom prefilter in front of an exact set
-// (PROTOCOLS.md, protocol 1; seed 000). Written from the protocol text.
+// (spec/doc-membership-v1/PROTOCOL.md; seed 000). Written from the protocol text.
 // Node built-ins only (node:crypto for SHA-256).
 //
 // Contract (the seed's Python contract, mapped to JavaScript):

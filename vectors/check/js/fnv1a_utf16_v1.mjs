@@ -1,4 +1,4 @@
-// fnv1a-utf16-v1: the hashing core of the teaching filter (PROTOCOLS.md, protocol 2).
+// fnv1a-utf16-v1: the hashing core of the teaching filter (spec/fnv1a-utf16-v1/PROTOCOL.md).
 //
 // Written from the protocol text: 32-bit FNV-1a over UTF-16 code units (not bytes),
 // h1 from basis 2166136261, h2 from basis 0xdeadbeef then forced odd, positions

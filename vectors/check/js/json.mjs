@@ -195,14 +195,14 @@ export function writeJson(v) {
   return JSON.stringify(v);
 }
 
-/** A tree as plain JavaScript values (JsonNumber -> number). */
-export function toPlain(v) {
-  if (v instanceof JsonNumber) return v.number;
-  if (Array.isArray(v)) return v.map(toPlain);
+/** A tree as plain JavaScript values (JsonNumber -> number, or what `number` makes of it). */
+export function toPlain(v, number = (n) => n.number) {
+  if (v instanceof JsonNumber) return number(v);
+  if (Array.isArray(v)) return v.map((item) => toPlain(item, number));
   if (v !== null && typeof v === 'object') {
     const o = {};
     for (const k of Object.keys(v)) {
-      Object.defineProperty(o, k, { value: toPlain(v[k]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(o, k, { value: toPlain(v[k], number), enumerable: true, writable: true, configurable: true });
     }
     return o;
   }

@@ -54,10 +54,14 @@ export function typedValue(t, where = 'value') {
     case 'bool':
       if (typeof v !== 'boolean') throw bad(`${where}: bool takes true or false`);
       return v;
-    case 'float':
-      if (typeof v !== 'number') throw bad(`${where}: float takes a number`);
+    case 'float': {
+      // A number written with a fraction or an exponent reaches here boxed (adapter.mjs,
+      // requestValue): for a float either spelling is one.
+      const x = v instanceof Number ? v.valueOf() : v;
+      if (typeof x !== 'number') throw bad(`${where}: float takes a number`);
       // eslint-disable-next-line no-new-wrappers
-      return new Number(v);
+      return new Number(x);
+    }
     case 'tuple': return Object.freeze(list());
     case 'list': return list();
     default: throw bad(`${where}: unknown typed-value tag \`${tag}\``);

@@ -28,6 +28,7 @@ class BadRequest(Exception):
 
 # spec/ADAPTER.md, "Input no request may hold".
 SCRIPT_MAX = 1024   # steps of one `session` script
+RESPONSE_MAX = 1048576  # bytes of one response line, without its newline (1 MiB)
 QUOTE_MAX = 64      # characters of a bad value an error message quotes
 
 
@@ -50,6 +51,29 @@ def _no_duplicate_keys(pairs):
             raise DuplicateKey(f"duplicate key {_quote(key)} in the request")
         seen.add(key)
     return dict(pairs)
+
+
+def _holds_lone_surrogate(value):
+    """Whether a string (or key) of the parsed request holds a lone surrogate: json.loads
+    reads `"\\ud800"` into one, which ADAPTER.md says no request may hold."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if type(v) is str:
+            if any("\ud800" <= c <= "\udfff" for c in v):
+                return True
+        elif type(v) is dict:
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif type(v) is list:
+            todo.extend(v)
+    return False
+
+
+def _parse_int(text):
+    """A JSON integer; `-0` is read as the float -0.0, since ADAPTER.md says it is no
+    integer (json.loads reads `16.0` and `1e1` as floats already)."""
+    return float(text) if text == "-0" else int(text)
 
 
 # ------------------------------------------------------------------ arguments
@@ -642,13 +666,16 @@ def started(req):
 
 def respond(line):
     try:
-        req = json.loads(line, object_pairs_hook=_no_duplicate_keys)
+        req = json.loads(line, object_pairs_hook=_no_duplicate_keys, parse_int=_parse_int)
     except DuplicateKey as e:
         return {"id": None, "error": _error("bad_request", str(e))}
     except (ValueError, RecursionError) as e:
         return {"id": None, "error": _error("bad_request", f"not JSON: {e}")}
     if type(req) is not dict:
         return {"id": None, "error": _error("bad_request", "a request is a JSON object")}
+    if _holds_lone_surrogate(req):
+        return {"id": None, "error": _error("bad_request", "not JSON: a lone-surrogate escape "
+                                            "(send UTF-16 strings as arrays of code units)")}
     rid = req.get("id")
     if not ((type(rid) is int and rid >= 0) or type(rid) is str):
         return {"id": None, "error": _error("bad_request", "id must be a non-negative integer or a string")}
@@ -692,6 +719,10 @@ def main():
             text = _dumps(response)
         except (TypeError, ValueError) as e:  # a result that is not JSON: never die on it
             text = _dumps({"id": response.get("id"), "error": _error("internal", f"unserialisable result: {e}")})
+        if len(text) > RESPONSE_MAX:  # ASCII only (ensure_ascii): characters are bytes
+            text = _dumps({"id": response.get("id"), "error": _error(
+                "bad_request", f"the answer would be a {len(text)}-byte line: a response line has at most "
+                               f"{RESPONSE_MAX} bytes (1 MiB); ask for less at a time")})
         out.write(text + "\n")
         out.flush()
 

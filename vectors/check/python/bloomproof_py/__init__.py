@@ -1,6 +1,6 @@
 """bloomproof_py: an independent Python implementation of the two bloomproof protocols.
 
-Written from PROTOCOLS.md, the seed documents, spec/README.md, spec/ADAPTER.md and
+Written from the two spec/*/PROTOCOL.md, the seed documents, spec/README.md, spec/ADAPTER.md and
 spec/fnv1a-utf16-v1/SESSION.md; standard library only (Python 3.11+).
 
 * doc_membership_v1  - framing, SHA-256 positions, the immutable DocumentPrefilter snapshot

@@ -1,6 +1,6 @@
 """doc-membership-v1: a byte-exact Bloom prefilter in front of an exact set.
 
-Written from PROTOCOLS.md ("Protocol 1") and seed 000 (its contract and self_check).
+Written from spec/doc-membership-v1/PROTOCOL.md and seed 000 (its contract and self_check).
 
 Hash message for hash index i (integers big-endian):
 

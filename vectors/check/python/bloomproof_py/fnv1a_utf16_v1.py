@@ -1,6 +1,6 @@
 """fnv1a-utf16-v1: the deterministic, non-cryptographic teaching filter's hashing.
 
-Written from PROTOCOLS.md ("Protocol 2") and seed 002.
+Written from spec/fnv1a-utf16-v1/PROTOCOL.md and seed 002.
 
 32-bit FNV-1a over UTF-16 code units (not bytes): h = basis; for each unit u:
 h = (h XOR u) * 16777619 mod 2^32.  h1 uses basis 2166136261, h2 basis 0xdeadbeef and

@@ -795,6 +795,14 @@ def _step_keys(step, required, optional=()):
         raise MalformedStep(f"step {step.get('op')!r}: unexpected keys {extra} / missing keys {missing}")
 
 
+def _well_formed(text):
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _step_text(step, key):
     units = read_text(step[key], key)
     if units is None:
@@ -819,6 +827,10 @@ def run_step(session, step):
         _step_keys(step, ("field", "value"))
         if step["field"] not in DRAFT_FIELDS:
             raise MalformedStep(f"set_draft: unknown field {step['field']!r}")
+        value = step["value"]
+        if type(value) is not str or not _well_formed(value):
+            raise MalformedStep("set_draft: the value is a string of well-formed text "
+                                "(SESSION.md section 9: drafts never hold a lone surrogate)")
         session.set_draft(step["field"], _step_text(step, "value"))
     elif op == "create":
         _step_keys(step, ())

@@ -1,0 +1,240 @@
+//! The adapter protocol's own checks (`spec/adapter-protocol.json`, reported as
+//! `adapter-protocol/<check>`): lines no request may hold, a blank line, the script
+//! and response size limits, malformed ids. Each case runs on a fresh process of the
+//! adapter command, so a case that ends or confuses the adapter fails alone: the case
+//! sends its line, compares what comes back with its `expect`, then sends one
+//! well-formed request (`sha256` of no bytes) that must be answered as usual.
+
+use crate::client::AdapterProcess;
+use crate::report::{CheckOutcome, Failure};
+use bloomproof_format::Hex;
+use bloomproof_format::adapter::DocOp;
+use bloomproof_format::wire::{WireCase, WireExpect, WireFile, WireSend};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// The file's name in the spec folder.
+pub const FILE: &str = "adapter-protocol.json";
+
+/// The group name reports give these checks, in the place of a protocol.
+pub const GROUP: &str = "adapter-protocol";
+
+/// SHA-256 of no bytes: the answer to the request sent after every case.
+const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/// Runs every check of `wire` whose full name contains `filter` (all when `None`)
+/// against `command`, `timeout` per request, in file order.
+pub fn run(
+    wire: &WireFile,
+    command: &str,
+    timeout: Duration,
+    filter: Option<&str>,
+) -> Vec<CheckOutcome> {
+    let mut outcomes = Vec::new();
+    for check in &wire.checks {
+        if filter.is_some_and(|f| !format!("{GROUP}/{}", check.name).contains(f)) {
+            continue;
+        }
+        let started = Instant::now();
+        let mut outcome = CheckOutcome {
+            protocol: GROUP.to_string(),
+            name: check.name.clone(),
+            level: check.level,
+            cases: 0,
+            inside_implementation: check.inside_implementation.clone(),
+            failures: Vec::new(),
+            more_failures: 0,
+            crashed: false,
+            elapsed_ms: None,
+        };
+        for case in wire.cases.iter().filter(|c| c.check == check.name) {
+            outcome.cases += 1;
+            outcome.add_failures(run_case(case, command, timeout));
+        }
+        outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
+        outcomes.push(outcome);
+    }
+    outcomes
+}
+
+/// The bytes of the line a case sends, without its newline.
+pub fn line(send: &WireSend) -> Vec<u8> {
+    match send {
+        WireSend::Line(text) => text.clone().into_bytes(),
+        WireSend::LineHex(hex) => hex.0.clone(),
+        WireSend::Session { id, steps } => json!({
+            "id": id, "protocol": crate::fnv_checks::PROTOCOL, "op": "session",
+            "script": vec![json!({"op": "reset"}); *steps],
+        })
+        .to_string()
+        .into_bytes(),
+        WireSend::LookupMany { id, items } => json!({
+            "id": id, "protocol": crate::doc_checks::PROTOCOL, "op": "lookup_many",
+            "params": {"m": 8, "k": 1, "seed_hex": ""}, "records": [],
+            "items": vec![""; *items],
+        })
+        .to_string()
+        .into_bytes(),
+    }
+}
+
+fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
+    let failure = |what: &str, expected: String, actual: String| Failure {
+        case: case.id.clone(),
+        what: what.to_string(),
+        input: serde_json::to_value(&case.send).unwrap_or(Value::Null),
+        expected,
+        // A response quoted in a failure is bounded like every other (client::shorten).
+        actual: crate::client::shorten(&actual),
+    };
+    let mut process = match AdapterProcess::start(command, timeout) {
+        Ok(process) => process,
+        Err(why) => return vec![failure("start the adapter", "running".into(), why)],
+    };
+    let answered = !matches!(case.expect, WireExpect::NoAnswer);
+    let mut failures = Vec::new();
+    match process.raw(&line(&case.send), answered) {
+        Err(err) => failures.push(failure(
+            "the response",
+            expected(&case.expect),
+            err.to_string(),
+        )),
+        Ok(response) => {
+            if let Some(why) = judge(&case.expect, response.as_ref()) {
+                let actual = response.map_or_else(|| "no response".to_string(), |r| r.to_string());
+                failures.push(failure(&why, expected(&case.expect), actual));
+            }
+        }
+    }
+    let next = DocOp::Sha256 {
+        data: Hex(Vec::new()),
+    };
+    let digest = process
+        .request(crate::doc_checks::PROTOCOL, &next)
+        .map(|result| result.get("digest").cloned().unwrap_or(Value::Null));
+    match digest {
+        Ok(Value::String(hex)) if hex.eq_ignore_ascii_case(EMPTY_SHA256) => {}
+        other => failures.push(failure(
+            "the next request (sha256 of no bytes) is answered as usual",
+            format!("{{\"digest\":\"{EMPTY_SHA256}\"}}"),
+            match other {
+                Ok(value) => format!("{{\"digest\":{value}}}"),
+                Err(err) => err.to_string(),
+            },
+        )),
+    }
+    failures
+}
+
+/// The expectation, as a failure prints it.
+fn expected(expect: &WireExpect) -> String {
+    match expect {
+        WireExpect::NoAnswer => "no response".into(),
+        WireExpect::Error { kind, id, field } => match field {
+            Some(field) => format!(
+                "{{\"id\":{id},\"error\":{{\"kind\":\"{kind}\",\"field\":\"{field}\",...}}}}"
+            ),
+            None => format!("{{\"id\":{id},\"error\":{{\"kind\":\"{kind}\",...}}}}"),
+        },
+        WireExpect::Result { id } => format!("{{\"id\":{id},\"result\":{{...}}}}"),
+    }
+}
+
+/// What is wrong with `response` (`None`: nothing).
+fn judge(expect: &WireExpect, response: Option<&Value>) -> Option<String> {
+    let response = match (expect, response) {
+        (WireExpect::NoAnswer, None) => return None,
+        (WireExpect::NoAnswer, Some(_)) => {
+            return Some("a response to a line that gets none".into());
+        }
+        (_, None) => return Some("no response".into()),
+        (_, Some(response)) => response,
+    };
+    let Some(object) = response.as_object() else {
+        return Some("the response is not a JSON object".into());
+    };
+    let (want_id, want_kind, want_field) = match expect {
+        WireExpect::Error { kind, id, field } => (id, Some(kind), field.as_deref()),
+        WireExpect::Result { id } => (id, None, None),
+        WireExpect::NoAnswer => return None,
+    };
+    if object.get("id") != Some(want_id) {
+        return Some("the response's id".into());
+    }
+    match (want_kind, object.get("result"), object.get("error")) {
+        (Some(kind), None, Some(error)) => {
+            if error.get("kind").and_then(Value::as_str) != Some(kind.as_str()) {
+                Some("the error's kind".into())
+            } else if want_field.is_some()
+                && error.get("field").and_then(Value::as_str) != want_field
+            {
+                Some("the error's field".into())
+            } else {
+                None
+            }
+        }
+        (None, Some(_), None) => None,
+        (Some(_), _, _) => Some("an error response (and no result)".into()),
+        (None, _, _) => Some("a result response (and no error)".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_lines_have_the_counts_they_say() {
+        let session = line(&WireSend::Session { id: 9, steps: 1025 });
+        let value: Value = serde_json::from_slice(&session).unwrap_or_default();
+        assert_eq!(value["script"].as_array().map(Vec::len), Some(1025));
+        assert_eq!(value["id"], 9);
+        let many = line(&WireSend::LookupMany {
+            id: 3,
+            items: 20000,
+        });
+        let value: Value = serde_json::from_slice(&many).unwrap_or_default();
+        assert_eq!(value["items"].as_array().map(Vec::len), Some(20000));
+        // the honest answer: 20000 triples of false, over 1 MiB
+        let triple = r#"{"maybe_present":false,"exact_checked":false,"duplicate":false}"#;
+        assert!(20000 * (triple.len() + 1) > 1 << 20);
+        assert!(many.len() < 1 << 20);
+    }
+
+    #[test]
+    fn judging_a_response() {
+        let bad = WireExpect::Error {
+            kind: "bad_request".into(),
+            id: Value::Null,
+            field: None,
+        };
+        let ok = json!({"id": null, "error": {"kind": "bad_request", "message": "x"}});
+        assert_eq!(judge(&bad, Some(&ok)), None);
+        let kept = json!({"id": 4, "error": {"kind": "bad_request", "message": "x"}});
+        assert_eq!(
+            judge(&bad, Some(&kept)).as_deref(),
+            Some("the response's id")
+        );
+        let answered = json!({"id": null, "result": {"digest": EMPTY_SHA256}});
+        assert!(judge(&bad, Some(&answered)).is_some());
+        assert!(judge(&WireExpect::NoAnswer, Some(&ok)).is_some());
+        assert_eq!(judge(&WireExpect::NoAnswer, None), None);
+        assert!(
+            judge(
+                &WireExpect::Result { id: json!(9) },
+                Some(&json!({"id": 9, "result": {}}))
+            )
+            .is_none()
+        );
+        let value_m = WireExpect::Error {
+            kind: "value".into(),
+            id: json!(3),
+            field: Some("m".into()),
+        };
+        let wrong_field = json!({"id": 3, "error": {"kind": "value", "field": "k", "message": ""}});
+        assert_eq!(
+            judge(&value_m, Some(&wrong_field)).as_deref(),
+            Some("the error's field")
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! Rule ids (`spec/rules.json`): every rule of the protocol documents is pinned by a
+//! case or listed as a known gap, every id a check or case names is a rule, and the
+//! documents state every rule the file lists.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bloomproof_conformance::{LoadError, load};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn real_spec() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
+}
+
+const FILES: [&str; 6] = [
+    "doc-membership-v1/checks.json",
+    "doc-membership-v1/cases.json",
+    "fnv1a-utf16-v1/checks.json",
+    "fnv1a-utf16-v1/cases.json",
+    "adapter-protocol.json",
+    "rules.json",
+];
+
+/// A copy of the spec's files with `edit` applied to `file`; the load errors.
+fn load_with(file: &str, edit: impl FnOnce(&mut Value)) -> Vec<LoadError> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut edit = Some(edit);
+    for name in FILES {
+        let mut value: Value =
+            serde_json::from_str(&std::fs::read_to_string(real_spec().join(name)).unwrap())
+                .unwrap();
+        if name == file {
+            (edit.take().unwrap())(&mut value);
+        }
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, value.to_string()).unwrap();
+    }
+    match load(dir.path()) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors,
+    }
+}
+
+fn messages(errors: &[LoadError]) -> Vec<String> {
+    errors.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn the_real_spec_pins_every_rule() {
+    assert_eq!(
+        messages(&load_with("rules.json", |_| {})),
+        Vec::<String>::new()
+    );
+    let spec = load(&real_spec()).unwrap();
+    let pinned = spec.rule_cases();
+    assert!(pinned.len() >= 70, "{}", pinned.len());
+    assert!(pinned.iter().all(|(_, cases)| !cases.is_empty()));
+    let frame = pinned
+        .iter()
+        .find(|(id, _)| id == "DOC-HASH-MESSAGE")
+        .unwrap();
+    assert!(
+        frame
+            .1
+            .iter()
+            .any(|c| c.starts_with("doc-membership-v1/08-")),
+        "{frame:?}"
+    );
+}
+
+#[test]
+fn a_rule_without_a_case_is_a_load_error_unless_a_known_gap() {
+    let new_rule = json!({"id": "DOC-UNPINNED", "document": "doc-membership-v1/PROTOCOL.md"});
+    let errors = load_with("rules.json", |v| {
+        v["rules"].as_array_mut().unwrap().push(new_rule.clone());
+        v["rule_count"] = json!(v["rules"].as_array().unwrap().len());
+    });
+    assert!(
+        messages(&errors)
+            .iter()
+            .any(|m| m.contains("rule `DOC-UNPINNED` has no case")),
+        "{errors:?}"
+    );
+    let errors = load_with("rules.json", |v| {
+        v["rules"].as_array_mut().unwrap().push(new_rule.clone());
+        v["rule_count"] = json!(v["rules"].as_array().unwrap().len());
+        v["known_gaps"] = json!([{"rule": "DOC-UNPINNED", "reason": "no case can see it"}]);
+    });
+    assert_eq!(messages(&errors), Vec::<String>::new());
+    let errors = load_with("rules.json", |v| {
+        v["known_gaps"] = json!([{"rule": "DOC-HASH-MESSAGE", "reason": "stale"}]);
+    });
+    assert!(
+        messages(&errors)
+            .iter()
+            .any(|m| m.contains("known gap but cases pin it")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_check_or_case_naming_an_unknown_rule_is_a_load_error() {
+    let errors = load_with("doc-membership-v1/checks.json", |v| {
+        v["checks"][0]["rules"] = json!(["DOC-INVENTED"]);
+    });
+    assert!(
+        messages(&errors)
+            .iter()
+            .any(|m| m.contains("names rule `DOC-INVENTED`")),
+        "{errors:?}"
+    );
+    // A case adds a rule of its own: data only, and checked the same way.
+    let errors = load_with("doc-membership-v1/cases.json", |v| {
+        v["cases"][0]["rules"] = json!(["DOC-EX-FIXTURE"]);
+    });
+    assert_eq!(messages(&errors), Vec::<String>::new());
+    let errors = load_with("doc-membership-v1/cases.json", |v| {
+        v["cases"][0]["rules"] = json!(["NOPE"]);
+    });
+    assert!(
+        messages(&errors).iter().any(|m| m.contains("`NOPE`")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn the_documents_state_every_rule_and_no_other() {
+    let rules: Value =
+        serde_json::from_str(&std::fs::read_to_string(real_spec().join("rules.json")).unwrap())
+            .unwrap();
+    let listed: Vec<&Value> = rules["rules"].as_array().unwrap().iter().collect();
+    for rule in &listed {
+        let document = rule["document"].as_str().unwrap();
+        let text = std::fs::read_to_string(real_spec().join(document)).unwrap();
+        match rule["section"].as_str() {
+            Some(section) => assert!(
+                text.lines()
+                    .any(|l| l.trim_start_matches('#').trim() == section),
+                "{document} has no section {section:?}"
+            ),
+            None => assert!(
+                text.contains(&format!("**[{}]**", rule["id"].as_str().unwrap())),
+                "{document} does not state {}",
+                rule["id"]
+            ),
+        }
+    }
+    for document in [
+        "doc-membership-v1/PROTOCOL.md",
+        "fnv1a-utf16-v1/PROTOCOL.md",
+    ] {
+        let text = std::fs::read_to_string(real_spec().join(document)).unwrap();
+        for tagged in text.split("**[").skip(1) {
+            let id = tagged.split("]**").next().unwrap();
+            assert!(
+                listed
+                    .iter()
+                    .any(|r| r["id"] == id && r["document"] == document),
+                "{document} tags [{id}], which rules.json does not list for it"
+            );
+        }
+    }
+}
