@@ -925,6 +925,19 @@ def cases():
     for m, k, n in [(8, 1, 8), (8, 1, 1), (64, 3, 10), (1024, 12, 1024), (1024, 1, 1), (100, 7, 14), (512, 4, 0), (8, 12, 1024), (1000, 5, 200)]:
         e = estimates(m, k, n)
         out.append(case("m%d-k%d-n%d" % (m, k, n), "estimates_pinned", "estimates", {"m": m, "k": k, "n": n}, e, ["exact-rational"]))
+    # Generated: the domains fresh inputs are drawn from on every run (spec/README.md,
+    # "Generated checks"); the runner compares every answer with the oracle or the
+    # reference session model.
+    whole = {"m": [8, 1024], "k": [1, 12]}
+    out.append(case("generated/hashes", "generated_hashes_agree_with_oracle", "generated",
+                    {"generator": "fnv_hashes", "count": 512, **whole, "units": [1, 256]},
+                    {"equal_to": "oracle", "compared": ["positions"]}))
+    out.append(case("generated/estimates", "generated_estimates_agree_with_oracle", "generated",
+                    {"generator": "fnv_estimates", "count": 64, **whole, "n": [0, 1024]},
+                    {"equal_to": "oracle", "compared": ["estimates"]}))
+    out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
+                    {"generator": "fnv_sessions", "count": 48, **whole, "steps": [1, 16]},
+                    {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
     return out
 
 

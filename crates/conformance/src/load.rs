@@ -64,6 +64,10 @@ pub struct ProtocolSpec {
     pub case_ids: BTreeMap<String, Vec<String>>,
     /// Every case, in file order.
     pub cases: Cases,
+    /// The seed and count of the generated cases' inputs (the spec's, so that every
+    /// protocol of one run draws from one seed): a fresh seed when loaded
+    /// ([`Spec::set_generation`] replaces it).
+    pub generation: crate::generated::Generation,
 }
 
 /// The whole loaded spec.
@@ -71,9 +75,29 @@ pub struct ProtocolSpec {
 pub struct Spec {
     /// One entry per protocol folder, in name order.
     pub protocols: Vec<ProtocolSpec>,
+    /// `accumulated.json`, when the spec folder has one.
+    pub accumulated: Option<crate::accumulated::AccumulatedFile>,
+    /// Whether the accumulated check runs the full count rather than the checkpoint
+    /// (`--accumulated-full`; false when loaded).
+    pub accumulated_full: bool,
 }
 
 impl Spec {
+    /// The seed and count of the generated inputs of every protocol.
+    pub fn set_generation(&mut self, generation: crate::generated::Generation) {
+        for protocol in &mut self.protocols {
+            protocol.generation = generation;
+        }
+    }
+
+    /// The seed and count of the generated inputs (a fresh seed when the spec has
+    /// no protocol).
+    pub fn generation(&self) -> crate::generated::Generation {
+        self.protocols
+            .first()
+            .map_or_else(crate::generated::Generation::fresh, |p| p.generation)
+    }
+
     /// Number of documented checks over all protocols.
     pub fn check_count(&self) -> usize {
         self.protocols.iter().map(|p| p.checks.len()).sum()
@@ -104,6 +128,7 @@ impl Loader {
             .iter()
             .filter_map(|(dir, name)| self.protocol(dir, name))
             .collect();
+        let accumulated = self.accumulated(root);
         if self.errors.is_empty() && protocols.is_empty() {
             self.error(
                 root,
@@ -112,7 +137,14 @@ impl Loader {
             );
         }
         if self.errors.is_empty() {
-            Ok(Spec { protocols })
+            let generation = crate::generated::Generation::fresh();
+            let mut spec = Spec {
+                protocols,
+                accumulated,
+                accumulated_full: false,
+            };
+            spec.set_generation(generation);
+            Ok(spec)
         } else {
             Err(self.errors)
         }
@@ -183,6 +215,43 @@ impl Loader {
         }
     }
 
+    /// A generated case whose domain the runner cannot draw from is a load error.
+    fn generated(
+        &mut self,
+        file: &Path,
+        protocol: &str,
+        case: &crate::model::Case<crate::model::GeneratedInput, crate::model::GeneratedExpect>,
+    ) {
+        if let Some(error) = crate::generated::domain_error(protocol, &case.input, &case.expect) {
+            self.error(file, Some(&case.id), error);
+        }
+    }
+
+    /// `accumulated.json` of the spec folder `root`: `None` when there is none; a file
+    /// that cannot be read or is not the format (or asks for more inputs than
+    /// [`crate::accumulated::COUNT_MAX`]) is a load error.
+    fn accumulated(&mut self, root: &Path) -> Option<crate::accumulated::AccumulatedFile> {
+        let path = root.join("accumulated.json");
+        let text = match self.texts.remove(&path) {
+            Some(text) => text,
+            None if self.from_disk && path.exists() => match std::fs::read_to_string(&path) {
+                Ok(text) => text,
+                Err(err) => {
+                    self.error(&path, None, format!("cannot read: {err}"));
+                    return None;
+                }
+            },
+            None => return None,
+        };
+        match crate::accumulated::parse(&text) {
+            Ok(file) => Some(file),
+            Err(err) => {
+                self.error(&path, None, err);
+                None
+            }
+        }
+    }
+
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
         if ![doc_checks::PROTOCOL, fnv_checks::PROTOCOL].contains(&protocol) {
             self.error(
@@ -220,6 +289,16 @@ impl Loader {
         }
         let mut documented = BTreeSet::new();
         for check in &checks_file.checks {
+            if check.name == crate::accumulated::CHECK {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!(
+                        "check `{}` takes the name of the accumulated digests (accumulated.json)",
+                        check.name
+                    ),
+                );
+            }
             if !documented.insert(check.name.clone()) {
                 self.error(
                     &checks_path,
@@ -300,11 +379,17 @@ impl Loader {
             }
             let shape = if protocol == fnv_checks::PROTOCOL {
                 let case = self.typed::<FnvCase>(&cases_path, Some(&id), raw);
+                if let Some(FnvCase::Generated(c)) = &case {
+                    self.generated(&cases_path, protocol, c);
+                }
                 let shape = case.as_ref().map(FnvCase::shape);
                 fnv_cases.extend(case);
                 shape
             } else {
                 let case = self.typed::<DocCase>(&cases_path, Some(&id), raw);
+                if let Some(DocCase::Generated(c)) = &case {
+                    self.generated(&cases_path, protocol, c);
+                }
                 let shape = case.as_ref().map(DocCase::shape);
                 doc_cases.extend(case);
                 shape
@@ -352,6 +437,7 @@ impl Loader {
             } else {
                 Cases::Doc(doc_cases)
             },
+            generation: crate::generated::Generation::fresh(),
         })
     }
 }

@@ -1,9 +1,10 @@
 //! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{Cases, ProtocolSpec, Spec};
+use crate::model::{DocCase, FnvCase};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::{DocSubject, FnvSubject};
-use crate::{doc_checks, fnv_checks};
+use crate::{doc_checks, fnv_checks, generated};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -64,17 +65,29 @@ pub fn run_check(
         Cases::Doc(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome
-                    .failures
-                    .extend(doc_checks::evaluate(case, subjects.doc.as_mut(), figures));
+                outcome.failures.extend(match case {
+                    DocCase::Generated(c) => generated::evaluate_doc(
+                        &c.id,
+                        &c.input,
+                        subjects.doc.as_mut(),
+                        &protocol.generation,
+                    ),
+                    case => doc_checks::evaluate(case, subjects.doc.as_mut(), figures),
+                });
             }
         }
         Cases::Fnv(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome
-                    .failures
-                    .extend(fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures));
+                outcome.failures.extend(match case {
+                    FnvCase::Generated(c) => generated::evaluate_fnv(
+                        &c.id,
+                        &c.input,
+                        subjects.fnv.as_mut(),
+                        &protocol.generation,
+                    ),
+                    case => fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures),
+                });
             }
         }
     }
@@ -108,7 +121,16 @@ fn run_jobs(
                 continue;
             };
             let mut figures = Figures::default();
-            let outcome = run_check(protocol, check, subjects, &mut figures);
+            let outcome = match accumulated_of(spec, protocol, check) {
+                Some(published) => crate::accumulated::run_check(
+                    published,
+                    spec.accumulated_full,
+                    subjects.doc.as_mut(),
+                    subjects.fnv.as_mut(),
+                    &mut figures,
+                ),
+                None => run_check(protocol, check, subjects, &mut figures),
+            };
             done.push((index, (outcome, figures)));
         }
     };
@@ -128,6 +150,22 @@ fn run_jobs(
     });
     all.sort_by_key(|(index, _)| *index);
     all.into_iter().map(|(_, done)| done).collect()
+}
+
+/// The published digests of `protocol` when `check` is its accumulated check.
+fn accumulated_of<'s>(
+    spec: &'s Spec,
+    protocol: &ProtocolSpec,
+    check: &str,
+) -> Option<&'s crate::accumulated::Published> {
+    if check != crate::accumulated::CHECK {
+        return None;
+    }
+    spec.accumulated
+        .as_ref()?
+        .protocols
+        .iter()
+        .find(|p| p.protocol == protocol.protocol)
 }
 
 /// Subjects for `threads - 1` more threads, when both subjects can be forked.
@@ -178,6 +216,14 @@ pub fn run_with_threads(
             names.push(check.name.as_str());
             jobs.push((index, check.name.as_str()));
         }
+        // The accumulated digests, after the documented checks (`accumulated.json`).
+        let full = format!("{}/{}", protocol.protocol, crate::accumulated::CHECK);
+        if accumulated_of(spec, protocol, crate::accumulated::CHECK).is_some()
+            && !filter.is_some_and(|f| !full.contains(f))
+        {
+            names.push(crate::accumulated::CHECK);
+            jobs.push((index, crate::accumulated::CHECK));
+        }
         ran.push(names);
     }
     let forks = forks(subjects, threads.min(jobs.len()));
@@ -192,12 +238,20 @@ pub fn run_with_threads(
             }
             report.push(outcome);
         }
+        let mut published = protocol.published_figures.clone();
+        if let Some(digests) = accumulated_of(spec, protocol, crate::accumulated::CHECK) {
+            published.push(crate::accumulated::published_figure(
+                digests,
+                spec.accumulated_full,
+            ));
+        }
         report.figures.push((
             protocol.protocol.clone(),
-            figure_lines(&figures, &protocol.published_figures, names),
+            figure_lines(&figures, &published, names),
         ));
     }
     report.threads = Some(threads);
+    report.seed = Some(spec.generation().seed);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     report
 }
