@@ -423,7 +423,7 @@ def cases():
                     {"generator": "doc_hashing", "count": 256, **whole},
                     {"equal_to": "oracle", "compared": ["positions", "frame"]}))
     out.append(case("generated/snapshots", "generated_snapshots_agree_with_oracle", "generated",
-                    {"generator": "doc_snapshots", "count": 64, **whole, "records": [0, 64]},
+                    {"generator": "doc_snapshots", "count": 48, **whole, "records": [0, 64]},
                     {"equal_to": "oracle", "compared": ["build", "lookup_many", "read", "read_damaged"]}))
     return out
 

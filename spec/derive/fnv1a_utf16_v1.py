@@ -930,13 +930,13 @@ def cases():
     # reference session model.
     whole = {"m": [8, 1024], "k": [1, 12]}
     out.append(case("generated/hashes", "generated_hashes_agree_with_oracle", "generated",
-                    {"generator": "fnv_hashes", "count": 512, **whole, "units": [1, 256]},
+                    {"generator": "fnv_hashes", "count": 256, **whole, "units": [1, 256]},
                     {"equal_to": "oracle", "compared": ["positions"]}))
     out.append(case("generated/estimates", "generated_estimates_agree_with_oracle", "generated",
-                    {"generator": "fnv_estimates", "count": 64, **whole, "n": [0, 1024]},
+                    {"generator": "fnv_estimates", "count": 32, **whole, "n": [0, 1024]},
                     {"equal_to": "oracle", "compared": ["estimates"]}))
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
-                    {"generator": "fnv_sessions", "count": 48, **whole, "steps": [1, 16]},
+                    {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
     return out
 

@@ -133,10 +133,13 @@ fn read(path: &Path) -> Result<String, String> {
 /// repository's root (adapter commands are relative to it).
 pub fn compute(root: &Path, binary: &Path, options: &Options) -> Result<Matrix, String> {
     let spec_dir = root.join("spec");
-    let spec = bloomproof_conformance::load(&spec_dir).map_err(|errors| {
+    let mut spec = bloomproof_conformance::load(&spec_dir).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!("the spec did not load:\n  {}", lines.join("\n  "))
     })?;
+    // The vector files run through every implementation as checks `<protocol>/vectors.<kind>`.
+    spec.vectors = bloomproof_conformance::vectors::load(&root.join("vectors"))
+        .map_err(|errors| format!("the vectors did not load:\n  {}", errors.join("\n  ")))?;
     let spec_version = bloomproof_conformance::embedded::files_in(&spec_dir)
         .map(|files| bloomproof_conformance::embedded::version(&files))?;
     let checks: Vec<String> = spec

@@ -47,6 +47,10 @@ pub struct Options {
     /// the same inputs [default: a fresh one, printed by the report].
     #[arg(long, value_name = "N", value_parser = parse_seed)]
     pub seed: Option<u64>,
+    /// Run the vector files of this folder (`<protocol>/<kind>.json`, as `cargo xtask
+    /// vectors` writes them) as checks too: `<protocol>/vectors.<kind>`.
+    #[arg(long = "vectors", value_name = "DIR")]
+    pub vectors_dir: Option<PathBuf>,
     /// Draw N inputs per generated case instead of the spec's count (1 to 100000).
     #[arg(long, value_name = "N", value_parser = parse_random)]
     pub random: Option<u32>,
@@ -112,6 +116,18 @@ pub fn conformance(options: &Options) -> ExitCode {
         count: options.random,
     });
     spec.accumulated_full = options.accumulated_full;
+    if let Some(dir) = &options.vectors_dir {
+        match bloomproof_conformance::vectors::load(dir) {
+            Ok(vectors) => spec.vectors = vectors,
+            Err(errors) => {
+                for error in &errors {
+                    eprintln!("load error: {error}");
+                }
+                eprintln!("{} load errors: the spec was not run", errors.len());
+                return ExitCode::from(2);
+            }
+        }
+    }
     let mut report = run(&spec, &mut subjects, options.filter.as_deref());
     report.spec_version = spec_version;
     if options.no_times {

@@ -173,6 +173,7 @@ fn doc_call_op(call: &DocCall) -> DocOp {
             records: hex_list(records),
             items: hex_list(items),
         },
+        DocCall::Typed(call) => DocOp::Typed(call.clone()),
     }
 }
 
@@ -308,6 +309,7 @@ impl DocSubject for AdapterDoc {
                 }
                 DocOp::Frame { .. } => DocReply::Framed(result(answer, op)?),
                 DocOp::Build { .. } => DocReply::Built(built(answer, op)?),
+                DocOp::Typed(_) => DocReply::Typed(result::<TypedResult>(answer, op)?.lookup),
                 _ => DocReply::Triples(result::<TriplesResult>(answer, op)?.results),
             })
         })

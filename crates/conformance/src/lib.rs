@@ -27,6 +27,7 @@ pub mod quote;
 pub mod report;
 pub mod run;
 pub mod subject;
+pub mod vectors;
 mod verdict;
 
 pub use load::{LoadError, Spec, load};

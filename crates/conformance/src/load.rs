@@ -80,6 +80,9 @@ pub struct Spec {
     /// Whether the accumulated check runs the full count rather than the checkpoint
     /// (`--accumulated-full`; false when loaded).
     pub accumulated_full: bool,
+    /// Vector files run as checks `<protocol>/vectors.<kind>` (`--vectors DIR`,
+    /// [`crate::vectors::load`]; none when loaded).
+    pub vectors: Vec<crate::vectors::Loaded>,
 }
 
 impl Spec {
@@ -142,6 +145,7 @@ impl Loader {
                 protocols,
                 accumulated,
                 accumulated_full: false,
+                vectors: Vec::new(),
             };
             spec.set_generation(generation);
             Ok(spec)

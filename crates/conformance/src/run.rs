@@ -121,15 +121,23 @@ fn run_jobs(
                 continue;
             };
             let mut figures = Figures::default();
-            let outcome = match accumulated_of(spec, protocol, check) {
-                Some(published) => crate::accumulated::run_check(
-                    published,
-                    spec.accumulated_full,
-                    subjects.doc.as_mut(),
-                    subjects.fnv.as_mut(),
-                    &mut figures,
-                ),
-                None => run_check(protocol, check, subjects, &mut figures),
+            let vectors = spec
+                .vectors
+                .iter()
+                .find(|v| v.protocol() == protocol.protocol && v.check() == check);
+            let outcome = if let Some(loaded) = vectors {
+                crate::vectors::run_check(loaded, subjects.doc.as_mut(), subjects.fnv.as_mut())
+            } else {
+                match accumulated_of(spec, protocol, check) {
+                    Some(published) => crate::accumulated::run_check(
+                        published,
+                        spec.accumulated_full,
+                        subjects.doc.as_mut(),
+                        subjects.fnv.as_mut(),
+                        &mut figures,
+                    ),
+                    None => run_check(protocol, check, subjects, &mut figures),
+                }
             };
             done.push((index, (outcome, figures)));
         }
@@ -223,6 +231,18 @@ pub fn run_with_threads(
         {
             names.push(crate::accumulated::CHECK);
             jobs.push((index, crate::accumulated::CHECK));
+        }
+        // The vector files of `--vectors`.
+        for loaded in spec
+            .vectors
+            .iter()
+            .filter(|v| v.protocol() == protocol.protocol)
+        {
+            let full = format!("{}/{}", protocol.protocol, loaded.check());
+            if !filter.is_some_and(|f| !full.contains(f)) {
+                names.push(loaded.check());
+                jobs.push((index, loaded.check()));
+            }
         }
         ran.push(names);
     }

@@ -162,6 +162,7 @@ pub trait DocSubject {
                 } => self
                     .read(params, records, packed_bits, items)
                     .map(DocReply::Triples),
+                DocCall::Typed(call) => self.typed(call).map(DocReply::Typed),
             })
             .collect()
     }
@@ -174,7 +175,7 @@ pub trait DocSubject {
 }
 
 /// One operation of [`DocSubject::batch`], with its arguments.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[allow(
     missing_docs,
     reason = "the arguments of the subject's methods of the same name"
@@ -205,6 +206,7 @@ pub enum DocCall {
         packed_bits: Vec<u8>,
         items: Vec<Vec<u8>>,
     },
+    Typed(TypedCall),
 }
 
 /// The answer to one [`DocCall`].
@@ -216,6 +218,7 @@ pub enum DocReply {
     Built(Built),
     /// `lookup_many` and `read`.
     Triples(Vec<Triple>),
+    Typed(Option<Triple>),
 }
 
 /// One operation of [`FnvSubject::batch`], with its arguments.

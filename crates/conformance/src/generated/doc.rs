@@ -512,3 +512,73 @@ pub(super) fn diagnose_snapshot(subject: &mut dyn DocSubject, value: &Snapshot) 
     let line = crate::diagnose::doc_first_difference(subject, &value.params, &candidates);
     Some(line)
 }
+
+/// Smaller hashing inputs: a smaller m or k, a shorter item or seed.
+pub(super) fn reduce_hashing(value: &Hashing) -> Vec<Hashing> {
+    let mut out = Vec::new();
+    for params in reduce_params(&value.params) {
+        out.push(Hashing {
+            params,
+            item: value.item.clone(),
+        });
+    }
+    for item in super::shorter(&value.item) {
+        out.push(Hashing {
+            params: value.params.clone(),
+            item,
+        });
+    }
+    out
+}
+
+fn reduce_params(params: &RawParams) -> Vec<RawParams> {
+    let mut out = Vec::new();
+    for m in super::smaller(params.m, 8) {
+        out.push(RawParams {
+            m,
+            ..params.clone()
+        });
+    }
+    for k in super::smaller(params.k, 1) {
+        out.push(RawParams {
+            k,
+            ..params.clone()
+        });
+    }
+    for seed in super::shorter(&params.seed) {
+        out.push(RawParams {
+            seed,
+            ..params.clone()
+        });
+    }
+    out
+}
+
+/// Smaller snapshots: fewer records or other items, smaller parameters, shorter
+/// records.
+pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
+    let with = |params: &RawParams, records: Vec<Vec<u8>>, others: Vec<Vec<u8>>| Snapshot {
+        params: params.clone(),
+        records,
+        others,
+        damage: value.damage,
+    };
+    let mut out = Vec::new();
+    for records in super::shorter(&value.records) {
+        out.push(with(&value.params, records, value.others.clone()));
+    }
+    for others in super::shorter(&value.others) {
+        out.push(with(&value.params, value.records.clone(), others));
+    }
+    for params in reduce_params(&value.params) {
+        out.push(with(&params, value.records.clone(), value.others.clone()));
+    }
+    for (i, record) in value.records.iter().enumerate() {
+        for shorter in super::shorter(record).into_iter().take(record.len()) {
+            let mut records = value.records.clone();
+            records[i] = shorter;
+            out.push(with(&value.params, records, value.others.clone()));
+        }
+    }
+    out
+}

@@ -215,3 +215,52 @@ fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
     }
     None
 }
+
+/// Smaller strings and parameters: a shorter prefix, one unit fewer, a unit set to 0,
+/// a smaller m or k.
+pub(super) fn reduce_hashes(value: &Hashes) -> Vec<Hashes> {
+    let with = |m: u64, k: u64, units: Vec<u16>| Hashes { m, k, units };
+    let mut out: Vec<Hashes> = super::shorter(&value.units)
+        .into_iter()
+        .filter(|units| !units.is_empty())
+        .map(|units| with(value.m, value.k, units))
+        .collect();
+    for (i, unit) in value.units.iter().enumerate() {
+        if *unit != 0 {
+            let mut units = value.units.clone();
+            units[i] = 0;
+            out.push(with(value.m, value.k, units));
+        }
+    }
+    for m in super::smaller(value.m, 8) {
+        out.push(with(m, value.k, value.units.clone()));
+    }
+    for k in super::smaller(value.k, 1) {
+        out.push(with(value.m, k, value.units.clone()));
+    }
+    out
+}
+
+/// Smaller (m, k, n).
+pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
+    let mut out = Vec::new();
+    for m in super::smaller(u64::from(value.m), 8) {
+        out.push(Point {
+            m: narrow(m),
+            ..*value
+        });
+    }
+    for k in super::smaller(u64::from(value.k), 1) {
+        out.push(Point {
+            k: narrow(k),
+            ..*value
+        });
+    }
+    for n in super::smaller(u64::from(value.n), 0) {
+        out.push(Point {
+            n: narrow(n),
+            ..*value
+        });
+    }
+    out
+}

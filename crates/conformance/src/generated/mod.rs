@@ -23,7 +23,11 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
 
 /// How many shrinking steps one failure may take (each is one or a few requests).
-pub const SHRINK_STEPS_MAX: u32 = 1024;
+pub const SHRINK_STEPS_MAX: u32 = 512;
+
+/// How many rounds of [`search`]'s reductions one failure may take (each round is one
+/// pipelined batch of candidates).
+pub const REDUCTION_ROUNDS_MAX: u32 = 64;
 
 /// The largest `count` a case may ask for, and the largest `--random N`.
 pub const COUNT_MAX: u32 = 100_000;
@@ -106,12 +110,16 @@ pub(crate) struct Found<V> {
 
 /// Draws `count` inputs of `strategy` from `rng`, asks `judge` about all of them at
 /// once (it sends them pipelined), and shrinks the first one that differs while it
-/// still differs (asking `judge` about one input at a time).
+/// still differs: proptest's value tree first (one input at a time), then rounds of
+/// `reduce`'s candidates (smaller inputs, smallest first, judged as one batch; the
+/// first that still differs is kept), which reach what removing one element at a
+/// time cannot (a string whose length matters: only a shorter prefix still differs).
 pub(crate) fn search<S>(
     strategy: &S,
     count: u32,
     rng: TestRng,
     mut judge: impl FnMut(&[S::Value]) -> Vec<Option<Mismatch>>,
+    reduce: impl Fn(&S::Value) -> Vec<S::Value>,
 ) -> Result<Option<Found<S::Value>>, String>
 where
     S: Strategy,
@@ -148,17 +156,15 @@ where
         mismatch,
         steps: 0,
     };
-    if !tree.simplify() {
-        return Ok(Some(found));
-    }
-    while found.steps < SHRINK_STEPS_MAX {
+    let mut more = tree.simplify();
+    while more && found.steps < SHRINK_STEPS_MAX {
         found.steps += 1;
         let value = tree.current();
         let verdict = judge(std::slice::from_ref(&value))
             .into_iter()
             .next()
             .flatten();
-        let more = match verdict {
+        more = match verdict {
             Some(mismatch) => {
                 found.minimal = value;
                 found.mismatch = mismatch;
@@ -166,9 +172,20 @@ where
             }
             None => tree.complicate(),
         };
-        if !more {
+    }
+    for _ in 0..REDUCTION_ROUNDS_MAX {
+        let candidates = reduce(&found.minimal);
+        let verdicts = judge(&candidates);
+        let Some((smaller, mismatch)) = candidates
+            .into_iter()
+            .zip(verdicts)
+            .find_map(|(c, v)| v.map(|m| (c, m)))
+        else {
             break;
-        }
+        };
+        found.steps += 1;
+        found.minimal = smaller;
+        found.mismatch = mismatch;
     }
     Ok(Some(found))
 }
@@ -334,18 +351,26 @@ pub(crate) fn evaluate_doc(
     match input.generator {
         Generator::DocHashing => {
             let strategy = doc::hashing(input);
-            let found = search(&strategy, count, rng, |values| {
-                doc::judge_hashing(subject, values)
-            });
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| doc::judge_hashing(subject, values),
+                doc::reduce_hashing,
+            );
             failures(id, generation, count, found, doc::show_hashing, |v| {
                 Some(doc::diagnose_hashing(subject, v))
             })
         }
         Generator::DocSnapshots => {
             let strategy = doc::snapshots(input);
-            let found = search(&strategy, count, rng, |values| {
-                doc::judge_snapshots(subject, values)
-            });
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| doc::judge_snapshots(subject, values),
+                doc::reduce_snapshot,
+            );
             failures(id, generation, count, found, doc::show_snapshot, |v| {
                 doc::diagnose_snapshot(subject, v)
             })
@@ -366,25 +391,37 @@ pub(crate) fn evaluate_fnv(
     match input.generator {
         Generator::FnvHashes => {
             let strategy = fnv::hashes(input);
-            let found = search(&strategy, count, rng, |values| {
-                fnv::judge_hashes(subject, values)
-            });
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| fnv::judge_hashes(subject, values),
+                fnv::reduce_hashes,
+            );
             failures(id, generation, count, found, fnv::show_hashes, |v| {
                 fnv::diagnose_hashes(subject, v)
             })
         }
         Generator::FnvEstimates => {
             let strategy = fnv::estimates(input);
-            let found = search(&strategy, count, rng, |values| {
-                fnv::judge_estimates(subject, values)
-            });
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| fnv::judge_estimates(subject, values),
+                fnv::reduce_estimates,
+            );
             failures(id, generation, count, found, fnv::show_estimates, |_| None)
         }
         Generator::FnvSessions => {
             let strategy = session::scripts(input);
-            let found = search(&strategy, count, rng, |values| {
-                session::judge(subject, values)
-            });
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| session::judge(subject, values),
+                session::reduce,
+            );
             failures(id, generation, count, found, session::show, |_| None)
         }
         other => vec![not_this_protocol(id, other)],
@@ -399,4 +436,31 @@ fn not_this_protocol(id: &str, generator: Generator) -> Failure {
         expected: "a generator of this protocol".to_string(),
         actual: format!("{generator:?}"),
     }
+}
+
+/// Shorter versions of `list`: every proper prefix (shortest first), then the list
+/// without one element.
+pub(crate) fn shorter<T: Clone>(list: &[T]) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = (0..list.len()).map(|n| list[..n].to_vec()).collect();
+    for skip in 0..list.len() {
+        let mut without = list.to_vec();
+        without.remove(skip);
+        out.push(without);
+    }
+    out
+}
+
+/// Smaller values of a parameter within `[min, value)`: the minimum, half way, one less.
+pub(crate) fn smaller(value: u64, min: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    for candidate in [
+        min,
+        min + (value.saturating_sub(min)) / 2,
+        value.saturating_sub(1),
+    ] {
+        if candidate >= min && candidate < value && !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    }
+    out
 }

@@ -380,3 +380,12 @@ fn verdict(
     }
     None
 }
+
+/// Shorter scripts: a prefix, or one step fewer.
+pub(super) fn reduce(script: &Script) -> Vec<Script> {
+    super::shorter(&script.steps)
+        .into_iter()
+        .filter(|steps| !steps.is_empty())
+        .map(|steps| Script { steps })
+        .collect()
+}
