@@ -227,7 +227,7 @@ pub fn run_with_threads(
         // The accumulated digests, after the documented checks (`accumulated.json`).
         let full = format!("{}/{}", protocol.protocol, crate::accumulated::CHECK);
         if accumulated_of(spec, protocol, crate::accumulated::CHECK).is_some()
-            && !filter.is_some_and(|f| !full.contains(f))
+            && filter.is_none_or(|f| full.contains(f))
         {
             names.push(crate::accumulated::CHECK);
             jobs.push((index, crate::accumulated::CHECK));
@@ -239,7 +239,7 @@ pub fn run_with_threads(
             .filter(|v| v.protocol() == protocol.protocol)
         {
             let full = format!("{}/{}", protocol.protocol, loaded.check());
-            if !filter.is_some_and(|f| !full.contains(f)) {
+            if filter.is_none_or(|f| full.contains(f)) {
                 names.push(loaded.check());
                 jobs.push((index, loaded.check()));
             }

@@ -252,7 +252,7 @@ pub fn run_check(
                         "no answer".into(),
                     ),
                 }
-                let want: Vec<_> = case.lookups.iter().map(|l| l.expect.clone()).collect();
+                let want: Vec<_> = case.lookups.iter().map(|l| l.expect).collect();
                 match answers.next() {
                     Some(Ok(DocReply::Triples(got))) if got == want => {}
                     Some(answer) => f.fail(
