@@ -202,18 +202,23 @@ def cases():
                     {"packed_hex": packed(UNIVERSE[:16], 17, 8, b"hi")},
                     ["derived", "m-not-multiple-of-8", "max-k"]))
     # 9
-    attempts = ["assign_fields", "mutate_returned_bits", "mutate_returned_documents", "mutate_returned_lookup",
-                "mutate_records_after_build", "mutate_seed_after_build", "reconstruct", "mutate_copy"]
-    for cid, (snap_p, snap_r), (other_p, other_r), flags in [
-        ("fixture/doc-00..03", (LAB, MEMBERS), (params(9, 8, b"evil"), UNIVERSE[10:20]), ["seed-check", "mutation"]),
-        ("empty/m8-k1-no-seed", (params(8, 1, b""), []), (params(512, 8, b"s" * 16), UNIVERSE), ["mutation", "min-m", "min-k", "empty-seed"]),
-    ]:
-        m_, k_, s_ = snap_p["m"], snap_p["k"], bytes.fromhex(snap_p["seed_hex"])
-        out.append(case(cid, "snapshot_fields_are_immutable", "mutation",
-                        {"snapshot": {"params": snap_p, "records_hex": hx(snap_r)},
-                         "other": {"params": other_p, "records_hex": hx(other_r)},
-                         "probes_hex": hx([b"", b"intruder", b"doc-04"]), "attempts": attempts},
-                        {"packed_hex": packed(snap_r, m_, k_, s_), "documents": len(set(snap_r))}, flags))
+    # 9: normal use (required, seed 000 section 3) and deliberate tampering (recommended:
+    # the seed says immutability in normal use is no guarantee against it).
+    normal_use = ["assign_fields", "mutate_returned_bits", "mutate_returned_documents", "mutate_returned_lookup",
+                  "mutate_records_after_build", "mutate_seed_after_build", "mutate_copy"]
+    tampering = ["bypass_guards", "reconstruct"]
+    for check, attempts in [("snapshot_fields_are_immutable", normal_use), ("snapshot_resists_tampering", tampering)]:
+        for cid, (snap_p, snap_r), (other_p, other_r), flags in [
+            ("fixture/doc-00..03", (LAB, MEMBERS), (params(9, 8, b"evil"), UNIVERSE[10:20]), ["seed-check", "mutation"]),
+            ("empty/m8-k1-no-seed", (params(8, 1, b""), []), (params(512, 8, b"s" * 16), UNIVERSE), ["mutation", "min-m", "min-k", "empty-seed"]),
+        ]:
+            m_, k_, s_ = snap_p["m"], snap_p["k"], bytes.fromhex(snap_p["seed_hex"])
+            flags = [f for f in flags if f != "seed-check"] if check == "snapshot_resists_tampering" else flags
+            out.append(case(cid, check, "mutation",
+                            {"snapshot": {"params": snap_p, "records_hex": hx(snap_r)},
+                             "other": {"params": other_p, "records_hex": hx(other_r)},
+                             "probes_hex": hx([b"", b"intruder", b"doc-04"]), "attempts": attempts},
+                            {"packed_hex": packed(snap_r, m_, k_, s_), "documents": len(set(snap_r))}, flags))
     # 10
     out.append(case("fixture/doc-00..03", "clearing_shared_bit_breaks_no_false_negative_contract", "fault", {"params": LAB, "records_hex": hx(MEMBERS)},
                     {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4},

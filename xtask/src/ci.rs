@@ -160,7 +160,7 @@ fn steps() -> Vec<Step> {
         // The browser suite mostly waits on Chromium (14 CPU s in 47 s); beside the
         // gallery the two took 60 s instead of 36 + 47 (load 1.3).
         beside(cargo(
-            "planted-bug gallery: every planted bug is caught",
+            "planted-bug galleries (Python, then JavaScript): every planted bug is caught",
             &["xtask", "gallery"],
         )),
         beside(cargo("explorer in a real browser", &["xtask", "e2e"])),

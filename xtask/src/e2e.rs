@@ -13,8 +13,10 @@
 //!    page served by `bloomproof explore --port 0` and again against the exported
 //!    folder served by `python3 -m http.server` (each server stopped once the page
 //!    has loaded), opens the single-file page from a `file://` URL, runs axe-core,
-//!    writes the screenshots to `crates/explorer/e2e/screenshots/` and
-//!    `target/e2e/explorer-session.json` and `target/e2e/timing.json`.
+//!    writes the screenshots to `target/e2e/screenshots/` (never into the work
+//!    tree: the README's copies in `crates/explorer/e2e/screenshots/` are
+//!    refreshed on purpose) and `target/e2e/explorer-session.json` and
+//!    `target/e2e/timing.json`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -163,7 +165,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "e2e passed in {:.0}s; screenshots in {}",
         started.elapsed().as_secs_f64(),
-        e2e.join("screenshots").display()
+        target_dir(&root).join("e2e").join("screenshots").display()
     );
     Ok(())
 }

@@ -35,10 +35,45 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// The gallery's data, relative to the repository root.
-const BUGS_FILE: &str = "vectors/check/gallery/bugs.json";
-/// The implementation the patches apply to.
-const PYTHON_DIR: &str = "vectors/check/python";
+/// One gallery: its data and the implementation its patches apply to.
+pub(crate) struct Kind {
+    /// The name `cargo xtask gallery NAME` selects it by.
+    name: &'static str,
+    /// Its data, relative to the repository root.
+    bugs_file: &'static str,
+    /// The implementation the patches apply to.
+    dir: &'static str,
+    /// The program that runs the adapter (and checks a patched file).
+    runtime: &'static str,
+    /// The adapter, relative to `dir`.
+    adapter: &'static str,
+    /// The runtime's arguments that check one patched file without running it.
+    check: &'static [&'static str],
+    /// Whether every entry must carry a probe.
+    probes: bool,
+}
+
+/// The two galleries, in the order they run.
+const KINDS: [Kind; 2] = [
+    Kind {
+        name: "python",
+        bugs_file: "vectors/check/gallery/bugs.json",
+        dir: "vectors/check/python",
+        runtime: "python3",
+        adapter: "adapter.py",
+        check: &["-m", "py_compile"],
+        probes: false,
+    },
+    Kind {
+        name: "js",
+        bugs_file: "vectors/check/gallery-js/bugs.json",
+        dir: "vectors/check/js",
+        runtime: "node",
+        adapter: "adapter.mjs",
+        check: &["--check"],
+        probes: true,
+    },
+];
 /// The lying proxy.
 const LIAR: &str = "vectors/check/gallery/liar.py";
 /// Subjects run at once (the machine has two cores).
@@ -67,12 +102,24 @@ enum Plant {
     Liar { mode: String, command: String },
 }
 
+/// A request that shows a bug changes an answer: the value at `pick` (a JSON pointer
+/// into the response) is `answer` from the clean implementation, and something else
+/// from the planted one.
+struct Probe {
+    request: Value,
+    pick: String,
+    answer: Value,
+}
+
 /// One planted bug or lying adapter of `bugs.json`.
 struct Bug {
     id: String,
     area: String,
     description: String,
     plant: Plant,
+    probe: Option<Probe>,
+    /// Right on every input the spec's cases hold, wrong elsewhere (`off_spec: true`).
+    off_spec: bool,
 }
 
 /// The whole file.
@@ -108,6 +155,8 @@ enum Verdict {
     Stale(String),
     /// The subject could not be run (or did not run at all).
     Error(String),
+    /// Its probe gives the clean answer: the bug is not shown to change anything.
+    Inert(String),
 }
 
 /// One row of the matrix.
@@ -118,43 +167,92 @@ struct Row {
 
 /// Everything a run needs.
 struct Context {
+    kind: &'static Kind,
     root: PathBuf,
     binary: PathBuf,
     /// Number of checks the controls ran; every bug's run must run as many.
     total: usize,
 }
 
-/// Runs the gallery.
+/// Runs the galleries: `[python|js] [FILTER]`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let filter = match args {
+    let usage = "usage: cargo xtask gallery [python|js] [FILTER]";
+    let (kinds, rest): (Vec<&'static Kind>, &[String]) = match args.split_first() {
+        Some((first, rest)) if KINDS.iter().any(|k| k.name == first) => {
+            (KINDS.iter().filter(|k| k.name == first).collect(), rest)
+        }
+        _ => (KINDS.iter().collect(), args),
+    };
+    let filter = match rest {
         [] => None,
         [flag] if flag.starts_with('-') => {
-            return Err(format!(
-                "unknown option {flag:?}; usage: cargo xtask gallery [FILTER]"
-            ));
+            return Err(format!("unknown option {flag:?}; {usage}"));
         }
         [filter] => Some(filter.as_str()),
-        other => return Err(format!("gallery takes at most one FILTER, got {other:?}")),
+        other => {
+            return Err(format!(
+                "gallery takes at most one FILTER, got {other:?}; {usage}"
+            ));
+        }
     };
-    let started = Instant::now();
     let root = super::root();
-    let gallery = load(&root)?;
+    let galleries = kinds
+        .into_iter()
+        .map(|kind| load(&root, kind).map(|gallery| (kind, gallery)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(f) = filter
+        && !galleries
+            .iter()
+            .any(|(_, g)| g.bugs.iter().any(|bug| bug.id.contains(f)))
+    {
+        return Err(format!("no bug id contains {f:?}"));
+    }
     let binary = build(&root)?;
-    let mut context = Context {
-        root,
-        binary,
-        total: 0,
-    };
-    context.total = controls(&context, &gallery)?;
+    let mut failures = Vec::new();
+    for (kind, gallery) in &galleries {
+        let context = Context {
+            kind,
+            root: root.clone(),
+            binary: binary.clone(),
+            total: 0,
+        };
+        if let Err(message) = run_gallery(context, gallery, filter) {
+            failures.push(format!(
+                "{} gallery ({}): {message}",
+                kind.name, kind.bugs_file
+            ));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
+    }
+}
 
+/// Runs one gallery: its controls, its probes, then its bugs.
+fn run_gallery(
+    mut context: Context,
+    gallery: &Gallery,
+    filter: Option<&str>,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let kind = context.kind;
     let chosen: Vec<&Bug> = gallery
         .bugs
         .iter()
         .filter(|bug| filter.is_none_or(|f| bug.id.contains(f)))
         .collect();
     if chosen.is_empty() {
-        return Err(format!("no bug id contains {filter:?}"));
+        println!("\n==> {} gallery: no bug id contains {filter:?}", kind.name);
+        return Ok(());
     }
+    println!(
+        "\n==> {} gallery: {} (patches to fresh copies of {})",
+        kind.name, kind.bugs_file, kind.dir
+    );
+    context.total = controls(&context, gallery)?;
+    clean_probes(&context, &chosen)?;
     let subjects: Vec<(&Bug, Subject)> = chosen
         .iter()
         .map(|&bug| (bug, prepare(&context, bug)))
@@ -166,7 +264,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .filter(|b| matches!(b.plant, Plant::Liar { .. }))
         .count();
     println!(
-        "\n==> gallery: {} and {}, {JOBS} at a time\n",
+        "\n==> {} gallery: {} and {}, {JOBS} at a time\n",
+        kind.name,
         plural(chosen.len() - liars, "planted bug", "planted bugs"),
         plural(liars, "liar", "liars"),
     );
@@ -183,7 +282,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
         },
     );
-    summarise(&gallery, &context, &chosen, &rows, started)
+    summarise(gallery, &context, &chosen, &rows, started)
 }
 
 // ------------------------------------------------------------------ loading
@@ -191,9 +290,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 fn text(value: &Value, key: &str, at: &str) -> Result<String, String> {
     match value.get(key) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-        _ => Err(format!(
-            "{BUGS_FILE}: {at}: `{key}` must be a non-empty string"
-        )),
+        _ => Err(format!("{at}: `{key}` must be a non-empty string")),
     }
 }
 
@@ -202,16 +299,16 @@ fn count(value: &Value, key: &str) -> Result<usize, String> {
         .get(key)
         .and_then(Value::as_u64)
         .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| format!("{BUGS_FILE}: `{key}` must be a non-negative integer"))
+        .ok_or_else(|| format!("`{key}` must be a non-negative integer"))
 }
 
 fn only_keys(value: &Value, allowed: &[&str], at: &str) -> Result<(), String> {
     let Some(object) = value.as_object() else {
-        return Err(format!("{BUGS_FILE}: {at}: expected an object"));
+        return Err(format!("{at}: expected an object"));
     };
     match object.keys().find(|key| !allowed.contains(&key.as_str())) {
         Some(key) => Err(format!(
-            "{BUGS_FILE}: {at}: unknown key `{key}` (known: {})",
+            "{at}: unknown key `{key}` (known: {})",
             allowed.join(", ")
         )),
         None => Ok(()),
@@ -223,18 +320,16 @@ fn edit(value: &Value, at: &str) -> Result<Edit, String> {
     let file = text(value, "file", at)?;
     if file.starts_with('/') || file.split('/').any(|part| part == "..") {
         return Err(format!(
-            "{BUGS_FILE}: {at}: `file` must be a path inside {PYTHON_DIR}, got {file:?}"
+            "{at}: `file` must be a path inside the implementation's folder, got {file:?}"
         ));
     }
     let find = text(value, "find", at)?;
     let replace = match value.get("replace") {
         Some(Value::String(s)) => s.clone(),
-        _ => return Err(format!("{BUGS_FILE}: {at}: `replace` must be a string")),
+        _ => return Err(format!("{at}: `replace` must be a string")),
     };
     if replace == find {
-        return Err(format!(
-            "{BUGS_FILE}: {at}: `replace` equals `find`: nothing is planted"
-        ));
+        return Err(format!("{at}: `replace` equals `find`: nothing is planted"));
     }
     Ok(Edit {
         file,
@@ -243,7 +338,36 @@ fn edit(value: &Value, at: &str) -> Result<Edit, String> {
     })
 }
 
-fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
+fn probe(value: &Value, at: &str) -> Result<Probe, String> {
+    let at = format!("{at}, probe");
+    only_keys(value, &["request", "pick", "answer"], &at)?;
+    let request = match value.get("request") {
+        Some(Value::Object(object)) if !object.contains_key("id") => Value::Object(object.clone()),
+        _ => {
+            return Err(format!(
+                "{at}: `request` must be an adapter request without `id` (the gallery gives it one)"
+            ));
+        }
+    };
+    let pick = text(value, "pick", &at)?;
+    if !pick.starts_with('/') {
+        return Err(format!(
+            "{at}: `pick` must be a JSON pointer into the response (`/result/...`), got {pick:?}"
+        ));
+    }
+    let Some(answer) = value.get("answer") else {
+        return Err(format!(
+            "{at}: `answer` (what the clean implementation answers) is missing"
+        ));
+    };
+    Ok(Probe {
+        request,
+        pick,
+        answer: answer.clone(),
+    })
+}
+
+fn bug(value: &Value, index: usize, modes: &[String], kind: &Kind) -> Result<Bug, String> {
     let at = format!("bugs[{index}]");
     only_keys(
         value,
@@ -256,6 +380,8 @@ fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
             "replace",
             "edits",
             "liar",
+            "probe",
+            "off_spec",
         ],
         &at,
     )?;
@@ -265,14 +391,12 @@ fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
-        return Err(format!(
-            "{BUGS_FILE}: {at}: an id is lowercase letters, digits and `-`"
-        ));
+        return Err(format!("{at}: an id is lowercase letters, digits and `-`"));
     }
     let area = text(value, "area", &at)?;
     let description = text(value, "description", &at)?;
     if description.contains('\n') {
-        return Err(format!("{BUGS_FILE}: {at}: `description` must be one line"));
+        return Err(format!("{at}: `description` must be one line"));
     }
     let has = |key: &str| value.get(key).is_some();
     let plant = match (
@@ -291,10 +415,10 @@ fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
         }
         (false, true, false) => {
             let Some(edits) = value.get("edits").and_then(Value::as_array) else {
-                return Err(format!("{BUGS_FILE}: {at}: `edits` must be an array"));
+                return Err(format!("{at}: `edits` must be an array"));
             };
             if edits.is_empty() {
-                return Err(format!("{BUGS_FILE}: {at}: `edits` is empty"));
+                return Err(format!("{at}: `edits` is empty"));
             }
             Plant::Patch(
                 edits
@@ -311,7 +435,7 @@ fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
             let mode = text(liar, "mode", &at)?;
             if !modes.contains(&mode) {
                 return Err(format!(
-                    "{BUGS_FILE}: {at}: unknown mode {mode:?}; {LIAR} knows {}",
+                    "{at}: unknown mode {mode:?}; {LIAR} knows {}",
                     modes.join(", ")
                 ));
             }
@@ -322,15 +446,31 @@ fn bug(value: &Value, index: usize, modes: &[String]) -> Result<Bug, String> {
         }
         _ => {
             return Err(format!(
-                "{BUGS_FILE}: {at}: give exactly one of a patch (`file`, `find`, `replace`), `edits`, or `liar`"
+                "{at}: give exactly one of a patch (`file`, `find`, `replace`), `edits`, or `liar`"
             ));
         }
+    };
+    let probe = match value.get("probe") {
+        Some(p) => Some(probe(p, &at)?),
+        None if kind.probes => {
+            return Err(format!(
+                "{at}: every entry of this gallery carries a `probe` (the request that shows it changes an answer)"
+            ));
+        }
+        None => None,
+    };
+    let off_spec = match value.get("off_spec") {
+        None => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(_) => return Err(format!("{at}: `off_spec` must be true or false")),
     };
     Ok(Bug {
         id,
         area,
         description,
         plant,
+        probe,
+        off_spec,
     })
 }
 
@@ -354,12 +494,15 @@ fn liar_modes(root: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// Loads and checks `bugs.json`.
-fn load(root: &Path) -> Result<Gallery, String> {
-    let path = root.join(BUGS_FILE);
+/// Loads and checks a gallery's `bugs.json`.
+fn load(root: &Path, kind: &Kind) -> Result<Gallery, String> {
+    load_entries(root, kind).map_err(|message| format!("{}: {message}", kind.bugs_file))
+}
+
+fn load_entries(root: &Path, kind: &Kind) -> Result<Gallery, String> {
+    let path = root.join(kind.bugs_file);
     let raw = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let value: Value =
-        serde_json::from_str(&raw).map_err(|e| format!("{BUGS_FILE}: not JSON: {e}"))?;
+    let value: Value = serde_json::from_str(&raw).map_err(|e| format!("not JSON: {e}"))?;
     only_keys(
         &value,
         &["about", "bug_count", "liar_count", "bugs"],
@@ -368,17 +511,17 @@ fn load(root: &Path) -> Result<Gallery, String> {
     let declared = count(&value, "bug_count")?;
     let declared_liars = count(&value, "liar_count")?;
     let Some(entries) = value.get("bugs").and_then(Value::as_array) else {
-        return Err(format!("{BUGS_FILE}: `bugs` must be an array"));
+        return Err("`bugs` must be an array".to_owned());
     };
     let modes = liar_modes(root)?;
     let bugs: Vec<Bug> = entries
         .iter()
         .enumerate()
-        .map(|(index, entry)| bug(entry, index, &modes))
+        .map(|(index, entry)| bug(entry, index, &modes, kind))
         .collect::<Result<_, _>>()?;
     if bugs.len() != declared {
         return Err(format!(
-            "{BUGS_FILE}: bug_count is {declared} but the file lists {} bugs (planted bugs and liars)",
+            "bug_count is {declared} but the file lists {} bugs (planted bugs and liars)",
             bugs.len()
         ));
     }
@@ -388,29 +531,34 @@ fn load(root: &Path) -> Result<Gallery, String> {
         .count();
     if liars != declared_liars {
         return Err(format!(
-            "{BUGS_FILE}: liar_count is {declared_liars} but the file lists {liars} liars"
+            "liar_count is {declared_liars} but the file lists {liars} liars"
         ));
     }
     let mut seen = BTreeSet::new();
     if let Some(repeated) = bugs.iter().find(|b| !seen.insert(b.id.as_str())) {
-        return Err(format!("{BUGS_FILE}: the id {} repeats", repeated.id));
+        return Err(format!("the id {} repeats", repeated.id));
     }
     Ok(Gallery { bugs })
 }
 
 // ------------------------------------------------------------------ preparing
 
-/// Applies a bug's edits, in memory, to the current files of the Python folder.
-fn patch(root: &Path, bug: &Bug, edits: &[Edit]) -> Result<Vec<(String, String)>, String> {
+/// Applies a bug's edits, in memory, to the current files of the implementation's folder.
+fn patch(
+    root: &Path,
+    dir: &str,
+    bug: &Bug,
+    edits: &[Edit],
+) -> Result<Vec<(String, String)>, String> {
     let mut files: BTreeMap<&str, String> = BTreeMap::new();
     for edit in edits {
         let current = match files.remove(edit.file.as_str()) {
             Some(text) => text,
             None => {
-                let path = root.join(PYTHON_DIR).join(&edit.file);
+                let path = root.join(dir).join(&edit.file);
                 std::fs::read_to_string(&path).map_err(|e| {
                     format!(
-                        "stale patch: bug {}: cannot read {PYTHON_DIR}/{}: {e}",
+                        "stale patch: bug {}: cannot read {dir}/{}: {e}",
                         bug.id, edit.file
                     )
                 })?
@@ -419,7 +567,7 @@ fn patch(root: &Path, bug: &Bug, edits: &[Edit]) -> Result<Vec<(String, String)>
         let found = current.matches(edit.find.as_str()).count();
         if found != 1 {
             return Err(format!(
-                "stale patch: bug {}: its find text occurs {found} times in {PYTHON_DIR}/{} (it must occur exactly once): {:?}",
+                "stale patch: bug {}: its find text occurs {found} times in {dir}/{} (it must occur exactly once): {:?}",
                 bug.id, edit.file, edit.find
             ));
         }
@@ -458,7 +606,7 @@ fn liar_command(context: &Context, mode: &str, command: &str) -> String {
 
 fn prepare(context: &Context, bug: &Bug) -> Subject {
     match &bug.plant {
-        Plant::Patch(edits) => match patch(&context.root, bug, edits) {
+        Plant::Patch(edits) => match patch(&context.root, context.kind.dir, bug, edits) {
             Ok(files) => Subject::Patched(files),
             Err(message) => Subject::Stale(message),
         },
@@ -654,24 +802,30 @@ fn conformance(context: &Context, implementation: &str) -> Run {
     }
 }
 
-/// The `--impl` command of a fresh copy of the Python implementation with `files`
-/// written over it; the copy lives as long as the returned guard.
-fn python_copy(
+/// The `--impl` command of a fresh copy of the gallery's implementation with `files`
+/// written over it (each checked by the runtime first); the copy lives as long as the
+/// returned guard.
+fn impl_copy(
     context: &Context,
     name: &str,
     files: &[(String, String)],
 ) -> Result<(TempDir, String), String> {
-    let dir = TempDir::new(&format!("bloomproof-gallery-{}-{name}", std::process::id()))?;
-    let copy = dir.0.join("python");
-    copy_dir(&context.root.join(PYTHON_DIR), &copy)?;
+    let kind = context.kind;
+    let dir = TempDir::new(&format!(
+        "bloomproof-gallery-{}-{}-{name}",
+        kind.name,
+        std::process::id()
+    ))?;
+    let copy = dir.0.join(kind.name);
+    copy_dir(&context.root.join(kind.dir), &copy)?;
     for (file, text) in files {
         let path = copy.join(file);
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let compiled = Command::new("python3")
-            .args(["-m", "py_compile"])
+        let compiled = Command::new(kind.runtime)
+            .args(kind.check)
             .arg(&path)
             .output()
-            .map_err(|e| format!("cannot run python3 -m py_compile: {e}"))?;
+            .map_err(|e| format!("cannot run {} {}: {e}", kind.runtime, kind.check.join(" ")))?;
         if !compiled.status.success() {
             return Err(format!(
                 "the patched {file} does not compile: {}",
@@ -679,9 +833,166 @@ fn python_copy(
             ));
         }
     }
-    let adapter = copy.join("adapter.py");
-    let command = format!("python3 {}", shell_quote(&adapter.to_string_lossy()));
+    let adapter = copy.join(kind.adapter);
+    let command = format!(
+        "{} {}",
+        kind.runtime,
+        shell_quote(&adapter.to_string_lossy())
+    );
     Ok((dir, command))
+}
+
+/// The longest wait for a probe's answers.
+const PROBE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Sends `requests` (each given the id `probe-<i>`) to the adapter `command` (run by
+/// `sh` in the repository root), closes its input and returns its responses in order.
+fn ask(context: &Context, command: &str, requests: &[&Value]) -> Result<Vec<Value>, String> {
+    let mut input = String::new();
+    for (i, request) in requests.iter().enumerate() {
+        let mut request = (*request).clone();
+        if let Value::Object(object) = &mut request {
+            object.insert("id".to_owned(), Value::String(format!("probe-{i}")));
+        }
+        input.push_str(&request.to_string());
+        input.push('\n');
+    }
+    let mut shell = Command::new("sh");
+    shell
+        .args(["-c", command])
+        .current_dir(&context.root)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        shell.process_group(0);
+    }
+    let mut child = shell
+        .spawn()
+        .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+    let stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut stdin) = stdin {
+            use std::io::Write as _;
+            let _ = stdin.write_all(input.as_bytes());
+        }
+    });
+    let stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = stdout {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    });
+    let stderr = child.stderr.take();
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = stderr {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    });
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() < PROBE_LIMIT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                kill(&mut child);
+                let _ = child.wait();
+                return Err(format!(
+                    "`{command}` gave no answer to its probe within {} s",
+                    PROBE_LIMIT.as_secs()
+                ));
+            }
+        }
+    }
+    let _ = writer.join();
+    let stdout = reader.join().unwrap_or_default();
+    let stderr = errors.join().unwrap_or_default();
+    let responses: Vec<Value> = stdout
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or(Value::String(line.to_owned())))
+        .collect();
+    if responses.len() != requests.len() {
+        return Err(format!(
+            "`{command}` answered {} of {} probe requests; stderr: {}",
+            responses.len(),
+            requests.len(),
+            tail(&stderr, 2)
+        ));
+    }
+    Ok(responses)
+}
+
+/// What a probe picks out of a response (`None`: nothing there).
+fn picked<'a>(probe: &Probe, response: &'a Value) -> Option<&'a Value> {
+    response.pointer(&probe.pick)
+}
+
+/// Runs every chosen bug's probe against a fresh clean copy (one adapter for all of
+/// them): each must give the answer `bugs.json` records, or the probes prove nothing.
+fn clean_probes(context: &Context, chosen: &[&Bug]) -> Result<(), String> {
+    let probes: Vec<(&Bug, &Probe)> = chosen
+        .iter()
+        .filter_map(|bug| bug.probe.as_ref().map(|probe| (*bug, probe)))
+        .collect();
+    if probes.is_empty() {
+        return Ok(());
+    }
+    let (_dir, command) = impl_copy(context, "probes", &[])?;
+    let requests: Vec<&Value> = probes.iter().map(|(_, probe)| &probe.request).collect();
+    let responses = ask(context, &command, &requests)?;
+    let stale: Vec<String> = probes
+        .iter()
+        .zip(&responses)
+        .filter(|((_, probe), response)| picked(probe, response) != Some(&probe.answer))
+        .map(|((bug, probe), response)| {
+            format!(
+                "bug {}: its probe's recorded answer is {}, the clean copy gives {} at {}",
+                bug.id,
+                probe.answer,
+                picked(probe, response).map_or("nothing".to_owned(), Value::to_string),
+                probe.pick
+            )
+        })
+        .collect();
+    if stale.is_empty() {
+        println!(
+            "ok        {} probes give their recorded answers on the clean copy",
+            probes.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "stale probes (fix the recorded answer or the probe):\n  {}",
+            stale.join("\n  ")
+        ))
+    }
+}
+
+/// `Some(message)` when the bug's probe gives the clean answer through `command`.
+fn inert(context: &Context, bug: &Bug, command: &str) -> Result<Option<String>, String> {
+    let Some(probe) = &bug.probe else {
+        return Ok(None);
+    };
+    let responses = ask(context, command, &[&probe.request])?;
+    let answer = responses
+        .first()
+        .and_then(|response| picked(probe, response));
+    Ok((answer == Some(&probe.answer)).then(|| {
+        format!(
+            "its probe gives the clean answer ({} at {}): the bug is not shown to change an answer",
+            probe.answer, probe.pick
+        )
+    }))
 }
 
 /// Runs the controls; returns the number of checks they ran.
@@ -694,7 +1005,10 @@ fn controls(context: &Context, gallery: &Gallery) -> Result<usize, String> {
             commands.push(command.clone());
         }
     }
-    let mut names = vec!["the unpatched Python implementation (a fresh copy)".to_owned()];
+    let mut names = vec![format!(
+        "the unpatched implementation (a fresh copy of {})",
+        context.kind.dir
+    )];
     names.extend(
         commands
             .iter()
@@ -706,7 +1020,7 @@ fn controls(context: &Context, gallery: &Gallery) -> Result<usize, String> {
         |index, _| {
             let started = Instant::now();
             let run = if index == 0 {
-                match python_copy(context, "control", &[]) {
+                match impl_copy(context, "control", &[]) {
                     Ok((_dir, command)) => conformance(context, &command),
                     Err(message) => Run::Broken(message),
                 }
@@ -758,6 +1072,20 @@ fn controls(context: &Context, gallery: &Gallery) -> Result<usize, String> {
     total.ok_or_else(|| "no control ran".to_owned())
 }
 
+/// A subject's probe, then (when it shows a change) its conformance run.
+enum Probed {
+    Inert(String),
+    Ran(Run),
+}
+
+fn probed(context: &Context, bug: &Bug, command: &str) -> Probed {
+    match inert(context, bug, command) {
+        Ok(Some(message)) => Probed::Inert(message),
+        Ok(None) => Probed::Ran(conformance(context, command)),
+        Err(message) => Probed::Ran(Run::Broken(format!("its probe: {message}"))),
+    }
+}
+
 fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subject) -> Row {
     let started = Instant::now();
     let run = match subject {
@@ -767,11 +1095,20 @@ fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subject) -> Row
                 seconds: 0.0,
             };
         }
-        Subject::Patched(files) => match python_copy(context, &index.to_string(), files) {
-            Ok((_dir, command)) => conformance(context, &command),
-            Err(message) => Run::Broken(message),
+        Subject::Patched(files) => match impl_copy(context, &index.to_string(), files) {
+            Ok((_dir, command)) => probed(context, bug, &command),
+            Err(message) => Probed::Ran(Run::Broken(message)),
         },
-        Subject::Liar(command) => conformance(context, command),
+        Subject::Liar(command) => probed(context, bug, command),
+    };
+    let run = match run {
+        Probed::Inert(message) => {
+            return Row {
+                verdict: Verdict::Inert(message),
+                seconds: started.elapsed().as_secs_f64(),
+            };
+        }
+        Probed::Ran(run) => run,
     };
     let verdict = match run {
         Run::Broken(message) => Verdict::Error(message),
@@ -870,6 +1207,7 @@ fn print_row(bug: &Bug, row: &Row, id_width: usize, area_width: usize) {
         Verdict::Survived => ("SURVIVED", vec!["no check caught it".to_owned()]),
         Verdict::Stale(message) => ("STALE", vec![message.clone()]),
         Verdict::Error(message) => ("ERROR", vec![message.clone()]),
+        Verdict::Inert(message) => ("INERT", vec![message.clone()]),
     };
     let caught = match &row.verdict {
         Verdict::Caught(names) => names.len().to_string(),
@@ -911,6 +1249,7 @@ fn summarise(
             Verdict::Survived => survived.push(*bug),
             Verdict::Stale(message) => problems.push(message.clone()),
             Verdict::Error(message) => problems.push(format!("bug {}: {message}", bug.id)),
+            Verdict::Inert(message) => problems.push(format!("bug {}: refused: {message}", bug.id)),
         }
     }
     let elapsed = started.elapsed().as_secs();
@@ -928,6 +1267,19 @@ fn summarise(
             strongest.join(", ")
         );
     }
+    let off_spec: Vec<bool> = chosen
+        .iter()
+        .zip(rows)
+        .filter(|(bug, _)| bug.off_spec)
+        .map(|(_, row)| matches!(row.verdict, Verdict::Caught(_)))
+        .collect();
+    if !off_spec.is_empty() {
+        println!(
+            "right on every input the spec's cases hold (off_spec): {} of {} caught",
+            off_spec.iter().filter(|caught| **caught).count(),
+            off_spec.len()
+        );
+    }
     println!();
     for bug in &survived {
         println!(
@@ -939,8 +1291,9 @@ fn summarise(
         println!("{problem}");
     }
     println!(
-        "gallery: {} of {} ({}, {}) against {} checks: {caught} caught, \
-         {} survived, {} stale or broken; total time {}m {:02}s",
+        "{} gallery: {} of {} ({}, {}) against {} checks: {caught} caught, \
+         {} survived, {} stale, broken or refused; total time {}m {:02}s",
+        context.kind.name,
         chosen.len(),
         gallery.bugs.len(),
         plural(chosen.len() - liars, "planted bug", "planted bugs"),
@@ -955,7 +1308,7 @@ fn summarise(
         Ok(())
     } else {
         Err(format!(
-            "{} survived, {} stale or broken, of {}",
+            "{} survived, {} stale, broken or refused, of {}",
             survived.len(),
             problems.len(),
             plural(
@@ -983,6 +1336,8 @@ fn strongest<'a>(catches: &BTreeMap<&'a str, usize>) -> Vec<(&'a str, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const PYTHON_DIR: &str = "vectors/check/python";
 
     #[test]
     fn shell_quote_leaves_plain_paths_and_quotes_the_rest() {
@@ -1020,9 +1375,11 @@ mod tests {
                 find: find.to_owned(),
                 replace: "2".to_owned(),
             }]),
+            probe: None,
+            off_spec: false,
         };
         let apply = |b: &Bug| match &b.plant {
-            Plant::Patch(edits) => patch(&dir.0, b, edits),
+            Plant::Patch(edits) => patch(&dir.0, PYTHON_DIR, b, edits),
             Plant::Liar { .. } => Err("liar".to_owned()),
         };
         let ok = apply(&bug("a = 1"));

@@ -177,14 +177,13 @@ fn schemas(args: &[String]) -> Result<(), String> {
         other => return Err(format!("schemas takes only --check, got {other:?}")),
     };
     let spec_schemas = root().join("spec/schemas");
-    let check_dir = root().join("vectors/check");
     let files = bloomproof_conformance::schemas::all()
         .into_iter()
         .map(|(name, text)| (spec_schemas.join(name), text))
         .chain(
-            bloomproof_conformance::matrix::schemas()
+            bloomproof_matrix::judge::schemas()
                 .into_iter()
-                .map(|(name, text)| (check_dir.join(name), text)),
+                .map(|(name, text)| (spec_schemas.join(name), text)),
         )
         .chain(
             data_schemas()

@@ -1,10 +1,12 @@
 //! The front end of `bloomproof conformance` (which `cargo xtask conformance` runs with
 //! the same arguments): its flags ([`Options`]), the report printed and the exit code.
 
-use bloomproof_conformance::adapter::{DEFAULT_TIMEOUT, parse_timeout};
-use bloomproof_conformance::embedded;
+use bloomproof_conformance::adapter::{
+    DEFAULT_DEADLINE, DEFAULT_TIMEOUT, parse_deadline, parse_timeout,
+};
 use bloomproof_conformance::generated::{COUNT_MAX, Generation};
 use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::{Spec, embedded};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,6 +41,11 @@ pub struct Options {
     /// to 3600 [default: 20].
     #[arg(long, value_parser = parse_timeout, value_name = "SECS", allow_hyphen_values = true)]
     pub timeout: Option<std::time::Duration>,
+    /// Seconds the whole run through an adapter may take: a finite number from 1 to
+    /// 86400 [default: 900]. A request still unanswered then ends the adapter and the
+    /// run (exit 2); the report states the deadline.
+    #[arg(long, value_parser = parse_deadline, value_name = "SECS", allow_hyphen_values = true)]
+    pub deadline: Option<std::time::Duration>,
     /// Check the accumulated digests (spec/accumulated.json) at their full count, about a
     /// million inputs per protocol, instead of the published checkpoint.
     #[arg(long)]
@@ -65,44 +72,22 @@ pub struct Options {
 /// `options.spec_dir`), runs it against the in-process Rust implementation (or the
 /// adapter command of `options.implementation`), prints the report with the spec's
 /// version ([`embedded::version`]). Exit code 0 when every check passed, 1 when
-/// one failed, 2 when the spec did not load.
+/// one failed, 2 when the spec did not load, the adapter did not start (or answered
+/// nothing but `bad_request`, or the run's deadline passed), no check matched the
+/// filter, or the report could not be written.
 pub fn conformance(options: &Options) -> ExitCode {
-    // The version (a SHA-256 over the spec files) is computed beside the loading.
-    let (loaded, version) = std::thread::scope(|scope| {
-        let version = scope.spawn(|| match &options.spec_dir {
-            None => Ok(embedded::embedded_version()),
-            Some(dir) => embedded::files_in(dir).map(|files| embedded::version(&files)),
-        });
-        let loaded = match &options.spec_dir {
-            None => embedded::load(),
-            Some(dir) => bloomproof_conformance::load(dir),
-        };
-        match version.join() {
-            Ok(version) => (loaded, version),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    });
-    let mut spec = match loaded {
-        Ok(spec) => spec,
-        Err(errors) => {
-            for error in &errors {
-                eprintln!("load error: {error}");
-            }
-            eprintln!("{} load errors: the spec was not run", errors.len());
-            return ExitCode::from(2);
-        }
-    };
-    let spec_version = match version {
-        Ok(version) => version,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return ExitCode::from(2);
-        }
+    let (mut spec, spec_version) = match load_spec(options.spec_dir.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let mut subjects = match &options.implementation {
         None => Subjects::rust(),
         Some(command) => {
-            match Subjects::adapter(command, options.timeout.unwrap_or(DEFAULT_TIMEOUT)) {
+            match Subjects::adapter_with_deadline(
+                command,
+                options.timeout.unwrap_or(DEFAULT_TIMEOUT),
+                options.deadline.unwrap_or(DEFAULT_DEADLINE),
+            ) {
                 Ok(subjects) => subjects,
                 Err(err) => {
                     eprintln!("error: {err}");
@@ -130,10 +115,18 @@ pub fn conformance(options: &Options) -> ExitCode {
     }
     let mut report = run(&spec, &mut subjects, options.filter.as_deref());
     report.spec_version = spec_version;
+    if options.implementation.is_some() {
+        report.deadline_secs = Some(options.deadline.unwrap_or(DEFAULT_DEADLINE).as_secs_f64());
+    }
     if options.no_times {
         report = report.without_times();
     }
-    match options.format {
+    // One paragraph instead of a report whose every failure has the same cause.
+    let paragraph = report.diagnosis.clone().or_else(|| report.stopped.clone());
+    let only_paragraph =
+        report.diagnosis.is_some() || (report.stopped.is_some() && report.passed == 0);
+    let written = match options.format {
+        Format::Text if only_paragraph => Ok(()),
         Format::Text => write_stdout(&report.render_text()),
         Format::Json => match serde_json::to_string_pretty(&report) {
             Ok(json) => write_stdout(&format!("{json}\n")),
@@ -142,10 +135,23 @@ pub fn conformance(options: &Options) -> ExitCode {
                 return ExitCode::from(2);
             }
         },
+    };
+    if written.is_err() {
+        return ExitCode::from(2);
+    }
+    if let Some(paragraph) = paragraph {
+        eprintln!(
+            "bloomproof conformance: {}",
+            bloomproof_format::untrusted(&paragraph, 4000)
+        );
+        return ExitCode::from(2);
     }
     if report.checks.is_empty() {
-        eprintln!("no check matched: nothing was run");
-        return ExitCode::FAILURE;
+        eprintln!(
+            "bloomproof conformance: no check's name contains {}: nothing was run (the names are <protocol>/<check>, as the report lists them)",
+            bloomproof_format::quote_prefix(options.filter.as_deref().unwrap_or_default())
+        );
+        return ExitCode::from(2);
     }
     if report.failed == 0 {
         ExitCode::SUCCESS
@@ -154,16 +160,57 @@ pub fn conformance(options: &Options) -> ExitCode {
     }
 }
 
+/// Loads the spec (the one embedded in this binary, or the folder `dir`) and its
+/// version ([`embedded::version`], computed beside the loading). On failure, the load
+/// errors are printed on stderr and the exit code is 2.
+pub fn load_spec(dir: Option<&std::path::Path>) -> Result<(Spec, String), ExitCode> {
+    let (loaded, version) = std::thread::scope(|scope| {
+        let version = scope.spawn(|| match dir {
+            None => Ok(embedded::embedded_version()),
+            Some(dir) => embedded::files_in(dir).map(|files| embedded::version(&files)),
+        });
+        let loaded = match dir {
+            None => embedded::load(),
+            Some(dir) => bloomproof_conformance::load(dir),
+        };
+        match version.join() {
+            Ok(version) => (loaded, version),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    let spec = match loaded {
+        Ok(spec) => spec,
+        Err(errors) => {
+            for error in &errors {
+                eprintln!("load error: {error}");
+            }
+            eprintln!("{} load errors: the spec was not run", errors.len());
+            return Err(ExitCode::from(2));
+        }
+    };
+    match version {
+        Ok(version) => Ok((spec, version)),
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 /// Writes `text` to standard output. A reader that has gone (`| head`) is not an
 /// error worth a panic, as `print!` would make it: the text is dropped and the exit
-/// code still says how the run went. Any other write error is reported on stderr.
-pub fn write_stdout(text: &str) {
+/// code still says how the run went (`Ok`). Any other write error (a full disk,
+/// `> /dev/full`) is reported on stderr and is `Err`: the caller exits non-zero, as the
+/// output was lost.
+pub fn write_stdout(text: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
-        && err.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("cannot write to standard output: {err}");
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("bloomproof: error: cannot write to standard output: {err}");
+            Err(err)
+        }
+        _ => Ok(()),
     }
 }
 

@@ -7,7 +7,10 @@
 //! * [`front`]: `bloomproof conformance`, its flags, printing and exit codes (0 all
 //!   passed, 1 a check failed, 2 the spec or the adapter could not be loaded or
 //!   started).
+//! * [`matrix`]: `bloomproof matrix`, the results matrix of several implementations
+//!   side by side, with cross-reading.
 
 pub mod adapter;
 pub mod front;
-mod scan;
+pub mod matrix;
+use bloomproof_conformance::scan;

@@ -31,6 +31,10 @@ enum Command {
     /// Print the stages and positions of one hash as JSON.
     #[command(subcommand)]
     Positions(explain::Target),
+    /// Run the suite against several implementations side by side, cross-read what
+    /// each writes with every other, and write the results matrix (a page, JSON, a
+    /// summary and badges).
+    Matrix(bloomproof::matrix::MatrixArgs),
     /// Answer the adapter protocol (JSON lines on stdin/stdout) with the Rust
     /// implementation; see spec/ADAPTER.md.
     Adapter,
@@ -95,31 +99,23 @@ fn main() -> ExitCode {
         Command::Conformance(options) => front::conformance(&options),
         Command::Spec(SpecCommand::Export(args)) => {
             match bloomproof_conformance::embedded::export(&args.dir, args.force) {
-                Ok(count) => {
-                    front::write_stdout(&format!(
-                        "wrote {count} spec files under {} (spec version {})\n",
-                        args.dir.display(),
-                        bloomproof_conformance::embedded::embedded_version()
-                    ));
-                    ExitCode::SUCCESS
-                }
+                Ok(count) => written(front::write_stdout(&format!(
+                    "wrote {count} spec files under {} (spec version {})\n",
+                    args.dir.display(),
+                    bloomproof_conformance::embedded::embedded_version()
+                ))),
                 Err(message) => bad_input(&message),
             }
         }
         Command::Explain(target) => match explain::explain(&target) {
-            Ok(text) => {
-                front::write_stdout(&text);
-                ExitCode::SUCCESS
-            }
+            Ok(text) => written(front::write_stdout(&text)),
             Err(message) => bad_input(&message),
         },
         Command::Positions(target) => match explain::positions(&target) {
-            Ok(json) => {
-                front::write_stdout(&format!("{json:#}\n"));
-                ExitCode::SUCCESS
-            }
+            Ok(json) => written(front::write_stdout(&format!("{json:#}\n"))),
             Err(message) => bad_input(&message),
         },
+        Command::Matrix(args) => bloomproof::matrix::matrix(&args),
         Command::Adapter => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
@@ -135,16 +131,13 @@ fn main() -> ExitCode {
         Command::Explore(args) => {
             if let Some(dir) = &args.export {
                 return match bloomproof_explorer::export_site(dir, args.force) {
-                    Ok(written) => {
-                        front::write_stdout(&format!(
-                            "wrote {} files to {}; open {} in a browser, or serve the folder with any static file server\n",
-                            written.len(),
-                            dir.display(),
-                            dir.join(bloomproof_explorer::site::STANDALONE_NAME)
-                                .display()
-                        ));
-                        ExitCode::SUCCESS
-                    }
+                    Ok(files) => written(front::write_stdout(&format!(
+                        "wrote {} files to {}; open {} in a browser, or serve the folder with any static file server\n",
+                        files.len(),
+                        dir.display(),
+                        dir.join(bloomproof_explorer::site::STANDALONE_NAME)
+                            .display()
+                    ))),
                     Err(message) => bad_input(&message),
                 };
             }
@@ -167,6 +160,15 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+/// Exit code 0 once the output was written, 2 when it could not be (the error is
+/// already on stderr).
+fn written(result: std::io::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(2),
     }
 }
 

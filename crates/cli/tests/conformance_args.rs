@@ -8,10 +8,14 @@ use std::process::Command;
 const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
 
 fn conformance(timeout: &str) -> (Option<i32>, String) {
+    run_with("--timeout", timeout)
+}
+
+fn run_with(flag: &str, value: &str) -> (Option<i32>, String) {
     let out = Command::new(BIN)
         .args(["conformance", "--spec"])
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec"))
-        .args(["--impl", "exit 0", "--timeout", timeout, "empty_snapshot"])
+        .args(["--impl", "exit 0", flag, value, "empty_snapshot"])
         .output()
         .unwrap();
     (
@@ -39,8 +43,33 @@ fn timeouts_outside_the_range_are_usage_errors() {
 fn timeouts_in_the_range_are_taken() {
     for good in ["0.1", "2", "1e1", "3600"] {
         let (code, stderr) = conformance(good);
-        // The adapter exits at once: the check fails (exit 1), the timeout was taken.
-        assert_eq!(code, Some(1), "--timeout {good:?}: {stderr}");
+        // The adapter exits at once, before answering: the run stops with one
+        // paragraph (exit 2); the timeout was taken.
+        assert_eq!(code, Some(2), "--timeout {good:?}: {stderr}");
+        assert!(
+            stderr.contains("did not answer its first request"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn deadlines_are_finite_seconds_from_1_to_86400() {
+    for bad in ["-1", "NaN", "inf", "0.5", "86401", "1e300", "15m", ""] {
+        let (code, stderr) = run_with("--deadline", bad);
+        assert_eq!(code, Some(2), "--deadline {bad:?}: {stderr}");
+        assert!(
+            stderr.contains("--deadline takes a number of seconds from 1 to 86400"),
+            "--deadline {bad:?}: {stderr}"
+        );
+    }
+    for good in ["1", "900", "86400"] {
+        let (code, stderr) = run_with("--deadline", good);
+        assert_eq!(code, Some(2), "--deadline {good:?}: {stderr}");
+        assert!(
+            stderr.contains("did not answer its first request"),
+            "{stderr}"
+        );
     }
 }
 

@@ -383,8 +383,11 @@ pub fn run_check(
         protocol: protocol.to_string(),
         name: CHECK.to_string(),
         cases: 1,
+        level: crate::report::Level::Required,
         inside_implementation: None,
         failures: Vec::new(),
+        more_failures: 0,
+        crashed: false,
         elapsed_ms: None,
     };
     let case = format!("accumulated/{}", if full { "full" } else { "checkpoint" });

@@ -12,8 +12,9 @@
 
 use crate::model::{Hex, MutationAttempt, ScriptOp};
 use crate::subject::{
-    Answer, Built, DocCall, DocReply, DocSubject, EstimatesAnswer, FnvCall, FnvHashes, FnvReply,
-    FnvSubject, Framed, Mutation, Observation, RawParams, ScriptAnswer, SubjectError, Triple,
+    Answer, Between, Built, DocCall, DocReply, DocSubject, EstimatesAnswer, FnvCall, FnvHashes,
+    FnvReply, FnvSubject, Framed, Mutation, Observation, RawParams, ScriptAnswer, SubjectError,
+    Triple,
 };
 use bloomproof_format::DocParams;
 use bloomproof_format::adapter::{
@@ -45,14 +46,37 @@ pub const TIMEOUT_MAX_SECS: f64 = 3600.0;
 /// [`TIMEOUT_MAX_SECS`] (`20`, `0.5`, `1e2`). Anything else (`-1`, `NaN`, `inf`,
 /// `1e300`, `20s`) is an error naming the value and the range.
 pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    let range = format!(
-        "--timeout takes a number of seconds from {TIMEOUT_MIN_SECS} to {TIMEOUT_MAX_SECS}"
-    );
+    parse_seconds("--timeout", TIMEOUT_MIN_SECS, TIMEOUT_MAX_SECS, text)
+}
+
+/// The default time a whole run through an adapter may take: 15 minutes (a full run of
+/// the spec through the slowest adapter here takes well under a minute).
+pub const DEFAULT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(900);
+
+/// The shortest `--deadline`, in seconds.
+pub const DEADLINE_MIN_SECS: f64 = 1.0;
+
+/// The longest `--deadline`, in seconds (a day).
+pub const DEADLINE_MAX_SECS: f64 = 86_400.0;
+
+/// Reads a `--deadline`: a finite number of seconds from [`DEADLINE_MIN_SECS`] to
+/// [`DEADLINE_MAX_SECS`], as [`parse_timeout`] reads its range.
+pub fn parse_deadline(text: &str) -> Result<std::time::Duration, String> {
+    parse_seconds("--deadline", DEADLINE_MIN_SECS, DEADLINE_MAX_SECS, text)
+}
+
+fn parse_seconds(
+    flag: &str,
+    min: f64,
+    max: f64,
+    text: &str,
+) -> Result<std::time::Duration, String> {
+    let range = format!("{flag} takes a number of seconds from {min} to {max}");
     let secs: f64 = text
         .trim()
         .parse()
         .map_err(|_| format!("{range}, got {}", crate::quote::prefix(text)))?;
-    if !(secs.is_finite() && (TIMEOUT_MIN_SECS..=TIMEOUT_MAX_SECS).contains(&secs)) {
+    if !(secs.is_finite() && (min..=max).contains(&secs)) {
         return Err(format!("{range}, got {}", crate::quote::prefix(text)));
     }
     std::time::Duration::try_from_secs_f64(secs)
@@ -218,6 +242,17 @@ impl DocSubject for AdapterDoc {
             .lock()
             .map(|p| format!("adapter `{}`", p.command()))
             .unwrap_or_default()
+    }
+
+    fn between_checks(&mut self) -> Between {
+        match self.0.lock() {
+            Ok(mut process) => process.between_checks(),
+            Err(_) => Between::Stop("adapter lock poisoned".into()),
+        }
+    }
+
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        self.0.lock().ok()?.closing_diagnosis()
     }
 
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {

@@ -3,10 +3,10 @@
 //! process group (see `spec/ADAPTER.md`, "Sizes and processes").
 
 use crate::adapter::{RESPONSE_MAX, STDERR_KEPT};
-use crate::subject::{Answer, SubjectError};
+use crate::subject::{Answer, Between, SubjectError};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,38 +52,88 @@ pub struct AdapterProcess {
     next_id: u64,
     timeout: Duration,
     dead: Option<String>,
+    /// When the whole run must end ([`AdapterProcess::set_run_deadline`]).
+    run_deadline: Option<Instant>,
+    /// Whether the run deadline passed (the adapter was killed for it).
+    deadline_passed: bool,
+    /// Well-formed responses read, over every start of the adapter, and since the
+    /// last start.
+    answered: u64,
+    answered_now: u64,
+    /// Responses that were `bad_request` errors, and the first one's message.
+    bad_requests: u64,
+    first_bad_request: Option<String>,
 }
 
+/// The longest an error's `kind` or `field` from an adapter is shown, in characters.
+const NAME_SHOWN: usize = crate::quote::QUOTE_MAX;
+
+/// The longest an error's `message` from an adapter is kept, in characters.
+const MESSAGE_SHOWN: usize = 4 * crate::quote::QUOTE_MAX;
+
+/// The stderr lines that name a crash's cause, by what they contain: a Rust or Go
+/// panic, a Python traceback, a Go runtime error, an exception (`TypeError: ...`).
+const CAUSES: [&str; 5] = ["panic", "Traceback", "fatal error", "Error:", "error:"];
+
+/// Text from the adapter (a response, a request quoted beside it) as a message shows
+/// it: control characters escaped, at most 400 characters and its length.
 pub(crate) fn shorten(text: &str) -> String {
-    const MAX: usize = 400;
-    if text.len() <= MAX {
-        return text.to_string();
-    }
-    let mut end = MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!(
-        "{}... ({} bytes)",
-        text.get(..end).unwrap_or_default(),
-        text.len()
-    )
+    crate::quote::untrusted(text, 400)
 }
 
-/// Kills every process of the group `group` (SIGKILL). Errors (no such group, no
-/// `kill` program) are ignored: the group's leader is killed directly as well.
+/// The process groups of the adapters this process has started and not yet ended,
+/// so that a signal ([`end_groups_on_signals`]) can end them before the runner exits.
+static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Kills every process of the group `group` (SIGKILL) with the `kill(2)` system call
+/// (no `kill` program: it works whatever `PATH` holds). An error (the group is already
+/// gone) is ignored: the group's leader is killed and reaped directly as well.
 #[cfg(unix)]
 fn kill_group(group: u32) {
-    let _ = Command::new("kill")
-        .args(["-s", "KILL", "--", &format!("-{group}")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    if let Some(pid) = i32::try_from(group)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.remove(&group);
+    }
 }
 
 #[cfg(not(unix))]
 fn kill_group(_group: u32) {}
+
+/// On the first adapter started, installs (once per process) handlers of SIGINT,
+/// SIGTERM and SIGHUP that kill the process group of every adapter still running,
+/// then exit with 128 + the signal's number (130, 143, 129), as the default action's
+/// status reads in a shell. Without it a runner stopped by `timeout`, Ctrl-C or a CI
+/// cancellation would leave its adapters running.
+#[cfg(unix)]
+fn end_groups_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = spawn_thread("signals", move || {
+            if let Some(signal) = signals.forever().next() {
+                let groups: Vec<u32> = GROUPS
+                    .lock()
+                    .map(|groups| groups.iter().copied().collect())
+                    .unwrap_or_default();
+                for group in groups {
+                    kill_group(group);
+                }
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+}
+
+#[cfg(not(unix))]
+fn end_groups_on_signals() {}
 
 /// Starts `sh -c command` with piped stdin, stdout and stderr, in a new process group
 /// on Unix (its id is the child's).
@@ -160,9 +210,13 @@ impl AdapterProcess {
     /// Starts `command` through `sh -c`, in a process group of its own, with a timeout
     /// per request (for writing it and reading its response).
     pub fn start(command: &str, timeout: Duration) -> Result<Self, String> {
+        end_groups_on_signals();
         let mut child = spawn_adapter(command)
             .map_err(|err| format!("cannot start adapter `{command}`: {err}"))?;
         let group = child.id();
+        if let Ok(mut groups) = GROUPS.lock() {
+            groups.insert(group);
+        }
         let mut process = AdapterProcess {
             command: command.to_string(),
             child: None,
@@ -175,6 +229,12 @@ impl AdapterProcess {
             next_id: 1,
             timeout,
             dead: None,
+            run_deadline: None,
+            deadline_passed: false,
+            answered: 0,
+            answered_now: 0,
+            bad_requests: 0,
+            first_bad_request: None,
         };
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -246,24 +306,101 @@ impl AdapterProcess {
         "is still running".into()
     }
 
+    /// What the adapter's stderr says, for a message: the lines that name a cause
+    /// ([`CAUSES`], the first three, each cut to 200 characters), then its last 500
+    /// bytes; control characters escaped (so line ends read `\n`).
     fn stderr_tail(&self) -> String {
-        const SHOWN: usize = 1000;
-        let (tail, cut) = match self.stderr.lock() {
-            Ok(kept) => {
-                let skip = kept.len().saturating_sub(SHOWN);
-                (kept.range(skip..).copied().collect::<Vec<u8>>(), skip > 0)
-            }
-            Err(_) => (Vec::new(), false),
+        const SHOWN: usize = 500;
+        let kept: Vec<u8> = match self.stderr.lock() {
+            Ok(kept) => kept.iter().copied().collect(),
+            Err(_) => Vec::new(),
         };
-        let text = String::from_utf8_lossy(&tail);
-        let text = text.trim();
-        if text.is_empty() {
-            String::new()
-        } else if cut {
-            format!("; its stderr ends: ...{text}")
-        } else {
-            format!("; its stderr ends: {text}")
+        let text = String::from_utf8_lossy(&kept);
+        let mut out = String::new();
+        let causes: Vec<String> = text
+            .lines()
+            .filter(|line| CAUSES.iter().any(|cause| line.contains(cause)))
+            .take(3)
+            .map(|line| crate::quote::untrusted(line.trim(), 200))
+            .collect();
+        if !causes.is_empty() {
+            out.push_str(&format!(
+                "; its stderr names the cause: {}",
+                causes.join(" | ")
+            ));
         }
+        let mut skip = text.len().saturating_sub(SHOWN);
+        while !text.is_char_boundary(skip) {
+            skip += 1;
+        }
+        let tail = text.get(skip..).unwrap_or_default().trim();
+        if !tail.is_empty() {
+            let cut = if skip > 0 { "..." } else { "" };
+            out.push_str(&format!(
+                "; its stderr ends: {cut}{}",
+                crate::quote::untrusted(tail, SHOWN)
+            ));
+        }
+        out
+    }
+
+    /// Sets when the whole run must end: a request still unanswered then kills the
+    /// adapter, and [`AdapterProcess::between_checks`] stops the run.
+    pub fn set_run_deadline(&mut self, at: Instant) {
+        self.run_deadline = Some(at);
+    }
+
+    /// Between two checks: [`Between::Go`] while the adapter runs; once it has ended
+    /// (crashed, timed out, broke the protocol), [`Between::Stop`] when it never
+    /// answered a request (it did not start), did not answer once started again, or
+    /// the run deadline passed, else it is started again: [`Between::Restarted`].
+    pub fn between_checks(&mut self) -> Between {
+        let Some(why) = self.dead.clone() else {
+            return Between::Go;
+        };
+        if self.deadline_passed {
+            return Between::Stop(format!("the run was stopped: {why}"));
+        }
+        if self.answered == 0 {
+            return Between::Stop(format!(
+                "the adapter `{}` did not answer its first request, so nothing was checked: {why}. Check the command (it is run with `sh -c`) and that the adapter reads requests on stdin and answers each with one line on stdout (spec/ADAPTER.md).",
+                crate::quote::untrusted(&self.command, 200)
+            ));
+        }
+        if self.answered_now == 0 {
+            return Between::Stop(format!(
+                "the adapter `{}` was started again after it ended, and did not answer: {why}",
+                crate::quote::untrusted(&self.command, 200)
+            ));
+        }
+        match AdapterProcess::start(&self.command, self.timeout) {
+            Ok(mut fresh) => {
+                fresh.run_deadline = self.run_deadline;
+                fresh.answered = self.answered;
+                fresh.bad_requests = self.bad_requests;
+                fresh.first_bad_request = self.first_bad_request.take();
+                fresh.next_id = self.next_id;
+                // The old process is dropped (its group ended) here.
+                *self = fresh;
+                Between::Restarted(why)
+            }
+            Err(err) => Between::Stop(format!("the adapter could not be started again: {err}")),
+        }
+    }
+
+    /// One paragraph when every response of the run was a `bad_request` error: the
+    /// adapter reads none of the requests, most often because it speaks another
+    /// version of the adapter protocol.
+    pub fn closing_diagnosis(&self) -> Option<String> {
+        if self.answered == 0 || self.bad_requests < self.answered {
+            return None;
+        }
+        Some(format!(
+            "the adapter `{}` answered all {} requests with a `bad_request` error, so none of its answers could be checked; the first said: {}. It most likely speaks another version of the adapter protocol: compare its requests with spec/ADAPTER.md.",
+            crate::quote::untrusted(&self.command, 200),
+            self.answered,
+            self.first_bad_request.as_deref().unwrap_or("(no message)")
+        ))
     }
 
     /// Ends the adapter: closes the queues, kills its process group, then its leader,
@@ -355,7 +492,7 @@ impl AdapterProcess {
                 "request #{id} not sent: the adapter is no longer running ({why})"
             ))));
         }
-        let request = shorten(&line);
+        let request = crate::quote::untrusted(&line, 160);
         let mut bytes = line.into_bytes();
         bytes.push(b'\n');
         let queued = match self.to_writer.as_ref() {
@@ -371,6 +508,15 @@ impl AdapterProcess {
         } else {
             Pending::NotQueued { id, request }
         }
+    }
+
+    /// The run deadline passed while request `id` waited: the adapter is killed.
+    fn run_deadline_passed(&mut self, id: u64, request: &str) -> SubjectError {
+        self.deadline_passed = true;
+        let why = format!(
+            "the run's deadline (--deadline) passed while request #{id} waited for its answer: {request}"
+        );
+        self.kill(why)
     }
 
     /// The writer thread is gone before request `id` could be queued.
@@ -395,7 +541,11 @@ impl AdapterProcess {
                 "request #{id} not answered: the adapter is no longer running ({why})"
             )));
         }
-        let deadline = start + self.timeout;
+        let mut deadline = start + self.timeout;
+        let run_deadline = self.run_deadline.filter(|&at| at < deadline);
+        if let Some(at) = run_deadline {
+            deadline = at;
+        }
         let left = || deadline.saturating_duration_since(Instant::now());
         let written = match self.written.as_ref() {
             Some(written) => written.recv_timeout(left()),
@@ -403,6 +553,9 @@ impl AdapterProcess {
         };
         match written {
             Ok(Ok(())) => {}
+            Err(RecvTimeoutError::Timeout) if run_deadline.is_some() => {
+                return Err(self.run_deadline_passed(id, request));
+            }
             Err(RecvTimeoutError::Timeout) => {
                 let why = format!(
                     "request #{id} could not be written within {:.1}s: the adapter does not read its input: {request}{}",
@@ -445,6 +598,9 @@ impl AdapterProcess {
                 let why = format!("reading the response to request #{id} {request}: {err}");
                 return Err(self.kill(why));
             }
+            Err(RecvTimeoutError::Timeout) if run_deadline.is_some() => {
+                return Err(self.run_deadline_passed(id, request));
+            }
             Err(RecvTimeoutError::Timeout) => {
                 let why = format!(
                     "no response within {:.1}s to request #{id} {request}{}",
@@ -474,7 +630,19 @@ impl AdapterProcess {
             }
         };
         match read_response(id, &text) {
-            Ok(answer) => answer,
+            Ok(answer) => {
+                self.answered += 1;
+                self.answered_now += 1;
+                if let Err(SubjectError::Rejected { kind, message, .. }) = &answer
+                    && kind == "bad_request"
+                {
+                    self.bad_requests += 1;
+                    if self.first_bad_request.is_none() {
+                        self.first_bad_request = Some(message.clone());
+                    }
+                }
+                answer
+            }
             Err(why) => {
                 let why = format!(
                     "malformed response to request #{id} {request}: {why}; the response was: {}",
@@ -503,6 +671,15 @@ enum Pending {
 /// Reads one response line to request `id`: `Ok(answer)`, or `Err(why)` it is
 /// malformed.
 fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
+    // A key given twice is malformed (spec/ADAPTER.md), as in a request: serde_json
+    // alone would keep the last value.
+    match crate::scan::check(text, usize::MAX) {
+        Ok(()) => {}
+        Err(crate::scan::ScanError::Syntax(err)) => return Err(format!("not JSON ({err})")),
+        Err(
+            crate::scan::ScanError::Refused(why) | crate::scan::ScanError::RefusedWithId(why, _),
+        ) => return Err(why.replacen("in the request", "in the response", 1)),
+    }
     let mut response: Map<String, Value> = match serde_json::from_str(text) {
         Ok(Value::Object(object)) => object,
         Ok(_) => return Err("not a JSON object".into()),
@@ -511,18 +688,24 @@ fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
     if response.get("id") != Some(&json!(id)) {
         let got = response
             .get("id")
-            .map_or("missing".to_string(), Value::to_string);
+            .map_or("missing".to_string(), |id| shorten(&id.to_string()));
         return Err(format!("its id is {got}, expected {id}"));
     }
     match (response.remove("result"), response.remove("error")) {
         (Some(result), None) => Ok(Ok(result)),
         (None, Some(Value::Object(error))) => {
-            let text = |key: &str| error.get(key).and_then(Value::as_str).map(str::to_string);
-            let kind = text("kind").ok_or("the error has no `kind`")?;
+            // What the adapter wrote is shown escaped and capped (it reaches a terminal).
+            let text = |key: &str, max: usize| {
+                error
+                    .get(key)
+                    .and_then(Value::as_str)
+                    .map(|text| crate::quote::untrusted(text, max))
+            };
+            let kind = text("kind", NAME_SHOWN).ok_or("the error has no `kind`")?;
             Ok(Err(SubjectError::Rejected {
                 kind,
-                field: text("field"),
-                message: text("message").unwrap_or_default(),
+                field: text("field", NAME_SHOWN),
+                message: text("message", MESSAGE_SHOWN).unwrap_or_default(),
             }))
         }
         _ => Err("it must hold exactly one of `result` and `error` (an object)".into()),

@@ -72,7 +72,44 @@ pub fn version<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> String {
     bloomproof_format::encode_hex(&hasher.finalize())
 }
 
-/// The spec files of the folder `dir` (see the module documentation), in name order.
+/// The largest spec file read from a folder: 32 MiB (the largest file of the spec is
+/// under 3 MB).
+pub const FILE_MAX: u64 = 32 << 20;
+
+/// The most spec files read from a folder.
+pub const FILES_MAX: usize = 1000;
+
+/// The bytes of the spec file `path`, refused by name unless it is a regular file
+/// (after symbolic links) of at most [`FILE_MAX`] bytes: a FIFO, a device such as
+/// `/dev/zero` or a 2 GB sparse file is an error at once, never a hang or a read
+/// without end. The read itself stops past the cap (a file that grows while read).
+pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|err| format!("cannot read: {err}"))?;
+    if !metadata.is_file() {
+        return Err(
+            "not a regular file (a spec file cannot be a FIFO, a device or a folder)".into(),
+        );
+    }
+    let too_big = |size: String| {
+        format!("{size} bytes, larger than a spec file may be ({FILE_MAX} bytes, 32 MiB)")
+    };
+    if metadata.len() > FILE_MAX {
+        return Err(too_big(metadata.len().to_string()));
+    }
+    let file = std::fs::File::open(path).map_err(|err| format!("cannot read: {err}"))?;
+    let mut bytes = Vec::new();
+    file.take(FILE_MAX + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("cannot read: {err}"))?;
+    if bytes.len() as u64 > FILE_MAX {
+        return Err(too_big(format!("more than {FILE_MAX}")));
+    }
+    Ok(bytes)
+}
+
+/// The spec files of the folder `dir` (see the module documentation), in name order;
+/// at most [`FILES_MAX`] of them, each read by [`read_file`].
 pub fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     let read = |path: &Path| {
         std::fs::read_dir(path).map_err(|err| format!("{}: cannot read: {err}", path.display()))
@@ -95,8 +132,13 @@ pub fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
             if !file.ends_with(".json") || !path.is_file() {
                 continue;
             }
-            let bytes = std::fs::read(&path)
-                .map_err(|err| format!("{}: cannot read: {err}", path.display()))?;
+            if files.len() == FILES_MAX {
+                return Err(format!(
+                    "{}: more than {FILES_MAX} spec files, more than a spec folder may hold",
+                    dir.display()
+                ));
+            }
+            let bytes = read_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
             files.push((format!("{prefix}{file}"), bytes));
         }
     }
@@ -106,29 +148,13 @@ pub fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
 
 /// Writes the embedded spec files under `dir` (created if missing), returning how
 /// many were written. A `dir` that exists and is not an empty folder is refused
-/// unless `force` (then files of the same names are overwritten and others are left).
+/// unless `force` (then files of the same names are overwritten and others are left);
+/// a symbolic link inside it is refused, never followed
+/// ([`bloomproof_format::export`]).
 pub fn export(dir: &Path, force: bool) -> Result<usize, String> {
-    if dir.exists() {
-        if !dir.is_dir() {
-            return Err(format!("{} exists and is not a folder", dir.display()));
-        }
-        let mut entries = std::fs::read_dir(dir)
-            .map_err(|err| format!("{}: cannot read: {err}", dir.display()))?;
-        if entries.next().is_some() && !force {
-            return Err(format!(
-                "{} is not empty: export into an empty or new folder, or give --force to overwrite",
-                dir.display()
-            ));
-        }
-    }
+    bloomproof_format::export::prepare_folder(dir, force)?;
     for (name, bytes) in FILES {
-        let path = dir.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|err| format!("{}: cannot create: {err}", parent.display()))?;
-        }
-        std::fs::write(&path, bytes)
-            .map_err(|err| format!("{}: cannot write: {err}", path.display()))?;
+        bloomproof_format::export::write_inside(dir, name, bytes)?;
     }
     Ok(FILES.len())
 }

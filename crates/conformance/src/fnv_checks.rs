@@ -277,6 +277,28 @@ fn script(
             }
             _ => {}
         }
+        if let Some(units) = want.stored_units {
+            let stored = got.save.as_ref().map(|save| save.stored_units);
+            if stored != Some(units) {
+                v.fail(
+                    format!("{}: the code units stored after the save", step()),
+                    format!("stored_units {units}"),
+                    stored.map_or_else(
+                        || "no save answer".to_owned(),
+                        |n| format!("stored_units {n}"),
+                    ),
+                );
+            }
+        }
+        if let Some(text) = &want.export
+            && got.export.as_deref() != Some(text.as_str())
+        {
+            v.fail(
+                format!("{}: the export text, byte for byte", step()),
+                json(text),
+                got.export.as_ref().map_or_else(|| "none".to_owned(), json),
+            );
+        }
         previous = &got.view;
     }
     Some(answer)

@@ -17,8 +17,9 @@ pub enum LineRead {
 }
 
 /// Reads one line into `buf` (cleared first), without its `\n` nor a `\r` before it,
-/// holding at most `cap` bytes of it. Interrupted reads are retried; other errors are
-/// returned.
+/// holding at most `cap` bytes of it: the cap counts the line's content, not its end,
+/// so a line of exactly `cap` bytes is read whole whether it ends in `\n` or `\r\n`.
+/// Interrupted reads are retried; other errors are returned.
 pub fn read_line_capped(
     reader: &mut impl BufRead,
     cap: usize,
@@ -27,24 +28,32 @@ pub fn read_line_capped(
     buf.clear();
     let mut read_any = false;
     let mut too_long = false;
+    // One byte more than the cap is held, for a `\r` before the `\n`.
+    let held = cap.saturating_add(1);
     let ended = scan(reader, |available| {
         read_any = true;
         let newline = available.iter().position(|&b| b == b'\n');
         let chunk = available.get(..newline.unwrap_or(available.len()));
         let chunk = chunk.unwrap_or_default();
-        let room = cap.saturating_sub(buf.len());
+        let room = held.saturating_sub(buf.len());
         if chunk.len() > room {
             buf.extend_from_slice(chunk.get(..room).unwrap_or_default());
             too_long = true;
             return (room, true);
         }
         buf.extend_from_slice(chunk);
+        if newline.is_some() && content_len(buf) > cap {
+            // The reader stays before the `\n`: skip_line takes it.
+            too_long = true;
+            return (chunk.len(), true);
+        }
         (
             chunk.len() + usize::from(newline.is_some()),
             newline.is_some(),
         )
     })?;
-    if too_long {
+    if too_long || content_len(buf) > cap {
+        buf.truncate(cap);
         return Ok(LineRead::TooLong);
     }
     if !ended && !read_any {
@@ -52,6 +61,11 @@ pub fn read_line_capped(
     }
     strip_cr(buf);
     Ok(LineRead::Line)
+}
+
+/// The length of a line's content: without a `\r` it ends with.
+fn content_len(buf: &[u8]) -> usize {
+    buf.len() - usize::from(buf.last() == Some(&b'\r'))
 }
 
 /// Discards input up to and including the next `\n` (or to the end), holding none of
@@ -133,6 +147,38 @@ mod tests {
         );
         assert_eq!(all(b"", 4), Vec::new());
         assert_eq!(all(b"abcd", 4), vec![(LineRead::Line, b"abcd".to_vec())]);
+        assert_eq!(
+            all(b"abcde", 4),
+            vec![(LineRead::TooLong, b"abcd".to_vec())]
+        );
+    }
+
+    #[test]
+    fn the_cap_counts_the_content_not_the_line_end() {
+        // Exactly the cap, ended by CRLF, by LF or by nothing: read whole.
+        for input in [&b"abcd\r\nxy\n"[..], b"abcd\nxy\n", b"abcd\r\nxy"] {
+            assert_eq!(
+                all(input, 4),
+                vec![
+                    (LineRead::Line, b"abcd".to_vec()),
+                    (LineRead::Line, b"xy".to_vec())
+                ],
+                "{input:?}"
+            );
+        }
+        assert_eq!(all(b"abcd\r", 4), vec![(LineRead::Line, b"abcd".to_vec())]);
+        // One byte of content more is too long, whatever ends the line, and the next
+        // line is still read.
+        for input in [&b"abcde\r\nxy\n"[..], b"abcde\nxy\n", b"abcd\rx\nxy\n"] {
+            assert_eq!(
+                all(input, 4),
+                vec![
+                    (LineRead::TooLong, b"abcd".to_vec()),
+                    (LineRead::Line, b"xy".to_vec())
+                ],
+                "{input:?}"
+            );
+        }
         assert_eq!(
             all(b"abcde", 4),
             vec![(LineRead::TooLong, b"abcd".to_vec())]

@@ -165,16 +165,15 @@ impl Loader {
     fn read_json(&mut self, file: &Path) -> Option<serde_json::Value> {
         let read = match self.texts.remove(file) {
             Some(text) => Ok(text),
-            None if self.from_disk => std::fs::read_to_string(file),
-            None => Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "not in the spec files",
-            )),
+            None if self.from_disk => crate::embedded::read_file(file).and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|err| format!("not UTF-8: {}", err.utf8_error()))
+            }),
+            None => Err("cannot read: not in the spec files".to_string()),
         };
         let text = match read {
             Ok(text) => text,
             Err(err) => {
-                self.error(file, None, format!("cannot read: {err}"));
+                self.error(file, None, err);
                 return None;
             }
         };
@@ -238,13 +237,19 @@ impl Loader {
         let path = root.join("accumulated.json");
         let text = match self.texts.remove(&path) {
             Some(text) => text,
-            None if self.from_disk && path.exists() => match std::fs::read_to_string(&path) {
-                Ok(text) => text,
-                Err(err) => {
-                    self.error(&path, None, format!("cannot read: {err}"));
-                    return None;
+            None if self.from_disk && path.exists() => {
+                match crate::embedded::read_file(&path).map(String::from_utf8) {
+                    Ok(Ok(text)) => text,
+                    Ok(Err(err)) => {
+                        self.error(&path, None, format!("not UTF-8: {}", err.utf8_error()));
+                        return None;
+                    }
+                    Err(err) => {
+                        self.error(&path, None, err);
+                        return None;
+                    }
                 }
-            },
+            }
             None => return None,
         };
         match crate::accumulated::parse(&text) {

@@ -2,7 +2,7 @@
 //! The types are wire types, defined in `bloomproof_format::report`.
 
 use bloomproof_format::report::PublishedFigure;
-pub use bloomproof_format::report::{CheckOutcome, Failure, FigureLine, Figures, Report};
+pub use bloomproof_format::report::{CheckOutcome, Failure, FigureLine, Figures, Level, Report};
 
 /// The figure lines of one protocol's run: every observed figure in recording order,
 /// beside its published value, then every published figure that a check of `ran`

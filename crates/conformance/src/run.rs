@@ -3,8 +3,9 @@
 use crate::load::{Cases, ProtocolSpec, Spec};
 use crate::model::{DocCase, FnvCase};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
-use crate::subject::{DocSubject, FnvSubject};
+use crate::subject::{Between, DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks, generated};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -25,9 +26,22 @@ impl Subjects {
         }
     }
 
-    /// Both protocols through one adapter subprocess, `timeout` per request.
+    /// Both protocols through one adapter subprocess, `timeout` per request, the whole
+    /// run ending by [`crate::adapter::DEFAULT_DEADLINE`] from now.
     pub fn adapter(command: &str, timeout: std::time::Duration) -> Result<Self, String> {
-        let process = crate::adapter::AdapterProcess::start(command, timeout)?;
+        Self::adapter_with_deadline(command, timeout, crate::adapter::DEFAULT_DEADLINE)
+    }
+
+    /// Both protocols through one adapter subprocess, `timeout` per request, the whole
+    /// run ending by `deadline` from now: a request still unanswered then ends the
+    /// adapter and the run ([`Report::stopped`]).
+    pub fn adapter_with_deadline(
+        command: &str,
+        timeout: std::time::Duration,
+        deadline: std::time::Duration,
+    ) -> Result<Self, String> {
+        let mut process = crate::adapter::AdapterProcess::start(command, timeout)?;
+        process.set_run_deadline(Instant::now() + deadline);
         let shared = std::sync::Arc::new(std::sync::Mutex::new(process));
         Ok(Subjects {
             doc: Box::new(crate::adapter::AdapterDoc(std::sync::Arc::clone(&shared))),
@@ -40,24 +54,36 @@ impl Subjects {
     }
 }
 
-/// Runs one documented check of one protocol: every case of it, every mismatch kept.
+/// Runs one documented check of one protocol: every case of it, every mismatch kept
+/// (up to [`bloomproof_format::report::FAILURES_KEPT`]).
 pub fn run_check(
     protocol: &ProtocolSpec,
     check: &str,
     subjects: &mut Subjects,
     figures: &mut Figures,
 ) -> CheckOutcome {
+    run_check_between(protocol, check, subjects, figures).0
+}
+
+/// [`run_check`], then [`DocSubject::between_checks`]: the outcome (marked crashed when
+/// the implementation ended during the check) and why the run must stop, if it must.
+fn run_check_between(
+    protocol: &ProtocolSpec,
+    check: &str,
+    subjects: &mut Subjects,
+    figures: &mut Figures,
+) -> (CheckOutcome, Option<String>) {
     let started = Instant::now();
+    let documented = protocol.checks.iter().find(|c| c.name == check);
     let mut outcome = CheckOutcome {
         protocol: protocol.protocol.clone(),
         name: check.to_string(),
+        level: documented.map(|c| c.level).unwrap_or_default(),
         cases: 0,
-        inside_implementation: protocol
-            .checks
-            .iter()
-            .find(|c| c.name == check)
-            .and_then(|c| c.inside_implementation.clone()),
+        inside_implementation: documented.and_then(|c| c.inside_implementation.clone()),
         failures: Vec::new(),
+        more_failures: 0,
+        crashed: false,
         elapsed_ms: None,
     };
     let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
@@ -65,7 +91,7 @@ pub fn run_check(
         Cases::Doc(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome.failures.extend(match case {
+                outcome.add_failures(match case {
                     DocCase::Generated(c) => generated::evaluate_doc(
                         &c.id,
                         &c.input,
@@ -79,7 +105,7 @@ pub fn run_check(
         Cases::Fnv(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome.failures.extend(match case {
+                outcome.add_failures(match case {
                     FnvCase::Generated(c) => generated::evaluate_fnv(
                         &c.id,
                         &c.input,
@@ -92,7 +118,24 @@ pub fn run_check(
         }
     }
     outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
-    outcome
+    let stop = between(subjects, &mut outcome);
+    (outcome, stop)
+}
+
+/// [`DocSubject::between_checks`] after `outcome`'s check: marks it crashed when the
+/// implementation ended during it; why the run must stop, if it must.
+fn between(subjects: &mut Subjects, outcome: &mut CheckOutcome) -> Option<String> {
+    match subjects.doc.between_checks() {
+        Between::Go => None,
+        Between::Restarted(_) => {
+            outcome.crashed = true;
+            None
+        }
+        Between::Stop(why) => {
+            outcome.crashed = true;
+            Some(why)
+        }
+    }
 }
 
 /// One check to run: the index of its protocol in the spec and its name.
@@ -103,16 +146,22 @@ type Done = (CheckOutcome, Figures);
 
 /// Runs `jobs` on `subjects` and on `forks` (one more thread each), every thread taking
 /// the next job not yet taken; the results come back in the order of `jobs`.
+/// A check whose implementation cannot go on ([`Between::Stop`]) ends the run: its
+/// reason is left in `stopped`, and no thread takes another job.
 fn run_jobs(
     spec: &Spec,
     jobs: &[Job<'_>],
     subjects: &mut Subjects,
     forks: Vec<Subjects>,
+    stopped: &Mutex<Option<String>>,
 ) -> Vec<Done> {
     let next = AtomicUsize::new(0);
     let work = |subjects: &mut Subjects| {
         let mut done = Vec::new();
         loop {
+            if stopped.lock().is_ok_and(|why| why.is_some()) {
+                return done;
+            }
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(&(protocol, check)) = jobs.get(index) else {
                 return done;
@@ -125,21 +174,34 @@ fn run_jobs(
                 .vectors
                 .iter()
                 .find(|v| v.protocol() == protocol.protocol && v.check() == check);
-            let outcome = if let Some(loaded) = vectors {
-                crate::vectors::run_check(loaded, subjects.doc.as_mut(), subjects.fnv.as_mut())
-            } else {
-                match accumulated_of(spec, protocol, check) {
-                    Some(published) => crate::accumulated::run_check(
-                        published,
-                        spec.accumulated_full,
-                        subjects.doc.as_mut(),
-                        subjects.fnv.as_mut(),
-                        &mut figures,
-                    ),
-                    None => run_check(protocol, check, subjects, &mut figures),
+            let extra = match (vectors, accumulated_of(spec, protocol, check)) {
+                (Some(loaded), _) => Some(crate::vectors::run_check(
+                    loaded,
+                    subjects.doc.as_mut(),
+                    subjects.fnv.as_mut(),
+                )),
+                (None, Some(published)) => Some(crate::accumulated::run_check(
+                    published,
+                    spec.accumulated_full,
+                    subjects.doc.as_mut(),
+                    subjects.fnv.as_mut(),
+                    &mut figures,
+                )),
+                (None, None) => None,
+            };
+            let (outcome, stop) = match extra {
+                Some(mut outcome) => {
+                    let stop = between(subjects, &mut outcome);
+                    (outcome, stop)
                 }
+                None => run_check_between(protocol, check, subjects, &mut figures),
             };
             done.push((index, (outcome, figures)));
+            if let Some(why) = stop
+                && let Ok(mut stopped) = stopped.lock()
+            {
+                *stopped = Some(why);
+            }
         }
     };
     let mut all = std::thread::scope(|scope| {
@@ -248,7 +310,8 @@ pub fn run_with_threads(
     }
     let forks = forks(subjects, threads.min(jobs.len()));
     let threads = forks.len() + 1;
-    let mut done = run_jobs(spec, &jobs, subjects, forks).into_iter();
+    let stopped = Mutex::new(None);
+    let mut done = run_jobs(spec, &jobs, subjects, forks, &stopped).into_iter();
     for (index, protocol) in spec.protocols.iter().enumerate() {
         let names = ran.get(index).map(Vec::as_slice).unwrap_or_default();
         let mut figures = Figures::default();
@@ -270,6 +333,8 @@ pub fn run_with_threads(
             figure_lines(&figures, &published, names),
         ));
     }
+    report.stopped = stopped.into_inner().unwrap_or_default();
+    report.diagnosis = subjects.doc.closing_diagnosis();
     report.threads = Some(threads);
     report.seed = Some(spec.generation().seed);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);

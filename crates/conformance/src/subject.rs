@@ -32,6 +32,18 @@ pub enum SubjectError {
     Broken(String),
 }
 
+/// What [`DocSubject::between_checks`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Between {
+    /// The implementation is ready for the next check.
+    Go,
+    /// The implementation ended during the check (crashed, timed out or broke the
+    /// adapter protocol, for this reason) and was started again for the next one.
+    Restarted(String),
+    /// The run cannot go on, for this reason (one paragraph).
+    Stop(String),
+}
+
 impl fmt::Display for SubjectError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -74,6 +86,18 @@ pub struct RawParams {
 pub trait DocSubject {
     /// A short name for reports.
     fn name(&self) -> String;
+    /// Between two checks (and after the last): whether the run goes on. An adapter
+    /// that ended during the check is started again ([`Between::Restarted`]); one that
+    /// never answered, or whose run deadline passed, stops the run. In process: always
+    /// [`Between::Go`].
+    fn between_checks(&mut self) -> Between {
+        Between::Go
+    }
+    /// At the end of a run: one paragraph when every answer pointed at one cause (an
+    /// adapter that answered `bad_request` to everything), in place of its failures.
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        None
+    }
     /// SHA-256 of raw bytes.
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>>;
     /// The framed message for hash index `index`, and its digest.
@@ -428,6 +452,12 @@ impl DocSubject for RustDoc {
                 seed_buffer.push(0xff);
                 ("done", "XORed the seed buffer with ff and appended ff".to_string())
             }
+            MutationAttempt::BypassGuards => (
+                "impossible",
+                "safe Rust has no way past the type system's guards: the fields are private and no \
+                 &mut DocumentPrefilter is handed out; an unsafe write would be memory corruption"
+                    .to_string(),
+            ),
             MutationAttempt::Reconstruct => (
                 "impossible",
                 "Rust has no constructor to run again on an existing value; the snapshot binding is not mut".to_string(),

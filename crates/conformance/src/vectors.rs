@@ -363,8 +363,11 @@ pub fn run_check(
         protocol: loaded.protocol().to_string(),
         name: loaded.check().to_string(),
         cases,
+        level: crate::report::Level::Required,
         inside_implementation: None,
         failures: f.kept,
+        more_failures: 0,
+        crashed: false,
         elapsed_ms: Some(started.elapsed().as_secs_f64() * 1e3),
     }
 }

@@ -61,13 +61,13 @@ impl<'a> Verdict<'a> {
         expected: impl Into<String>,
         actual: impl Into<String>,
     ) {
-        self.failures.push(Failure {
-            case: self.case.to_string(),
-            what: what.into(),
-            input: self.input.clone(),
-            expected: expected.into(),
-            actual: actual.into(),
-        });
+        self.failures.push(Failure::capped(
+            self.case,
+            what.into(),
+            self.input.clone(),
+            expected.into(),
+            actual.into(),
+        ));
     }
 
     /// Compares, recording a mismatch that shows both values as JSON ([`json`]).

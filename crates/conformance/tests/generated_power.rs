@@ -68,20 +68,34 @@ impl DocSubject for WrongAboveM300 {
 
 /// `RustFnv` hashing as an FNV unrolled by four whose tail drops its last unit when
 /// three are left over, for strings longer than 8 units (no case's string is), and
-/// whose exact estimate is the finite-m one except at the spec's nine points.
+/// whose exact estimate is the finite-m one except at the spec's pinned points.
 struct WrongTails;
 
-const PINNED: [(u32, u32, u32); 9] = [
-    (8, 1, 8),
-    (8, 1, 1),
-    (64, 3, 10),
-    (1024, 12, 1024),
-    (1024, 1, 1),
-    (100, 7, 14),
-    (512, 4, 0),
-    (8, 12, 1024),
-    (1000, 5, 200),
-];
+/// The (m, k, n) of every `estimates` case of the spec.
+fn pinned() -> &'static Vec<(u32, u32, u32)> {
+    static PINNED: std::sync::OnceLock<Vec<(u32, u32, u32)>> = std::sync::OnceLock::new();
+    PINNED.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/fnv1a-utf16-v1/cases.json"
+        );
+        let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let n = |v: &Value| u32::try_from(v.as_u64().unwrap()).unwrap();
+        cases["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["shape"] == "estimates")
+            .map(|c| {
+                (
+                    n(&c["input"]["m"]),
+                    n(&c["input"]["k"]),
+                    n(&c["input"]["n"]),
+                )
+            })
+            .collect()
+    })
+}
 
 impl FnvSubject for WrongTails {
     fn name(&self) -> String {
@@ -101,7 +115,7 @@ impl FnvSubject for WrongTails {
     }
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
         let mut answer = RustFnv.estimates(m, k, n)?;
-        if !PINNED.contains(&(m, k, n)) {
+        if !pinned().contains(&(m, k, n)) {
             answer.exact = answer.finite_m;
         }
         Ok(answer)
@@ -191,10 +205,8 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
         stage.actual
     );
     // The seed replays the run exactly; in process the same subject passes.
-    assert_eq!(
-        run_with(WrongAboveM300, RustFnv, "generated_hashing", 7),
-        report
-    );
+    let again = run_with(WrongAboveM300, RustFnv, "generated_hashing", 7);
+    assert_eq!(again.checks[0].failures, report.checks[0].failures);
     let fine = run_with(RustDoc, RustFnv, "generated_hashing", 7);
     assert_eq!(fine.failed, 0, "{}", fine.render_text());
     // The rest of the suite does not see the flaw (it is right on every spec input).

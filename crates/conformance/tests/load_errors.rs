@@ -170,12 +170,25 @@ fn undeclared_flag() {
 }
 
 #[test]
+fn check_without_a_known_level() {
+    let (_dir, errors) = broken("checks.json", |v| {
+        v["checks"][0].as_object_mut().unwrap().remove("level");
+    });
+    assert_error(&errors, "checks.json", None, "missing field `level`");
+    let (_dir, errors) = broken("checks.json", |v| {
+        v["checks"][0]["level"] = json!("optional")
+    });
+    assert_error(&errors, "checks.json", None, "unknown variant `optional`");
+}
+
+#[test]
 fn check_listed_twice_or_without_case() {
     let (_dir, errors) = broken("checks.json", |v| {
         let checks = v["checks"].as_array_mut().unwrap();
         let first = checks[0].clone();
         checks.push(first);
-        checks.push(json!({"name": "invented", "asserts": "x", "source": "y"}));
+        checks
+            .push(json!({"name": "invented", "asserts": "x", "source": "y", "level": "required"}));
         let n = checks.len();
         v["check_count"] = json!(n);
     });

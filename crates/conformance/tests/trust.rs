@@ -116,6 +116,40 @@ fn saying_unchanged_does_not_pass_a_snapshot_that_changed() {
     );
 }
 
+/// A snapshot that deliberate tampering changes, as seed 000's frozen dataclass is:
+/// after `bypass_guards` or `reconstruct` it shows the other snapshot's parameters.
+fn tamperable() -> PlantedDoc {
+    PlantedDoc::new("tamperable").on_mutate(|real, p, records, other, attempt, probes| {
+        let mut mutation = real.mutate(p, records, other, attempt, probes)?;
+        if matches!(
+            attempt,
+            MutationAttempt::BypassGuards | MutationAttempt::Reconstruct
+        ) {
+            mutation.observed.m = other.0.m;
+            mutation.observed.k = other.0.k;
+        }
+        Ok(mutation)
+    })
+}
+
+#[test]
+fn tampering_counts_apart_from_the_verdict() {
+    let report = report(tamperable(), RustFnv);
+    assert_eq!(failed(&report), ["snapshot_resists_tampering"]);
+    assert_eq!((report.failed, report.recommended_failed), (0, 1));
+    assert_eq!(report.recommended_passed, 0);
+    assert_eq!(report.passed, report.checks.len() - 1);
+    let text = report.render_text();
+    assert!(
+        text.contains("recommended (not in the verdict): 0 passed, 1 failed\n")
+            && text.ends_with(&format!("{} passed, 0 failed\n", report.passed))
+            && text.contains(
+                "snapshot_resists_tampering                               2 cases  (recommended)"
+            ),
+        "{text}"
+    );
+}
+
 /// h1 + 1 for every string, as one of the wrappers did.
 fn wrong_h1() -> PlantedFnv {
     PlantedFnv::new("h1 + 1").on_positions(|real, m, k, units| {

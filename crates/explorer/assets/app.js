@@ -19,6 +19,8 @@ const DRAFT_FIELDS = ['m', 'k', 'insert', 'query'];
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SAVE_DELAY_MS = 400;
 const SHORT_UNITS = 48;
+/** How much of the end a shortened string keeps. */
+const TAIL_UNITS = 16;
 const $ = (id) => document.getElementById(id);
 
 const session = new Session();
@@ -83,18 +85,22 @@ function wellFormed(s) {
   return out;
 }
 
-/** A string's display form, shortened past SHORT_UNITS code units: a code element
- * whose title and aria-label hold the whole display form. */
+/** A string's display form, shortened past SHORT_UNITS code units to its start and
+ * its end (the closing quote keeps trailing spaces visible): a code element whose
+ * title and aria-label hold the whole display form. */
 function shown(displayText, units) {
   const node = el('code', { class: 'str' });
-  if (units <= SHORT_UNITS) {
+  if (units <= SHORT_UNITS || displayText.length <= SHORT_UNITS) {
     node.textContent = displayText;
     return node;
   }
-  let cut = displayText.slice(0, SHORT_UNITS);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  node.textContent = `${cut}…`;
+  let head = displayText.slice(0, SHORT_UNITS - TAIL_UNITS);
+  let tail = displayText.slice(displayText.length - TAIL_UNITS);
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
+  const first = tail.charCodeAt(0);
+  if (first >= 0xdc00 && first <= 0xdfff) tail = tail.slice(1);
+  node.textContent = `${head}…${tail}`;
   node.classList.add('short');
   node.title = displayText;
   node.setAttribute('aria-label', `${displayText} (${units} code units)`);
@@ -111,9 +117,32 @@ const OUTCOME_TEXT = {
 
 const outcomeText = (outcome) => OUTCOME_TEXT[outcome] || outcome;
 
-/** A rejected operation in words for a person (the session's message stays in the console-free page's title). */
+/** The model's messages, with the words of its developers replaced by a reader's:
+ * ranges written `a..=b`, the JSON parser's "EOF while parsing", backquoted tokens. */
+const PLAIN = [
+  [/(\d+)\.\.=(\d+)/g, '$1 to $2'],
+  [/EOF while parsing a string/g, 'the text ends inside a string (a closing quote is missing)'],
+  [/EOF while parsing an object/g, 'the text ends before an object is closed (a "}" is missing)'],
+  [/EOF while parsing a list/g, 'the text ends before a list is closed (a "]" is missing)'],
+  [/EOF while parsing a value/g, 'the text ends where a value was expected'],
+  [/expected `:`/g, 'a ":" was expected'],
+  [/expected `,` or `\}`/g, 'a "," or a "}" was expected'],
+  [/expected `,` or `\]`/g, 'a "," or a "]" was expected'],
+  [/trailing characters/g, 'more text follows the end of the JSON value'],
+  [/expected value/g, 'a JSON value was expected'],
+  [/key must be a string/g, 'an object key must be a quoted string'],
+  [/recursion limit exceeded/g, 'the values are nested too deeply'],
+  [/control character in a string/g, 'a control character (a line break, a tab, ...) stands unescaped in a string'],
+];
+
+function plain(message) {
+  return PLAIN.reduce((text, [pattern, words]) => text.replace(pattern, words), message);
+}
+
+/** A rejected operation in words for a person. */
 function humanError(error, context) {
-  const { kind, message } = error;
+  const { kind } = error;
+  const message = plain(error.message);
   const field = /^(m|k)\b/.exec(message)?.[1];
   const bounds = field === 'k' ? `${K_MIN} to ${K_MAX}` : `${M_MIN} to ${M_MAX}`;
   switch (kind) {
@@ -135,13 +164,20 @@ function humanError(error, context) {
     }
     case 'too_many_entries':
       if (context === 'import') return { text: `The file has more than ${MAX_ENTRIES} entries, the most a filter keeps.` };
+      if (context === 'example') {
+        const missing = /\+ (\d+) new/.exec(error.message)?.[1];
+        return { text: `The example would take the filter past ${MAX_ENTRIES} distinct strings, the most it keeps: it holds ${view.distinct_entries}, and a…h would add ${missing ?? 'some'} new ones. Nothing was inserted.` };
+      }
+      if (context === 'link') return { text: `the link lists more than ${MAX_ENTRIES} entries, the most a filter keeps.` };
       return { text: `The filter already keeps ${MAX_ENTRIES} distinct strings, the most it can: a new string cannot be inserted (inserting one it already has still works).` };
     case 'too_large':
       return { text: `The file is over 2 MiB (${IMPORT_MAX_BYTES} bytes), the largest session file: it was not read.` };
     case 'syntax':
       return { text: `The file is not valid JSON (${message}).` };
-    case 'unsupported_version':
-      return { text: `This page reads session files of format version 1 only (${message}).` };
+    case 'unsupported_version': {
+      const version = /version (\S+);/.exec(error.message)?.[1];
+      return { text: `This page reads session files of format version 1 only; this one is version ${version ?? 'unknown'} (perhaps written by a newer version of the page).` };
+    }
     case 'invalid':
       return { text: `The file is JSON but not a valid session: ${message}.` };
     default:
@@ -195,10 +231,22 @@ function pageState() {
   return JSON.stringify({ drafts, older: olderOps });
 }
 
+/** The saved copy this page could not read, kept until the person decides (null: none). */
+let unreadable = null;
+/** Another tab's save, not yet answered: {text} (null: none). Saving waits meanwhile. */
+let otherTab = null;
+
 /** Stores the session now (the local-save rule of SESSION.md, section 11). */
 function saveNow() {
   if (saveTimer !== null) clearTimeout(saveTimer);
   saveTimer = null;
+  if (unreadable !== null || otherTab !== null) {
+    // Not over a copy the person has not decided about: it is kept until they do.
+    saved = false;
+    $('save-status').textContent = 'Not saved in this browser yet: see the question at the top of the page.';
+    setBusy();
+    return;
+  }
   const text = session.exportText();
   const outcome = saveLocal(text, storedText);
   if (outcome.outcome === 'saved') {
@@ -221,6 +269,76 @@ function saveNow() {
   setBusy();
 }
 
+/** Offers to download the saved copy this page cannot read, or to replace it. */
+function showUnreadable(text, why) {
+  unreadable = text;
+  const box = $('saved-copy');
+  const download = el('button', { type: 'button', id: 'saved-copy-download', text: 'Download the saved copy' });
+  download.addEventListener('click', () => downloadText(text, 'bloomproof-saved-session.json'));
+  const replace = el('button', { type: 'button', id: 'saved-copy-replace', text: 'Replace it with this session' });
+  replace.addEventListener('click', () => {
+    unreadable = null;
+    box.hidden = true;
+    box.replaceChildren();
+    saveNow();
+  });
+  box.replaceChildren(
+    `The session saved in this browser could not be read: ${why} A new session was started. The saved copy (${text.length} characters) is kept, and nothing is saved over it until you choose: download it first to keep it, then replace it.`,
+    el('br'), download, replace);
+  box.hidden = false;
+}
+
+/** Another tab of this page saved its session: this one stops saving until the person
+ * chooses which to keep. */
+function noticeOtherTab(text) {
+  if (text === null || text === storedText) {
+    // Cleared, or the same as this tab's: nothing to choose.
+    if (text === storedText && otherTab !== null) resolveOtherTab(null);
+    return;
+  }
+  otherTab = { text };
+  let summary = '';
+  try {
+    const other = new Session();
+    other.importText(text);
+    const v = other.view();
+    summary = v.params
+      ? ` (m = ${v.params.m}, k = ${v.params.k}, ${plural(v.distinct_entries, 'entry', 'entries')})`
+      : ' (no active filter)';
+  } catch (error) {
+    if (!(error instanceof SessionError)) throw error;
+    summary = ' (which this page cannot read)';
+  }
+  const box = $('other-tab');
+  const load = el('button', { type: 'button', id: 'other-tab-load', text: 'Load the other tab\'s session' });
+  load.addEventListener('click', () => resolveOtherTab('load'));
+  const keep = el('button', { type: 'button', id: 'other-tab-keep', text: 'Keep this tab\'s session' });
+  keep.addEventListener('click', () => resolveOtherTab('keep'));
+  box.replaceChildren(
+    `Another tab of this page saved a different session${summary}. Only one copy is kept in this browser, so this tab saves nothing until you choose. Loading the other one replaces this tab's filter (you can undo that); keeping this one saves it over the other tab's copy.`,
+    el('br'), load, keep);
+  box.hidden = false;
+  saved = false;
+  setBusy();
+}
+
+function resolveOtherTab(choice) {
+  const pending = otherTab;
+  otherTab = null;
+  const box = $('other-tab');
+  box.hidden = true;
+  box.replaceChildren();
+  if (!pending) return;
+  if (choice === 'load') {
+    storedText = pending.text;
+    if (!importText(pending.text, 'the other tab\'s session', 'notice')) return;
+    saveNow();
+  } else if (choice === 'keep') {
+    storedText = pending.text;
+    saveNow();
+  }
+}
+
 /** Saves a little later: a burst of changes (typing) costs one save. */
 function scheduleSave() {
   saved = false;
@@ -233,6 +351,29 @@ function scheduleSave() {
 
 /** Undo for the last change that discarded entries: {state, raw, older, label}. */
 let undoState = null;
+/** The offer on screen: {before, button, msgId, key}, `key` being the filter as the
+ * offer left it (filterKey): once the filter is another, the offer is withdrawn. */
+let undoOffer = null;
+
+/** What identifies the filter's state (not the drafts or panels): the parameters,
+ * the entries, the counters and the history, as the view shows them. */
+function filterKey() {
+  if (!view.active) return 'none';
+  const last = view.last_operation;
+  return `${view.params.m}/${view.params.k}/${view.distinct_entries}/${view.bits}/${view.counters.negative_queries}/${view.counters.false_positives}/${view.history.length}/${olderOps}/${last ? `${last.kind}:${last.display}:${last.outcome}` : '-'}`;
+}
+
+/** Takes the Undo offer off the page, saying so where it stood. */
+function withdrawUndo(reason) {
+  const offer = undoOffer;
+  if (!offer) return;
+  undoOffer = null;
+  undoState = null;
+  if (offer.button.isConnected) {
+    offer.button.remove();
+    if (reason) $(offer.msgId).append(` ${reason}`);
+  }
+}
 
 function snapshot(label) {
   return { state: session.snapshotState(), raw: { ...rawDrafts }, older: olderOps, label };
@@ -240,11 +381,16 @@ function snapshot(label) {
 
 /** An Undo button that puts `before` back (once, and only while it is the latest offer). */
 function undoButton(before, label, msgId, done) {
+  withdrawUndo('(Undo is no longer offered: a newer change can be undone instead.)');
   undoState = before;
   const button = el('button', { type: 'button', class: 'undo', text: label });
+  undoOffer = { before, button, msgId, key: null };
+  // The filter as this change left it (refresh runs before the offer is made).
+  undoOffer.key = filterKey();
   button.addEventListener('click', () => {
     if (undoState !== before) return;
     undoState = null;
+    undoOffer = null;
     button.disabled = true;
     session.restoreState(before.state);
     for (const field of DRAFT_FIELDS) delete rawDrafts[field];
@@ -267,8 +413,35 @@ function offerUndo(before, text, msgId) {
 function refresh(options) {
   if (!options || options.view !== false) view = session.view();
   if (!view.active || view.history.length < HISTORY_CAP) olderOps = 0;
+  // An offer to undo restores the state it saved over the one it left: once the filter
+  // is no longer that one, undoing would silently throw the newer work away.
+  if (undoOffer && undoOffer.key !== filterKey()) withdrawUndo('(Undo is no longer offered: the filter has changed since.)');
+  clearStaleErrors();
   render(Boolean(options && options.drafts));
   scheduleSave();
+}
+
+/** Where each message about a refused change stands, and which fields it marked. */
+const MSG_FIELDS = { 'filter-msg': ['m', 'k'], 'ops-msg': ['insert', 'query'] };
+
+/** A refused change's error goes once its cause is gone: after any accepted change of
+ * the filter, every error about the filter's fields and operations is cleared. */
+function clearStaleErrors() {
+  for (const id of ['filter-msg', 'ops-msg']) {
+    if ($(id).classList.contains('error')) showMsg(id, '');
+  }
+  markInvalid([]);
+}
+
+/** The text of a field the last error named was edited: that error is about the old text. */
+function fieldEdited(field) {
+  const msgId = field === 'm' || field === 'k' ? 'filter-msg' : 'ops-msg';
+  const input = $(field);
+  if (input.getAttribute('aria-invalid') === 'true') {
+    input.removeAttribute('aria-invalid');
+    const others = MSG_FIELDS[msgId].filter((f) => f !== field && $(f).getAttribute('aria-invalid') === 'true');
+    if (others.length === 0 && $(msgId).classList.contains('error')) showMsg(msgId, '');
+  }
 }
 
 /** Runs `change` on the session; a rejected one changes nothing and is shown in words. */
@@ -283,9 +456,11 @@ function attempt(change, msgId, context, invalidIds) {
     showMsg(msgId, human.text, true);
     return false;
   }
-  markInvalid([]);
-  // An error goes once the change is accepted; an offer to undo stays.
-  if ($(msgId).classList.contains('error')) showMsg(msgId, '');
+  // The fields this change was about are fine now; an error goes once no field it
+  // flagged is still flagged (an offer to undo stays).
+  for (const id of invalidIds) $(id).removeAttribute('aria-invalid');
+  const flagged = (MSG_FIELDS[msgId] || []).some((id) => $(id).getAttribute('aria-invalid') === 'true');
+  if (!flagged && $(msgId).classList.contains('error')) showMsg(msgId, '');
   return true;
 }
 
@@ -295,6 +470,7 @@ function discards() {
 }
 
 function setDraft(field, value) {
+  fieldEdited(field);
   const stored = wellFormed(value);
   if (stored === value) delete rawDrafts[field];
   else rawDrafts[field] = value;
@@ -311,15 +487,51 @@ function setDraft(field, value) {
     }
   }
   // A draft alone: nothing to render, only a save to schedule.
+  updateExportNote();
   scheduleSave();
+}
+
+/** Beside Export: what happens to a field holding a lone surrogate. */
+function updateExportNote() {
+  const fields = DRAFT_FIELDS.filter((field) => rawDrafts[field] !== undefined);
+  const note = $('export-note');
+  note.hidden = fields.length === 0;
+  note.textContent = fields.length === 0 ? '' : `The ${fields.join(' and ')} field${fields.length === 1 ? ' holds' : 's hold'} a lone surrogate (half of a UTF-16 pair). A session file keeps the fields as well-formed text, so the export writes U+FFFD (the replacement character) in its place; this browser's own copy keeps the field as typed. Strings inserted or queried keep their lone surrogates in both.`;
+}
+
+/** A create that was refused: each field is checked alone (by the model, with a valid
+ * value in the other), so that every bad field is flagged, not only the first. */
+function badParams() {
+  const bad = [];
+  const texts = [];
+  const { drafts } = session.view();
+  for (const [field, other, valid] of [['m', 'k', String(K_MIN)], ['k', 'm', String(M_MIN)]]) {
+    const probe = new Session();
+    probe.setDraft(field, drafts[field]);
+    probe.setDraft(other, valid);
+    try {
+      probe.create();
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      bad.push(field);
+      texts.push(humanError(error, 'create').text);
+    }
+  }
+  return { bad, texts };
 }
 
 function create() {
   const before = discards() ? snapshot('Create') : null;
-  if (attempt(() => session.create(), 'filter-msg', 'create', [])) {
-    refresh();
-    if (before) offerUndo(before, `Create started an empty filter; the previous one had ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'filter-msg');
+  if (!attempt(() => session.create(), 'filter-msg', 'create', [])) {
+    const { bad, texts } = badParams();
+    if (bad.length > 1) {
+      markInvalid(bad);
+      showMsg('filter-msg', texts.join(' '), true);
+    }
+    return;
   }
+  refresh();
+  if (before) offerUndo(before, `Create started an empty filter; the previous one had ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'filter-msg');
 }
 
 function operate(kind, started) {
@@ -344,6 +556,9 @@ function operate(kind, started) {
     performance.measure(`${kind} to paint`, { start: started, end: performance.now() });
     // Typing next replaces the string (selecting it earlier would cost a layout before the paint).
     if (document.activeElement === input) input.select();
+    // On a small screen the result may be below the field: it is brought into view
+    // (no scrolling when it is already in view, as on a wide screen).
+    $('last').scrollIntoView({ block: 'nearest' });
   });
 }
 
@@ -366,7 +581,7 @@ function render(forceDrafts) {
   }
   const params = view.params;
   $('filter-status').textContent = params
-    ? `Active filter: m = ${params.m} bits, k = ${params.k} ${params.k === 1 ? 'hash position' : 'hash positions'} per string.`
+    ? `Active: m = ${params.m} bits, k = ${params.k} ${params.k === 1 ? 'hash position' : 'hash positions'} per string.`
     : 'No active filter: enter m and k, then press Create.';
   document.body.classList.toggle('inactive', !params);
   renderLast();
@@ -390,10 +605,80 @@ function renderLast() {
   box.append(
     el('p', {},
       el('span', { class: `badge ${last.kind}`, text: verb }), ' ',
-      shown(last.display, last.units.length), ': ',
-      el('strong', { id: 'last-outcome', 'data-outcome': last.outcome, text: outcomeText(last.outcome) }), '.'),
-    el('p', { class: 'hint' }, `Positions in order: ${last.positions.map((step) => step.position).join(', ')}.`),
+      // Whole here (it wraps): the end of a long string, trailing spaces too, stays visible.
+      el('code', { class: 'str full', id: 'last-string', text: last.display }), ': ',
+      el('strong', { id: 'last-outcome', 'data-outcome': last.outcome, text: outcomeText(last.outcome) }), '. ',
+      el('span', { class: 'hint', id: 'last-positions', text: `Positions in order: ${last.positions.map((step) => step.position).join(', ')}.` })),
+    characters(last.units),
   );
+}
+
+/** Names of characters that text rendering hides or shows as something else. */
+const CHAR_NAMES = {
+  0x00: 'null', 0x09: 'tab', 0x0a: 'line feed', 0x0b: 'vertical tab', 0x0c: 'form feed', 0x0d: 'carriage return',
+  0x1b: 'escape', 0x20: 'space', 0x7f: 'delete', 0x85: 'next line', 0xa0: 'no-break space', 0xad: 'soft hyphen',
+  0x034f: 'combining grapheme joiner', 0x061c: 'Arabic letter mark', 0x115f: 'Hangul choseong filler',
+  0x180e: 'Mongolian vowel separator', 0x2000: 'en quad', 0x2001: 'em quad', 0x2002: 'en space', 0x2003: 'em space',
+  0x2007: 'figure space', 0x2008: 'punctuation space', 0x2009: 'thin space', 0x200a: 'hair space',
+  0x200b: 'zero width space', 0x200c: 'zero width non-joiner', 0x200d: 'zero width joiner',
+  0x200e: 'left-to-right mark', 0x200f: 'right-to-left mark', 0x2028: 'line separator', 0x2029: 'paragraph separator',
+  0x202a: 'left-to-right embedding', 0x202b: 'right-to-left embedding', 0x202c: 'pop directional formatting',
+  0x202d: 'left-to-right override', 0x202e: 'right-to-left override', 0x202f: 'narrow no-break space',
+  0x205f: 'medium mathematical space', 0x2060: 'word joiner', 0x2066: 'left-to-right isolate',
+  0x2067: 'right-to-left isolate', 0x2068: 'first strong isolate', 0x2069: 'pop directional isolate',
+  0x3000: 'ideographic space', 0x3164: 'Hangul filler', 0xfeff: 'byte order mark (zero width no-break space)',
+  0xfffc: 'object replacement character', 0xfffd: 'replacement character',
+};
+
+/** Characters shown by code point: controls, formats, separators and spaces, marks,
+ * private-use and unassigned ones, lone surrogates and those named above. */
+const HIDDEN = /[\p{C}\p{Z}\p{M}]/u;
+
+/** How one code point of a string is shown in the breakdown: [text, hidden?, label]. */
+function describeCodePoint(cp, lone) {
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (lone) return [`${hex} lone surrogate`, true];
+  const char = String.fromCodePoint(cp);
+  const name = CHAR_NAMES[cp];
+  if (name || HIDDEN.test(char)) {
+    let kind = name;
+    if (!kind) {
+      if (/\p{Cc}/u.test(char)) kind = 'control character';
+      else if (/\p{Cf}/u.test(char)) kind = 'invisible format character';
+      else if (/\p{Z}/u.test(char)) kind = 'space';
+      else if (/\p{M}/u.test(char)) kind = 'combining mark';
+      else if (/\p{Co}/u.test(char)) kind = 'private use';
+      else kind = 'unassigned';
+    }
+    return [`${hex} ${kind}`, true];
+  }
+  return [char, false, `${char} ${hex}`];
+}
+
+/** The code points of a string (lone surrogates as themselves), one chip each: each
+ * character that text rendering hides or could pass for another is named by U+XXXX. */
+function characters(units) {
+  const chips = [];
+  let hidden = 0;
+  for (let i = 0; i < units.length; i += 1) {
+    const u = units[i];
+    let cp = u;
+    let lone = false;
+    if (u >= 0xd800 && u <= 0xdbff && i + 1 < units.length && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
+      cp = 0x10000 + ((u - 0xd800) << 10) + (units[i + 1] - 0xdc00);
+      i += 1;
+    } else if (u >= 0xd800 && u <= 0xdfff) {
+      lone = true;
+    }
+    const [text, isHidden, label] = describeCodePoint(cp, lone);
+    if (isHidden) hidden += 1;
+    chips.push(el('span', { class: isHidden ? 'ch hidden-char' : 'ch', text, ...(label ? { title: label } : {}) }));
+  }
+  const count = chips.length;
+  const summary = hidden
+    ? `${plural(count, 'character', 'characters')}, ${hidden} shown by code point:`
+    : `${plural(count, 'character', 'characters')}:`;
+  return el('div', { class: 'chars', id: 'last-chars' }, el('span', { class: 'hint', text: summary }), ...chips);
 }
 
 function renderCounters() {
@@ -804,7 +1089,7 @@ function renderPositions(last) {
       el('th', { scope: 'col', text: 'position' }),
       el('th', { scope: 'col', text: 'before' }),
       el('th', { scope: 'col', text: 'after' }),
-      el('th', { scope: 'col', text: 'note' }))));
+      el('th', { scope: 'col', class: 'note', text: 'note' }))));
   const body = el('tbody');
   for (const step of last.positions) {
     const changed = step.before !== step.after;
@@ -821,7 +1106,7 @@ function renderPositions(last) {
       el('td', { class: 'note', text: note })));
   }
   table.append(body);
-  positions.append(table, el('p', { class: 'hint', text: '"before" and "after" are the bit before and after the whole operation, for every row in order; a repeated position shows the same pair as its first row (SESSION.md, section 5.8).' }));
+  positions.append(table, el('p', { class: 'hint', text: '"before" and "after" are the bit before and after the whole operation, for every row in order; a repeated position shows the same pair as its first row.' }));
 }
 
 function renderModel(last) {
@@ -947,6 +1232,55 @@ function linePath(points) {
   return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ');
 }
 
+/** How the plot's vertical axis is drawn: `plotMode` is "linear" (the rate, 0 to 1),
+ * "log" (the rate, on powers of ten down to the smallest rate plotted) or
+ * "difference" (each estimate minus the classic one, scaled to their spread). */
+let plotMode = 'linear';
+
+function plotScale(data, plotH, top) {
+  const series = ['classic', 'finite_m', 'exact'];
+  const edge = (py) => (py < top ? [top, true] : py > top + plotH ? [top + plotH, true] : [py, false]);
+  if (plotMode === 'log') {
+    const positive = data.points.flatMap((p) => series.map((name) => p[name])).filter((v) => v > 0);
+    const low = Math.max(-12, Math.floor(Math.log10(Math.min(...positive, 0.1))));
+    const y = (v) => top + (-Math.log10(v) / -low) * plotH;
+    const ticks = [];
+    const every = Math.max(1, Math.ceil(-low / 6));
+    for (let e = 0; e >= low; e -= every) ticks.push([10 ** e, e === 0 ? '1' : `1e${e}`]);
+    return {
+      y, ticks, axis: 'rate (log scale)', caption: `rates on a log scale from 1e${low} to 1`,
+      value: (p, name) => (p[name] > 0 ? Math.max(p[name], 10 ** low) : null),
+      clamp: (v) => edge(y(v)),
+    };
+  }
+  if (plotMode === 'difference') {
+    const diffs = data.points.flatMap((p) => [p.finite_m - p.classic, p.exact - p.classic]);
+    let lo = Math.min(0, ...diffs);
+    let hi = Math.max(0, ...diffs);
+    if (hi - lo < 1e-15) { lo = -1e-6; hi = 1e-6; }
+    const pad = (hi - lo) * 0.08;
+    lo -= pad;
+    hi += pad;
+    const y = (v) => top + ((hi - v) / (hi - lo)) * plotH;
+    const ticks = [];
+    for (let i = 0; i <= 4; i += 1) {
+      const v = lo + ((hi - lo) * i) / 4;
+      ticks.push([v, Math.abs(v) < (hi - lo) * 1e-9 ? '0' : number(v)]);
+    }
+    return {
+      y, ticks, axis: 'difference', caption: `each estimate minus the classic one, from ${number(lo)} to ${number(hi)}`,
+      value: (p, name) => p[name] - p.classic,
+      clamp: (v) => edge(y(v)),
+    };
+  }
+  const y = (v) => top + (1 - v) * plotH;
+  return {
+    y, ticks: [0, 0.25, 0.5, 0.75, 1].map((v) => [v, String(v)]), axis: 'rate', caption: 'rates on a linear scale from 0 to 1',
+    value: (p, name) => p[name],
+    clamp: (v) => edge(y(v)),
+  };
+}
+
 function drawPlot() {
   const area = $('plot-area');
   const caption = $('plot-caption');
@@ -955,11 +1289,12 @@ function drawPlot() {
   const width = Math.max(280, Math.floor(measured.plot));
   const height = Math.round(Math.min(300, Math.max(220, width * 0.4)));
   // Labels live in the margins, never on the curves.
-  const margin = { left: 48, right: 14, top: 26, bottom: 40 };
+  const margin = { left: plotMode === 'linear' ? 48 : 66, right: 14, top: 26, bottom: 40 };
   const plotW = width - margin.left - margin.right;
   const plotH = height - margin.top - margin.bottom;
   const x = (n) => margin.left + (n / data.n_max) * plotW;
-  const y = (v) => margin.top + (1 - v) * plotH;
+  const scale = plotScale(data, plotH, margin.top);
+  const { y, value } = scale;
   const root = svg('svg', {
     viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-labelledby': 'plot-svg-title plot-svg-desc', class: 'plot',
   });
@@ -969,9 +1304,9 @@ function drawPlot() {
   root.append(svg('title', { id: 'plot-svg-title' }, `Ideal-model false-positive estimates against n for m = ${data.m}, k = ${data.k}`));
   const desc = svg('desc', { id: 'plot-svg-desc' }, '');
   root.append(desc);
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+  for (const [v, label] of scale.ticks) {
     root.append(svg('line', { x1: margin.left, x2: width - margin.right, y1: y(v), y2: y(v), class: 'gridline' }));
-    root.append(svg('text', { x: margin.left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, String(v)));
+    root.append(svg('text', { x: margin.left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, label));
   }
   const step = niceStep(data.n_max, width < 420 ? 4 : 8);
   for (let tick = 0; tick <= data.n_max; tick += step) {
@@ -981,25 +1316,31 @@ function drawPlot() {
   root.append(svg('line', { x1: margin.left, x2: width - margin.right, y1: margin.top + plotH, y2: margin.top + plotH, class: 'axis' }));
   root.append(svg('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: margin.top + plotH, class: 'axis' }));
   root.append(svg('text', { x: margin.left + plotW / 2, y: height - 6, class: 'axislabel', 'text-anchor': 'middle' }, 'n, distinct entries'));
-  root.append(svg('text', { x: 12, y: margin.top + plotH / 2, class: 'axislabel', 'text-anchor': 'middle', transform: `rotate(-90 12 ${margin.top + plotH / 2})` }, 'rate'));
+  root.append(svg('text', { x: 12, y: margin.top + plotH / 2, class: 'axislabel', 'text-anchor': 'middle', transform: `rotate(-90 12 ${margin.top + plotH / 2})` }, scale.axis));
   for (const series of ['classic', 'finite_m', 'exact']) {
-    root.append(svg('path', { d: linePath(data.points.map((point) => [x(point.n), y(point[series])])), class: `series ${series}` }));
+    const points = data.points.map((point) => [point.n, value(point, series)]).filter(([, v]) => v !== null);
+    root.append(svg('path', { d: linePath(points.map(([pn, v]) => [x(pn), y(v)])), class: `series ${series}`, 'data-series': series }));
   }
   const xn = x(n);
   root.append(svg('line', { x1: xn, x2: xn, y1: margin.top, y2: margin.top + plotH, class: 'current' }));
   const labelRight = xn < margin.left + plotW * 0.7;
   root.append(svg('text', { x: xn + (labelRight ? 4 : -4), y: margin.top - 8, class: 'marklabel', 'text-anchor': labelRight ? 'start' : 'end' }, `n = ${n}`));
+  let observedNote = '';
   if (current && view.rate.state === 'defined') {
-    const yo = y(view.rate.value);
+    const observed = value({ ...at, observed: view.rate.value }, 'observed');
+    // A rate of 0 has no place on a log scale: it is drawn at the bottom edge.
+    const [yo, clipped] = observed === null ? [margin.top + plotH, true] : scale.clamp(observed);
     const s = 6;
     root.append(svg('path', { d: `M${xn},${yo - s} L${xn + s},${yo} L${xn},${yo + s} L${xn - s},${yo} Z`, class: 'observed' }));
+    if (observed === null) observedNote = ': 0, which a log scale cannot show, drawn at the bottom edge';
+    else if (clipped) observedNote = ': off the scale, drawn at its edge';
   }
   area.replaceChildren(root);
-  const parts = [`m = ${data.m}, k = ${data.k}, n from 0 to ${data.n_max}.`];
+  const parts = [`m = ${data.m}, k = ${data.k}, n from 0 to ${data.n_max}; ${scale.caption}.`];
   if (at) parts.push(`At n = ${n}: classic ${number(at.classic)}, finite m ${number(at.finite_m)}, exact ${number(at.exact)}.`);
   if (current) {
     parts.push(view.rate.state === 'defined'
-      ? `Observed rate ${view.rate.false_positives}/${view.rate.negative_queries} = ${number(view.rate.value)} (diamond).`
+      ? `Observed rate ${view.rate.false_positives}/${view.rate.negative_queries} = ${number(view.rate.value)} (diamond${observedNote}).`
       : 'Observed rate undefined (no negative query yet).');
   }
   caption.textContent = parts.join(' ');
@@ -1008,16 +1349,20 @@ function drawPlot() {
 
 // ---------------------------------------------------------------- session: export, import, share
 
-function exportSession() {
-  const text = session.exportText();
+/** Offers `text` as a file download named `name`. */
+function downloadText(text, name) {
   const blob = new Blob([text], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
-  const params = view.params ? `-m${view.params.m}-k${view.params.k}` : '';
-  const link = el('a', { href: url, download: `bloomproof-session${params}.json` });
+  const link = el('a', { href: url, download: name });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function exportSession() {
+  const params = view.params ? `-m${view.params.m}-k${view.params.k}` : '';
+  downloadText(session.exportText(), `bloomproof-session${params}.json`);
   showMsg('session-msg', 'Session exported as a JSON file.', false);
 }
 
@@ -1152,7 +1497,7 @@ function restoreLink(text, msgId) {
   } catch (error) {
     session.restoreState(before.state);
     if (!(error instanceof SessionError)) throw error;
-    showMsg(msgId, `The link was not restored, the filter is unchanged: ${humanError(error, 'insert').text}`, true);
+    showMsg(msgId, `The link was not restored, the filter is unchanged: ${humanError(error, 'link').text}`, true);
     return;
   }
   for (const field of ['m', 'k']) delete rawDrafts[field];
@@ -1191,7 +1536,7 @@ function load() {
       $('save-status').textContent = 'Session restored from this browser.';
     } catch (error) {
       if (!(error instanceof SessionError)) throw error;
-      setStorageWarning(`The session saved in this browser could not be read (${error.message}); a new session was started. The saved copy stays until the next change.`);
+      showUnreadable(stored, humanError(error, 'import').text);
     }
   } else {
     $('save-status').textContent = 'New session.';
@@ -1213,16 +1558,33 @@ function load() {
   }
   measureLayout();
   render(true);
-  saved = true;
+  updateExportNote();
+  saved = unreadable === null;
   restoreFromLocation();
 }
 
 let resizeTimer = null;
 
 function wire() {
+  // The scripts run: the hint for a page opened as a file is not needed.
+  $('boot-hint')?.remove();
   for (const field of DRAFT_FIELDS) {
     $(field).addEventListener('input', (event) => setDraft(field, event.target.value));
+    // A one-line field would silently drop or replace a pasted line break: refuse the
+    // paste and say why, rather than insert another string than the one pasted.
+    $(field).addEventListener('paste', (event) => {
+      const text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
+      const breaks = (text.match(/\r\n|\r|\n/g) || []).length;
+      if (breaks === 0) return;
+      event.preventDefault();
+      const msgId = field === 'm' || field === 'k' ? 'filter-msg' : 'ops-msg';
+      showMsg(msgId, `The pasted text has ${plural(breaks, 'line break', 'line breaks')}, which a one-line field cannot hold, so nothing was pasted (the browser would have dropped or replaced ${breaks === 1 ? 'it' : 'them'}, giving another string). Paste one line at a time; a string with a line break can come from an imported session file or a shared link.`, true);
+      $(field).setAttribute('aria-invalid', 'true');
+    });
   }
+  window.addEventListener('storage', (event) => {
+    if (event.key === STORAGE_KEY && event.storageArea === localStorage) noticeOtherTab(event.newValue);
+  });
   $('create-form').addEventListener('submit', (event) => {
     event.preventDefault();
     create();
@@ -1235,7 +1597,7 @@ function wire() {
   }
   $('example').addEventListener('click', () => {
     const before = view.history.length;
-    if (attempt(() => session.insertExample(), 'ops-msg', 'insert', [])) {
+    if (attempt(() => session.insertExample(), 'ops-msg', 'example', [])) {
       olderOps += Math.max(0, before + 8 - HISTORY_CAP);
       refresh();
     }
@@ -1273,6 +1635,10 @@ function wire() {
     if (file) importFile(file);
   });
   $('share').addEventListener('click', makeLink);
+  $('plot-mode').addEventListener('change', (event) => {
+    plotMode = event.target.value;
+    drawPlot();
+  });
   $('share-link').addEventListener('focus', (event) => event.target.select());
   $('restore-form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -11,8 +11,12 @@
 // `python3 -m http.server`. In both, the server is stopped as soon as the page has
 // loaded; it is started again (on the same port) only to load the page anew.
 // Then, once: the 16 ms measurement at m=1024, k=12, 1000 entries, axe-core in
-// the page's main states (light and dark), the screenshots, the session file for
-// cross-reading, and the single-file page opened from a file:// URL.
+// the page's main states (light and dark), the screenshots (under
+// <target>/e2e/screenshots, never the work tree), the session file for
+// cross-reading, and the single-file page opened from a file:// URL. Last, the
+// page as a person meets it (the result in view, characters named, plain words,
+// the plot's views, the layout) and the page losing no work (a stale Undo, two
+// tabs, an unreadable saved copy), at 375, 1280 and 1920 px, light and dark.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,7 +36,9 @@ const targetDir = process.env.BLOOMPROOF_TARGET
   : process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, 'target');
 const BIN = process.env.BLOOMPROOF_BIN || path.join(targetDir, 'debug', 'bloomproof');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const SCREENSHOTS = path.join(here, 'screenshots');
+// Written under target/, never into the work tree: README's copies are refreshed on
+// purpose (see README.md, "The explorer").
+const SCREENSHOTS = path.join(targetDir, 'e2e', 'screenshots');
 const OUT = path.join(targetDir, 'e2e');
 const SITE = path.join(OUT, 'site');
 const CHROMIUM_FLAGS = [
@@ -244,6 +250,16 @@ class Harness {
     await this.page.keyboard.press('Enter');
   }
 
+  /** m = 64, k = 3 with the a…h example, then `field` (m or k) edited to `value`,
+   * which discards the filter and offers Undo. */
+  async exampleThenEdit(field, value) {
+    await this.create(64, 3);
+    await this.page.click('#example');
+    await this.waitText('#n', /^8$/);
+    await this.typeInto(field, value);
+    await this.waitText('#filter-msg', new RegExp(`Changing ${field.slice(1)} discarded the filter and its 8 entries`));
+  }
+
   async create(m, k) {
     await this.page.fill('#m', String(m));
     await this.page.fill('#k', String(k));
@@ -378,16 +394,22 @@ function shareFragment(m, k, entries) {
   return `#share=${Buffer.from(JSON.stringify({ v: 1, m, k, entries })).toString('base64url')}`;
 }
 
+/** A harness for the enclosing suite: opened and loaded before its tests, closed after. */
+function suiteHarness(server) {
+  const h = new Harness(server);
+  before(async () => {
+    await h.open();
+    await h.load();
+  });
+  after(() => h.close());
+  return h;
+}
+
 // ------------------------------------------------------------ the suite, for each way of serving
 
 for (const mode of ['explore', 'static']) {
   describe(`served by ${mode === 'explore' ? 'bloomproof explore' : 'a static file server'}, stopped after load`, () => {
-    const h = new Harness(SERVERS[mode]());
-    before(async () => {
-      await h.open();
-      await h.load();
-    });
-    after(() => h.close());
+    const h = suiteHarness(SERVERS[mode]());
 
     test('the page loads, then works with the server stopped, with no script error', async () => {
       assert.match(await h.page.title(), /Bloom filter explorer/);
@@ -634,10 +656,12 @@ for (const mode of ['explore', 'static']) {
       }
       await page.setViewportSize({ width: 1280, height: 900 });
       await h.waitLayout(1280);
-      const short = await page.$eval('#last code.str', (node) => ({ text: node.textContent, title: node.title }));
-      assert.ok(short.text.length < 60 && short.text.endsWith('…'), short.text);
+      // The last operation shows the whole string (it wraps); the history shortens it
+      // to its start and its end, the whole value in its title.
+      assert.equal(await page.$eval('#last-string', (node) => node.textContent), JSON.stringify(long));
+      const short = await page.$eval('#history-list li code.str', (node) => ({ text: node.textContent, title: node.title }));
+      assert.ok(short.text.length < 60 && short.text.includes('…') && short.text.endsWith('W"'), short.text);
       assert.equal(short.title, JSON.stringify(long));
-      assert.equal(await page.$eval('#history-list li code.str', (node) => node.title), JSON.stringify(long));
       assert.equal(await page.$eval('#positions-body caption code', (node) => node.textContent), JSON.stringify(long));
     });
 
@@ -719,11 +743,7 @@ for (const mode of ['explore', 'static']) {
 
     test('an edit of m or k and Reset can be undone; the result shows next to the inputs', async () => {
       const { page } = h;
-      await h.create(64, 3);
-      await page.click('#example');
-      await h.waitText('#n', /^8$/);
-      await h.typeInto('#m', '65');
-      await h.waitText('#filter-msg', /Changing m discarded the filter and its 8 entries/);
+      await h.exampleThenEdit('#m', '65');
       await h.waitText('#filter-status', /No active filter/);
       await page.click('#filter-msg button.undo');
       await h.waitText('#filter-msg', /undone/);
@@ -833,7 +853,7 @@ for (const mode of ['explore', 'static']) {
       await page.click('#example');
       await h.submit('#query', 'i');
       await h.idle();
-      await h.waitText('#plot-caption', /m = 64, k = 3, n from 0 to \d+\. At n = 8/);
+      await h.waitText('#plot-caption', /m = 64, k = 3, n from 0 to \d+; rates on a linear scale from 0 to 1\. At n = 8/);
       const boxes = await page.evaluate(() => {
         const svg = document.querySelector('#plot-area svg');
         const top = Math.min(...[...svg.querySelectorAll('line.gridline')].map((line) => Number(line.getAttribute('y1'))));
@@ -865,12 +885,7 @@ for (const mode of ['explore', 'static']) {
 // ------------------------------------------------------------ once
 
 describe('once: the session for cross-reading, axe, screenshots, timing, the single file', () => {
-  const h = new Harness(SERVERS.explore());
-  before(async () => {
-    await h.open();
-    await h.load();
-  });
-  after(() => h.close());
+  const h = suiteHarness(SERVERS.explore());
 
   test('the session for cross-reading: target/e2e/explorer-session.json', async () => {
     const { page } = h;
@@ -1007,5 +1022,432 @@ describe('once: the session for cross-reading, axe, screenshots, timing, the sin
     } finally {
       await single.close();
     }
+  });
+});
+
+// ------------------------------------------------------------ the page as a person meets it; no work lost
+
+const WIDTHS = [375, 1280, 1920];
+const SCHEMES = ['light', 'dark'];
+
+/** Runs `body(width, scheme)` at each width in light and dark, laid out and idle. */
+async function everyView(h, body, widths = WIDTHS) {
+  for (const scheme of SCHEMES) {
+    await h.page.emulateMedia({ colorScheme: scheme });
+    for (const width of widths) {
+      await h.page.setViewportSize({ width, height: 900 });
+      await h.waitLayout(width);
+      await body(width, scheme);
+    }
+  }
+  await h.page.emulateMedia({ colorScheme: 'light' });
+  await h.page.setViewportSize({ width: 1280, height: 900 });
+  await h.waitLayout(1280);
+}
+
+/** At 375 and 1920 px, light and dark: the page is no wider than the screen. */
+async function fitsEveryView(h) {
+  await everyView(h, async (width, scheme) => {
+    const scroll = await h.scrollWidth();
+    assert.ok(scroll <= width, `${width} ${scheme}: the page is ${scroll} px wide`);
+  }, [375, 1920]);
+}
+
+/** Runs in the page: the box of each selector (null when absent or hidden). */
+function boxes(selectors) {
+  return Object.fromEntries(selectors.map((sel) => {
+    const node = document.querySelector(sel);
+    if (!node || node.offsetParent === null) return [sel, null];
+    const r = node.getBoundingClientRect();
+    return [sel, { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height }];
+  }));
+}
+
+/** The y of each point of a plotted series, from its path. */
+function pathYs(d) {
+  return [...d.matchAll(/[ML]([-\d.]+),([-\d.]+)/g)].map((m) => Number(m[2]));
+}
+
+describe('the page as a person meets it, and the page loses no work', () => {
+  const h = suiteHarness(SERVERS.explore());
+
+  test('the a/i/b exercise: the fields, the result, the counters and the grid in view without scrolling', async () => {
+    const { page } = h;
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [width, height] of [[1280, 800], [1280, 900], [1920, 900]]) {
+        await page.setViewportSize({ width, height });
+        await h.waitLayout(width);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await h.create(8, 1);
+        for (const [field, value] of [['#insert', 'a'], ['#query', 'i'], ['#query', 'a'], ['#query', 'b']]) {
+          await h.submit(field, value);
+          await h.waitText('#last', new RegExp(`"${value}"`));
+          const seen = await page.evaluate(boxes, ['#insert', '#query', '#last', '#rate', '#neg', '#fp', '#bitbox']);
+          const scrolled = await page.evaluate(() => window.scrollY);
+          assert.equal(scrolled, 0, `${width}x${height} ${scheme}: scrolled after ${value}`);
+          for (const [sel, box] of Object.entries(seen)) {
+            assert.ok(box && box.bottom <= height, `${width}x${height} ${scheme}: ${sel} not in view after ${field} ${value}: ${JSON.stringify(box)}`);
+          }
+        }
+        await h.waitText('#rate', /^1\/2 = 0\.5$/);
+      }
+      // Below 992 px one column: the grid follows the result and its counters directly.
+      await page.setViewportSize({ width: 375, height: 800 });
+      await h.waitLayout(375);
+      await h.submit('#query', 'c');
+      await h.waitText('#last', /"c"/);
+      const seen = await page.evaluate(boxes, ['#query', '#last', '#state', '#bits', '#bitbox', '#plot']);
+      assert.ok(seen['#last'].top >= seen['#query'].bottom && seen['#state'].top >= seen['#last'].bottom, JSON.stringify(seen));
+      // Between the counters and the Bits section: the two buttons and one hint only.
+      assert.ok(seen['#bits'].top > seen['#state'].bottom && seen['#bits'].top - seen['#state'].bottom < 280, JSON.stringify(seen));
+      assert.ok(seen['#bitbox'].bottom < seen['#plot'].top, JSON.stringify(seen));
+      // The operation brings its result into view (the field is near the screen's foot).
+      await h.until('the result in view at 375 px', () => {
+        const r = document.querySelector('#last').getBoundingClientRect();
+        return r.top >= -1 && r.bottom <= window.innerHeight + 1;
+      }, null, () => page.evaluate(boxes, ['#last']));
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await h.waitLayout(1280);
+  });
+
+  test('invisible characters are named by code point, beside the JSON display; long strings keep their end', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await h.paste('#insert', [0x61, 0x20, 0xa0, 0x200b, 0xfeff, 0x7f, 0x85, 0x9, 0xe9, 0xd83d, 0xde00, 0xd800]);
+    await page.focus('#insert');
+    await page.keyboard.press('Enter');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    // The JSON display stays (quotes and escapes), the breakdown names each character.
+    assert.equal(await h.text('#last-string'), '"a \u00a0\u200b\ufeff\u007f\u0085\\té😀\\ud800"');
+    const expected = ['a', 'U+0020 space', 'U+00A0 no-break space', 'U+200B zero width space',
+      'U+FEFF byte order mark (zero width no-break space)', 'U+007F delete', 'U+0085 next line', 'U+0009 tab',
+      'é', '😀', 'U+D800 lone surrogate'];
+    await everyView(h, async (width, scheme) => {
+      const chips = await page.$$eval('#last-chars .ch', (nodes) => nodes.map((node) => node.textContent));
+      assert.deepEqual(chips, expected, `${width} ${scheme}`);
+      assert.match(await h.text('#last-chars'), /^11 characters, 8 shown by code point:/);
+      assert.ok(await h.scrollWidth() <= width, `${width} ${scheme}: the page is wider than the screen`);
+    });
+    // A 63-unit string ending in three spaces: the history shortens it to its start and
+    // its end, so the spaces show before the closing quote; the result box shows it whole.
+    const spaced = `${'y'.repeat(60)}   `;
+    await h.submit('#insert', spaced);
+    await h.waitText('#last-outcome', /new distinct entry/);
+    assert.equal(await h.text('#last-string'), JSON.stringify(spaced));
+    const item = await h.text('#history-list li code.str');
+    assert.ok(item.endsWith('y   "') && item.includes('…'), item);
+    assert.match(await h.text('#last-chars'), /63 characters, 3 shown by code point/);
+  });
+
+  test('a pasted line break is refused with a message, not turned into another string', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await page.fill('#insert', '');
+    const paste = (text) => page.evaluate(([sel, value]) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', value);
+      const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+      document.querySelector(sel).dispatchEvent(event);
+      return event.defaultPrevented;
+    }, ['#insert', text]);
+    assert.equal(await paste('first line\r\nsecond line\nthird'), true);
+    await h.waitText('#ops-msg', /^The pasted text has 2 line breaks, which a one-line field cannot hold, so nothing was pasted/);
+    assert.equal(await page.inputValue('#insert'), '');
+    assert.equal(await page.getAttribute('#insert', 'aria-invalid'), 'true');
+    // One line pastes as usual (the browser inserts it: the page does not stop it).
+    assert.equal(await paste('one line'), false);
+    await everyView(h, async (width, scheme) => {
+      const box = await page.evaluate(boxes, ['#ops-msg']);
+      assert.ok(box['#ops-msg'] && box['#ops-msg'].right <= width, `${width} ${scheme}: ${JSON.stringify(box)}`);
+    });
+    // Typing again clears the error about the refused paste.
+    await h.typeInto('#insert', 'x');
+    await h.until('the paste error cleared', () => document.querySelector('#ops-msg').textContent === '');
+    assert.equal(await page.getAttribute('#insert', 'aria-invalid'), null);
+  });
+
+  test('the example at 1020 entries, and a link of 1025: messages that say what would happen', async () => {
+    const { page } = h;
+    const entries = Array.from({ length: 1020 }, (_, i) => `e${i}`);
+    await page.goto(`${page.url().split('#')[0]}${shareFragment(64, 1, entries)}`);
+    await h.waitText('#n', /^1020$/);
+    await page.click('#example');
+    await h.waitText('#ops-msg', /^The example would take the filter past 1024 distinct strings, the most it keeps: it holds 1020, and a…h would add 8 new ones\. Nothing was inserted\.$/);
+    await h.waitText('#n', /^1020$/);
+    const over = Array.from({ length: 1025 }, (_, i) => `f${i}`);
+    await page.goto(`${page.url().split('#')[0]}${shareFragment(64, 1, over)}`);
+    await h.waitText('#notice', /^The link was not restored, the filter is unchanged: the link lists more than 1024 entries, the most a filter keeps\.$/);
+    await h.waitText('#n', /^1020$/);
+    await fitsEveryView(h);
+  });
+
+  test('plain words: no ranges as a..=b, no parser jargon, no document sections', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await h.submit('#insert', 'a');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    if (!(await page.$eval('#positions-panel', (d) => d.open))) await page.click('#positions-panel summary');
+    await h.waitCount('#positions-body tbody tr', 3);
+    const exported = await page.evaluate(() => window.bloomproofExplorer.exportText());
+    const tries = [
+      ['cut.json', '{"format": "bloomproof-session", "version": 1, "x": "abc', /cut\.json: The file is not valid JSON \(.*the text ends inside a string \(a closing quote is missing\)/],
+      ['m.json', exported.replace('"m":64', '"m":2000').replace('"m":"64"', '"m":"2000"'), /m\.json: The file is not a valid session: params\.m = 2000 is out of range: must be an integer in 8 to 1024\./],
+      ['v2.json', exported.replace('"version": 1', '"version": 2'), /v2\.json: This page reads session files of format version 1 only; this one is version 2 \(perhaps written by a newer version of the page\)\./],
+    ];
+    for (const [name, text, pattern] of tries) {
+      await page.setInputFiles('#import-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+      await h.waitText('#session-msg', pattern);
+      const words = await page.$eval('main', (node) => node.textContent);
+      assert.doesNotMatch(words, /\.\.=|SESSION\.md|EOF while|`/, name);
+    }
+    await fitsEveryView(h);
+  });
+
+  test('index.html opened as a file says to open bloomproof-explorer.html; served, it says nothing', async () => {
+    assert.equal(await h.page.$('#boot-hint'), null);
+    const single = new Harness(null);
+    await single.open();
+    try {
+      await single.page.goto(pathToFileURL(path.join(SITE, 'index.html')).href);
+      for (const scheme of SCHEMES) {
+        await single.page.emulateMedia({ colorScheme: scheme });
+        for (const width of WIDTHS) {
+          await single.page.setViewportSize({ width, height: 900 });
+          await single.page.locator('#boot-hint').waitFor({ state: 'visible', ...WAIT });
+          assert.match(await single.text('#boot-hint'), /Open bloomproof-explorer\.html, in the same folder, instead/);
+          const box = await single.page.evaluate(boxes, ['#boot-hint']);
+          assert.ok(box['#boot-hint'].bottom <= 900 && box['#boot-hint'].right <= width, JSON.stringify(box));
+        }
+      }
+    } finally {
+      await single.close();
+    }
+  });
+
+  test('the plot: the three estimates apart in the difference view, n and the observed rate marked in each view', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await page.click('#example');
+    await h.submit('#query', 'i');
+    await h.submit('#query', 'zz');
+    await h.waitText('#neg', /^[12]$/);
+    const spread = () => page.evaluate(() => {
+      const d = (name) => document.querySelector(`#plot-area path[data-series="${name}"]`).getAttribute('d');
+      return { classic: d('classic'), finite_m: d('finite_m'), exact: d('exact') };
+    });
+    const apart = (paths, name) => {
+      const a = pathYs(paths.classic);
+      const b = pathYs(paths[name]);
+      return Math.max(...a.map((y, i) => Math.abs(y - b[i])));
+    };
+    await everyView(h, async (width, scheme) => {
+      for (const mode of ['linear', 'log', 'difference']) {
+        await page.selectOption('#plot-mode', mode);
+        await h.waitText('#plot-caption', mode === 'linear' ? /linear scale/ : mode === 'log' ? /log scale/ : /minus the classic one/);
+        await h.waitCount('#plot-area line.current', 1);
+        await h.waitCount('#plot-area path.observed', 1);
+        await h.waitText('#plot-caption', /At n = 8: classic/);
+        const paths = await spread();
+        if (mode === 'linear') {
+          // The problem the other views answer: on a linear scale the curves lie on one line.
+          assert.ok(apart(paths, 'finite_m') < 4, `${width} ${scheme}: linear ${apart(paths, 'finite_m')}`);
+        }
+        if (mode === 'difference') {
+          assert.ok(apart(paths, 'finite_m') >= 30, `${width} ${scheme}: finite m ${apart(paths, 'finite_m')} px from classic`);
+          assert.ok(apart(paths, 'exact') >= 30, `${width} ${scheme}: exact ${apart(paths, 'exact')} px from classic`);
+          assert.ok(Math.abs(apart(paths, 'exact') - apart(paths, 'finite_m')) >= 5, `${width} ${scheme}: exact and finite m apart`);
+        }
+      }
+      await page.selectOption('#plot-mode', 'linear');
+    });
+  });
+
+  test('layout: m and k labels level, legend keys together, fields the same width, notes and values aligned, every bad field flagged', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await h.submit('#insert', 'a');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    for (const panel of ['#positions-panel', '#model-panel']) {
+      if (!(await page.$eval(panel, (d) => d.open))) await page.click(`${panel} summary`);
+      await h.waitOpen(panel, true);
+    }
+    await h.waitCount('#model-body .pairs dd', 7);
+    await everyView(h, async (width, scheme) => {
+      const where = `${width} ${scheme}`;
+      const seen = await page.evaluate(() => {
+        const r = (node) => node.getBoundingClientRect();
+        return {
+          labels: ['m', 'k'].map((id) => r(document.querySelector(`label[for="${id}"]`)).height),
+          keys: [...document.querySelectorAll('.legend .key')].filter((key) => key.querySelector('.cell')).map((key) => {
+            const cell = r(key.querySelector('.cell'));
+            const range = document.createRange();
+            range.selectNodeContents(key);
+            const text = [...range.getClientRects()].filter((rect) => rect.left >= cell.right - 1)[0];
+            return { gap: text ? text.left - cell.right : null, level: text ? Math.abs((text.top + text.bottom) / 2 - (cell.top + cell.bottom) / 2) : null };
+          }),
+          fields: ['#insert', '#query'].map((sel) => r(document.querySelector(sel)).width),
+          note: [getComputedStyle(document.querySelector('#positions-body th.note')).textAlign, getComputedStyle(document.querySelector('#positions-body td.note')).textAlign],
+          values: [...document.querySelectorAll('#model-body .pairs div')].map((row) => r(row).right - r(row.querySelector('dd')).right),
+          valueAlign: [...document.querySelectorAll('#model-body .pairs dd')].map((dd) => getComputedStyle(dd).textAlign),
+        };
+      });
+      assert.ok(Math.abs(seen.labels[0] - seen.labels[1]) < 0.5, `${where}: label heights ${seen.labels}`);
+      assert.equal(seen.keys.length, 3, where);
+      for (const key of seen.keys) assert.ok(key.gap !== null && key.gap >= 0 && key.gap <= 12 && key.level <= 8, `${where}: ${JSON.stringify(seen.keys)}`);
+      assert.ok(Math.abs(seen.fields[0] - seen.fields[1]) < 0.5, `${where}: field widths ${seen.fields}`);
+      assert.deepEqual(seen.note, ['left', 'left'], where);
+      assert.ok(seen.values.every((gap) => Math.abs(gap) <= 1), `${where}: values end ${seen.values} px from their row's end`);
+      assert.ok(seen.valueAlign.every((align) => align === 'right'), `${where}: ${seen.valueAlign}`);
+    });
+    // Both bad fields are flagged, and both named.
+    await page.fill('#m', 'x');
+    await page.fill('#k', '99');
+    await page.click('#create');
+    await h.waitText('#filter-msg', /^m must be a whole number from 8 to 1024, written with the digits 0 to 9 only.*k must be a whole number from 1 to 12\.$/);
+    assert.equal(await page.getAttribute('#m', 'aria-invalid'), 'true');
+    assert.equal(await page.getAttribute('#k', 'aria-invalid'), 'true');
+    // Fixing one leaves the other flagged; fixing both clears the error.
+    await h.typeInto('#m', '64');
+    assert.equal(await page.getAttribute('#k', 'aria-invalid'), 'true');
+    await h.typeInto('#k', '3');
+    await h.until('the error gone once both fields changed', () => document.querySelector('#filter-msg').textContent === '');
+    assert.equal(await page.getAttribute('#m', 'aria-invalid'), null);
+  });
+
+  test('a lone surrogate in a field: the export writes U+FFFD, and the page says why beside Export', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await page.locator('#export-note').waitFor({ state: 'hidden', ...WAIT });
+    await h.paste('#query', [0x71, 0xdc00]);
+    await h.waitText('#export-note', /^The query field holds a lone surrogate.*the export writes U\+FFFD .* this browser's own copy keeps the field as typed/);
+    const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.click('#export')]);
+    const file = path.join(h.downloads, 'surrogate.json');
+    await download.saveAs(file);
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).drafts.query, 'q\ufffd');
+    await everyView(h, async (width) => {
+      const box = await page.evaluate(boxes, ['#export-note', '#export']);
+      assert.ok(box['#export-note'].right <= width && box['#export-note'].top - box['#export'].bottom < 40, JSON.stringify(box));
+    }, [375, 1920]);
+    await h.paste('#query', [0x71]);
+    await page.locator('#export-note').waitFor({ state: 'hidden', ...WAIT });
+  });
+
+  test('a stale Undo is withdrawn; a newer offer replaces an older one; errors clear when their cause is gone', async () => {
+    const { page } = h;
+    await h.exampleThenEdit('#k', '4');
+    await h.waitCount('#filter-msg button.undo', 1);
+    // A new filter and two strings: the old Undo would throw them away, so it goes.
+    await page.click('#create');
+    await h.waitText('#filter-status', /m = 64 bits, k = 4 /);
+    await h.submit('#insert', 'one');
+    await h.submit('#insert', 'two');
+    await h.waitText('#n', /^2$/);
+    await h.waitCount('#filter-msg button.undo', 0);
+    await h.waitText('#filter-msg', /Undo is no longer offered: the filter has changed since/);
+    // A newer offer (Reset) takes the place of an older one (Create over entries).
+    await page.click('#create');
+    await h.waitText('#filter-msg', /Create started an empty filter; the previous one had 2 entries/);
+    await h.waitCount('#filter-msg button.undo', 1);
+    await page.click('#example');
+    await h.waitText('#n', /^8$/);
+    await h.waitCount('#filter-msg button.undo', 0);
+    await page.click('#reset');
+    await h.waitText('#ops-msg', /Reset emptied the filter of its 8 entries/);
+    await h.waitCount('#ops-msg button.undo', 1);
+    await page.click('#ops-msg button.undo');
+    await h.waitText('#n', /^8$/);
+    // Errors: an operation refused for want of a filter, then a filter: the error goes.
+    await h.typeInto('#m', '65');
+    await h.waitText('#filter-status', /No active filter/);
+    await h.submit('#query', 'q');
+    await h.waitText('#ops-msg', /There is no filter yet/);
+    await page.click('#create');
+    await h.waitText('#filter-status', /m = 65 bits/);
+    await h.until('the stale error gone', () => !document.querySelector('#ops-msg').classList.contains('error'));
+    await fitsEveryView(h);
+  });
+
+  test('another tab\'s save is noticed: this tab saves nothing until the person chooses', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await h.submit('#insert', 'from-this-tab');
+    await h.idle();
+    await h.server.up();
+    const other = await h.context.newPage();
+    await other.goto(h.server.url);
+    await other.waitForFunction(() => document.documentElement.dataset.idle === 'true', null, WAIT);
+    await h.server.down();
+    const submit = async (p, sel, value) => {
+      await p.fill(sel, value);
+      await p.focus(sel);
+      await p.keyboard.press('Enter');
+    };
+    try {
+      await submit(other, '#insert', 'from-the-other-tab');
+      await other.waitForFunction(() => document.querySelector('#n').textContent === '2', null, WAIT);
+      await other.waitForFunction(() => document.documentElement.dataset.idle === 'true', null, WAIT);
+      await h.waitText('#other-tab', /^Another tab of this page saved a different session \(m = 64, k = 3, 2 entries\)/);
+      // This tab goes on working, but does not save over the other tab's copy.
+      await h.submit('#insert', 'meanwhile');
+      await h.waitText('#n', /^2$/);
+      await h.idle();
+      const stored = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
+      assert.ok(stored.includes('from-the-other-tab') && !stored.includes('meanwhile'));
+      await h.waitText('#save-status', /Not saved in this browser yet/);
+      // Load it: the other tab's entries, with an Undo.
+      await page.click('#other-tab-load');
+      await h.waitText('#notice', /Imported the other tab's session/);
+      await h.waitText('#n', /^2$/);
+      assert.deepEqual((await h.view()).history.map((item) => item.display).slice(0, 2), ['"from-the-other-tab"', '"from-this-tab"']);
+      await page.locator('#other-tab').waitFor({ state: 'hidden', ...WAIT });
+      // Keep this one: it is saved over the other's, and the other tab is asked in turn.
+      await submit(other, '#insert', 'second-from-other');
+      await h.waitText('#other-tab', /Another tab of this page saved a different session \(m = 64, k = 3, 3 entries\)/);
+      await everyView(h, async (width) => {
+        const box = await page.evaluate(boxes, ['#other-tab']);
+        assert.ok(box['#other-tab'] && box['#other-tab'].right <= width && box['#other-tab'].top < 900, JSON.stringify(box));
+      }, [375, 1920]);
+      await page.click('#other-tab-keep');
+      await h.idle();
+      await h.until('this tab\'s session saved', (key) => {
+        const text = localStorage.getItem(key);
+        return text === window.bloomproofExplorer.exportText();
+      }, STORAGE_KEY);
+      await other.waitForFunction(() => /Another tab of this page saved a different session/.test(document.querySelector('#other-tab').textContent), null, WAIT);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('an unreadable saved copy can be downloaded before anything overwrites it', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    await h.submit('#insert', 'kept');
+    await h.idle();
+    const newer = (await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY)).replace('"version": 1', '"version": 7');
+    await page.evaluate(([key, text]) => localStorage.setItem(key, text), [STORAGE_KEY, newer]);
+    await h.reload();
+    await h.waitText('#saved-copy', /could not be read: This page reads session files of format version 1 only; this one is version 7.*nothing is saved over it until you choose/);
+    await h.create(8, 1);
+    await h.submit('#insert', 'new work');
+    await h.idle();
+    assert.equal(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY), newer);
+    await everyView(h, async (width) => {
+      const box = await page.evaluate(boxes, ['#saved-copy']);
+      assert.ok(box['#saved-copy'] && box['#saved-copy'].right <= width, JSON.stringify(box));
+    }, [375, 1920]);
+    const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.click('#saved-copy-download')]);
+    const file = path.join(h.downloads, 'saved-copy.json');
+    await download.saveAs(file);
+    assert.equal(await readFile(file, 'utf8'), newer);
+    assert.equal(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY), newer);
+    await page.click('#saved-copy-replace');
+    await h.idle();
+    await h.until('the new session saved', (key) => localStorage.getItem(key) === window.bloomproofExplorer.exportText(), STORAGE_KEY);
+    await page.locator('#saved-copy').waitFor({ state: 'hidden', ...WAIT });
+    assert.deepEqual(h.problems, []);
   });
 });

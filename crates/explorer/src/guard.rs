@@ -68,6 +68,32 @@ impl Default for Timeouts {
     }
 }
 
+/// The caps that keep a flood of connections small (see [`crate::serve_listener_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How many connections are served at once; a connection past them is
+    /// answered 503 and closed at once.
+    pub connections: usize,
+    /// The most bytes of a request's start line and headers; past them the
+    /// request is answered 431 and the connection closed. Values under
+    /// [`MIN_HEADER_BYTES`] count as it (the HTTP library's minimum).
+    pub header_bytes: usize,
+}
+
+impl Default for Limits {
+    /// 128 connections (a browser opens about six), 16 KiB of headers: at most
+    /// a few MiB held by unfinished requests.
+    fn default() -> Self {
+        Limits {
+            connections: 128,
+            header_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// The smallest header cap the HTTP library accepts: 8 KiB.
+pub const MIN_HEADER_BYTES: usize = 8 * 1024;
+
 /// The largest request body read, in bytes (64 KiB): the page is static files,
 /// so no request needs one.
 pub const BODY_LIMIT: usize = 64 * 1024;

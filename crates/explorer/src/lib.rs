@@ -37,6 +37,14 @@
 //!   is closed; this also ends an idle connection), its body within
 //!   [`Timeouts::body_read`] (else **408** `request_timeout` and the
 //!   connection is closed).
+//! - **Connections and header bytes are bounded** ([`Limits`]): at most
+//!   [`Limits::connections`] connections are served at once (a connection past
+//!   them is answered **503** at once and closed), and a request's start line
+//!   and headers may hold at most [`Limits::header_bytes`] bytes (past them
+//!   **431** and the connection is closed), so a flood of unfinished requests
+//!   holds a bounded amount of memory.
+//! - **`CONNECT`** (a proxy tunnel) is **405** `method_not_allowed`: this is
+//!   not a proxy.
 
 mod guard;
 mod pages;
@@ -45,7 +53,9 @@ pub mod site;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 pub use bloomproof_format::explorer::ErrorAnswer;
-pub use guard::{BODY_LIMIT, DEFAULT_READ_TIMEOUT, LOOPBACK_NAMES, Timeouts, app, host_allowed};
+pub use guard::{
+    BODY_LIMIT, DEFAULT_READ_TIMEOUT, LOOPBACK_NAMES, Limits, Timeouts, app, host_allowed,
+};
 pub use pages::router;
 pub use site::export_site;
 
@@ -63,10 +73,13 @@ pub struct Options {
     pub allow_remote: bool,
     /// The header and body read timeouts.
     pub timeouts: Timeouts,
+    /// The caps on connections and header bytes.
+    pub limits: Limits,
 }
 
 impl Default for Options {
-    /// 127.0.0.1, a free port, no browser, loopback only, 10 s read timeouts.
+    /// 127.0.0.1, a free port, no browser, loopback only, 10 s read timeouts,
+    /// the default [`Limits`].
     fn default() -> Self {
         Options {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
@@ -74,6 +87,7 @@ impl Default for Options {
             open: false,
             allow_remote: false,
             timeouts: Timeouts::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -94,6 +108,19 @@ impl Options {
             ))
         }
     }
+}
+
+/// The warning printed when the server listens on an address that is not a
+/// loopback one (possible only with `--allow-remote`); `None` for a loopback
+/// address, an IPv4-mapped one (`::ffff:127.0.0.1`) included.
+pub fn remote_warning(ip: IpAddr) -> Option<String> {
+    if ip.to_canonical().is_loopback() {
+        return None;
+    }
+    Some(format!(
+        "warning: listening on {ip}, which is not a loopback address (allowed by --allow-remote): \
+         anyone who can reach this address can use the page"
+    ))
 }
 
 /// The URL a person opens for a listening address.
@@ -130,11 +157,8 @@ pub async fn serve(options: Options) -> Result<(), String> {
         .local_addr()
         .map_err(|error| format!("cannot read the listening address: {error}"))?;
     let url = url_for(addr);
-    if !addr.ip().is_loopback() {
-        eprintln!(
-            "warning: listening on {} (--allow-remote), not only on loopback: anyone who can reach this address can use the page",
-            addr.ip()
-        );
+    if let Some(warning) = remote_warning(addr.ip()) {
+        eprintln!("{warning}");
     }
     // One write, and a closed stdout (a caller that read the URL and went away) is no
     // reason to stop serving: `println!` would panic on the broken pipe.
@@ -152,34 +176,93 @@ pub async fn serve(options: Options) -> Result<(), String> {
     {
         eprintln!("note: could not open a browser ({error}); open {url} yourself");
     }
-    serve_listener(listener, options.timeouts).await
+    serve_listener_with(listener, options.timeouts, options.limits).await
 }
 
 /// Serves [`app`] on a bound listener until the process ends: HTTP/1.1, one
 /// task per connection, the headers of each request read within
 /// [`Timeouts::header_read`] (past it the connection is closed) and its body
-/// within [`Timeouts::body_read`].
+/// within [`Timeouts::body_read`], with the default [`Limits`].
 pub async fn serve_listener(
+    listener: tokio::net::TcpListener,
+    timeouts: Timeouts,
+) -> Result<(), String> {
+    serve_listener_with(listener, timeouts, Limits::default()).await
+}
+
+/// The body of the answer to a connection past [`Limits::connections`].
+const BUSY_BODY: &str = r#"{"error":{"kind":"too_many_connections","message":"the explorer serves a bounded number of connections at once, and all are in use; try again"}}"#;
+
+/// How long a refused connection may take to receive its 503 answer (and
+/// to be read from before it is closed).
+const BUSY_WRITE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// [`serve_listener`] with the given [`Limits`]: at most
+/// [`Limits::connections`] connections at once (one past them gets a 503 and
+/// is closed), and at most [`Limits::header_bytes`] of start line and headers
+/// per request (past them hyper answers 431 and closes).
+pub async fn serve_listener_with(
     mut listener: tokio::net::TcpListener,
     timeouts: Timeouts,
+    limits: Limits,
 ) -> Result<(), String> {
     let bound = listener
         .local_addr()
         .map_err(|error| format!("cannot read the listening address: {error}"))?;
     let service = hyper_util::service::TowerToHyperService::new(app(bound, timeouts));
+    let header_bytes = limits.header_bytes.max(guard::MIN_HEADER_BYTES);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(hyper_util::rt::TokioTimer::new())
-        .header_read_timeout(timeouts.header_read);
+        .header_read_timeout(timeouts.header_read)
+        .max_header_size(header_bytes)
+        // The read buffer, which the headers must fit in too (hyper's minimum is 8 KiB).
+        .max_buf_size(header_bytes.max(BODY_LIMIT));
+    let busy: std::sync::Arc<str> = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n{BUSY_BODY}",
+        BUSY_BODY.len()
+    )
+    .into();
+    let permits = std::sync::Arc::new(tokio::sync::Semaphore::new(limits.connections.max(1)));
     loop {
         // Accept errors (too many open files, ...) are waited out by axum's listener.
-        let (stream, _peer) = axum::serve::Listener::accept(&mut listener).await;
+        let (mut stream, _peer) = axum::serve::Listener::accept(&mut listener).await;
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            // Full: a short answer, then the connection is closed; the write is
+            // bounded in time, so a client that does not read costs nothing.
+            let busy = busy.clone();
+            tokio::spawn(async move {
+                use tokio::io::AsyncReadExt as _;
+                use tokio::io::AsyncWriteExt as _;
+                let _ = tokio::time::timeout(BUSY_WRITE, async {
+                    stream.write_all(busy.as_bytes()).await?;
+                    stream.shutdown().await?;
+                    // What the client sent is read (a little, briefly) before the
+                    // close, which would otherwise reset the connection and may
+                    // lose the answer.
+                    let mut sink = [0_u8; 4096];
+                    let mut left = BODY_LIMIT;
+                    while left > 0 {
+                        match stream.read(&mut sink).await? {
+                            0 => break,
+                            read => left = left.saturating_sub(read),
+                        }
+                    }
+                    Ok::<(), std::io::Error>(())
+                })
+                .await;
+            });
+            continue;
+        };
         // Small answers go out at once; failing to set it changes nothing else.
         let _ = stream.set_nodelay(true);
         let connection =
             http.serve_connection(hyper_util::rt::TokioIo::new(stream), service.clone());
         tokio::spawn(async move {
-            // A connection that fails (closed by the client, timed out) ends here.
+            // A connection that fails (closed by the client, timed out) ends here,
+            // and gives its place back.
             let _ = connection.await;
+            drop(permit);
         });
     }
 }

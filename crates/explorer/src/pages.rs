@@ -43,6 +43,21 @@ pub fn router() -> Router {
 }
 
 async fn serve_file(method: Method, uri: Uri) -> Response {
+    if method == Method::CONNECT {
+        let mut response = PageError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!(
+                "CONNECT (a tunnel to {uri}) is refused: this server is not a proxy; it answers \
+                 only GET and HEAD of the explorer page's files"
+            ),
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return response;
+    }
     let Some(file) = site::file(uri.path()) else {
         return PageError::new(
             StatusCode::NOT_FOUND,

@@ -233,29 +233,14 @@ pub fn standalone_html() -> Result<String, String> {
 /// Returns the paths written, relative to `dir`.
 pub fn export_site(dir: &Path, force: bool) -> Result<Vec<String>, String> {
     let standalone = standalone_html()?;
-    if dir.exists() {
-        let mut entries = std::fs::read_dir(dir)
-            .map_err(|error| format!("cannot read {}: {error}", dir.display()))?;
-        if entries.next().is_some() && !force {
-            return Err(format!(
-                "{} exists and is not empty; pass --force to overwrite the page's files there",
-                dir.display()
-            ));
-        }
-    }
+    bloomproof_format::export::prepare_folder(dir, force)?;
     let mut written = Vec::new();
     let files = FILES
         .iter()
         .map(|file| (file.path, file.text))
         .chain([(STANDALONE_NAME, standalone.as_str())]);
     for (path, text) in files {
-        let target = dir.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|error| format!("cannot create {}: {error}", parent.display()))?;
-        }
-        std::fs::write(&target, text)
-            .map_err(|error| format!("cannot write {}: {error}", target.display()))?;
+        bloomproof_format::export::write_inside(dir, path, text.as_bytes())?;
         written.push(path.to_owned());
     }
     Ok(written)

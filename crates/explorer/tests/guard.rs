@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use bloomproof_explorer::{BODY_LIMIT, ErrorAnswer, Options, Timeouts, app, serve_listener};
+use bloomproof_explorer::{
+    BODY_LIMIT, ErrorAnswer, Limits, Options, Timeouts, app, serve_listener, serve_listener_with,
+};
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -320,43 +322,47 @@ fn drip(addr: SocketAddr, first: &str, drip: &str, give_up: Duration) -> Seen {
     stream
         .set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();
-    let started = Instant::now();
     // The server may answer and close before reading all of it (a body over
     // its limit): what it said is still read below.
     let _ = stream.write_all(first.as_bytes());
+    read_until_closed(&mut stream, give_up, |stream, reply| {
+        drip.is_empty() || !reply.is_empty() || stream.write_all(drip.as_bytes()).is_ok()
+    })
+}
+
+/// Reads until the server closes the connection (or an error) or `give_up`
+/// passes; after each read that times out, `idle` runs and may end it (false).
+fn read_until_closed(
+    stream: &mut TcpStream,
+    give_up: Duration,
+    mut idle: impl FnMut(&mut TcpStream, &[u8]) -> bool,
+) -> Seen {
+    let started = Instant::now();
     let mut reply = Vec::new();
     let mut buffer = [0_u8; 4096];
+    let mut closed_after = None;
     while started.elapsed() < give_up {
         match stream.read(&mut buffer) {
             Ok(0) => {
-                return Seen {
-                    reply: String::from_utf8_lossy(&reply).into_owned(),
-                    closed_after: Some(started.elapsed()),
-                };
+                closed_after = Some(started.elapsed());
+                break;
             }
             Ok(read) => reply.extend_from_slice(&buffer[..read]),
             Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                if !drip.is_empty()
-                    && reply.is_empty()
-                    && stream.write_all(drip.as_bytes()).is_err()
-                {
-                    return Seen {
-                        reply: String::from_utf8_lossy(&reply).into_owned(),
-                        closed_after: Some(started.elapsed()),
-                    };
+                if !idle(stream, &reply) {
+                    closed_after = Some(started.elapsed());
+                    break;
                 }
             }
             Err(_) => {
-                return Seen {
-                    reply: String::from_utf8_lossy(&reply).into_owned(),
-                    closed_after: Some(started.elapsed()),
-                };
+                closed_after = Some(started.elapsed());
+                break;
             }
         }
     }
     Seen {
         reply: String::from_utf8_lossy(&reply).into_owned(),
-        closed_after: None,
+        closed_after,
     }
 }
 
@@ -496,4 +502,208 @@ async fn a_real_server_answers_its_own_page_and_refuses_others() {
         .unwrap();
     assert!(seen.reply.starts_with("HTTP/1.1 413"), "{}", seen.reply);
     assert!(seen.reply.contains("too_large"), "{}", seen.reply);
+}
+
+// ------------------------------------------------------------ bounded connections and headers
+
+async fn start_limited(limits: Limits) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let timeouts = Timeouts {
+        header_read: Duration::from_secs(60),
+        body_read: Duration::from_secs(60),
+    };
+    tokio::spawn(serve_listener_with(listener, timeouts, limits));
+    addr
+}
+
+/// Reads until the server closes the connection or `give_up` passes.
+fn read_to_close(stream: &mut TcpStream, give_up: Duration) -> Seen {
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    read_until_closed(stream, give_up, |_, _| true)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_past_the_cap_are_refused_at_once_and_served_again_once_freed() {
+    let addr = start_limited(Limits {
+        connections: 4,
+        header_bytes: 16 * 1024,
+    })
+    .await;
+    tokio::task::spawn_blocking(move || {
+        // Four unfinished requests hold every place (the header timeout is a minute).
+        let mut held: Vec<TcpStream> = (0..4)
+            .map(|_| {
+                let mut stream = TcpStream::connect(addr).unwrap();
+                stream
+                    .write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
+                    .unwrap();
+                stream
+            })
+            .collect();
+        // The server has taken all four once a fifth is turned away; until then a
+        // fifth may still be queued, so it is asked again (a bounded number of times).
+        let mut refused = None;
+        for _ in 0..50 {
+            let mut fifth = TcpStream::connect(addr).unwrap();
+            let _ = fifth.write_all(
+                format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+            );
+            let seen = read_to_close(&mut fifth, Duration::from_secs(5));
+            assert!(
+                seen.closed_after.is_some(),
+                "a fifth connection stays open: {}",
+                seen.reply
+            );
+            if seen.reply.starts_with("HTTP/1.1 503") {
+                refused = Some(seen);
+                break;
+            }
+            // Served before the four were all accepted: fine, ask again.
+            assert!(seen.reply.starts_with("HTTP/1.1 200"), "{}", seen.reply);
+        }
+        let refused = refused.expect("no connection past the cap of 4 was refused");
+        assert!(
+            refused.reply.contains("too_many_connections"),
+            "{}",
+            refused.reply
+        );
+        assert!(
+            refused.closed_after.unwrap() < Duration::from_secs(2),
+            "{:?}",
+            refused.closed_after
+        );
+        // Once they go, the places are free again.
+        for stream in &mut held {
+            stream.shutdown(std::net::Shutdown::Both).unwrap();
+        }
+        held.clear();
+        let mut served = None;
+        for _ in 0..50 {
+            let seen = exchange(
+                addr,
+                &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+            );
+            if seen.reply.starts_with("HTTP/1.1 200") {
+                served = Some(seen);
+                break;
+            }
+            assert!(seen.reply.starts_with("HTTP/1.1 503"), "{}", seen.reply);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            served.is_some(),
+            "the freed places are never given to a new connection"
+        );
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn headers_past_the_byte_cap_are_answered_431_and_closed() {
+    let addr = start_limited(Limits::default()).await;
+    let cap = Limits::default().header_bytes;
+    tokio::task::spawn_blocking(move || {
+        // Eight connections, each sending 400 KB of headers that never end: each is
+        // cut once it passes the cap, long before the one-minute header timeout.
+        let line = format!("X-Filler: {}\r\n", "a".repeat(990));
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                let line = line.clone();
+                std::thread::spawn(move || {
+                    let mut stream = TcpStream::connect(addr).unwrap();
+                    stream
+                        .set_write_timeout(Some(Duration::from_secs(5)))
+                        .unwrap();
+                    let mut sent = stream
+                        .write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
+                        .map(|()| 0_usize);
+                    while let Ok(bytes) = sent {
+                        if bytes >= 400_000 {
+                            break;
+                        }
+                        sent = stream
+                            .write_all(line.as_bytes())
+                            .map(|()| bytes + line.len());
+                    }
+                    read_to_close(&mut stream, Duration::from_secs(10))
+                })
+            })
+            .collect();
+        for handle in handles {
+            let seen = handle.join().unwrap();
+            let closed = seen
+                .closed_after
+                .expect("still open 10 s after 400 KB of headers");
+            assert!(closed < Duration::from_secs(10), "{closed:?}");
+            // The answer may be lost when the server closes with unread bytes
+            // pending (a reset); when it arrives it is 431.
+            assert!(
+                seen.reply.is_empty() || seen.reply.starts_with("HTTP/1.1 431"),
+                "{}",
+                seen.reply
+            );
+        }
+        // Headers just under the cap are served.
+        let filler = "b".repeat(cap - 200);
+        let seen = exchange(
+            addr,
+            &format!(
+                "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Filler: {filler}\r\nConnection: close\r\n\r\n"
+            ),
+        );
+        assert!(seen.reply.starts_with("HTTP/1.1 200"), "{}", seen.reply);
+        // And one request whose headers pass it, sent whole, gets the 431 itself.
+        let filler = "c".repeat(cap + 100);
+        let seen = exchange(
+            addr,
+            &format!(
+                "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Filler: {filler}\r\nConnection: close\r\n\r\n"
+            ),
+        );
+        assert!(seen.closed_after.is_some());
+        assert!(
+            seen.reply.is_empty() || seen.reply.starts_with("HTTP/1.1 431"),
+            "{}",
+            seen.reply
+        );
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connect_is_refused_as_not_a_proxy() {
+    let addr = start(Timeouts::default()).await;
+    let request = format!("CONNECT {addr} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
+        .await
+        .unwrap();
+    assert!(seen.reply.starts_with("HTTP/1.1 405"), "{}", seen.reply);
+    assert!(seen.reply.contains("method_not_allowed"), "{}", seen.reply);
+    assert!(seen.reply.contains("not a proxy"), "{}", seen.reply);
+    assert!(
+        seen.reply.contains(&format!("a tunnel to {addr}")),
+        "{}",
+        seen.reply
+    );
+}
+
+#[test]
+fn the_remote_warning_names_only_a_real_remote_address() {
+    for loopback in ["127.0.0.1", "::1", "::ffff:127.0.0.1", "127.0.0.2"] {
+        assert_eq!(
+            bloomproof_explorer::remote_warning(loopback.parse().unwrap()),
+            None,
+            "{loopback}"
+        );
+    }
+    for remote in ["0.0.0.0", "::", "192.168.1.5", "::ffff:192.168.1.5"] {
+        let warning = bloomproof_explorer::remote_warning(remote.parse().unwrap()).unwrap();
+        assert!(warning.contains(remote), "{warning}");
+        assert!(warning.contains("not a loopback address"), "{warning}");
+    }
 }

@@ -189,15 +189,20 @@ fn key_of(state: &[u32; 8]) -> u32 {
 
 /// Smallest batch that [`DocumentPrefilter::lookup_batch`] spreads over the cores;
 /// smaller batches run on the calling thread, where handing work to the pool would
-/// cost about as much as it saves (see BENCHMARKS.md for the measurement).
+/// cost about as much as it saves (see crates/bench/NOTES.md for the measurement).
 pub const BATCH_PARALLEL_MIN: usize = 256;
 
 /// Queries per task of a parallel batch shared by the caller and `helpers` threads: a
-/// thirty-second of each thread's share, from 32 (small batches still spread) to 256
-/// (beyond that, more tasks only cost more hand-overs). Measured on 2 cores
-/// (BENCHMARKS.md).
+/// thirty-second of each thread's share, from 8 to 256 (beyond that, more tasks only
+/// cost more hand-overs).
+///
+/// The floor of 8 is for small batches: a task of 32 members of the maximum snapshot
+/// costs about 17 us (k = 8 two-block digests each), a quarter of a whole 256-query
+/// batch, so with tasks that large the thread that takes the last one finishes up to
+/// 17 us after the other. Tasks of 8 bound that to about 4 us, for 32 hand-overs of a
+/// lock held for a few nanoseconds each (crates/bench/NOTES.md).
 fn batch_grain(len: usize, helpers: usize) -> usize {
-    (len / (32 * (helpers + 1))).clamp(32, 256)
+    (len / (32 * (helpers + 1))).clamp(8, 256)
 }
 
 /// Helper threads beside the calling thread on `cores` cores: one fewer.
@@ -480,7 +485,7 @@ impl DocumentPrefilter {
 
     /// [`lookup`](Self::lookup) of every item on all cores, results in input order,
     /// whatever the batch's size: the calling thread and one helper thread per other
-    /// core (started once per process, kept between calls) take tasks of 32 to 256
+    /// core (started once per process, kept between calls) take tasks of 8 to 256
     /// items in turn until none is left.
     ///
     /// Taking tasks in turn keeps the cores finishing together even when the costly
@@ -641,7 +646,9 @@ mod tests {
         assert!(batch_in_parallel(BATCH_PARALLEL_MIN + 1, 64));
         assert!(!batch_in_parallel(BATCH_PARALLEL_MIN - 1, 2));
         assert!(!batch_in_parallel(BATCH_PARALLEL_MIN, 0));
-        assert_eq!(batch_grain(256, 1), 32);
+        assert_eq!(batch_grain(256, 1), 8);
+        assert_eq!(batch_grain(512, 1), 8);
+        assert_eq!(batch_grain(1024, 1), 16);
         assert_eq!(batch_grain(4096, 1), 64);
         assert_eq!(batch_grain(16384, 1), 256);
         assert_eq!(batch_grain(65536, 1), 256);
@@ -649,7 +656,8 @@ mod tests {
         assert_eq!(batch_grain(8192, 0), 256);
         assert_eq!(batch_grain(8192, 3), 64);
         assert_eq!(batch_grain(1 << 20, 63), 256);
-        assert_eq!(batch_grain(100, 0), 32);
+        assert_eq!(batch_grain(100, 0), 8);
+        assert_eq!(batch_grain(511, 0), 15);
         assert!(!batch_in_parallel(0, 0));
     }
 

@@ -133,7 +133,8 @@ pub enum FnvOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MutationAttempt {
-    /// Assign every public field the other snapshot's value, delete each, add one.
+    /// Assign every public field the other snapshot's value, delete each, add one, all
+    /// through the language's ordinary assignment and deletion (normal use).
     AssignFields,
     /// Change in place every value handed out for the bits.
     MutateReturnedBits,
@@ -145,10 +146,14 @@ pub enum MutationAttempt {
     MutateRecordsAfterBuild,
     /// Change the caller's seed buffer after the build.
     MutateSeedAfterBuild,
-    /// Run the constructor again on the existing snapshot.
+    /// Run the constructor again on the existing snapshot (deliberate tampering).
     Reconstruct,
     /// Copy the snapshot every way the language offers and assign the copies' fields.
     MutateCopy,
+    /// Write the snapshot's state past the language's guards (reflection, descriptors,
+    /// raw object writes, a swapped class or prototype), on it and on its copies
+    /// (deliberate tampering).
+    BypassGuards,
 }
 
 impl MutationAttempt {

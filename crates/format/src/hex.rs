@@ -78,6 +78,35 @@ pub fn quote_prefix(text: &str) -> String {
     }
 }
 
+/// Whether `c` is escaped in text from an implementation: control characters (an
+/// escape sequence could clear the screen or forge a line of the report) and the
+/// invisible characters that reorder or hide text (bidirectional overrides and
+/// isolates, zero-width characters).
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// Text an implementation gave (an error's message, kind or field, its stderr), as the
+/// report shows it: every control or invisible character escaped (`\u{1b}`, `\n`), and
+/// cut after `max` characters with `…` and its whole length in bytes. Never quoted,
+/// so a short, plain value is shown unchanged.
+pub fn untrusted(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max.saturating_mul(2)));
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push_str(&format!("… ({} bytes)", text.len()));
+            return out;
+        }
+        if hidden(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl TryFrom<String> for Hex {
     type Error = String;
 
@@ -132,6 +161,19 @@ pub mod bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn untrusted_text_is_escaped_and_cut() {
+        assert_eq!(untrusted("value", 64), "value");
+        assert_eq!(
+            untrusted("\u{1b}[2J\u{1b}[HALL CHECKS PASSED\r\n", 64),
+            "\\u{1b}[2J\\u{1b}[HALL CHECKS PASSED\\r\\n"
+        );
+        assert_eq!(untrusted("a\u{202e}b", 64), "a\\u{202e}b");
+        let long = "x".repeat(1 << 20);
+        assert_eq!(untrusted(&long, 4), format!("xxxx… ({} bytes)", 1 << 20));
+        assert!(!untrusted(&"\u{1b}".repeat(1000), 64).contains('\u{1b}'));
+    }
 
     #[test]
     fn reads_either_case_and_writes_lowercase() {

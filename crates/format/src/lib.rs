@@ -47,6 +47,7 @@ pub mod accumulated;
 pub mod adapter;
 pub mod cross;
 pub mod explorer;
+pub mod export;
 pub mod hand_picked;
 pub mod hex;
 pub mod matrix;
@@ -58,6 +59,6 @@ pub mod spec;
 mod typed;
 pub mod vectors;
 
-pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix};
+pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix, untrusted};
 pub use params::DocParams;
 pub use typed::{ErrorKindName, RejectExpect, TypedValue};

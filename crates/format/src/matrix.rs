@@ -1,6 +1,6 @@
 //! The results matrix: the list of implementations (`vectors/check/implementations.json`)
-//! and the matrix document `cargo xtask matrix` writes (`target/matrix/matrix.json`).
-//! How a report is judged into cells is `bloomproof_conformance::matrix`.
+//! and the matrix document `bloomproof matrix` writes (`matrix.json`).
+//! How a report is judged into cells is `bloomproof_matrix::judge`.
 
 use crate::report::Failure;
 use schemars::JsonSchema;
@@ -26,14 +26,15 @@ pub struct Implementation {
     pub name: String,
     /// The language it is written in.
     pub language: String,
-    /// The adapter command (`spec/ADAPTER.md`), run with `sh -c` from the repository's
-    /// root; `{bloomproof}` stands for the built `bloomproof` binary. Absent: the
-    /// production Rust crates, in process.
+    /// The adapter command (`spec/ADAPTER.md`), run with `sh -c` from the folder
+    /// `bloomproof matrix` runs in; `{bloomproof}` stands for the `bloomproof` binary
+    /// itself. Absent: the production Rust crates, in process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
     /// A command (run like `command`) whose first line of standard output is the
-    /// implementation's version.
-    pub version: String,
+    /// implementation's version; absent: the version is not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// The checks this implementation is known to fail, each with the reason. A listed
     /// check that passes is an error (the list is stale).
     #[serde(default)]
@@ -57,6 +58,14 @@ impl Implementations {
     pub fn parse(text: &str, origin: &str) -> Result<Self, String> {
         let list: Implementations =
             serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
+        list.check(origin)?;
+        Ok(list)
+    }
+
+    /// Refuses an empty list, a bad or repeated name, an empty reason and a check
+    /// listed twice; `origin` names where the list came from in errors.
+    pub fn check(&self, origin: &str) -> Result<(), String> {
+        let list = self;
         if list.implementations.is_empty() {
             return Err(format!("{origin}: no implementation is listed"));
         }
@@ -88,7 +97,7 @@ impl Implementations {
                 }
             }
         }
-        Ok(list)
+        Ok(())
     }
 }
 
@@ -130,6 +139,8 @@ pub struct Cell {
     pub check: String,
     /// Where it stands.
     pub status: Status,
+    /// The check's level: a recommended one counts apart from the required ones.
+    pub level: crate::report::Level,
     /// Number of cases run.
     pub cases: usize,
     /// The listed reason, for an expected failure or a stale entry.
@@ -152,10 +163,14 @@ pub struct ImplementationResult {
     pub version: String,
     /// The name the report gave it.
     pub report_name: String,
-    /// Checks passed.
+    /// Required checks passed.
     pub passed: usize,
-    /// Checks run.
+    /// Required checks run.
     pub total: usize,
+    /// Recommended checks passed (counted apart: not in `passed`).
+    pub recommended_passed: usize,
+    /// Recommended checks run (not in `total`).
+    pub recommended_total: usize,
     /// One cell per check, in spec order.
     pub cells: Vec<Cell>,
     /// Why the implementation could not be run at all, if it could not.
@@ -194,6 +209,20 @@ impl ImplementationResult {
     }
 }
 
+/// A check as the matrix shows it: its name and what the spec says of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixCheck {
+    /// `<protocol>/<check>`, as the report names it.
+    pub name: String,
+    /// What the check asserts (its `asserts` in `checks.json`).
+    pub asserts: String,
+    /// Where its rule comes from (its `source` in `checks.json`).
+    pub source: String,
+    /// Its level: a recommended check is counted apart and never fails the matrix.
+    pub level: crate::report::Level,
+}
+
 /// The whole matrix, as `matrix.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Matrix {
@@ -201,8 +230,8 @@ pub struct Matrix {
     pub spec_version: String,
     /// When the matrix ran, RFC 3339 in UTC.
     pub ran_at: String,
-    /// Every check, `<protocol>/<check>`, in spec order (the rows of the table).
-    pub checks: Vec<String>,
+    /// Every check, in spec order (the rows of the table).
+    pub checks: Vec<MatrixCheck>,
     /// One entry per implementation, in the order of the implementations file.
     pub implementations: Vec<ImplementationResult>,
     /// Cross-reading: one grid per protocol, as `bloomproof_conformance::cross` reads them.

@@ -21,6 +21,47 @@ pub struct PublishedFigure {
     pub source: String,
 }
 
+/// What a check rests on, and so whether it counts in a run's verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A rule of the source documents, or of the wire contract any adapter must follow:
+    /// counted in `N passed, M failed` and the exit status.
+    #[default]
+    Required,
+    /// Beyond the sources (tamper resistance, hardening): counted on a line of its own,
+    /// never in the verdict.
+    Recommended,
+}
+
+impl Level {
+    /// `required` or `recommended`, as in `checks.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Recommended => "recommended",
+        }
+    }
+}
+
+/// The most failures a check keeps, in both reports; the rest are only counted
+/// ([`CheckOutcome::more_failures`]).
+pub const FAILURES_KEPT: usize = 100;
+
+/// The most characters a failure keeps of each of its texts (`what`, `expected`,
+/// `actual`) and of its `input` written as JSON, in both reports; a longer input is
+/// kept as a string of its first characters and its length.
+pub const FIELD_KEPT: usize = 4096;
+
+/// The most characters the text report shows of a failure's input, and of an
+/// expected or actual value (JSON); a message (`rejected: ...`) is shown up to
+/// [`MESSAGE_SHOWN`].
+pub const VALUE_SHOWN: usize = crate::QUOTE_MAX;
+
+/// The most characters the text report shows of an expected or actual text that is
+/// a message rather than a value.
+pub const MESSAGE_SHOWN: usize = 1200;
+
 /// One mismatch, with everything needed to see why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
@@ -43,17 +84,92 @@ pub struct CheckOutcome {
     pub protocol: String,
     /// The check's name.
     pub name: String,
+    /// Whether the check counts in the verdict (`required`) or on its own line
+    /// (`recommended`).
+    pub level: Level,
     /// Number of cases run.
     pub cases: usize,
     /// What part of the check runs inside the implementation, unseen by the runner.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inside_implementation: Option<String>,
-    /// Every mismatch; empty means the check passed.
+    /// Every mismatch, up to [`FAILURES_KEPT`]; empty means the check passed.
     pub failures: Vec<Failure>,
+    /// Mismatches past the first [`FAILURES_KEPT`], counted and not kept.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_failures: usize,
+    /// Whether the implementation (an adapter) ended during this check, crashed, timed
+    /// out or broke the adapter protocol, and was started again for the next one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crashed: bool,
     /// How long the check took, in milliseconds (wall time of its thread); `None` once
     /// [`Report::without_times`] removed it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elapsed_ms: Option<f64>,
+}
+
+impl Failure {
+    /// A failure whose texts and input are cut to [`FIELD_KEPT`] characters, control
+    /// characters escaped in the texts.
+    pub fn capped(
+        case: &str,
+        what: String,
+        input: serde_json::Value,
+        expected: String,
+        actual: String,
+    ) -> Self {
+        let text = |text: &str| crate::untrusted(text, FIELD_KEPT);
+        let written = serde_json::to_string(&input).unwrap_or_default();
+        let input = if written.chars().nth(FIELD_KEPT).is_some() {
+            serde_json::Value::String(crate::untrusted(&written, FIELD_KEPT))
+        } else {
+            input
+        };
+        Failure {
+            case: text(case),
+            what: text(&what),
+            input,
+            expected: text(&expected),
+            actual: text(&actual),
+        }
+    }
+
+    /// What makes two failures alike for folding: the start of the actual text (32
+    /// characters) with its numbers blanked (`request #12` and `request #13` are
+    /// alike); for an actual that is a value rather than a message, what was compared
+    /// too (a wrong `position` is not like a wrong `h1`).
+    fn likeness(&self) -> String {
+        let actual = blank_numbers(&self.actual, 32);
+        if serde_json::from_str::<serde::de::IgnoredAny>(&self.actual).is_ok() {
+            format!("{}\u{0}{actual}", blank_numbers(&self.what, 200))
+        } else {
+            actual
+        }
+    }
+}
+
+/// The first `max` characters of `text`, each run of digits as one `#`.
+fn blank_numbers(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut digits = false;
+    for c in text.chars().take(max) {
+        if c.is_ascii_digit() {
+            if !digits {
+                out.push('#');
+            }
+            digits = true;
+        } else {
+            digits = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` as the text report shows an expected or actual value: a JSON value cut to
+/// [`VALUE_SHOWN`] characters, a message to [`MESSAGE_SHOWN`]; escaped either way.
+fn shown(text: &str) -> String {
+    let value = serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    crate::untrusted(text, if value { VALUE_SHOWN } else { MESSAGE_SHOWN })
 }
 
 impl CheckOutcome {
@@ -67,18 +183,83 @@ impl CheckOutcome {
         format!("{}/{}", self.protocol, self.name)
     }
 
-    /// Every failure, one block each, for a terminal.
+    /// Adds the failures of one case, keeping at most [`FAILURES_KEPT`] in all.
+    pub fn add_failures(&mut self, failures: Vec<Failure>) {
+        for failure in failures {
+            if self.failures.len() < FAILURES_KEPT {
+                self.failures.push(failure);
+            } else {
+                self.more_failures += 1;
+            }
+        }
+    }
+
+    /// Every failure, one block each, for a terminal: failures alike (the same
+    /// comparison and the same actual text but for its numbers) are folded into the
+    /// first of them (`and 94 more cases like it`); every value is cut to
+    /// [`VALUE_SHOWN`] characters (a message to [`MESSAGE_SHOWN`]) with its length,
+    /// control characters escaped.
     pub fn render_failures(&self) -> String {
+        self.render_failures_after(&mut Vec::new())
+    }
+
+    /// [`CheckOutcome::render_failures`], where a failure alike one in `seen` (shown
+    /// under an earlier check, named beside it) is one line naming that check; the
+    /// failures shown here are added to `seen`.
+    fn render_failures_after(&self, seen: &mut Vec<(String, String)>) -> String {
         let mut out = String::new();
+        let mut groups: Vec<(String, &Failure, Vec<&str>)> = Vec::new();
         for failure in &self.failures {
+            let likeness = failure.likeness();
+            match groups.iter_mut().find(|(like, _, _)| *like == likeness) {
+                Some((_, _, more)) => more.push(&failure.case),
+                None => groups.push((likeness, failure, Vec::new())),
+            }
+        }
+        for (likeness, failure, more) in &groups {
+            if let Some((_, earlier)) = seen.iter().find(|(like, _)| like == likeness) {
+                let _ = writeln!(
+                    out,
+                    "  case {} and {} more failed as in {earlier}",
+                    crate::untrusted(&failure.case, VALUE_SHOWN),
+                    more.len(),
+                );
+                continue;
+            }
+            seen.push((likeness.clone(), self.full_name()));
             let input = serde_json::to_string(&failure.input).unwrap_or_default();
-            let _ = writeln!(out, "  case {}: {}", failure.case, failure.what);
-            let _ = writeln!(out, "    input:    {input}");
-            let _ = writeln!(out, "    expected: {}", failure.expected);
-            let _ = writeln!(out, "    actual:   {}", failure.actual);
+            let case = crate::untrusted(&failure.case, VALUE_SHOWN);
+            let _ = writeln!(out, "  case {case}: {}", shown(&failure.what));
+            let _ = writeln!(
+                out,
+                "    input:    {}",
+                crate::untrusted(&input, VALUE_SHOWN)
+            );
+            let _ = writeln!(out, "    expected: {}", shown(&failure.expected));
+            let _ = writeln!(out, "    actual:   {}", shown(&failure.actual));
+            if let Some(first) = more.first() {
+                let plural = if more.len() == 1 { "case" } else { "cases" };
+                let _ = writeln!(
+                    out,
+                    "    and {} more {plural} like it (from {})",
+                    more.len(),
+                    crate::untrusted(first, VALUE_SHOWN)
+                );
+            }
+        }
+        if self.more_failures > 0 {
+            let _ = writeln!(
+                out,
+                "  and {} more failures, not kept (a check keeps {FAILURES_KEPT})",
+                self.more_failures
+            );
         }
         out
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Figures a run measured, in the order they were recorded (as the seed's report).
@@ -142,10 +323,30 @@ pub struct Report {
     /// Figure lines per protocol: every value was given by the implementation in this
     /// run.
     pub figures: Vec<(String, Vec<FigureLine>)>,
-    /// Number of checks passed.
+    /// Number of required checks passed.
     pub passed: usize,
-    /// Number of checks failed.
+    /// Number of required checks failed: the verdict (and the exit status) is this
+    /// being 0.
     pub failed: usize,
+    /// Number of recommended checks passed (not in the verdict).
+    pub recommended_passed: usize,
+    /// Number of recommended checks failed (not in the verdict).
+    pub recommended_failed: usize,
+    /// Number of the failed checks during which the implementation (an adapter)
+    /// ended and was started again.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub crashed: usize,
+    /// Why the run stopped before its last check (the adapter did not start, the run
+    /// deadline passed), when it did: one paragraph.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// One paragraph when every answer pointed at one cause (every request answered
+    /// `bad_request`), said once in place of the failures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<String>,
+    /// The run's deadline in seconds (`--deadline`), for runs through an adapter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_secs: Option<f64>,
     /// How long the whole run took, in milliseconds (wall time, checks run on
     /// [`Report::threads`] threads); `None` once [`Report::without_times`] removed it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -161,12 +362,19 @@ pub struct Report {
 }
 
 impl Report {
-    /// Adds an outcome, keeping the totals.
+    /// Adds an outcome, keeping the totals of its level.
     pub fn push(&mut self, outcome: CheckOutcome) {
+        let (passed, failed) = match outcome.level {
+            Level::Required => (&mut self.passed, &mut self.failed),
+            Level::Recommended => (&mut self.recommended_passed, &mut self.recommended_failed),
+        };
         if outcome.passed() {
-            self.passed += 1;
+            *passed += 1;
         } else {
-            self.failed += 1;
+            *failed += 1;
+        }
+        if outcome.crashed {
+            self.crashed += 1;
         }
         self.checks.push(outcome);
     }
@@ -182,16 +390,28 @@ impl Report {
         self
     }
 
-    /// The text report: a line per check, failures, figures, the time (unless
-    /// [`Report::without_times`] removed it) and `N passed, M failed`.
+    /// The text report: a line per check (a recommended one marked so), failures,
+    /// figures, the time (unless [`Report::without_times`] removed it), the recommended
+    /// checks' count when any ran, and `N passed, M failed` of the required checks.
     pub fn render_text(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "implementation: {}", self.implementation);
+        let _ = writeln!(
+            out,
+            "implementation: {}",
+            crate::untrusted(&self.implementation, MESSAGE_SHOWN)
+        );
         if !self.spec_version.is_empty() {
             let short = self.spec_version.get(..16).unwrap_or(&self.spec_version);
             let _ = writeln!(out, "spec version: {short}");
         }
+        if let Some(deadline) = self.deadline_secs {
+            let _ = writeln!(out, "deadline: {deadline} s for the whole run (--deadline)");
+        }
+        if let Some(diagnosis) = &self.diagnosis {
+            let _ = writeln!(out, "{}", crate::untrusted(diagnosis, MESSAGE_SHOWN));
+        }
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        let mut seen = Vec::new();
         let proto_width = self
             .checks
             .iter()
@@ -201,20 +421,38 @@ impl Report {
         for check in &self.checks {
             let status = if check.passed() { "ok    " } else { "FAILED" };
             let plural = if check.cases == 1 { "case" } else { "cases" };
+            let level = match check.level {
+                Level::Required => "",
+                Level::Recommended => "  (recommended)",
+            };
             let _ = writeln!(
                 out,
-                "{status} {:proto_width$}  {:width$}  {} {plural}",
+                "{status} {:proto_width$}  {:width$}  {} {plural}{level}",
                 check.protocol, check.name, check.cases
             );
             if let Some(inside) = &check.inside_implementation {
                 let _ = writeln!(out, "       (inside the implementation: {inside})");
             }
-            if !check.passed() {
-                out.push_str(&check.render_failures());
+            if check.crashed {
+                let _ = writeln!(
+                    out,
+                    "       (the adapter ended during this check and was started again)"
+                );
+            }
+            if !check.passed() && self.diagnosis.is_none() {
+                out.push_str(&check.render_failures_after(&mut seen));
             }
         }
         for (protocol, figures) in &self.figures {
             if figures.is_empty() {
+                continue;
+            }
+            if figures.iter().all(|line| line.observed.is_none()) {
+                let _ = writeln!(
+                    out,
+                    "\nfigures, {protocol}: none of the {} published figures was observed",
+                    figures.len()
+                );
                 continue;
             }
             let _ = writeln!(
@@ -223,7 +461,7 @@ impl Report {
                 self.implementation
             );
             for line in figures {
-                let _ = writeln!(out, "  {}", line.render());
+                let _ = writeln!(out, "  {}", crate::untrusted(&line.render(), MESSAGE_SHOWN));
             }
         }
         out.push('\n');
@@ -242,6 +480,24 @@ impl Report {
                 let _ = write!(out, " (slowest check {} {ms:.1} ms)", check.full_name());
             }
             out.push('\n');
+        }
+        if self.recommended_passed + self.recommended_failed > 0 {
+            let _ = writeln!(
+                out,
+                "recommended (not in the verdict): {} passed, {} failed",
+                self.recommended_passed, self.recommended_failed
+            );
+        }
+        if let Some(stopped) = &self.stopped {
+            let _ = writeln!(out, "stopped: {}", crate::untrusted(stopped, MESSAGE_SHOWN));
+        }
+        if self.crashed > 0 {
+            let plural = if self.crashed == 1 { "check" } else { "checks" };
+            let _ = writeln!(
+                out,
+                "crashes: the adapter ended during {} {plural} (counted among the failed)",
+                self.crashed
+            );
         }
         if let Some(seed) = self.seed {
             let _ = writeln!(

@@ -7,7 +7,7 @@
 //! fields are refused at every depth. `spec/schemas/` is generated from these types.
 
 use crate::adapter::{MutationAttempt, ScriptOp, TypedCall};
-pub use crate::report::PublishedFigure;
+pub use crate::report::{Level, PublishedFigure};
 use crate::{DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,10 @@ pub struct DocumentedCheck {
     /// Where the rule comes from: the seed document and section, or `bloomproof`
     /// for checks this project adds to pin the protocol down.
     pub source: String,
+    /// `required` (a rule of the source documents, or of the wire contract any adapter
+    /// follows: counted in the verdict) or `recommended` (beyond the sources, such as
+    /// tamper resistance: counted on its own).
+    pub level: Level,
     /// What part of the check runs inside the implementation (its adapter), where the
     /// runner cannot watch it; the report prints it beside the check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -555,6 +559,13 @@ pub struct StepExpect {
     /// For `save_local`: `saved` or `kept`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<String>,
+    /// For `save_local`: the `stored_units` of the answer, the UTF-16 code units stored
+    /// afterwards (for `kept`, the length of the current export).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored_units: Option<usize>,
+    /// For `export`: the export text, byte for byte (SESSION.md section 9, "Layout").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export: Option<String>,
 }
 
 /// Expectations of a script, one per step.

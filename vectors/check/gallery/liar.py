@@ -27,13 +27,24 @@ Modes:
   errors_as_value             every error of kind `type` reported as kind `value`
   hide_session_errors         drop `error` from every fnv1a-utf16-v1 session step (rejected steps
                               reported as if they went through)
+  spec_table                  answer every fnv1a-utf16-v1 `positions` and `estimates` request from a
+                              table of the expected values of spec/fnv1a-utf16-v1/cases.json, not
+                              forwarded; an input the table lacks gets the entry of the same string
+                              (or the same m and k) reduced to this m: what a memorised spec says
+  off_spec                    forward everything, and corrupt the fnv1a-utf16-v1 `positions` and
+                              `estimates` answers (h1 + 1, optimal_k + 1) and the doc-membership-v1
+                              `positions` answers (first position + 1 mod m) of every input that no
+                              case of spec/*/cases.json holds
 """
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 MODES = ("passthrough", "drop_field", "self_reported_immutability", "invented_figures",
-         "always_duplicate", "replay_first", "errors_as_value", "hide_session_errors")
+         "always_duplicate", "replay_first", "errors_as_value", "hide_session_errors",
+         "spec_table", "off_spec")
+SPEC = Path(__file__).resolve().parent.parent.parent.parent / "spec"
 TRIPLE = ("maybe_present", "exact_checked", "duplicate")
 
 
@@ -70,13 +81,101 @@ def _invented_mutation(request):
     }
 
 
+def _cases(protocol):
+    return json.loads((SPEC / protocol / "cases.json").read_text(encoding="utf-8"))["cases"]
+
+
+def _held(value):
+    """Every dict inside a case's input, at any depth (where its params and items live)."""
+    if isinstance(value, dict):
+        yield value
+        for item in value.values():
+            yield from _held(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _held(item)
+
+
+def _tables():
+    """The spec's fnv1a-utf16-v1 hash and estimate cases: (m, k, units) -> expect and
+    (m, k, n) -> expect; and the doc-membership-v1 (m, k, seed hex, item hex) inputs that
+    some case holds."""
+    hashes, estimates, doc = {}, {}, set()
+    for case in _cases("fnv1a-utf16-v1"):
+        given = case["input"]
+        if case["shape"] == "hashes":
+            hashes[(given["m"], given["k"], tuple(given["units"]))] = case["expect"]
+        elif case["shape"] == "estimates":
+            estimates[(given["m"], given["k"], given["n"])] = case["expect"]
+    for case in _cases("doc-membership-v1"):
+        items = set()
+        params = []
+        for part in _held(case["input"]):
+            if isinstance(part.get("m"), int) and isinstance(part.get("k"), int):
+                params.append((part["m"], part["k"], part.get("seed_hex", "")))
+            for key, value in part.items():
+                if key.endswith("_hex") and isinstance(value, str):
+                    items.add(value)
+                elif key.endswith("_hex") and isinstance(value, list):
+                    items.update(v for v in value if isinstance(v, str))
+        doc.update((m, k, seed, item) for (m, k, seed) in params for item in items)
+    return hashes, estimates, doc
+
+
 class Liar:
     def __init__(self, mode):
         self.mode = mode
         self.first = {}  # replay_first: (protocol, op) -> the first result
+        if mode in ("spec_table", "off_spec"):
+            self.hashes, self.estimates, self.doc = _tables()
+
+    def _from_table(self, request):
+        """spec_table: the answer to a positions or estimates request, from the table."""
+        op = request.get("op")
+        if op == "positions":
+            m, k, units = request.get("m"), request.get("k"), request.get("units")
+            if not (type(m) is int and type(k) is int and m > 0 and isinstance(units, list)):
+                return None
+            key = (m, k, tuple(units))
+            if key in self.hashes:
+                return dict(self.hashes[key])
+            near = next((e for (_, _, u), e in self.hashes.items() if u == key[2]), None)
+            near = near or next((e for (mm, kk, _), e in self.hashes.items() if (mm, kk) == (m, k)), None)
+            near = near or next(iter(self.hashes.values()))
+            rows = (near["positions"] * k)[:k]
+            return {"h1": near["h1"], "h2": near["h2"], "positions": [p % m for p in rows]}
+        if op == "estimates":
+            key = (request.get("m"), request.get("k"), request.get("n"))
+            near = self.estimates.get(key) or next(
+                (e for (m, k, _), e in self.estimates.items() if (m, k) == key[:2]),
+                next(iter(self.estimates.values())))
+            return dict(near)
+        return None
+
+    def _off_spec(self, request, result):
+        """off_spec: corrupt the result of an input that no case holds."""
+        protocol, op = request.get("protocol"), request.get("op")
+        if protocol == "fnv1a-utf16-v1" and op == "positions" and isinstance(result, dict):
+            units = request.get("units")
+            key = (request.get("m"), request.get("k"), tuple(units) if isinstance(units, list) else None)
+            if key not in self.hashes and type(result.get("h1")) is int:
+                result["h1"] += 1
+        elif protocol == "fnv1a-utf16-v1" and op == "estimates" and isinstance(result, dict):
+            key = (request.get("m"), request.get("k"), request.get("n"))
+            if key not in self.estimates and type(result.get("optimal_k")) is int:
+                result["optimal_k"] += 1
+        elif protocol == "doc-membership-v1" and op == "positions" and isinstance(result, dict):
+            params = request.get("params") if isinstance(request.get("params"), dict) else {}
+            key = (params.get("m"), params.get("k"), params.get("seed_hex", ""), request.get("item"))
+            got = result.get("positions")
+            if key not in self.doc and isinstance(got, list) and got and type(key[0]) is int:
+                got[0] = (got[0] + 1) % key[0]
 
     def answer_without_forwarding(self, request):
         """A response made up without asking the real adapter, or None to forward."""
+        if self.mode == "spec_table" and request.get("protocol") == "fnv1a-utf16-v1":
+            result = self._from_table(request)
+            return None if result is None else {"id": request.get("id"), "result": result}
         if self.mode != "self_reported_immutability" or request.get("protocol") != "doc-membership-v1":
             return None
         if request.get("op") == "immutability_probe":
@@ -92,7 +191,9 @@ class Liar:
             return response
         protocol, op = request.get("protocol"), request.get("op")
         error, result = response.get("error"), response.get("result")
-        if self.mode == "drop_field" and isinstance(error, dict):
+        if self.mode == "off_spec":
+            self._off_spec(request, result)
+        elif self.mode == "drop_field" and isinstance(error, dict):
             error.pop("field", None)
         elif self.mode == "errors_as_value" and isinstance(error, dict) and error.get("kind") == "type":
             error["kind"] = "value"

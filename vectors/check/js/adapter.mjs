@@ -136,7 +136,7 @@ function snapshotOf(req) {
 /** The attempts of ADAPTER.md's table, in its order. */
 export const ATTEMPTS = Object.freeze([
   'assign_fields', 'mutate_returned_bits', 'mutate_returned_documents', 'mutate_returned_lookup',
-  'mutate_records_after_build', 'mutate_seed_after_build', 'reconstruct', 'mutate_copy',
+  'mutate_records_after_build', 'mutate_seed_after_build', 'reconstruct', 'mutate_copy', 'bypass_guards',
 ]);
 
 const TRIPLE = Object.freeze(['maybe_present', 'exact_checked', 'duplicate']);
@@ -195,12 +195,9 @@ function otherValue(otherSnap, key) {
 }
 
 /**
- * assign_fields on `target`: every name gets the other snapshot's value by every means
- * (assignment, Reflect.set, Object.defineProperty with a value and with a getter,
- * Reflect.defineProperty, Object.defineProperties, Object.assign, __defineGetter__, and on
- * the prototype that holds the property); then every name is deleted (delete,
- * Reflect.deleteProperty, and on the holding prototype); then new fields are added and the
- * prototype is replaced by one that answers with the other's values.
+ * assign_fields on `target` (normal use): every name gets the other snapshot's value by
+ * ordinary assignment (`=`, Reflect.set, Object.assign), then every name is deleted
+ * (delete, Reflect.deleteProperty), then a new field is added.
  */
 function assignFields(steps, target, names, otherSnap, label) {
   for (const key of names) {
@@ -208,23 +205,7 @@ function assignFields(steps, target, names, otherSnap, label) {
     const v = otherValue(otherSnap, key);
     steps.run(`${label}.${n} = other`, () => { target[key] = v; });
     steps.run(`Reflect.set(${label}, ${n})`, () => must(Reflect.set(target, key, v), 'Reflect.set'));
-    steps.run(`Object.defineProperty(${label}, ${n}, {value})`, () => {
-      Object.defineProperty(target, key, { value: v, writable: true, enumerable: true, configurable: true });
-    });
-    steps.run(`Object.defineProperty(${label}, ${n}, {get})`, () => {
-      Object.defineProperty(target, key, { get: () => v, enumerable: true, configurable: true });
-    });
-    steps.run(`Reflect.defineProperty(${label}, ${n})`, () => must(Reflect.defineProperty(target, key, { value: v }), 'Reflect.defineProperty'));
-    steps.run(`Object.defineProperties(${label}, {${n}})`, () => { Object.defineProperties(target, { [key]: { value: v } }); });
     steps.run(`Object.assign(${label}, {${n}})`, () => { Object.assign(target, { [key]: v }); });
-    steps.run(`${label}.__defineGetter__(${n})`, () => { Reflect.apply(defineGetter, target, [key, () => v]); });
-    const holder = holderOf(target, key);
-    if (holder !== null) {
-      steps.run(`prototype.${n} = other`, () => { holder[key] = v; });
-      steps.run(`Object.defineProperty(prototype, ${n}, {value})`, () => {
-        Object.defineProperty(holder, key, { value: v, writable: true, enumerable: true, configurable: true });
-      });
-    }
   }
   for (const key of names) {
     const n = nameOf(key);
@@ -234,10 +215,39 @@ function assignFields(steps, target, names, otherSnap, label) {
       must(Reflect.deleteProperty(target, key), 'Reflect.deleteProperty');
       return own ? undefined : NOOP;
     });
-    const holder = holderOf(target, key);
-    if (holder !== null) steps.run(`delete prototype.${n}`, () => { delete holder[key]; });
   }
   steps.run(`${label}.extra = 1 (new field)`, () => { target.extra = 1; });
+}
+
+/**
+ * bypass_guards on `target` (deliberate tampering): every name redefined past assignment
+ * (Object.defineProperty with a value and with a getter, Reflect.defineProperty,
+ * Object.defineProperties, __defineGetter__, and on the prototype that holds the
+ * property), deleted on that prototype, a symbol field added, and the prototype replaced
+ * by one that answers with the other's values.
+ */
+function bypassGuards(steps, target, names, otherSnap, label) {
+  for (const key of names) {
+    const n = nameOf(key);
+    const v = otherValue(otherSnap, key);
+    steps.run(`Object.defineProperty(${label}, ${n}, {value})`, () => {
+      Object.defineProperty(target, key, { value: v, writable: true, enumerable: true, configurable: true });
+    });
+    steps.run(`Object.defineProperty(${label}, ${n}, {get})`, () => {
+      Object.defineProperty(target, key, { get: () => v, enumerable: true, configurable: true });
+    });
+    steps.run(`Reflect.defineProperty(${label}, ${n})`, () => must(Reflect.defineProperty(target, key, { value: v }), 'Reflect.defineProperty'));
+    steps.run(`Object.defineProperties(${label}, {${n}})`, () => { Object.defineProperties(target, { [key]: { value: v } }); });
+    steps.run(`${label}.__defineGetter__(${n})`, () => { Reflect.apply(defineGetter, target, [key, () => v]); });
+    const holder = holderOf(target, key);
+    if (holder !== null) {
+      steps.run(`prototype.${n} = other`, () => { holder[key] = v; });
+      steps.run(`Object.defineProperty(prototype, ${n}, {value})`, () => {
+        Object.defineProperty(holder, key, { value: v, writable: true, enumerable: true, configurable: true });
+      });
+      steps.run(`delete prototype.${n}`, () => { delete holder[key]; });
+    }
+  }
   steps.run(`Object.defineProperty(${label}, Symbol(extra))`, () => { Object.defineProperty(target, Symbol('extra'), { value: 1 }); });
   const fake = () => {
     const proto = Object.create(Object.getPrototypeOf(target));
@@ -429,7 +439,7 @@ function reconstruct(steps, snap, Impl, args) {
   steps.note('a class constructor runs only under `new`, which makes a new object: JavaScript cannot run it again on an existing one');
 }
 
-function mutateCopy(steps, snap, names, otherSnap) {
+function mutateCopy(steps, snap, names, otherSnap, change = assignFields) {
   const means = [
     ['structuredClone', () => structuredClone(snap)],
     ['v8.deserialize(v8.serialize())', () => v8.deserialize(v8.serialize(snap))],
@@ -449,7 +459,7 @@ function mutateCopy(steps, snap, names, otherSnap) {
     let copy;
     try { copy = make(); } catch (e) { steps.run(`copy by ${label}`, () => { throw e; }); continue; }
     if (copy === null || typeof copy !== 'object') { steps.note(`${label} gave a ${typeof copy}`); continue; }
-    assignFields(steps, copy, names, otherSnap, `copy(${label})`);
+    change(steps, copy, names, otherSnap, `copy(${label})`);
   }
 }
 
@@ -550,6 +560,10 @@ export function mutateSnapshot({ m, k, seed, records, other, attempt, probes }, 
     case 'mutate_seed_after_build': mutateSeedAfterBuild(steps, ownedSeed); break;
     case 'reconstruct': reconstruct(steps, snap, Impl, otherArgs()); break;
     case 'mutate_copy': mutateCopy(steps, snap, names, otherSnap); break;
+    case 'bypass_guards':
+      bypassGuards(steps, snap, names, otherSnap, 'snapshot');
+      mutateCopy(steps, snap, names, otherSnap, bypassGuards);
+      break;
     default: throw bad(`unknown attempt \`${attempt}\``);
   }
   const notes = [];

@@ -192,7 +192,7 @@ def doc_typed(req):
 
 ATTEMPTS = ("assign_fields", "mutate_returned_bits", "mutate_returned_documents",
             "mutate_returned_lookup", "mutate_records_after_build", "mutate_seed_after_build",
-            "reconstruct", "mutate_copy")
+            "reconstruct", "mutate_copy", "bypass_guards")
 
 
 class _Steps:
@@ -296,10 +296,22 @@ def _class_swaps(steps, snap, other, names, where):
 
 
 def _assign_fields(steps, snap, other, where="snapshot"):
+    """Normal use: the language's ordinary assignment and deletion of every public name."""
     names = _public_names(snap)
     for name in names:
         value = getattr(other, name, None)
         steps.step(f"{where}.{name} = other.{name}", lambda n=name, v=value: setattr(snap, n, v))
+    for name in names:
+        steps.step(f"del {where}.{name}", lambda n=name: delattr(snap, n))
+    steps.step(f"{where}.new_field = 1", lambda: setattr(snap, "new_field", 1))
+
+
+def _bypass_guards(steps, snap, other, where="snapshot"):
+    """Deliberate tampering: past the frozen guard (object.__setattr__, the slot
+    descriptor, vars(), a swapped class) and into the referents of the object."""
+    names = _public_names(snap)
+    for name in names:
+        value = getattr(other, name, None)
         steps.step(f"object.__setattr__({where}, {name!r}, ...)",
                    lambda n=name, v=value: object.__setattr__(snap, n, v))
         steps.step(f"object.__setattr__({where}, '_{name}', ...)",
@@ -308,10 +320,8 @@ def _assign_fields(steps, snap, other, where="snapshot"):
                    lambda n=name, v=value: _descriptor_set(snap, n, v))
         steps.step(f"vars({where})[{name!r}] = ...", lambda n=name, v=value: vars(snap).__setitem__(n, v))
     for name in names:
-        steps.step(f"del {where}.{name}", lambda n=name: delattr(snap, n))
         steps.step(f"object.__delattr__({where}, {name!r})", lambda n=name: object.__delattr__(snap, n))
         steps.step(f"object.__delattr__({where}, '_{name}')", lambda n=name: object.__delattr__(snap, "_" + n))
-    steps.step(f"{where}.new_field = 1", lambda: setattr(snap, "new_field", 1))
     steps.step(f"object.__setattr__({where}, 'new_field', 1)", lambda: object.__setattr__(snap, "new_field", 1))
     _class_swaps(steps, snap, other, names, where)
     for referent in gc.get_referents(snap):
@@ -440,7 +450,7 @@ def _attempt_reconstruct(steps, snap, other, other_args):
                        lambda f=init: f(snap, *other_args))
 
 
-def _attempt_copy(steps, snap, other):
+def _attempt_copy(steps, snap, other, change=_assign_fields):
     makers = [("copy.copy", lambda: copy.copy(snap)), ("copy.deepcopy", lambda: copy.deepcopy(snap))]
     makers += [(f"pickle protocol {p}", lambda p=p: pickle.loads(pickle.dumps(snap, protocol=p)))
                for p in range(pickle.HIGHEST_PROTOCOL + 1)]
@@ -454,7 +464,7 @@ def _attempt_copy(steps, snap, other):
         clone = made[0]
         if clone is snap:
             same.append(label)
-        _assign_fields(steps, clone, other, where=f"{label} copy")
+        change(steps, clone, other, where=f"{label} copy")
     if same:
         steps.notes.append(f"{', '.join(same)} return the snapshot itself")
 
@@ -541,6 +551,9 @@ def doc_mutate(req):
             _attempt_returned_lookup(steps, snap, other, probes)
         elif attempt == "reconstruct":
             _attempt_reconstruct(steps, snap, other, other_args)
+        elif attempt == "bypass_guards":
+            _bypass_guards(steps, snap, other)
+            _attempt_copy(steps, snap, other, change=_bypass_guards)
         else:
             _attempt_copy(steps, snap, other)
     if not expressible:

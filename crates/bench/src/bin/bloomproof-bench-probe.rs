@@ -7,6 +7,16 @@
 //!   and prints the fastest and the median wall time and the process's peak resident
 //!   memory (`VmHWM`) before and after.
 //! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m.
+//! * `runner SPEC_DIR RUNS BLOOMPROOF`: the runner's own cost per request. Runs the
+//!   whole suite RUNS times through `BLOOMPROOF adapter` (a subprocess), and prints
+//!   this process's CPU time (all its threads, user and system, `CLOCK_PROCESS_CPUTIME_ID`)
+//!   during each run divided by the requests the run sent: sending, pipelining,
+//!   reading, parsing and comparing, without the adapter's CPU, which is another
+//!   process's. The spec is loaded before the clock starts. The requests are counted
+//!   as the lines the adapter's stdin received (`tee` to a file in front of it). The
+//!   same suite in process (`Subjects::rust`) is timed the same way beside it.
+//! * `runner-once SPEC_DIR BLOOMPROOF`: one such run through the adapter alone, for a
+//!   profiler.
 //! * `fnv-input PATH`: writes the fnv benchmark strings and their Rust answers as
 //!   JSON to PATH, for the Node timing script, and prints their checksum.
 
@@ -34,9 +44,15 @@ fn main() -> ExitCode {
             Err(err) => Err(format!("RUNS must be a number: {err}")),
         },
         ["snapshot"] => snapshot(),
+        ["runner", spec, runs, bloomproof] => match runs.parse() {
+            Ok(runs) => runner(Path::new(spec), runs, Path::new(bloomproof)),
+            Err(err) => Err(format!("RUNS must be a number: {err}")),
+        },
+        ["runner-once", spec, bloomproof] => runner_once(Path::new(spec), Path::new(bloomproof)),
         ["fnv-input", path] => fnv_input(Path::new(path)),
         _ => Err(
             "usage: bloomproof-bench-probe suite SPEC_DIR [RUNS] | snapshot | \
+                  runner SPEC_DIR RUNS BLOOMPROOF | runner-once SPEC_DIR BLOOMPROOF | \
                   fnv-input PATH"
                 .to_string(),
         ),
@@ -69,10 +85,7 @@ fn suite(spec_dir: &Path, runs: usize) -> Result<String, String> {
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
         let started = Instant::now();
-        let spec = bloomproof_conformance::load(spec_dir).map_err(|errors| {
-            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            format!("spec does not load:\n{}", lines.join("\n"))
-        })?;
+        let spec = load_spec(spec_dir)?;
         let report = bloomproof_conformance::run::run(&spec, &mut Subjects::rust(), None);
         let elapsed = started.elapsed().as_secs_f64() * 1e3;
         if report.failed > 0 || report.passed == 0 {
@@ -89,6 +102,102 @@ fn suite(spec_dir: &Path, runs: usize) -> Result<String, String> {
         let _ = writeln!(out, "peak_rss_kib={after}");
     }
     Ok(out)
+}
+
+/// CPU time of this process so far (every thread, user and system), in nanoseconds.
+fn process_cpu_ns() -> f64 {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    now.tv_sec as f64 * 1e9 + now.tv_nsec as f64
+}
+
+/// Loads the spec; a spec that does not load is an error naming every problem.
+fn load_spec(spec_dir: &Path) -> Result<bloomproof_conformance::Spec, String> {
+    bloomproof_conformance::load(spec_dir).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!("spec does not load:\n{}", lines.join("\n"))
+    })
+}
+
+/// Quotes `text` for `sh`.
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// The `sh` command of the adapter with a `tee` of its stdin to `log` in front of it.
+fn counted_adapter(bloomproof: &Path, log: &Path) -> String {
+    format!(
+        "tee {} | {} adapter",
+        sh_quote(&log.to_string_lossy()),
+        sh_quote(&bloomproof.to_string_lossy())
+    )
+}
+
+/// One run of the whole suite through the adapter: this process's CPU nanoseconds
+/// during it, and the requests it sent.
+fn adapter_run(
+    spec: &bloomproof_conformance::Spec,
+    bloomproof: &Path,
+) -> Result<(f64, usize), String> {
+    let log = std::env::temp_dir().join(format!("bloomproof-runner-{}.jsonl", std::process::id()));
+    let command = counted_adapter(bloomproof, &log);
+    let mut subjects = Subjects::adapter(&command, std::time::Duration::from_secs(60))?;
+    let started = process_cpu_ns();
+    let report = bloomproof_conformance::run::run(spec, &mut subjects, None);
+    let cpu = process_cpu_ns() - started;
+    // Ends the adapter (and tee) before the log is read.
+    drop(subjects);
+    if report.failed > 0 || report.passed == 0 {
+        return Err(format!(
+            "the suite failed through the adapter:\n{}",
+            report.render_text()
+        ));
+    }
+    let sent = std::fs::read(&log).map_err(|err| format!("{}: {err}", log.display()))?;
+    let _ = std::fs::remove_file(&log);
+    let requests = sent.iter().filter(|&&byte| byte == b'\n').count();
+    if requests == 0 {
+        return Err("the run through the adapter sent no requests".into());
+    }
+    Ok((cpu, requests))
+}
+
+fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, String> {
+    let mut out = String::new();
+    let spec = load_spec(spec_dir)?;
+    let (mut per_request, mut in_process, mut requests) = (Vec::new(), Vec::new(), 0);
+    for _ in 0..runs.max(1) {
+        let started = process_cpu_ns();
+        let report = bloomproof_conformance::run::run(&spec, &mut Subjects::rust(), None);
+        in_process.push((process_cpu_ns() - started) / 1e6);
+        if report.failed > 0 || report.passed == 0 {
+            return Err(format!("the suite failed:\n{}", report.render_text()));
+        }
+        let (cpu, sent) = adapter_run(&spec, bloomproof)?;
+        requests = sent;
+        per_request.push(cpu / 1e3 / sent as f64);
+    }
+    per_request.sort_by(f64::total_cmp);
+    in_process.sort_by(f64::total_cmp);
+    let _ = writeln!(out, "runner_runs={}", per_request.len());
+    let _ = writeln!(out, "runner_requests={requests}");
+    let _ = writeln!(out, "runner_cpu_us_per_request_min={:.3}", per_request[0]);
+    let _ = writeln!(
+        out,
+        "runner_cpu_us_per_request_median={:.3}",
+        per_request[per_request.len() / 2]
+    );
+    let _ = writeln!(out, "in_process_cpu_ms_min={:.3}", in_process[0]);
+    Ok(out)
+}
+
+/// One run through the adapter alone, for a profiler (`valgrind --tool=callgrind`).
+fn runner_once(spec_dir: &Path, bloomproof: &Path) -> Result<String, String> {
+    let spec = load_spec(spec_dir)?;
+    let (cpu, requests) = adapter_run(&spec, bloomproof)?;
+    Ok(format!(
+        "runner_requests={requests}\nrunner_cpu_us_per_request={:.3}\n",
+        cpu / 1e3 / requests as f64
+    ))
 }
 
 fn snapshot() -> Result<String, String> {

@@ -1,20 +1,17 @@
-//! The results matrix: the list of implementations (`vectors/check/implementations.json`),
-//! how one implementation's report is judged against its expected failures, and the
-//! matrix document that `cargo xtask matrix` writes (`target/matrix/matrix.json`).
+//! How one implementation's report is judged against its expected failures.
 //!
 //! A check of an implementation is, in the matrix, exactly one of:
 //! * **passed**: every case passed and the check is not listed;
 //! * **expected failure**: it failed and the implementation lists it, with a reason;
 //! * **stale**: it passed but the implementation lists it as an expected failure: an
 //!   error (the list no longer says the truth; remove the entry);
-//! * **unexpected failure**: it failed and is not listed: an error.
+//! * **unexpected failure**: it failed and is not listed: an error when the check is
+//!   required (a recommended one is shown and counted apart, as in a run's report).
 //!
 //! An entry naming a check the spec does not have is an error too.
 
-use crate::report::Report;
-pub use bloomproof_format::matrix::{
-    Cell, ExpectedFailure, Implementation, ImplementationResult, Implementations, Matrix, Status,
-};
+use bloomproof_conformance::report::{Level, Report};
+use bloomproof_format::matrix::{Cell, Implementation, Implementations, Matrix, Status};
 /// How many failures of one check [`judge`] names in its error lines (the cells keep
 /// them all).
 pub const FAILURES_NAMED: usize = 3;
@@ -50,7 +47,9 @@ pub fn judge(
                 "{name}: {check} passed but is listed as an expected failure ({:?}): the list is stale, remove the entry",
                 listed.map(|e| e.reason.as_str()).unwrap_or_default()
             )),
-            Status::Unexpected => {
+            // A recommended check is counted apart and never fails the matrix, as it
+            // never fails a run.
+            Status::Unexpected if outcome.level == Level::Required => {
                 for failure in failures.iter().take(FAILURES_NAMED) {
                     errors.push(format!(
                         "{name}: {check} failed unexpectedly: case {}: {}: expected {}, got {}",
@@ -64,11 +63,12 @@ pub fn judge(
                     ));
                 }
             }
-            Status::Passed | Status::ExpectedFailure => {}
+            Status::Unexpected | Status::Passed | Status::ExpectedFailure => {}
         }
         cells.push(Cell {
             check,
             status,
+            level: outcome.level,
             cases: outcome.cases,
             reason: listed.map(|e| e.reason.clone()),
             failures,
@@ -87,24 +87,26 @@ pub fn judge(
 
 /// The JSON Schemas of the implementations file, of `matrix.json` and of a
 /// `--session-from` file: (file name, text), as `cargo xtask schemas` writes them to
-/// `vectors/check/`.
+/// `spec/schemas/` (so `bloomproof spec export` writes them too).
 pub fn schemas() -> Vec<(&'static str, String)> {
-    use crate::schemas::render;
+    use bloomproof_conformance::schemas::render;
     vec![
         (
-            "implementations.schema.json",
+            "matrix-implementations.schema.json",
             render::<Implementations>(
-                "bloomproof implementations of the results matrix (vectors/check/implementations.json)",
+                "bloomproof implementations of the results matrix (bloomproof matrix --implementations FILE)",
             ),
         ),
         (
             "matrix.schema.json",
-            render::<Matrix>("bloomproof results matrix (target/matrix/matrix.json)"),
+            render::<Matrix>(
+                "bloomproof results matrix (matrix.json, written by bloomproof matrix)",
+            ),
         ),
         (
             "session-from.schema.json",
-            render::<crate::cross::ExportedSession>(
-                "a session exported by another producer (cargo xtask matrix --session-from NAME=FILE)",
+            render::<bloomproof_conformance::cross::ExportedSession>(
+                "a session exported by another producer (bloomproof matrix --session-from NAME=FILE)",
             ),
         ),
     ]
@@ -113,12 +115,14 @@ pub fn schemas() -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{CheckOutcome, Failure};
+    use bloomproof_conformance::report::{CheckOutcome, Failure};
+    use bloomproof_format::matrix::{ExpectedFailure, ImplementationResult};
 
     fn outcome(name: &str, failed: bool) -> CheckOutcome {
         CheckOutcome {
             protocol: "p".to_string(),
             name: name.to_string(),
+            level: Level::Required,
             cases: 2,
             inside_implementation: None,
             failures: if failed {
@@ -132,6 +136,8 @@ mod tests {
             } else {
                 Vec::new()
             },
+            more_failures: 0,
+            crashed: false,
             elapsed_ms: None,
         }
     }
@@ -141,7 +147,7 @@ mod tests {
             name: "py".to_string(),
             language: "Python".to_string(),
             command: Some("python3 adapter.py".to_string()),
-            version: "python3 --version".to_string(),
+            version: Some("python3 --version".to_string()),
             expected_failures: expected
                 .iter()
                 .map(|check| ExpectedFailure {
@@ -186,6 +192,16 @@ mod tests {
     }
 
     #[test]
+    fn an_unlisted_recommended_failure_is_shown_but_fails_nothing() {
+        let mut report = report();
+        report.checks[1].level = Level::Recommended;
+        let (cells, errors) = judge(&implementation(&[]), &report, &checks());
+        assert_eq!(cells[1].status, Status::Unexpected);
+        assert_eq!(cells[1].level, Level::Recommended);
+        assert_eq!(errors, Vec::<String>::new());
+    }
+
+    #[test]
     fn a_listed_check_that_passes_is_stale() {
         let (cells, errors) = judge(
             &implementation(&["p/fails", "p/passes"]),
@@ -226,6 +242,8 @@ mod tests {
             report_name: String::new(),
             passed: 1,
             total: 2,
+            recommended_passed: 0,
+            recommended_total: 0,
             cells,
             error: None,
         };

@@ -3,14 +3,14 @@
 //! JSON values than a request may hold, naming where. It keeps nothing but the keys of
 //! the objects it is inside.
 
-use bloomproof_conformance::quote;
+use crate::quote;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::HashSet;
 use std::fmt;
 
 /// What the first pass found.
 #[derive(Debug)]
-pub(crate) enum ScanError {
+pub enum ScanError {
     /// Not JSON: serde_json's own message, with line and column.
     Syntax(String),
     /// JSON, but not a request this reader accepts (duplicate key, too many values).
@@ -22,7 +22,7 @@ pub(crate) enum ScanError {
 
 /// Checks `line`: one JSON value, no duplicate key in any object, at most `max_values`
 /// values (every scalar, array, object and key counts one).
-pub(crate) fn check(line: &str, max_values: usize) -> Result<(), ScanError> {
+pub fn check(line: &str, max_values: usize) -> Result<(), ScanError> {
     let mut state = State {
         values_left: max_values,
         max_values,

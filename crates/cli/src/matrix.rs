@@ -1,0 +1,158 @@
+//! `bloomproof matrix`: the results matrix from the binary alone. The suite (the spec
+//! built into the binary, or `--spec DIR`) runs against every implementation given,
+//! side by side, then each reads what every other wrote; the page, `matrix.json`,
+//! `summary.md` and the badges are written to `--out`.
+
+use bloomproof_conformance::adapter::{DEFAULT_TIMEOUT, parse_timeout};
+use bloomproof_conformance::cross::ExportedSession;
+use bloomproof_matrix::{Implementation, Implementations};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The flags of `bloomproof matrix`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MatrixArgs {
+    /// An implementation to run, as NAME=COMMAND: an adapter command (spec/ADAPTER.md),
+    /// run with `sh -c` from the current folder. May be given several times; the
+    /// columns follow the order given, after those of --implementations.
+    #[arg(long = "impl", value_name = "NAME=COMMAND")]
+    pub implementations: Vec<String>,
+    /// A file of implementations (names, languages, commands, version commands and
+    /// expected failures; its schema is `schemas/matrix-implementations.schema.json`
+    /// of `bloomproof spec export`). Without it, the first column is this binary's Rust
+    /// implementation, in process, named `rust`.
+    #[arg(long = "implementations", value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// A session another producer exported, as NAME=FILE (a JSON object with `export`
+    /// and `view`): every implementation imports it and must show the same view.
+    #[arg(long = "session-from", value_name = "NAME=FILE")]
+    pub sessions: Vec<String>,
+    /// Run the spec in this folder instead of the one built into this binary.
+    #[arg(long = "spec", value_name = "DIR")]
+    pub spec_dir: Option<PathBuf>,
+    /// Run the vector files of this folder through every implementation too, as checks
+    /// `<protocol>/vectors.<kind>` (`cargo xtask matrix` passes `vectors`).
+    #[arg(long = "vectors", value_name = "DIR")]
+    pub vectors_dir: Option<PathBuf>,
+    /// The folder to write the matrix into (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "bloomproof-matrix")]
+    pub out: PathBuf,
+    /// Seconds an adapter has to read and answer one request [default: 20].
+    #[arg(long, value_parser = parse_timeout, value_name = "SECS", allow_hyphen_values = true)]
+    pub timeout: Option<std::time::Duration>,
+}
+
+/// `NAME=VALUE`, both parts non-empty.
+fn name_value<'a>(flag: &str, given: &'a str) -> Result<(&'a str, &'a str), String> {
+    match given.split_once('=') {
+        Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name, value)),
+        _ => Err(format!("{flag} takes NAME=VALUE, got {given:?}")),
+    }
+}
+
+/// The implementations the flags name, checked as an implementations file is.
+fn implementations(args: &MatrixArgs) -> Result<Vec<Implementation>, String> {
+    let mut list = match &args.file {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("--implementations {}: {e}", file.display()))?;
+            Implementations::parse(&text, &file.display().to_string())?.implementations
+        }
+        None => vec![Implementation {
+            name: "rust".to_string(),
+            language: "Rust".to_string(),
+            command: None,
+            version: Some(format!(
+                "echo 'bloomproof {}, in process'",
+                env!("CARGO_PKG_VERSION")
+            )),
+            expected_failures: Vec::new(),
+        }],
+    };
+    for given in &args.implementations {
+        let (name, command) = name_value("--impl", given)?;
+        list.push(Implementation {
+            name: name.to_string(),
+            language: "not given".to_string(),
+            command: Some(command.to_string()),
+            version: None,
+            expected_failures: Vec::new(),
+        });
+    }
+    let list = Implementations {
+        schema: None,
+        implementations: list,
+    };
+    list.check("the implementations given")?;
+    Ok(list.implementations)
+}
+
+fn sessions(args: &MatrixArgs) -> Result<Vec<(String, ExportedSession)>, String> {
+    args.sessions
+        .iter()
+        .map(|given| {
+            let (name, file) = name_value("--session-from", given)?;
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("--session-from {name}={file}: {e}"))?;
+            let session = serde_json::from_str(&text)
+                .map_err(|e| format!("--session-from {name}={file}: {e}"))?;
+            Ok((name.to_string(), session))
+        })
+        .collect()
+}
+
+/// Runs the matrix: exit 0 when it passed, 1 when it failed (each error on stderr), 2
+/// when the flags, the spec or a file given could not be read, or the matrix or its
+/// summary could not be written.
+pub fn matrix(args: &MatrixArgs) -> ExitCode {
+    let usage = |message: String| {
+        eprintln!("bloomproof matrix: error: {message}");
+        ExitCode::from(2)
+    };
+    let (implementations, sessions) = match (implementations(args), sessions(args)) {
+        (Ok(implementations), Ok(sessions)) => (implementations, sessions),
+        (Err(message), _) | (_, Err(message)) => return usage(message),
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => return usage(format!("cannot find this binary's path: {e}")),
+    };
+    let (mut spec, spec_version) = match crate::front::load_spec(args.spec_dir.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    if let Some(dir) = &args.vectors_dir {
+        match bloomproof_conformance::vectors::load(dir) {
+            Ok(vectors) => spec.vectors = vectors,
+            Err(errors) => return usage(errors.join("\n")),
+        }
+    }
+    let options = bloomproof_matrix::Options {
+        implementations,
+        sessions,
+        timeout: args.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        binary,
+    };
+    let progress = |line: &str| eprintln!("{line}");
+    let matrix = bloomproof_matrix::compute(&spec, spec_version, &options, &progress);
+    if let Err(message) = bloomproof_matrix::page::write(&args.out, &matrix) {
+        eprintln!("bloomproof matrix: cannot write the matrix: {message}");
+        return ExitCode::from(2);
+    }
+    if crate::front::write_stdout(&bloomproof_matrix::page::summary(&matrix)).is_err() {
+        return ExitCode::from(2);
+    }
+    eprintln!(
+        "wrote {} (index.html, failures.html, matrix.json, summary.md, badges/)",
+        args.out.display()
+    );
+    if matrix.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("the matrix failed ({} errors):", matrix.errors.len());
+        for error in &matrix.errors {
+            eprintln!("  {error}");
+        }
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,248 @@
+//! Running the matrix: the suite against every implementation, in parallel, then
+//! cross-reading among them.
+
+use crate::judge::judge;
+use bloomproof_conformance::Spec;
+use bloomproof_conformance::cross::{self, ExportedSession};
+use bloomproof_conformance::run::{Subjects, run as run_suite};
+use bloomproof_format::matrix::{Implementation, ImplementationResult, Matrix, MatrixCheck};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// What `{bloomproof}` stands for in a command.
+pub const BINARY_WORD: &str = "{bloomproof}";
+
+/// The longest a version command may take.
+const VERSION_LIMIT: Duration = Duration::from_secs(20);
+
+/// What one matrix run needs besides the spec.
+#[derive(Debug)]
+pub struct Options {
+    /// The implementations, in the order of the page's columns.
+    pub implementations: Vec<Implementation>,
+    /// Extra session producers for cross-reading: (name, exported session).
+    pub sessions: Vec<(String, ExportedSession)>,
+    /// Per adapter request.
+    pub timeout: Duration,
+    /// What `{bloomproof}` in a command stands for: the `bloomproof` binary.
+    pub binary: PathBuf,
+}
+
+/// A text quoted for `sh` (a path with spaces, say), or why it cannot be.
+pub fn shell_quote(text: &str) -> Result<String, String> {
+    shlex::try_quote(text)
+        .map(|quoted| quoted.into_owned())
+        .map_err(|e| format!("{text:?} cannot be quoted for sh: {e}"))
+}
+
+/// Runs every implementation through `spec` and cross-reading among them, from the
+/// current folder (adapter commands are relative to it). `progress` gets one line per
+/// implementation run and one for cross-reading.
+pub fn compute(
+    spec: &Spec,
+    spec_version: String,
+    options: &Options,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Matrix {
+    let checks: Vec<MatrixCheck> = spec
+        .protocols
+        .iter()
+        .flat_map(|p| {
+            p.checks.iter().map(|c| MatrixCheck {
+                name: format!("{}/{}", p.protocol, c.name),
+                asserts: c.asserts.clone(),
+                source: c.source.clone(),
+                level: c.level,
+            })
+        })
+        .collect();
+    let names: Vec<String> = checks.iter().map(|c| c.name.clone()).collect();
+    let quoted = shell_quote(&options.binary.display().to_string())
+        .unwrap_or_else(|_| options.binary.display().to_string());
+    let expand = |command: &str| command.replace(BINARY_WORD, &quoted);
+    let subjects = |command: &Option<String>| match command {
+        None => Ok(Subjects::rust()),
+        Some(command) => Subjects::adapter(&expand(command), options.timeout),
+    };
+    let list = &options.implementations;
+
+    let jobs = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(list.len())
+        .max(1);
+    let claimed = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let index = claimed.fetch_add(1, Ordering::SeqCst);
+                    let Some(implementation) = list.get(index) else {
+                        break;
+                    };
+                    let began = Instant::now();
+                    let version = implementation
+                        .version
+                        .as_deref()
+                        .map_or_else(|| "not given".to_string(), |v| version(&expand(v)));
+                    let mut result = ImplementationResult {
+                        name: implementation.name.clone(),
+                        language: implementation.language.clone(),
+                        command: implementation.command.clone(),
+                        version,
+                        report_name: String::new(),
+                        passed: 0,
+                        total: 0,
+                        recommended_passed: 0,
+                        recommended_total: 0,
+                        cells: Vec::new(),
+                        error: None,
+                    };
+                    let mut errors = Vec::new();
+                    match subjects(&implementation.command) {
+                        Ok(mut subjects) => {
+                            let report = run_suite(spec, &mut subjects, None);
+                            let (cells, found) = judge(implementation, &report, &names);
+                            result.report_name = report.implementation;
+                            result.passed = report.passed;
+                            result.total = report.passed + report.failed;
+                            result.recommended_passed = report.recommended_passed;
+                            result.recommended_total =
+                                report.recommended_passed + report.recommended_failed;
+                            result.cells = cells;
+                            errors = found;
+                        }
+                        Err(why) => {
+                            errors.push(format!("{}: cannot be run: {why}", implementation.name));
+                            result.error = Some(why);
+                        }
+                    }
+                    progress(&format!(
+                        "matrix: {} {}/{} in {:.1}s",
+                        result.name,
+                        result.passed,
+                        result.total,
+                        began.elapsed().as_secs_f64()
+                    ));
+                    if let Ok(mut results) = results.lock() {
+                        results.push((index, result, errors));
+                    }
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|(index, _, _)| *index);
+    let mut errors = Vec::new();
+    let mut implementations = Vec::new();
+    for (_, result, found) in results {
+        errors.extend(found);
+        implementations.push(result);
+    }
+
+    let mut participants = Vec::new();
+    for implementation in list {
+        match subjects(&implementation.command) {
+            Ok(subjects) => participants.push((implementation.name.clone(), subjects)),
+            Err(why) => errors.push(format!(
+                "{}: cannot be run for cross-reading: {why}",
+                implementation.name
+            )),
+        }
+    }
+    let began = Instant::now();
+    let grids = cross::run(&mut participants, &options.sessions);
+    drop(participants);
+    progress(&format!(
+        "matrix: cross-reading in {:.1}s",
+        began.elapsed().as_secs_f64()
+    ));
+    errors.extend(cross::errors(&grids));
+    Matrix {
+        spec_version,
+        ran_at: now_utc(),
+        checks,
+        implementations,
+        cross: grids,
+        errors,
+    }
+}
+
+/// The first line a version command prints, or why there is none.
+fn version(command: &str) -> String {
+    let child = Command::new("sh")
+        .args(["-c", command])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => return format!("unknown (cannot run {command:?}: {e})"),
+    };
+    let began = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if began.elapsed() < VERSION_LIMIT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return format!("unknown ({command:?} did not finish)");
+            }
+        }
+    }
+    match child.wait_with_output() {
+        Ok(output) => {
+            let text = String::from_utf8_lossy(&output.stdout);
+            match text.lines().map(str::trim).find(|l| !l.is_empty()) {
+                Some(line) if output.status.success() => line.chars().take(200).collect(),
+                _ => format!("unknown ({command:?}: {})", output.status),
+            }
+        }
+        Err(e) => format!("unknown ({command:?}: {e})"),
+    }
+}
+
+/// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
+fn now_utc() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_of_a_run_is_rfc_3339_in_utc_to_the_second() {
+        let now = now_utc();
+        assert_eq!(now.len(), "2026-11-30T13:05:09Z".len(), "{now}");
+        assert!(now.ends_with('Z') && now.as_bytes()[10] == b'T', "{now}");
+    }
+
+    #[test]
+    fn a_version_command_gives_its_first_line_or_why_not() {
+        assert_eq!(version("printf '\\n  v1.2  \\nrest'"), "v1.2");
+        assert!(
+            version("exit 3").starts_with("unknown ("),
+            "{}",
+            version("exit 3")
+        );
+    }
+
+    #[test]
+    fn shell_quoting_survives_a_quote() {
+        let quoted = shell_quote("/a b/it's").expect("quotable");
+        let echoed = Command::new("sh")
+            .args(["-c", &format!("printf %s {quoted}")])
+            .output()
+            .expect("sh runs");
+        assert_eq!(String::from_utf8_lossy(&echoed.stdout), "/a b/it's");
+        assert!(shell_quote("nul\0").is_err());
+    }
+}

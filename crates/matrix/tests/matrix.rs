@@ -1,0 +1,220 @@
+//! The matrix in process: judged, written and rendered, with the Rust implementation
+//! only (no adapter, no browser).
+
+use bloomproof_conformance::cross::{Difference, Grid, GridCell};
+use bloomproof_conformance::report::Level;
+use bloomproof_matrix::page::{Tally, failures_html, html, summary};
+use bloomproof_matrix::{Cell, Implementations, Matrix, Options, Status, compute};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn spec() -> (bloomproof_conformance::Spec, String) {
+    let spec = bloomproof_conformance::embedded::load().expect("the embedded spec loads");
+    (spec, bloomproof_conformance::embedded::embedded_version())
+}
+
+fn options(file: &str) -> Options {
+    Options {
+        implementations: Implementations::parse(file, "test")
+            .expect("valid")
+            .implementations,
+        sessions: Vec::new(),
+        timeout: Duration::from_secs(20),
+        binary: PathBuf::from("unused"),
+    }
+}
+
+#[test]
+fn a_stale_expected_failure_fails_the_matrix() {
+    let (spec, version) = spec();
+    let matrix = compute(
+        &spec,
+        version,
+        &options(
+            r#"{"implementations": [{"name": "rust", "language": "Rust", "version": "echo planted",
+               "expected_failures": [{"check": "doc-membership-v1/every_stage_pinned", "reason": "planted stale entry"}]}]}"#,
+        ),
+        &|_| {},
+    );
+    assert_eq!(
+        matrix.errors,
+        [
+            "rust: doc-membership-v1/every_stage_pinned passed but is listed as an expected failure (\"planted stale entry\"): the list is stale, remove the entry"
+        ]
+    );
+    let rust = &matrix.implementations[0];
+    assert_eq!(rust.version, "planted");
+    let stale: Vec<&Cell> = rust
+        .cells
+        .iter()
+        .filter(|c| c.status == Status::Stale)
+        .collect();
+    assert_eq!(stale.len(), 1);
+    assert_eq!(rust.passed, rust.total);
+    // Every check carries what it asserts and its source, as checks.json says.
+    let check = matrix
+        .checks
+        .iter()
+        .find(|c| c.name == "doc-membership-v1/every_stage_pinned")
+        .expect("the check is a row");
+    let documented = spec.protocols[0]
+        .checks
+        .iter()
+        .find(|c| c.name == "every_stage_pinned")
+        .expect("documented");
+    assert_eq!(check.asserts, documented.asserts);
+    assert_eq!(check.source, documented.source);
+    // The page and the summary say so.
+    let page = html(&matrix);
+    assert!(page.contains(">STALE<span class=\"visually-hidden\">: rust on doc-membership-v1/every_stage_pinned</span>"));
+    assert!(page.contains("Failed</span>: 1 error"));
+    assert!(page.contains(&format!(
+        "<span class=\"asserts\">{}</span>",
+        documented.asserts.replace('"', "&quot;").replace('\'', "&#39;")
+    )));
+    assert!(summary(&matrix).contains("* rust: doc-membership-v1/every_stage_pinned: STALE"));
+    // The failures page holds the stale row only.
+    let failures = failures_html(&matrix);
+    assert_eq!(failures.matches("data-cell=").count(), 1, "{failures}");
+    // Cross-reading of the one implementation with itself is all equal.
+    for grid in &matrix.cross {
+        assert_eq!(grid.cells.len(), 1);
+        assert!(grid.cells[0].passed, "{:?}", grid.cells[0]);
+    }
+}
+
+#[test]
+fn the_summary_counts_each_protocol_apart() {
+    let (spec, version) = spec();
+    let mut matrix = compute(
+        &spec,
+        version,
+        &options(r#"{"implementations": [{"name": "rust", "language": "Rust"}]}"#),
+        &|_| {},
+    );
+    assert_eq!(matrix.implementations[0].version, "not given");
+    let count = |p: usize, level: Level| {
+        spec.protocols[p]
+            .checks
+            .iter()
+            .filter(|c| c.level == level)
+            .count()
+    };
+    let (doc, doc_recommended) = (count(0, Level::Required), count(0, Level::Recommended));
+    let fnv = count(1, Level::Required);
+    assert!(
+        doc_recommended > 0,
+        "doc-membership-v1 has a recommended check"
+    );
+    let tally = |m: &Matrix, p: &str| Tally::of(&m.implementations[0], &m.checks, p);
+    let recommended = format!(", recommended {doc_recommended}/{doc_recommended}");
+    assert_eq!(
+        tally(&matrix, "doc-membership-v1").text(),
+        format!("{doc}/{doc} passed{recommended}")
+    );
+    // A planted failure, an expected one and a missing cell are counted where they are.
+    let cells = &mut matrix.implementations[0].cells;
+    cells[0].status = Status::Unexpected;
+    cells[1].status = Status::ExpectedFailure;
+    cells.retain(|c| !c.check.ends_with("/estimates_pinned"));
+    assert_eq!(
+        tally(&matrix, "doc-membership-v1").text(),
+        format!(
+            "{}/{doc} passed, 1 failed, 1 expected failure{recommended}",
+            doc - 2
+        )
+    );
+    assert_eq!(
+        tally(&matrix, "fnv1a-utf16-v1").text(),
+        format!("{}/{fnv} passed, 1 errored (not run)", fnv - 1)
+    );
+    let text = summary(&matrix);
+    assert!(
+        text.contains("| doc-membership-v1 | fnv1a-utf16-v1 |"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_page_links_a_failing_cross_reading_cell_to_what_differed() {
+    let cell = |producer: &str, reader: &str, passed: bool| GridCell {
+        producer: producer.to_string(),
+        reader: reader.to_string(),
+        passed,
+        compared: 3,
+        differences: if passed {
+            Vec::new()
+        } else {
+            vec![Difference {
+                case: "seed-example".to_string(),
+                what: "b's view after importing a's export".to_string(),
+                expected: "a's view at the export".to_string(),
+                actual: "view.counters.false_positives: missing".to_string(),
+            }]
+        },
+        more: 0,
+    };
+    let matrix = Matrix {
+        spec_version: "0".repeat(64),
+        ran_at: "1970-01-01T00:00:00Z".to_string(),
+        checks: Vec::new(),
+        implementations: Vec::new(),
+        cross: vec![Grid {
+            protocol: "fnv1a-utf16-v1".to_string(),
+            producers: vec!["a".to_string(), "b".to_string()],
+            readers: vec!["a".to_string(), "b".to_string()],
+            cells: vec![
+                cell("a", "a", true),
+                cell("a", "b", false),
+                cell("b", "a", true),
+                cell("b", "b", true),
+            ],
+        }],
+        errors: Vec::new(),
+    };
+    let page = html(&matrix);
+    assert!(page.contains(
+        "<td class=\"differs\"><a href=\"#x-0-1\" data-cell=\"x-0-1\">differs (1)<span class=\"visually-hidden\">: a read by b</span></a></td>"
+    ));
+    assert!(page.contains("<section class=\"detail\" id=\"x-0-1\" tabindex=\"-1\"><h3><code>fnv1a-utf16-v1</code> written by a, read by b: differs</h3>"));
+    assert!(page.contains("<td><code>view.counters.false_positives: missing</code></td>"));
+    assert_eq!(page.matches("class=\"equal\"").count(), 3);
+    assert!(summary(&matrix).contains("| a | equal | DIFFERS |"));
+    // The failures page keeps the grid (one pair differs) and that pair's details, open,
+    // and no script.
+    let failures = failures_html(&matrix);
+    assert!(failures.contains("id=\"x-0-1\""));
+    assert!(!failures.contains("id=\"x-0-0\""));
+    assert!(failures.contains("<details id=\"cross-details-0\" open>"));
+    assert!(!failures.contains("<script"));
+}
+
+#[test]
+fn the_matrix_is_written_with_its_badges() {
+    let (spec, version) = spec();
+    let matrix = compute(
+        &spec,
+        version,
+        &options(r#"{"implementations": [{"name": "rust", "language": "Rust"}]}"#),
+        &|_| {},
+    );
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let out = dir.path().join("m");
+    std::fs::create_dir_all(out.join("badges")).expect("made");
+    std::fs::write(out.join("badges/old.json"), "{}").expect("written");
+    bloomproof_matrix::page::write(&out, &matrix).expect("written");
+    for file in [
+        "index.html",
+        "failures.html",
+        "matrix.json",
+        "summary.md",
+        "badges/rust.json",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    assert!(!out.join("badges/old.json").exists(), "an old badge stays");
+    let read: Matrix =
+        serde_json::from_str(&std::fs::read_to_string(out.join("matrix.json")).expect("read"))
+            .expect("matrix.json reads back");
+    assert_eq!(read, matrix);
+}
