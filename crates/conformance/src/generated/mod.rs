@@ -23,11 +23,11 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
 
 /// How many shrinking steps one failure may take (each is one or a few requests).
-pub const SHRINK_STEPS_MAX: u32 = 512;
+pub const SHRINK_STEPS_MAX: u32 = 256;
 
 /// How many rounds of [`search`]'s reductions one failure may take (each round is one
 /// pipelined batch of candidates).
-pub const REDUCTION_ROUNDS_MAX: u32 = 64;
+pub const REDUCTION_ROUNDS_MAX: u32 = 32;
 
 /// The largest `count` a case may ask for, and the largest `--random N`.
 pub const COUNT_MAX: u32 = 100_000;
