@@ -634,13 +634,23 @@ def session_rule_cases():
               (op("set_draft", field="query", value="+1"), ok(active=True)),
               (op("reset"), ok(active=True)),
               (op("set_draft", field="m", value="7"), ok(active=False)),
-              (op("set_draft", field="m", value="x"), ok(active=False, drafts={"m": "x"}))]
+              (op("set_draft", field="m", value="x"), ok(active=False, drafts={"m": "x"})),
+              # 5.2: a digit string too long for a 64-bit integer is out of range, not invalid;
+              # leading zeros do not count.
+              (op("set_draft", field="m", value="99999999999999999999"), ok(active=False)),
+              (op("create"), err("out_of_range")),
+              (op("set_draft", field="m", value="00000000000000000008"), ok(active=False)),
+              (op("set_draft", field="k", value="000000000000000000012"), ok(active=False)),
+              (op("create"), ok(active=True, params={"m": 8, "k": 12})),
+              (op("set_draft", field="k", value="18446744073709551617"), ok(active=False)),
+              (op("create"), err("out_of_range"))]
     out.append(script("drafts/almost-denote", "parameter_change_discards_filter", steps, ["rule"],
                       "SESSION.md 5.1: a draft denotes a parameter when it is one or more ASCII digits whose value equals it. "
                       "\"08\", \"0008\", \"01\" keep an m = 8, k = 1 filter; a space on either side, a sign, a decimal point, an "
                       "exponent, a hex prefix, the empty text, another value and non-ASCII digits (U+FF18, U+0668, U+FF11) "
                       "discard it, and setting the value back does not bring it back. The insert and query drafts never "
-                      "discard; with no filter a draft is only stored."))
+                      "discard; with no filter a draft is only stored. SESSION.md 5.2: twenty 9s and 2^64 + 1 are out_of_range at "
+                      "create (not invalid_draft); twenty digits of leading zeros and 8 (or 12) are 8 (or 12)."))
     # 3 and 5.7: panels survive every operation but set_panel and import.
     both = {"positions": True, "model": True}
     out.append(script("panels/after-operations", "reset_keeps_drafts",
@@ -664,6 +674,101 @@ def session_rule_cases():
                       "SESSION.md 3 and 5.7: nothing but set_panel changes a panel (an import replaces the whole session): "
                       "panels opened before any filter stay open through create, insert, query, insert_example, reset, a "
                       "discard, a rejected step and a roundtrip; the fixture's import brings its own panels."))
+    # 5.1, step 1: a rejected draft is not stored and does not discard the filter.
+    out.append(script("drafts/too-long-keeps-filter", "parameter_change_discards_filter",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), ok(distinct_entries=1)),
+                          (op("set_draft", field="m", value="9" * 1025), err("too_long")),
+                          (op("set_draft", field="k", value="2" * 1025), err("too_long")),
+                          (op("set_draft", field="m", value="0" * 1024), ok(active=False, drafts={"m": "0" * 1024})),
+                      ], ["rule", "error", "bound"],
+                      "SESSION.md 5.1: a draft over 1024 code units is rejected (too_long) before anything is stored, so the "
+                      "filter stays (the runner checks the view is unchanged); a 1024-unit draft that does not denote 8 is "
+                      "stored and discards it."))
+    # 7: the rate's value is fp / neg as a floating-point number.
+    out.append(script("rate-value", "query_counters",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}),
+                          (op("query", value="i"), ok(rate=rate(1, 1))),
+                          (op("query", value="b"), ok(rate=rate(1, 2))),
+                          (op("query", value="c"), ok(counters=counters(3, 1), rate={"state": "defined", "false_positives": 1, "negative_queries": 3, "value": 1 / 3})),
+                          (op("query", value="i"), ok(rate=rate(2, 4))),
+                          (op("query", value="d"), ok(rate={"state": "defined", "false_positives": 2, "negative_queries": 5, "value": 0.4})),
+                          (op("query", value="e"), ok(rate={"state": "defined", "false_positives": 2, "negative_queries": 6, "value": 2 / 6})),
+                      ], ["rule", "seed-figure"],
+                      "SESSION.md 7: rate.value is false_positives / negative_queries as a float (1/3, 2/5, 1/3 again), not "
+                      "rounded. m = 8, k = 1: \"a\" and \"i\" on bit 4 (the seed's figures), b, c, d, e on 5, 2, 3, 0, clear."))
+    # 6: insert_many of 0 does nothing and succeeds, with or without a filter.
+    out.append(script("insert-many-zero", "distinct_entry_limit",
+                      [(op("insert_many", prefix="e", count=0), ok(active=False)),
+                       (op("insert_many", prefix="e", count=1), err("no_active_filter"))] +
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert_many", prefix="e", count=0), ok(active=True, distinct_entries=0, history=[])),
+                          (op("insert_many", prefix="e", count=2), ok(distinct_entries=2, history=[{"units": utf16("e1")}, {"units": utf16("e0")}])),
+                      ], ["rule", "error"],
+                      "SESSION.md 6 and 5.10: insert_many inserts prefix + 0, 1, ... (no padding); count 0 does nothing and "
+                      "succeeds, also with no filter; count > 0 with no filter is no_active_filter."))
+    # 10, step 17: with a full history and no new insertion in it, the file's counters
+    # may exceed the replay's, by a valid pair only.
+    full = ["w%d" % i for i in range(300)]
+    bits = bits_after(1024, 1, full)
+    zz = utf16("zz")
+    (p,) = positions(1024, 1, zz)
+    assert bits[p] == "0"  # derived: "zz" is definitely absent, so the replay counts 1/0
+    zz_last = ('{"kind":"query","value":"zz","display":"\\"zz\\"","h1":%d,"h2":%d,"positions":[{"index":0,"position":%d,"before":false,"after":false}],"outcome":"definitely_absent"}'
+               % (hashes(zz) + (p,)))
+    def full_history(neg, fp):
+        return export_text('{"m":1024,"k":1}', '{"m":"1024","k":"1","insert":"","query":""}', ['"%s"' % w for w in full],
+                           '{"negative_queries":%d,"false_positives":%d}' % (neg, fp), zz_last,
+                           ['{"kind":"query","value":"zz","outcome":"definitely_absent"}'] * 256,
+                           '{"positions":false,"model":false}')
+    out.append(script("full-history-extra-counts", "invalid_import_keeps_state",
+                      [(s, {}) for s in KEPT] + [
+                          (op("import_text", text=full_history(300, 45)), err("invalid")),
+                          (op("import_text", text=full_history(255, 0)), err("invalid")),
+                          (op("import_text", text=full_history(300, 44)), ok(distinct_entries=300, counters=counters(300, 44), rate=rate(44, 300))),
+                          (op("import_text", text=full_history(256, 0)), ok(distinct_entries=300, counters=counters(256, 0))),
+                      ], ["rule", "error", "derived", "bound"],
+                      "SESSION.md 10, step 17, written out by hand in the layout of section 9: m = 1024, k = 1, 300 entries "
+                      "and a full history of 256 queries of \"zz\" (definitely absent, derived) with no new insertion, so "
+                      "the counts before its oldest item are unknown: the replay gives 256/0 and the file's counters may "
+                      "exceed it by a valid pair. 300/44 (44 extra false positives among 44 extra negative queries) and "
+                      "256/0 are accepted and kept; 300/45 (45 extra false positives among 44: invalid although 45 <= 300) "
+                      "and 255/0 (fewer than the replay) are invalid."))
+    # 10, step 18: every field of the last operation is compared with the replay.
+    last = VALID["last_operation"]
+    def with_last(**change):
+        return mutate(lambda d: d["last_operation"].update(change))
+    wrong = [("kind", with_last(kind="insert")), ("value", with_last(value="a")), ("outcome", with_last(outcome="definitely_absent")),
+             ("display", with_last(display="\"x\"")), ("display-unescaped", with_last(display='"[55296]"')),
+             ("h1", with_last(h1=last["h1"] + 1)), ("h2", with_last(h2=last["h2"] ^ 2)),
+             ("no-positions", with_last(positions=[])), ("two-positions", with_last(positions=last["positions"] * 2)),
+             ("index", with_last(positions=[dict(last["positions"][0], index=1)])),
+             ("position", with_last(positions=[dict(last["positions"][0], position=6)])),
+             ("before", with_last(positions=[dict(last["positions"][0], before=False)])),
+             ("after", with_last(positions=[dict(last["positions"][0], after=False)])),
+             ("missing", mutate(lambda d: d.update(last_operation=None)))]
+    out.append(script("last-operation-fields", "invalid_import_keeps_state",
+                      [(s, {}) for s in KEPT] + [(op("import", document=d), err("invalid")) for _, d in wrong] +
+                      [(op("import", document=VALID), ok(distinct_entries=8))],
+                      ["rule", "error", "lone-surrogate"],
+                      "SESSION.md 10, step 18: the fixture with one field of its last operation changed (" +
+                      ", ".join(name for name, _ in wrong) + "): each invalid; the fixture itself imports."))
+    # 5.6 and the table of 5: reset needs a filter (an error, not a no-op), as do
+    # insert_example, insert and query; set_panel never fails.
+    none = [(op(name, **kw), err("no_active_filter")) for name, kw in
+            (("reset", {}), ("insert_example", {}), ("insert", {"value": "a"}), ("query", {"value": "a"}))]
+    out.append(script("reset/no-filter", "reset_keeps_drafts",
+                      none + [(op("set_panel", panel="model", open=True), ok(active=False, panels={"positions": False, "model": True}))] +
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), ok(distinct_entries=1)),
+                          (op("reset"), ok(active=True, distinct_entries=0)),
+                          (op("reset"), ok(active=True, distinct_entries=0)),
+                          (op("set_draft", field="k", value="2"), ok(active=False)),
+                      ] + none, ["rule", "error"],
+                      "SESSION.md 5.6 (note: reset with no filter is an error, not a no-op) and the table of section 5: on a "
+                      "new session and after a discard, reset, insert_example, insert and query are no_active_filter and change "
+                      "nothing; reset of an empty filter is accepted."))
     # 5.5: insert_example on a filter that already holds entries: the letters already there
     # are recorded as duplicates, in order; each new one resets the counters.
     hist = [{"kind": "insert", "units": [ord(c)], "display": '"%s"' % c, "outcome": "new"} for c in "hgfedcb"]
@@ -790,7 +895,7 @@ def session_rule_cases():
                        (op("insert", value="a"), ok(estimates={"m": 8, "k": 1, "n": 1, "classic": 0.1175030974154046, "finite_m": 0.125, "exact": 0.125, "optimal_k": 6})),
                        (op("insert", value="a"), ok(estimates={"n": 1, "exact": 0.125, "optimal_k": 6})),
                        (op("query", value="b"), ok(estimates={"n": 1, "exact": 0.125})),
-                       (op("insert", value="i"), ok(estimates=view_estimates(8, 1, 2))),
+                       (op("insert", value="i"), ok(bits_set=1, distinct_entries=2, estimates=view_estimates(8, 1, 2))),
                        (op("insert", value="j"), ok(estimates=view_estimates(8, 1, 3))),
                        (op("reset"), ok(estimates=zero)),
                        (op("set_draft", field="k", value="12"), ok(estimates=None)),
@@ -799,7 +904,7 @@ def session_rule_cases():
                        (op("roundtrip"), ok(estimates={"n": 1, "exact": 0.18023423533325167})),
                        ], ["rule", "exact-rational", "seed-figure"],
                       "SESSION.md 7 and 8: the view's estimates are estimates(m, k, n) with n the distinct entries: null with no "
-                      "filter, all 0 and optimal_k 1 at n = 0, SESSION.md 8's figures for (8, 1, 1) and (8, 12, 1) (exact "
+                      "filter, all 0 and optimal_k 1 at n = 0 (bits_set 1 with the entries a and i, both on bit 4), SESSION.md 8's figures for (8, 1, 1) and (8, 12, 1) (exact "
                       "0.18023423533325167), unchanged by a duplicate and by a query, back to n = 0 after reset; the rest "
                       "exact-rational."))
     return out
@@ -1084,6 +1189,34 @@ def cases():
                       "keeps the counters; the roundtrip must give back the same view. Afterwards w0 (an entry with no "
                       "history item) is a duplicate and the history drops w45. With m = 8, k = 1 the 300 entries give the "
                       "bits " + bits_after(8, 1, words) + " (derived), so \"zz\" is a " + zz_outcome + "."))
+    # counters at their maximum saturate (SESSION.md 5.4) and the export stays readable
+    # (SESSION.md 10, step 17)
+    top = 2 ** 64 - 1
+    a_query = {"kind": "query", "value": "a", "outcome": "truly_present"}
+    at_max = {"format": "bloomproof-session", "version": 1, "protocol": "fnv1a-utf16-v1",
+              "params": {"m": 8, "k": 1}, "drafts": {"m": "8", "k": "1", "insert": "", "query": ""},
+              "entries": ["a"], "counters": counters(top, top),
+              "last_operation": {"kind": "query", "value": "a", "display": "\"a\"",
+                                 "h1": hashes(utf16("a"))[0], "h2": hashes(utf16("a"))[1],
+                                 "positions": [{"index": 0, "position": positions(8, 1, utf16("a"))[0],
+                                                "before": True, "after": True}],
+                                 "outcome": "truly_present"},
+              "history": [a_query] * 256, "panels": {"positions": False, "model": False}}
+    assert positions(8, 1, utf16("b")) != positions(8, 1, utf16("a")) == positions(8, 1, utf16("i"))
+    out.append(script("counters/saturate-at-max", "export_import_round_trip",
+                      [(op("import", document=at_max), ok(active=True, counters=counters(top, top))),
+                       (op("query", value="b"),
+                        ok(counters=counters(top, top), last_operation={"outcome": "definitely_absent"},
+                           rate={"state": "defined", "false_positives": top, "negative_queries": top, "value": 1.0})),
+                       (op("roundtrip"), ok(counters=counters(top, top), last_operation={"outcome": "definitely_absent"})),
+                       (op("query", value="i"), ok(counters=counters(top, top), last_operation={"outcome": "false_positive"})),
+                       (op("roundtrip"), ok(counters=counters(top, top)))],
+                      ["rule", "bound"],
+                      "Counters at 2^64-1 saturate (SESSION.md 5.4): a definitely_absent query of \"b\" and a "
+                      "false_positive query of \"i\" (bit 4 of \"a\", m = 8, k = 1) leave both at 2^64-1, never "
+                      "2^64, which no export may hold. The full history (256 items, no new insertion) makes import "
+                      "step 17 compare the file's counters with the replayed ones; at 2^64-1 it skips the comparison "
+                      "of the two differences, so each roundtrip reads the export back with the same view."))
     # import size
     out.append(script("two-mib", "import_size_limit",
                       [(s, {}) for s in create(8, 1)] + [
@@ -1138,6 +1271,10 @@ def cases():
     # estimates; the second row: optimal k away from the first row's points (SESSION.md 8,
     # step 5), among them points where rounding m/n * ln 2 misses the minimum of classic
     # ((18, 5): 2.50 -> 2, but k = 3 is lower; (15, 7) and (1024, 490): 1, but 2 is lower)
+    # Out of range, the inputs are clamped first (SESSION.md 8, step 1): the same figures
+    # as the clamped points.
+    for (m, k, n), clamped in [((2000, 20, 5000), (1024, 12, 1024)), ((4, 0, 3), (8, 1, 3))]:
+        out.append(case("clamped-m%d-k%d-n%d" % (m, k, n), "estimates_pinned", "estimates", {"m": m, "k": k, "n": n}, estimates(*clamped), ["exact-rational", "bound"]))
     for m, k, n in [(8, 1, 8), (8, 1, 1), (64, 3, 10), (1024, 12, 1024), (1024, 1, 1), (100, 7, 14), (512, 4, 0), (8, 12, 1024), (1000, 5, 200),
                     (8, 12, 1), (8, 1, 2), (64, 1, 1), (100, 3, 7), (18, 3, 5), (15, 2, 7), (1024, 2, 490), (200, 12, 30)]:
         e = estimates(m, k, n)

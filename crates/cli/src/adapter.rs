@@ -19,8 +19,8 @@ use bloomproof_conformance::subject::{
 use bloomproof_conformance::{doc_checks, fnv_checks, lines, quote};
 use bloomproof_format::DocParams;
 use bloomproof_format::adapter::{
-    DigestResult, ErrorBody, MutateResult, MutationOutcome, PositionsResult, Response,
-    TriplesResult, TypedResult,
+    ADAPTER_PROTOCOL, DigestResult, ErrorBody, ImplementationInfo, MutateResult, MutationOutcome,
+    PositionsResult, Response, Start, Started, TriplesResult, TypedResult,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -29,6 +29,8 @@ use std::io::{BufRead, Write};
 /// A parsed request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
+    /// The handshake (`start`, which names no protocol).
+    Start(Start),
     /// For `doc-membership-v1`.
     Doc(DocOp),
     /// For `fnv1a-utf16-v1`.
@@ -111,6 +113,11 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
         id: id.clone(),
         message,
     };
+    if object.get("op").and_then(Value::as_str) == Some("start") {
+        return serde_json::from_value(Value::Object(object))
+            .map(|start| (id.clone(), Request::Start(start)))
+            .map_err(|err| fail(quote::shorten_quotes(&format!("bad request: {err}"))));
+    }
     let protocol = match object.remove("protocol") {
         Some(Value::String(protocol)) => protocol,
         _ => return Err(fail("`protocol` must be a string".into())),
@@ -123,12 +130,31 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
             return Err(fail(format!("unknown protocol {}", quote::prefix(other))));
         }
     };
-    let request =
-        request.map_err(|err| fail(quote::shorten_quotes(&format!("bad request: {err}"))))?;
+    let request = request.map_err(|err| {
+        let message = quote::name_huge_integers(&err.to_string(), line);
+        fail(quote::shorten_quotes(&format!("bad request: {message}")))
+    })?;
     if let Request::Fnv(FnvOp::Session { script }) = &request {
         script_fits(script.len()).map_err(fail)?;
     }
     Ok((id, request))
+}
+
+/// The handshake's answer of `bloomproof adapter`: the production crates, both
+/// protocols.
+pub fn started() -> Started {
+    Started {
+        adapter_protocol: ADAPTER_PROTOCOL,
+        implementation: ImplementationInfo {
+            name: "bloomproof".to_string(),
+            language: "Rust".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        protocols: vec![
+            doc_checks::PROTOCOL.to_string(),
+            fnv_checks::PROTOCOL.to_string(),
+        ],
+    }
 }
 
 fn too_large(message: String) -> SubjectError {
@@ -266,6 +292,9 @@ fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
 pub fn answer(request: &Request) -> Answer<Value> {
     let (mut doc, mut fnv) = (RustDoc, RustFnv);
     match request {
+        // Whatever version the runner speaks, the answer says which this one speaks:
+        // the runner judges the difference.
+        Request::Start(Start::Start { .. }) => json(started()),
         Request::Doc(op) => match op {
             DocOp::Sha256 { data } => json(DigestResult {
                 digest: Hex(doc.sha256(&data.0)?),

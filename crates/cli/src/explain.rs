@@ -70,7 +70,7 @@ pub struct FnvArgs {
 fn bytes(hex_text: Option<&str>, text: Option<&str>, what: &str) -> Result<Vec<u8>, String> {
     match (hex_text, text) {
         (Some(h), _) => {
-            hex::decode(h.trim()).map_err(|err| format!("--{what}-hex {}: {err}", prefix(h)))
+            bloomproof_format::decode_hex(h.trim()).map_err(|err| format!("--{what}-hex: {err}"))
         }
         (None, Some(t)) => Ok(t.as_bytes().to_vec()),
         (None, None) => Ok(Vec::new()),
@@ -82,7 +82,21 @@ fn units(args: &FnvArgs) -> Result<Vec<u16>, String> {
         return Ok(fnv::units(text));
     }
     let raw = args.units_hex.as_deref().unwrap_or_default();
-    let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | ',')).collect();
+    // Each character is judged where the user wrote it (spaces and commas count), so a
+    // position in a message points at the character.
+    let mut digits = Vec::new();
+    for (position, c) in raw.chars().enumerate() {
+        if matches!(c, ' ' | ',') {
+            continue;
+        }
+        let Some(digit) = c.to_digit(16) else {
+            return Err(format!(
+                "--units-hex {}: character {position} (counting from 0, spaces included), {c:?}, is not a hex digit; give each code unit as four hex digits, such as 0061",
+                prefix(raw)
+            ));
+        };
+        digits.push(digit);
+    }
     if digits.is_empty() || !digits.len().is_multiple_of(4) {
         return Err(format!(
             "--units-hex {}: {} hex digits; each code unit takes exactly four",
@@ -90,11 +104,12 @@ fn units(args: &FnvArgs) -> Result<Vec<u16>, String> {
             digits.len()
         ));
     }
-    let bytes =
-        hex::decode(&digits).map_err(|err| format!("--units-hex {}: {err}", prefix(raw)))?;
-    Ok(bytes
-        .chunks_exact(2)
-        .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
+    Ok(digits
+        .chunks_exact(4)
+        .map(|unit| {
+            unit.iter()
+                .fold(0u16, |acc, &d| (acc << 4) | u16::try_from(d).unwrap_or(0))
+        })
         .collect())
 }
 

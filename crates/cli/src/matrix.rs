@@ -17,8 +17,7 @@ pub struct MatrixArgs {
     /// columns follow the order given, after those of --implementations.
     #[arg(long = "impl", value_name = "NAME=COMMAND")]
     pub implementations: Vec<String>,
-    /// A file of implementations (names, languages, commands, version commands and
-    /// expected failures; its schema is `schemas/matrix-implementations.schema.json`
+    /// A file of implementations (names, commands and expected failures; its schema is `schemas/matrix-implementations.schema.json`
     /// of `bloomproof spec export`). Without it, the first column is this binary's Rust
     /// implementation, in process, named `rust`.
     #[arg(long = "implementations", value_name = "FILE")]
@@ -60,12 +59,7 @@ fn implementations(args: &MatrixArgs) -> Result<Vec<Implementation>, String> {
         }
         None => vec![Implementation {
             name: "rust".to_string(),
-            language: "Rust".to_string(),
             command: None,
-            version: Some(format!(
-                "echo 'bloomproof {}, in process'",
-                env!("CARGO_PKG_VERSION")
-            )),
             expected_failures: Vec::new(),
         }],
     };
@@ -73,9 +67,7 @@ fn implementations(args: &MatrixArgs) -> Result<Vec<Implementation>, String> {
         let (name, command) = name_value("--impl", given)?;
         list.push(Implementation {
             name: name.to_string(),
-            language: "not given".to_string(),
             command: Some(command.to_string()),
-            version: None,
             expected_failures: Vec::new(),
         });
     }

@@ -7,6 +7,11 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
 
+/// A shell command's prefix that answers the adapter protocol's handshake (the first
+/// line of every run) as an adapter of both protocols would, so that a fake adapter
+/// written as a shell command misbehaves only after it: `format!("{HANDSHAKE} {cmd}")`.
+const HANDSHAKE: &str = r#"read -r _; printf '%s\n' '{"id":0,"result":{"adapter_protocol":2,"implementation":{"name":"fake","language":"sh","version":"0"},"protocols":["doc-membership-v1","fnv1a-utf16-v1"]}}';"#;
+
 fn conformance(timeout: &str) -> (Option<i32>, String) {
     run_with("--timeout", timeout)
 }
@@ -15,7 +20,13 @@ fn run_with(flag: &str, value: &str) -> (Option<i32>, String) {
     let out = Command::new(BIN)
         .args(["conformance", "--spec"])
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec"))
-        .args(["--impl", "exit 0", flag, value, "empty_snapshot"])
+        .args([
+            "--impl",
+            &format!("{HANDSHAKE} exit 0"),
+            flag,
+            value,
+            "empty_snapshot",
+        ])
         .output()
         .unwrap();
     (

@@ -112,13 +112,13 @@ fn fnv_explain_shows_the_arithmetic() {
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let long = "00".repeat(65);
-    let cases: [((&str, &[&str]), &str); 6] = [
+    let cases: [((&str, &[&str]), &str); 9] = [
         (
             (
                 "explain doc-membership-v1 --m 16 --k 3 --seed-hex 6c616 --item-text x",
                 &[],
             ),
-            "--seed-hex \"6c616\"",
+            "--seed-hex: bad hex \"6c616\": odd number of hex digits (5)",
         ),
         (
             ("explain doc-membership-v1 --m 513 --k 3 --item-text x", &[]),
@@ -142,6 +142,23 @@ fn bad_input_is_one_line_and_exit_2() {
         (
             ("positions fnv1a-utf16-v1 --m 8 --k 13 --text a", &[]),
             "k = 13 is out of bounds",
+        ),
+        // Issue 24 (F18): a character that is not a hex digit is named as written, at
+        // its place in what was given (spaces count).
+        (
+            ("explain fnv1a-utf16-v1 --m 8 --k 3 --units-hex", &["éééé"]),
+            "character 0 (counting from 0, spaces included), 'é', is not a hex digit",
+        ),
+        (
+            (
+                "explain fnv1a-utf16-v1 --m 8 --k 3 --units-hex",
+                &["0061 00zz"],
+            ),
+            "character 7 (counting from 0, spaces included), 'z', is not a hex digit",
+        ),
+        (
+            ("explain doc-membership-v1 --m 16 --k 3 --item-hex", &["é1"]),
+            "'é' at offset 0 is not a hex digit",
         ),
     ];
     for (args, needle) in cases {

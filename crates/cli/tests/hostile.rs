@@ -12,6 +12,11 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
 
+/// A shell command's prefix that answers the adapter protocol's handshake (the first
+/// line of every run) as an adapter of both protocols would, so that a fake adapter
+/// written as a shell command misbehaves only after it: `format!("{HANDSHAKE} {cmd}")`.
+const HANDSHAKE: &str = r#"read -r _; printf '%s\n' '{"id":0,"result":{"adapter_protocol":2,"implementation":{"name":"fake","language":"sh","version":"0"},"protocols":["doc-membership-v1","fnv1a-utf16-v1"]}}';"#;
+
 fn spec() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
 }
@@ -31,21 +36,21 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A Python adapter whose every answer is `answer` (a Python expression of the
-/// request's `id`, `i`).
+/// A Python adapter that answers the handshake, then answers every request with
+/// `answer` (a Python expression of the request's `id`, `i`).
 fn python_adapter(dir: &Path, answer: &str) -> String {
     let path = dir.join("adapter.py");
     std::fs::write(
         &path,
         format!(
-            "import sys, json\nfor line in sys.stdin:\n    try:\n        i = json.loads(line).get('id')\n    except Exception:\n        i = None\n    sys.stdout.write({answer} + '\\n')\n    sys.stdout.flush()\n"
+            "import sys, json\nsys.stdin.readline()\nprint('{{\"id\":0,\"result\":{{\"adapter_protocol\":2,\"implementation\":{{\"name\":\"fake\",\"language\":\"Python\",\"version\":\"0\"}},\"protocols\":[\"doc-membership-v1\",\"fnv1a-utf16-v1\"]}}}}', flush=True)\nfor line in sys.stdin:\n    try:\n        i = json.loads(line).get('id')\n    except Exception:\n        i = None\n    sys.stdout.write({answer} + '\\n')\n    sys.stdout.flush()\n"
         ),
     )
     .unwrap();
     format!("python3 {}", path.display())
 }
 
-/// Waits (at most 10 s) until `ready` holds.
+/// Waits (at most 30 s, for a loaded machine) until `ready` holds.
 fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
     let started = Instant::now();
     while !ready() {
@@ -120,7 +125,8 @@ fn sigterm_and_sigint_end_the_adapter_group_without_a_kill_program() {
 #[test]
 fn the_run_deadline_ends_a_slow_adapter_and_says_so() {
     let started = Instant::now();
-    let out = conformance(&["--impl", "sleep 300", "--timeout", "60", "--deadline", "1"]);
+    let slow = format!("{HANDSHAKE} sleep 300");
+    let out = conformance(&["--impl", &slow, "--timeout", "60", "--deadline", "1"]);
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
@@ -139,7 +145,7 @@ fn an_adapter_that_cannot_start_is_one_paragraph_and_exit_2() {
     let err = text(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("the adapter `/nonexistent/x` did not answer its first request"),
+        err.contains("the adapter `/nonexistent/x` did not answer the handshake"),
         "{err}"
     );
     assert!(err.contains("/nonexistent/x: not found"), "{err}");
@@ -150,7 +156,9 @@ fn a_crash_names_its_cause_from_stderr_beyond_the_tail() {
     // The cause comes first, then 300 lines of noise: the tail alone would hide it.
     let out = conformance(&[
         "--impl",
-        "echo 'fatal error: stack overflow' >&2; i=0; while [ $i -lt 300 ]; do echo \"goroutine $i [running]:\" >&2; i=$((i+1)); done; exit 2",
+        &format!(
+            "{HANDSHAKE} echo 'fatal error: stack overflow' >&2; i=0; while [ $i -lt 300 ]; do echo \"goroutine $i [running]:\" >&2; i=$((i+1)); done; exit 2"
+        ),
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
@@ -408,7 +416,7 @@ fn spec_files_must_be_small_regular_files() {
     assert_eq!(code, Some(2));
     assert!(
         err.contains(
-            "huge.json: 2147483648 bytes, larger than a spec file may be (33554432 bytes, 32 MiB)"
+            "huge.json: 2147483648 bytes, larger than a spec file may be (8388608 bytes, 8 MiB)"
         ),
         "{err}"
     );
@@ -500,4 +508,27 @@ fn a_request_of_exactly_16_mib_ending_in_crlf_is_served() {
     let answer = text(&out.stdout);
     assert!(answer.starts_with(r#"{"id":1,"result":"#), "{answer}");
     assert!(answer.contains(r#""positions":[4]"#), "{answer}");
+}
+
+#[test]
+fn an_integer_beyond_64_bits_is_named_so() {
+    use std::io::Write;
+    let mut adapter = Command::new(BIN)
+        .arg("adapter")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = adapter.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"id\":1,\"protocol\":\"fnv1a-utf16-v1\",\"op\":\"positions\",\"m\":18446744073709551616,\"k\":1,\"units\":[97]}\n")
+        .unwrap();
+    drop(stdin);
+    let answer = text(&adapter.wait_with_output().unwrap().stdout);
+    assert!(
+        answer
+            .contains("integer out of range: \\\"18446744073709551616\\\" does not fit in 64 bits"),
+        "{answer}"
+    );
+    assert!(!answer.contains("floating point"), "{answer}");
 }

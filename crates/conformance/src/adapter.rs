@@ -244,6 +244,10 @@ impl DocSubject for AdapterDoc {
             .unwrap_or_default()
     }
 
+    fn started(&self) -> Option<bloomproof_format::adapter::Started> {
+        self.0.lock().ok()?.started().cloned()
+    }
+
     fn between_checks(&mut self) -> Between {
         match self.0.lock() {
             Ok(mut process) => process.between_checks(),

@@ -4,6 +4,7 @@
 
 use crate::adapter::{RESPONSE_MAX, STDERR_KEPT};
 use crate::subject::{Answer, Between, SubjectError};
+use bloomproof_format::adapter::{ADAPTER_PROTOCOL, Start, Started};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, VecDeque};
@@ -63,6 +64,8 @@ pub struct AdapterProcess {
     /// Responses that were `bad_request` errors, and the first one's message.
     bad_requests: u64,
     first_bad_request: Option<String>,
+    /// What the adapter's handshake said, once it said it.
+    started: Option<Started>,
 }
 
 /// The longest an error's `kind` or `field` from an adapter is shown, in characters.
@@ -90,14 +93,20 @@ static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
 /// gone) is ignored: the group's leader is killed and reaped directly as well.
 #[cfg(unix)]
 fn kill_group(group: u32) {
+    send_kill(group);
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.remove(&group);
+    }
+}
+
+/// SIGKILL to the process group `group`, errors ignored.
+#[cfg(unix)]
+fn send_kill(group: u32) {
     if let Some(pid) = i32::try_from(group)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
     {
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-    if let Ok(mut groups) = GROUPS.lock() {
-        groups.remove(&group);
     }
 }
 
@@ -119,12 +128,13 @@ fn end_groups_on_signals() {
         };
         let _ = spawn_thread("signals", move || {
             if let Some(signal) = signals.forever().next() {
-                let groups: Vec<u32> = GROUPS
+                // The list stays locked until the exit: no adapter starts after the
+                // kill (a start waits for the lock).
+                let groups = GROUPS
                     .lock()
-                    .map(|groups| groups.iter().copied().collect())
-                    .unwrap_or_default();
-                for group in groups {
-                    kill_group(group);
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                for &group in groups.iter() {
+                    send_kill(group);
                 }
                 std::process::exit(128 + signal);
             }
@@ -211,12 +221,16 @@ impl AdapterProcess {
     /// per request (for writing it and reading its response).
     pub fn start(command: &str, timeout: Duration) -> Result<Self, String> {
         end_groups_on_signals();
+        // The list of groups is held from before the spawn until the new group is in
+        // it: a signal in between waits for it, so no group escapes the handler.
+        let mut groups = GROUPS.lock().ok();
         let mut child = spawn_adapter(command)
             .map_err(|err| format!("cannot start adapter `{command}`: {err}"))?;
         let group = child.id();
-        if let Ok(mut groups) = GROUPS.lock() {
+        if let Some(groups) = groups.as_mut() {
             groups.insert(group);
         }
+        drop(groups);
         let mut process = AdapterProcess {
             command: command.to_string(),
             child: None,
@@ -226,7 +240,8 @@ impl AdapterProcess {
             lines: None,
             stderr: Arc::new(Mutex::new(VecDeque::new())),
             stderr_closed: Arc::new(AtomicBool::new(false)),
-            next_id: 1,
+            // The handshake is request #0; the checks' requests count from 1.
+            next_id: 0,
             timeout,
             dead: None,
             run_deadline: None,
@@ -235,6 +250,7 @@ impl AdapterProcess {
             answered_now: 0,
             bad_requests: 0,
             first_bad_request: None,
+            started: None,
         };
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -268,7 +284,94 @@ impl AdapterProcess {
         process.to_writer = Some(to_writer);
         process.written = Some(written);
         process.lines = Some(lines);
+        process.handshake()?;
         Ok(process)
+    }
+
+    /// What the adapter's handshake said: who answers and the protocols it implements.
+    pub fn started(&self) -> Option<&Started> {
+        self.started.as_ref()
+    }
+
+    /// The handshake, the first exchange of every start of the adapter: a `start`
+    /// request, answered with the version the adapter speaks, who it is and the
+    /// protocols it implements. Anything else is one paragraph saying what was
+    /// expected, what came and where the changes between versions are listed.
+    fn handshake(&mut self) -> Result<(), String> {
+        let start = Start::Start {
+            adapter_protocol: ADAPTER_PROTOCOL,
+        };
+        let answer = match self.send(None, &start) {
+            Pending::Sent { id, request, sent } => self.receive(id, &request, sent),
+            Pending::NotQueued { id, request } => Err(self.not_queued(id, &request)),
+            Pending::Done(answer) => answer,
+        };
+        let command = crate::quote::untrusted(&self.command, 200);
+        let paragraph = |what: String| {
+            format!(
+                "the adapter `{command}` {what}. This runner speaks adapter protocol version {ADAPTER_PROTOCOL}: it opens every run with {{\"id\": 0, \"op\": \"start\", \"adapter_protocol\": {ADAPTER_PROTOCOL}}} and expects, before any other request, one line {{\"id\": 0, \"result\": {{\"adapter_protocol\": {ADAPTER_PROTOCOL}, \"implementation\": {{\"name\": ..., \"language\": ..., \"version\": ...}}, \"protocols\": [\"doc-membership-v1\", \"fnv1a-utf16-v1\"]}}}}. ADAPTER.md (sections \"Handshake\" and \"Changes\"; `bloomproof spec export DIR` writes it) says what each version changed."
+            )
+        };
+        let value = match answer {
+            Ok(value) => value,
+            Err(SubjectError::Rejected { kind, message, .. }) => {
+                return Err(paragraph(format!(
+                    "answered the handshake with an error ({}: {}), as an adapter of version 1 of the adapter protocol, which had no handshake, does",
+                    crate::quote::untrusted(&kind, NAME_SHOWN),
+                    crate::quote::untrusted(&message, MESSAGE_SHOWN)
+                )));
+            }
+            Err(SubjectError::Broken(why)) => {
+                return Err(paragraph(format!("did not answer the handshake: {why}")));
+            }
+        };
+        let started: Started = serde_json::from_value(value.clone()).map_err(|err| {
+            paragraph(format!(
+                "answered the handshake with {}, which is not a start result ({})",
+                shorten(&value.to_string()),
+                crate::quote::untrusted(&err.to_string(), 200)
+            ))
+        })?;
+        if started.adapter_protocol != ADAPTER_PROTOCOL {
+            return Err(paragraph(format!(
+                "speaks adapter protocol version {}",
+                started.adapter_protocol
+            )));
+        }
+        let info = &started.implementation;
+        for (what, text) in [
+            ("name", &info.name),
+            ("language", &info.language),
+            ("version", &info.version),
+        ] {
+            if text.trim().is_empty() || text.chars().count() > 200 {
+                return Err(paragraph(format!(
+                    "gave an implementation {what} of {} characters in its handshake: 1 to 200 are allowed",
+                    text.chars().count()
+                )));
+            }
+        }
+        let known = [crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL];
+        let mut seen = Vec::new();
+        for protocol in &started.protocols {
+            if !known.contains(&protocol.as_str()) || seen.contains(&protocol) {
+                return Err(paragraph(format!(
+                    "listed the protocol {} in its handshake: each of {} may be listed once",
+                    crate::quote::untrusted(protocol, NAME_SHOWN),
+                    known.join(" and ")
+                )));
+            }
+            seen.push(protocol);
+        }
+        if started.protocols.is_empty() {
+            return Err(paragraph("listed no protocol in its handshake".into()));
+        }
+        // The handshake is no answer a check asked for: the counts of answers (which
+        // tell an adapter that never answers from one that crashed) leave it out.
+        self.answered = self.answered.saturating_sub(1);
+        self.answered_now = self.answered_now.saturating_sub(1);
+        self.started = Some(started);
+        Ok(())
     }
 
     /// The command line.
@@ -454,7 +557,7 @@ impl AdapterProcess {
                 let Some(op) = ops.next() else {
                     break;
                 };
-                pending.push_back(self.send(protocol, op));
+                pending.push_back(self.send(Some(protocol), op));
             }
             let Some(front) = pending.pop_front() else {
                 return results;
@@ -472,8 +575,9 @@ impl AdapterProcess {
         }
     }
 
-    /// Queues one request for the writer thread.
-    fn send(&mut self, protocol: &str, op: &impl Serialize) -> Pending {
+    /// Queues one request for the writer thread; `protocol` is `None` for the
+    /// handshake, which names none.
+    fn send(&mut self, protocol: Option<&str>, op: &impl Serialize) -> Pending {
         let id = self.next_id;
         self.next_id += 1;
         let mut object = match serde_json::to_value(op) {
@@ -485,7 +589,9 @@ impl AdapterProcess {
             }
         };
         object.insert("id".into(), json!(id));
-        object.insert("protocol".into(), json!(protocol));
+        if let Some(protocol) = protocol {
+            object.insert("protocol".into(), json!(protocol));
+        }
         let line = Value::Object(object).to_string();
         if let Some(why) = &self.dead {
             return Pending::Done(Err(SubjectError::Broken(format!(

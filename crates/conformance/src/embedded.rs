@@ -72,9 +72,9 @@ pub fn version<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> String {
     bloomproof_format::encode_hex(&hasher.finalize())
 }
 
-/// The largest spec file read from a folder: 32 MiB (the largest file of the spec is
+/// The largest spec file read from a folder: 8 MiB (the largest file of the spec is
 /// under 3 MB).
-pub const FILE_MAX: u64 = 32 << 20;
+pub const FILE_MAX: u64 = 8 << 20;
 
 /// The most spec files read from a folder.
 pub const FILES_MAX: usize = 1000;
@@ -92,7 +92,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
         );
     }
     let too_big = |size: String| {
-        format!("{size} bytes, larger than a spec file may be ({FILE_MAX} bytes, 32 MiB)")
+        format!("{size} bytes, larger than a spec file may be ({FILE_MAX} bytes, 8 MiB)")
     };
     if metadata.len() > FILE_MAX {
         return Err(too_big(metadata.len().to_string()));

@@ -192,10 +192,15 @@ impl Loader {
         case: Option<&str>,
         value: serde_json::Value,
     ) -> Option<T> {
-        match serde_json::from_value(value) {
+        match T::deserialize(&value) {
             Ok(typed) => Some(typed),
             Err(err) => {
-                self.error(file, case, err.to_string());
+                // serde_json reads an integer beyond 64 bits as a float: say what it is.
+                let message = crate::quote::name_huge_integers(
+                    &err.to_string(),
+                    &huge_as_integers(&value).unwrap_or_default(),
+                );
+                self.error(file, case, message);
                 None
             }
         }
@@ -373,6 +378,13 @@ impl Loader {
                 );
                 continue;
             }
+            if let Some(why) = raw
+                .get("input")
+                .and_then(|input| beyond_bounds(input, "input"))
+            {
+                self.error(&cases_path, Some(&id), why);
+                continue;
+            }
             case_ids.entry(check.clone()).or_default().push(id.clone());
             if let Some(flags) = raw.get("flags").and_then(|v| v.as_array()) {
                 for flag in flags {
@@ -448,6 +460,75 @@ impl Loader {
             },
             generation: crate::generated::Generation::fresh(),
         })
+    }
+}
+
+/// The first number of `value` that is a whole float beyond 64-bit integers, written
+/// as an integer (`18446744073709551616`): the integer serde_json read as a float.
+fn huge_as_integers(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::Number(n) => n
+            .as_f64()
+            .filter(|f| n.is_f64() && f.fract() == 0.0 && f.abs() >= 9.2e18)
+            .map(|f| format!("{f:.0}")),
+        serde_json::Value::Array(items) => items.iter().find_map(huge_as_integers),
+        serde_json::Value::Object(map) => map.values().find_map(huge_as_integers),
+        _ => None,
+    }
+}
+
+/// The largest `m`, `n` or `count` a case's input may give (spec/README.md, "Bounds").
+pub const CASE_SIZE_MAX: u64 = 1 << 16;
+
+/// The largest `k` a case's input may give.
+pub const CASE_K_MAX: u64 = 256;
+
+/// The largest `bytes` or `units` number a case's input may give (a padded import, a
+/// save of that many code units): 16 MiB.
+pub const CASE_BYTES_MAX: u64 = 16 << 20;
+
+/// The most items of one array in a case's input.
+pub const CASE_ARRAY_MAX: usize = 1 << 16;
+
+/// The most characters of one string in a case's input: 4 MiB.
+pub const CASE_STRING_MAX: usize = 4 << 20;
+
+/// Where `value` (a case's input, at `path`) gives a size the runner would have to
+/// compute or allocate without bound: an `m`, `n` or `count` above
+/// [`CASE_SIZE_MAX`], a `k` above [`CASE_K_MAX`], a `bytes` or `units` above
+/// [`CASE_BYTES_MAX`], an array of more than [`CASE_ARRAY_MAX`] items or a string of
+/// more than [`CASE_STRING_MAX`] characters; the first one found, named by its path.
+fn beyond_bounds(value: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => map.iter().find_map(|(key, item)| {
+            let limit = match key.as_str() {
+                "m" | "n" | "count" => Some(CASE_SIZE_MAX),
+                "k" => Some(CASE_K_MAX),
+                "bytes" | "units" => Some(CASE_BYTES_MAX),
+                _ => None,
+            };
+            let here = format!("{path}.{key}");
+            match (limit, item) {
+                (Some(limit), Value::Number(n)) if n.as_u64().is_none_or(|n| n > limit) => Some(
+                    format!("`{here}` is {n}, beyond the bound of {limit} a case may give (spec/README.md, \"Bounds\")"),
+                ),
+                _ => beyond_bounds(item, &here),
+            }
+        }),
+        Value::Array(items) if items.len() > CASE_ARRAY_MAX => Some(format!(
+            "`{path}` has {} items, beyond the bound of {CASE_ARRAY_MAX} a case may give (spec/README.md, \"Bounds\")",
+            items.len()
+        )),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| beyond_bounds(item, &format!("{path}[{i}]"))),
+        Value::String(text) if text.chars().nth(CASE_STRING_MAX).is_some() => Some(format!(
+            "`{path}` is a string of {} bytes, beyond the bound of {CASE_STRING_MAX} characters a case may give (spec/README.md, \"Bounds\")",
+            text.len()
+        )),
+        _ => None,
     }
 }
 

@@ -73,9 +73,104 @@ pub fn shorten_quotes(message: &str) -> String {
     out
 }
 
+/// The first integer literal of the JSON text `json` (outside strings) too large for
+/// 64 bits (above 2^64 - 1, or below -2^63), if any.
+fn first_huge_integer(json: &str) -> Option<&str> {
+    let bytes = json.as_bytes();
+    let mut at = 0;
+    let mut in_string = false;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if in_string {
+            match b {
+                b'\\' => at += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            at += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+            at += 1;
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let start = at;
+            while at < bytes.len()
+                && matches!(bytes[at], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+            {
+                at += 1;
+            }
+            let token = json.get(start..at).unwrap_or_default();
+            let integer = token.trim_start_matches('-');
+            if !integer.is_empty() && integer.bytes().all(|b| b.is_ascii_digit()) {
+                let fits = if token.starts_with('-') {
+                    token.parse::<i64>().is_ok()
+                } else {
+                    token.parse::<u64>().is_ok()
+                };
+                if !fits {
+                    return Some(token);
+                }
+            }
+            continue;
+        }
+        at += 1;
+    }
+    None
+}
+
+/// serde_json's `message` about the JSON text `json`, with a number it read as
+/// floating point because it is an integer too large for 64 bits (`invalid type:
+/// floating point `1.8446744073709552e+19``) called what it is: an integer out of range,
+/// quoted as written.
+pub fn name_huge_integers(message: &str, json: &str) -> String {
+    const FLOAT: &str = "invalid type: floating point `";
+    let Some(start) = message.find(FLOAT) else {
+        return message.to_string();
+    };
+    let Some(huge) = first_huge_integer(json) else {
+        return message.to_string();
+    };
+    let rest = message.get(start + FLOAT.len()..).unwrap_or_default();
+    let Some(end) = rest.find('`') else {
+        return message.to_string();
+    };
+    let after = rest.get(end + 1..).unwrap_or_default();
+    format!(
+        "{}integer out of range: {} does not fit in 64 bits{after}",
+        message.get(..start).unwrap_or_default(),
+        prefix(huge)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_integers_are_named_not_called_floats() {
+        let json = r#"{"s":"99999999999999999999","m":18446744073709551616,"k":1.5e30}"#;
+        assert_eq!(
+            name_huge_integers(
+                "invalid type: floating point `1.8446744073709552e+19`, expected u64",
+                json
+            ),
+            "integer out of range: \"18446744073709551616\" does not fit in 64 bits, expected u64"
+        );
+        assert_eq!(
+            first_huge_integer(r#"{"m":18446744073709551615,"k":-9223372036854775808}"#),
+            None
+        );
+        assert_eq!(
+            first_huge_integer(r#"[-9223372036854775809]"#),
+            Some("-9223372036854775809")
+        );
+        // A true float keeps serde's words.
+        let float = "invalid type: floating point `1.5`, expected u64";
+        assert_eq!(name_huge_integers(float, r#"{"m":1.5}"#), float);
+    }
 
     #[test]
     fn short_text_is_quoted_whole() {

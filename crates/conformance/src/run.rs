@@ -5,6 +5,7 @@ use crate::model::{DocCase, FnvCase};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::{Between, DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks, generated};
+use bloomproof_format::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -272,10 +273,18 @@ pub fn run_with_threads(
     let started = Instant::now();
     let mut report = Report {
         implementation: subjects.name(),
+        adapter: subjects.doc.started(),
         ..Report::default()
+    };
+    let implements = |protocol: &str| {
+        report
+            .adapter
+            .as_ref()
+            .is_none_or(|started| started.protocols.iter().any(|p| p == protocol))
     };
     let mut jobs: Vec<Job<'_>> = Vec::new();
     let mut ran: Vec<Vec<&str>> = Vec::new();
+    let mut not_implemented = Vec::new();
     for (index, protocol) in spec.protocols.iter().enumerate() {
         let mut names = Vec::new();
         for check in &protocol.checks {
@@ -284,7 +293,6 @@ pub fn run_with_threads(
                 continue;
             }
             names.push(check.name.as_str());
-            jobs.push((index, check.name.as_str()));
         }
         // The accumulated digests, after the documented checks (`accumulated.json`).
         let full = format!("{}/{}", protocol.protocol, crate::accumulated::CHECK);
@@ -292,7 +300,6 @@ pub fn run_with_threads(
             && filter.is_none_or(|f| full.contains(f))
         {
             names.push(crate::accumulated::CHECK);
-            jobs.push((index, crate::accumulated::CHECK));
         }
         // The vector files of `--vectors`.
         for loaded in spec
@@ -303,11 +310,21 @@ pub fn run_with_threads(
             let full = format!("{}/{}", protocol.protocol, loaded.check());
             if filter.is_none_or(|f| full.contains(f)) {
                 names.push(loaded.check());
-                jobs.push((index, loaded.check()));
             }
         }
+        if !implements(&protocol.protocol) {
+            if !names.is_empty() {
+                not_implemented.push(NotImplemented {
+                    protocol: protocol.protocol.clone(),
+                    checks: names.len(),
+                });
+            }
+            names.clear();
+        }
+        jobs.extend(names.iter().map(|name| (index, *name)));
         ran.push(names);
     }
+    report.not_implemented = not_implemented;
     let forks = forks(subjects, threads.min(jobs.len()));
     let threads = forks.len() + 1;
     let stopped = Mutex::new(None);

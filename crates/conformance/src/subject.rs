@@ -86,6 +86,12 @@ pub struct RawParams {
 pub trait DocSubject {
     /// A short name for reports.
     fn name(&self) -> String;
+
+    /// What the implementation's handshake said (an adapter's; `None` in process):
+    /// who answers and the protocols it implements.
+    fn started(&self) -> Option<bloomproof_format::adapter::Started> {
+        None
+    }
     /// Between two checks (and after the last): whether the run goes on. An adapter
     /// that ended during the check is started again ([`Between::Restarted`]); one that
     /// never answered, or whose run deadline passed, stops the run. In process: always

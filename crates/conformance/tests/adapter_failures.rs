@@ -8,10 +8,18 @@ use bloomproof_conformance::{Report, load};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// A shell command's prefix that answers the adapter protocol's handshake (the first
+/// line of every run) as an adapter of both protocols would, so that a fake adapter
+/// written as a shell command misbehaves only after it: `format!("{HANDSHAKE} {cmd}")`.
+const HANDSHAKE: &str = r#"read -r _; printf '%s\n' '{"id":0,"result":{"adapter_protocol":2,"implementation":{"name":"fake","language":"sh","version":"0"},"protocols":["doc-membership-v1","fnv1a-utf16-v1"]}}';"#;
+
+/// A run against `command`, which answers the handshake first (every fake here
+/// misbehaves after it).
 fn run_against(command: &str, filter: &str) -> (Report, Duration) {
     let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
     let started = Instant::now();
-    let mut subjects = Subjects::adapter(command, Duration::from_millis(500)).unwrap();
+    let command = format!("{HANDSHAKE} {command}");
+    let mut subjects = Subjects::adapter(&command, Duration::from_millis(500)).unwrap();
     let report = run(&spec, &mut subjects, Some(filter));
     (report, started.elapsed())
 }
@@ -246,7 +254,9 @@ fn a_request_the_adapter_does_not_read_times_out_on_writing() {
     use bloomproof_conformance::model::Hex;
     use bloomproof_conformance::subject::SubjectError;
     let started = Instant::now();
-    let mut process = AdapterProcess::start("sleep 30", Duration::from_millis(500)).unwrap();
+    let mut process =
+        AdapterProcess::start(&format!("{HANDSHAKE} sleep 30"), Duration::from_millis(500))
+            .unwrap();
     // 2 MB of hex: far more than a pipe holds, so the write blocks.
     let op = DocOp::Sha256 {
         data: Hex(vec![0xab; 1 << 20]),
@@ -283,7 +293,7 @@ fn stragglers_of_an_adapter_that_exits_are_killed_on_drop() {
     let marker = "sleep 298.75";
     {
         let process = bloomproof_conformance::adapter::AdapterProcess::start(
-            &format!("{marker} & cat >/dev/null"),
+            &format!("{HANDSHAKE} {marker} & cat >/dev/null"),
             Duration::from_millis(500),
         )
         .unwrap();

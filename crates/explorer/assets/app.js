@@ -425,9 +425,10 @@ function refresh(options) {
 const MSG_FIELDS = { 'filter-msg': ['m', 'k'], 'ops-msg': ['insert', 'query'] };
 
 /** A refused change's error goes once its cause is gone: after any accepted change of
- * the filter, every error about the filter's fields and operations is cleared. */
+ * the filter, every error about a refused change (a field, an operation, a file or a
+ * link that changed nothing) is cleared. */
 function clearStaleErrors() {
-  for (const id of ['filter-msg', 'ops-msg']) {
+  for (const id of ['filter-msg', 'ops-msg', 'session-msg', 'share-msg', 'notice']) {
     if ($(id).classList.contains('error')) showMsg(id, '');
   }
   markInvalid([]);
@@ -610,7 +611,15 @@ function renderLast() {
       el('strong', { id: 'last-outcome', 'data-outcome': last.outcome, text: outcomeText(last.outcome) }), '. ',
       el('span', { class: 'hint', id: 'last-positions', text: `Positions in order: ${last.positions.map((step) => step.position).join(', ')}.` })),
     characters(last.units),
+    // Below 992 px the counters come after the grid: the rate is repeated here.
+    el('p', { class: 'hint narrow-only', id: 'last-rate', text: `Observed false-positive rate: ${rateText(view.rate)}; n = ${view.distinct_entries}.` }),
   );
+}
+
+function rateText(rate) {
+  return rate.state === 'defined'
+    ? `${rate.false_positives}/${rate.negative_queries} = ${number(rate.value)}`
+    : 'undefined (no query of an absent string yet)';
 }
 
 /** Names of characters that text rendering hides or shows as something else. */
@@ -686,10 +695,7 @@ function renderCounters() {
   $('bits-set').textContent = view.params ? `${view.bits_set} / ${view.params.m}` : '0';
   $('neg').textContent = String(view.counters.negative_queries);
   $('fp').textContent = String(view.counters.false_positives);
-  const rate = view.rate;
-  $('rate').textContent = rate.state === 'defined'
-    ? `${rate.false_positives}/${rate.negative_queries} = ${number(rate.value)}`
-    : 'undefined (no query of an absent string yet)';
+  $('rate').textContent = rateText(view.rate);
 }
 
 // ---- the bit grid

@@ -394,6 +394,16 @@ function shareFragment(m, k, entries) {
   return `#share=${Buffer.from(JSON.stringify({ v: 1, m, k, entries })).toString('base64url')}`;
 }
 
+/** axe-core finds no violation in the page as it is now. */
+async function assertAxeClean(page, state) {
+  const found = await page.evaluate(async (source) => {
+    if (!window.axe) (0, eval)(source);
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  }, AXE_SOURCE);
+  assert.deepEqual(found, [], `axe in ${state}`);
+}
+
 /** A harness for the enclosing suite: opened and loaded before its tests, closed after. */
 function suiteHarness(server) {
   const h = new Harness(server);
@@ -914,14 +924,7 @@ describe('once: the session for cross-reading, axe, screenshots, timing, the sin
 
   test('axe-core finds no violation in the main states, light and dark', async () => {
     const { page } = h;
-    const run = async (state) => {
-      const found = await page.evaluate(async (source) => {
-        if (!window.axe) (0, eval)(source);
-        const result = await window.axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
-      }, AXE_SOURCE);
-      assert.deepEqual(found, [], `axe in ${state}`);
-    };
+    const run = (state) => assertAxeClean(page, state);
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
       await h.create(64, 3);
@@ -1092,16 +1095,19 @@ describe('the page as a person meets it, and the page loses no work', () => {
         }
         await h.waitText('#rate', /^1\/2 = 0\.5$/);
       }
-      // Below 992 px one column: the grid follows the result and its counters directly.
+      assert.equal(await page.evaluate(boxes, ['#last-rate']).then((b) => b['#last-rate']), null, 'the rate is not repeated on a wide screen');
+      // Below 992 px one column: the grid right after the result (which repeats the
+      // rate), the counters after the grid.
       await page.setViewportSize({ width: 375, height: 800 });
       await h.waitLayout(375);
       await h.submit('#query', 'c');
       await h.waitText('#last', /"c"/);
-      const seen = await page.evaluate(boxes, ['#query', '#last', '#state', '#bits', '#bitbox', '#plot']);
-      assert.ok(seen['#last'].top >= seen['#query'].bottom && seen['#state'].top >= seen['#last'].bottom, JSON.stringify(seen));
-      // Between the counters and the Bits section: the two buttons and one hint only.
-      assert.ok(seen['#bits'].top > seen['#state'].bottom && seen['#bits'].top - seen['#state'].bottom < 280, JSON.stringify(seen));
-      assert.ok(seen['#bitbox'].bottom < seen['#plot'].top, JSON.stringify(seen));
+      const seen = await page.evaluate(boxes, ['#query', '#last', '#state', '#bits', '#bitbox', '#plot', '#last-rate']);
+      assert.ok(seen['#last'].top >= seen['#query'].bottom, JSON.stringify(seen));
+      assert.ok(seen['#bits'].top >= seen['#last'].bottom && seen['#bits'].top - seen['#last'].bottom < 40, JSON.stringify(seen));
+      assert.ok(seen['#state'].top >= seen['#bitbox'].bottom && seen['#plot'].top >= seen['#state'].bottom, JSON.stringify(seen));
+      assert.ok(seen['#last-rate'], 'the rate repeated in the result at 375 px');
+      assert.equal(await h.text('#last-rate'), `Observed false-positive rate: ${await h.text('#rate')}; n = ${await h.text('#n')}.`);
       // The operation brings its result into view (the field is near the screen's foot).
       await h.until('the result in view at 375 px', () => {
         const r = document.querySelector('#last').getBoundingClientRect();
@@ -1126,6 +1132,7 @@ describe('the page as a person meets it, and the page loses no work', () => {
       'U+FEFF byte order mark (zero width no-break space)', 'U+007F delete', 'U+0085 next line', 'U+0009 tab',
       'é', '😀', 'U+D800 lone surrogate'];
     await everyView(h, async (width, scheme) => {
+      if (width === 1280) await assertAxeClean(page, `${scheme}: characters named by code point`);
       const chips = await page.$$eval('#last-chars .ch', (nodes) => nodes.map((node) => node.textContent));
       assert.deepEqual(chips, expected, `${width} ${scheme}`);
       assert.match(await h.text('#last-chars'), /^11 characters, 8 shown by code point:/);
@@ -1247,6 +1254,7 @@ describe('the page as a person meets it, and the page loses no work', () => {
       for (const mode of ['linear', 'log', 'difference']) {
         await page.selectOption('#plot-mode', mode);
         await h.waitText('#plot-caption', mode === 'linear' ? /linear scale/ : mode === 'log' ? /log scale/ : /minus the classic one/);
+        if (width === 1280 && mode !== 'linear') await assertAxeClean(page, `${scheme}: the plot's ${mode} view`);
         await h.waitCount('#plot-area line.current', 1);
         await h.waitCount('#plot-area path.observed', 1);
         await h.waitText('#plot-caption', /At n = 8: classic/);
@@ -1367,6 +1375,16 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await page.click('#create');
     await h.waitText('#filter-status', /m = 65 bits/);
     await h.until('the stale error gone', () => !document.querySelector('#ops-msg').classList.contains('error'));
+    // A link and a file that were refused: their errors go with the next accepted change.
+    await page.fill('#restore-link', 'http://127.0.0.1/#share=%%%');
+    await page.click('#restore');
+    await h.waitText('#share-msg', /not base64url/);
+    await page.setInputFiles('#import-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{') });
+    await h.waitText('#session-msg', /bad\.json: The file is not valid JSON/);
+    await h.submit('#insert', 'accepted');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    await h.until('the refused link\'s and file\'s errors gone',
+      () => ['#share-msg', '#session-msg'].every((sel) => !document.querySelector(sel).classList.contains('error')));
     await fitsEveryView(h);
   });
 
@@ -1406,7 +1424,8 @@ describe('the page as a person meets it, and the page loses no work', () => {
       // Keep this one: it is saved over the other's, and the other tab is asked in turn.
       await submit(other, '#insert', 'second-from-other');
       await h.waitText('#other-tab', /Another tab of this page saved a different session \(m = 64, k = 3, 3 entries\)/);
-      await everyView(h, async (width) => {
+      await everyView(h, async (width, scheme) => {
+        if (width === 1920) await assertAxeClean(page, `${scheme}: another tab's save noticed`);
         const box = await page.evaluate(boxes, ['#other-tab']);
         assert.ok(box['#other-tab'] && box['#other-tab'].right <= width && box['#other-tab'].top < 900, JSON.stringify(box));
       }, [375, 1920]);
@@ -1435,7 +1454,8 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await h.submit('#insert', 'new work');
     await h.idle();
     assert.equal(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY), newer);
-    await everyView(h, async (width) => {
+    await everyView(h, async (width, scheme) => {
+      if (width === 1920) await assertAxeClean(page, `${scheme}: an unreadable saved copy`);
       const box = await page.evaluate(boxes, ['#saved-copy']);
       assert.ok(box['#saved-copy'] && box['#saved-copy'].right <= width, JSON.stringify(box));
     }, [375, 1920]);

@@ -3,15 +3,59 @@
 //! `bloomproof adapter` reads requests and writes results), and the JSON Schema of
 //! `spec/schemas/adapter.schema.json` is generated from them ([`Messages`]).
 //!
-//! A request line is a [`DocOp`] or [`FnvOp`] object (tagged by `op`) with `id` and
-//! `protocol` added; a response line is `{"id", "result"}` with the op's result type
-//! below, or `{"id", "error"}` with an [`ErrorBody`].
+//! Every run opens with the handshake: a [`Start`] request (`{"id": 0, "op": "start",
+//! "adapter_protocol": 2}`, no `protocol`), answered with [`Started`]. Then a request
+//! line is a [`DocOp`] or [`FnvOp`] object (tagged by `op`) with `id` and `protocol`
+//! added; a response line is `{"id", "result"}` with the op's result type below, or
+//! `{"id", "error"}` with an [`ErrorBody`].
 
 use crate::session::{DraftField, Op, Panel, Text};
 use crate::{DocParams, Hex, TypedValue};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// The version of the adapter protocol this crate speaks, which `start` carries
+/// (`spec/ADAPTER.md`, "Changes", lists each version's changes).
+pub const ADAPTER_PROTOCOL: u32 = 2;
+
+/// The handshake's request, the first line of every run: `{"id": 0, "op": "start",
+/// "adapter_protocol": 2}` (with `id`, and no `protocol`: it names none).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Start {
+    /// Opens a run.
+    Start {
+        /// The adapter protocol version the runner speaks ([`ADAPTER_PROTOCOL`]).
+        adapter_protocol: u32,
+    },
+}
+
+/// Who answers: the implementation behind an adapter, as its handshake says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImplementationInfo {
+    /// Its name (`bloomproof-py`, say): a non-empty text of at most 200 characters.
+    pub name: String,
+    /// The language it is written in (`Python`): likewise.
+    pub language: String,
+    /// Its version (`0.3.1`, a commit, a date): likewise.
+    pub version: String,
+}
+
+/// The handshake's result: the version spoken, who answers, and the protocols it
+/// implements (the runner runs only their checks, and says which it did not run).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Started {
+    /// The adapter protocol version the adapter speaks: it must equal the runner's.
+    pub adapter_protocol: u32,
+    /// Who answers.
+    pub implementation: ImplementationInfo,
+    /// The protocols it implements: a non-empty list of `doc-membership-v1` and
+    /// `fnv1a-utf16-v1`, each at most once.
+    pub protocols: Vec<String>,
+}
 
 /// A `doc-membership-v1` operation. The arguments are described in `spec/ADAPTER.md`;
 /// a snapshot's parameters are one nested [`DocParams`] (`"params"`), its packed bits
@@ -506,6 +550,10 @@ pub struct Response {
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 pub struct Messages {
+    /// The handshake's request (without `id`).
+    start_request: Start,
+    /// The handshake's result.
+    start: Started,
     /// A `doc-membership-v1` request (without `id` and `protocol`).
     doc_request: DocOp,
     /// A `fnv1a-utf16-v1` request (without `id` and `protocol`).

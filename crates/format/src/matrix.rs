@@ -24,17 +24,12 @@ pub struct Implementation {
     /// A short unique name: lowercase ASCII letters, digits and `-`, starting with a
     /// letter or digit (it names the badge file and the page's anchors).
     pub name: String,
-    /// The language it is written in.
-    pub language: String,
     /// The adapter command (`spec/ADAPTER.md`), run with `sh -c` from the folder
     /// `bloomproof matrix` runs in; `{bloomproof}` stands for the `bloomproof` binary
-    /// itself. Absent: the production Rust crates, in process.
+    /// itself. Absent: the production Rust crates, in process. Its language and
+    /// version are those its handshake gives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-    /// A command (run like `command`) whose first line of standard output is the
-    /// implementation's version; absent: the version is not known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
     /// The checks this implementation is known to fail, each with the reason. A listed
     /// check that passes is an error (the list is stale).
     #[serde(default)]
@@ -159,7 +154,7 @@ pub struct ImplementationResult {
     pub language: String,
     /// Its adapter command as listed (`null`: in process).
     pub command: Option<String>,
-    /// What its version command printed (or why it printed nothing).
+    /// Its version, as its handshake gave it (`unknown` when it could not be run).
     pub version: String,
     /// The name the report gave it.
     pub report_name: String,

@@ -62,6 +62,16 @@ pub const VALUE_SHOWN: usize = crate::QUOTE_MAX;
 /// a message rather than a value.
 pub const MESSAGE_SHOWN: usize = 1200;
 
+/// A protocol the adapter does not implement, and how many of its checks were not run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotImplemented {
+    /// The protocol.
+    pub protocol: String,
+    /// Its checks the run would have held (those the filter selects).
+    pub checks: usize,
+}
+
 /// One mismatch, with everything needed to see why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
@@ -344,6 +354,14 @@ pub struct Report {
     /// `bad_request`), said once in place of the failures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<String>,
+    /// What the adapter's handshake said (who answers, the protocols it implements);
+    /// absent in process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<crate::adapter::Started>,
+    /// The protocols whose checks were not run because the adapter's handshake does
+    /// not list them, each with the number of its checks the run would have held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_implemented: Vec<NotImplemented>,
     /// The run's deadline in seconds (`--deadline`), for runs through an adapter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_secs: Option<f64>,
@@ -403,6 +421,25 @@ impl Report {
         if !self.spec_version.is_empty() {
             let short = self.spec_version.get(..16).unwrap_or(&self.spec_version);
             let _ = writeln!(out, "spec version: {short}");
+        }
+        if let Some(started) = &self.adapter {
+            let info = &started.implementation;
+            let _ = writeln!(
+                out,
+                "adapter: {} {} ({}), adapter protocol {}, implements {}",
+                crate::untrusted(&info.name, 200),
+                crate::untrusted(&info.version, 200),
+                crate::untrusted(&info.language, 200),
+                started.adapter_protocol,
+                started.protocols.join(", ")
+            );
+        }
+        for missing in &self.not_implemented {
+            let _ = writeln!(
+                out,
+                "not run: {} ({} checks): the adapter's handshake does not list it",
+                missing.protocol, missing.checks
+            );
         }
         if let Some(deadline) = self.deadline_secs {
             let _ = writeln!(out, "deadline: {deadline} s for the whole run (--deadline)");

@@ -234,6 +234,7 @@ fn helper_size_is_cheap(size: usize) -> bool {
 /// Whether answering `request` stays cheap (a few milliseconds at most).
 pub fn is_cheap(request: &Request) -> bool {
     match request {
+        Request::Start(_) => true,
         Request::Doc(
             DocOp::Sha256 { .. }
             | DocOp::Frame { .. }

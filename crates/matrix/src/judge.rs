@@ -145,9 +145,7 @@ mod tests {
     fn implementation(expected: &[&str]) -> Implementation {
         Implementation {
             name: "py".to_string(),
-            language: "Python".to_string(),
             command: Some("python3 adapter.py".to_string()),
-            version: Some("python3 --version".to_string()),
             expected_failures: expected
                 .iter()
                 .map(|check| ExpectedFailure {
@@ -259,24 +257,21 @@ mod tests {
 
     #[test]
     fn the_file_is_read_strictly() {
-        let good = r#"{"implementations": [{"name": "rust", "language": "Rust", "version": "v"}]}"#;
+        let good = r#"{"implementations": [{"name": "rust"}]}"#;
         assert!(Implementations::parse(good, "f").is_ok());
         for (bad, why) in [
             (r#"{"implementations": []}"#, "no implementation"),
+            (r#"{"implementations": [{"name": "Rust"}]}"#, "lowercase"),
             (
-                r#"{"implementations": [{"name": "Rust", "language": "R", "version": "v"}]}"#,
-                "lowercase",
-            ),
-            (
-                r#"{"implementations": [{"name": "a", "language": "R", "version": "v"}, {"name": "a", "language": "R", "version": "v"}]}"#,
+                r#"{"implementations": [{"name": "a"}, {"name": "a"}]}"#,
                 "listed twice",
             ),
             (
-                r#"{"implementations": [{"name": "a", "language": "R", "version": "v", "expected_failures": [{"check": "p/x", "reason": " "}]}]}"#,
+                r#"{"implementations": [{"name": "a", "expected_failures": [{"check": "p/x", "reason": " "}]}]}"#,
                 "reason is empty",
             ),
             (
-                r#"{"implementations": [{"name": "a", "language": "R", "version": "v", "extra": 1}]}"#,
+                r#"{"implementations": [{"name": "a", "extra": 1}]}"#,
                 "unknown field",
             ),
         ] {

@@ -186,8 +186,9 @@ class Liar:
         return None
 
     def rewrite(self, request, response):
-        """The response as this liar tells it."""
-        if not isinstance(response, dict):
+        """The response as this liar tells it (the handshake's as it came: a liar lies
+        about answers, not about who it is)."""
+        if not isinstance(response, dict) or request.get("op") == "start":
             return response
         protocol, op = request.get("protocol"), request.get("op")
         error, result = response.get("error"), response.get("result")

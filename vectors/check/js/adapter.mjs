@@ -695,6 +695,22 @@ function fnvProtocol(req, line) {
 
 // ------------------------------------------------------------ framing
 
+/** This implementation's version, as its handshake gives it. */
+export const VERSION = '0.1.0';
+
+/** The adapter protocol version this adapter speaks (spec/ADAPTER.md, "Handshake"). */
+export const ADAPTER_PROTOCOL = 2;
+
+/** The handshake's answer: the version spoken (the runner judges a difference), who
+ * answers, the protocols implemented. */
+export function started() {
+  return {
+    adapter_protocol: ADAPTER_PROTOCOL,
+    implementation: { name: 'bloomproof-js', language: 'JavaScript', version: `${VERSION} on Node ${process.versions.node}` },
+    protocols: [dm.PROTOCOL, fnv.PROTOCOL],
+  };
+}
+
 export function handle(line) {
   let req;
   try { req = JSON.parse(line); } catch (e) {
@@ -714,7 +730,8 @@ export function handle(line) {
     if (!idOk) throw bad('`id` must be a non-negative integer or a string');
     if (typeof req.op !== 'string') throw bad('`op` must be a string');
     let result;
-    if (req.protocol === dm.PROTOCOL) result = docMembership(req);
+    if (req.op === 'start' && !('protocol' in req)) result = started();
+    else if (req.protocol === dm.PROTOCOL) result = docMembership(req);
     else if (req.protocol === fnv.PROTOCOL) result = fnvProtocol(req, line);
     else throw bad(`unknown protocol ${typeof req.protocol === 'string' ? quote(req.protocol) : String(JSON.stringify(req.protocol)).slice(0, QUOTE_MAX)}`);
     return { id, result };

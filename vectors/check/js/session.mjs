@@ -34,6 +34,9 @@ const INSERT_OUTCOMES = new Set(['new', 'duplicate']);
 const QUERY_OUTCOMES = new Set(['definitely_absent', 'false_positive', 'truly_present']);
 const U64_MAX = (1n << 64n) - 1n;
 
+/** A counter plus one, stopping at its maximum, 2^64 - 1 (SESSION.md 5.4). */
+const saturating = (n) => (n < U64_MAX ? n + 1n : n);
+
 /** A rejected operation: nothing changed. `kind` is one of the ten names of section 5.10. */
 export class SessionError extends Error {
   constructor(kind, message) {
@@ -247,10 +250,10 @@ function commitQuery(f, s) {
   if (f.entrySet.has(s)) outcome = 'truly_present';
   else if (h.positions.every((p) => f.bits[p] === 1)) {
     outcome = 'false_positive';
-    f.counters = { neg: f.counters.neg + 1n, fp: f.counters.fp + 1n };
+    f.counters = { neg: saturating(f.counters.neg), fp: saturating(f.counters.fp) };
   } else {
     outcome = 'definitely_absent';
-    f.counters = { neg: f.counters.neg + 1n, fp: f.counters.fp };
+    f.counters = { neg: saturating(f.counters.neg), fp: f.counters.fp };
   }
   record(f, 'query', s, f.bits, outcome, h);
   return outcome;
@@ -660,7 +663,10 @@ export function readExport(textIn) {
   } else {
     const dn = v.counters.neg - r.neg;
     const df = v.counters.fp - r.fp;
-    if (dn < 0n || df < 0n || df > dn) {
+    // At 2^64 - 1 the counters may have saturated (5.4): the second difference is
+    // then not compared with the first.
+    const saturated = v.counters.neg === U64_MAX;
+    if (dn < 0n || df < 0n || (df > dn && !saturated)) {
       throw invalid('counters', `${v.counters.neg}/${v.counters.fp} cannot extend the replayed ${r.neg}/${r.fp}`);
     }
   }

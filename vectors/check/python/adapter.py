@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomproof_py import doc_membership_v1 as doc  # noqa: E402
 from bloomproof_py import fnv1a_utf16_v1 as fnv  # noqa: E402
 from bloomproof_py.session import estimates_object as session_estimates  # noqa: E402
+import bloomproof_py  # noqa: E402
 import typed  # noqa: E402
 
 
@@ -622,6 +623,23 @@ def _error(kind, message, field=None):
     return err
 
 
+ADAPTER_PROTOCOL = 2
+
+
+def started(req):
+    """The handshake's answer: the version spoken (whatever the runner's is: the runner
+    judges), who answers, the protocols implemented."""
+    return {
+        "adapter_protocol": ADAPTER_PROTOCOL,
+        "implementation": {
+            "name": "bloomproof-py",
+            "language": "Python",
+            "version": f"{bloomproof_py.__version__} on Python {sys.version.split()[0]}",
+        },
+        "protocols": ["doc-membership-v1", "fnv1a-utf16-v1"],
+    }
+
+
 def respond(line):
     try:
         req = json.loads(line, object_pairs_hook=_no_duplicate_keys)
@@ -635,6 +653,8 @@ def respond(line):
     if not ((type(rid) is int and rid >= 0) or type(rid) is str):
         return {"id": None, "error": _error("bad_request", "id must be a non-negative integer or a string")}
     protocol, op = req.get("protocol"), req.get("op")
+    if op == "start" and "protocol" not in req:
+        return {"id": rid, "result": started(req)}
     handler = OPS.get(protocol, {}).get(op) if type(protocol) is str and type(op) is str else None
     if handler is None:
         what = "/".join(_quote(v) if type(v) is str else json.dumps(v)[:QUOTE_MAX] for v in (protocol, op))

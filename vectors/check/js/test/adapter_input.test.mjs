@@ -74,3 +74,14 @@ test('over stdin/stdout: a bad byte does not end the adapter', () => {
   assert.deepEqual(out.map((r) => r.id), [null, 7]);
   assert.equal(out[0].error.kind, 'bad_request');
 });
+
+test('the handshake: start is answered with the version, who answers and the protocols', () => {
+  const r = handle('{"id":0,"op":"start","adapter_protocol":2}');
+  assert.equal(r.id, 0);
+  assert.equal(r.result.adapter_protocol, 2);
+  assert.deepEqual(r.result.protocols, ['doc-membership-v1', 'fnv1a-utf16-v1']);
+  assert.deepEqual(Object.keys(r.result.implementation).sort(), ['language', 'name', 'version']);
+  assert.equal(r.result.implementation.name, 'bloomproof-js');
+  // Its own version, whatever the runner speaks: the runner judges the difference.
+  assert.equal(handle('{"id":"s","op":"start","adapter_protocol":3}').result.adapter_protocol, 2);
+});

@@ -15,6 +15,9 @@ import re
 from . import estimates as est
 from .fnv1a_utf16_v1 import base_hashes, code_points, from_units, is_well_formed, positions_from, to_units
 
+# A counter stops at its maximum, 2^64 - 1 (SESSION.md 5.4): it saturates.
+COUNTER_MAX = 2 ** 64 - 1
+
 # [2] constants
 M_MIN, M_MAX = 8, 1024
 K_MIN, K_MAX = 1, 12
@@ -159,11 +162,11 @@ class Filter:
             outcome = "truly_present"
         elif all(self.bits[p] for p in positions):
             outcome = "false_positive"
-            self.negative_queries += 1
-            self.false_positives += 1
+            self.negative_queries = min(self.negative_queries + 1, COUNTER_MAX)
+            self.false_positives = min(self.false_positives + 1, COUNTER_MAX)
         else:
             outcome = "definitely_absent"
-            self.negative_queries += 1
+            self.negative_queries = min(self.negative_queries + 1, COUNTER_MAX)
         self.record("query", units, h1, h2, positions, self.bits, outcome)
         return outcome
 
@@ -746,7 +749,10 @@ def _apply_rules(doc):
                                        f"{f.negative_queries}/{f.false_positives}")
     else:
         extra_neg, extra_fp = file_neg - f.negative_queries, file_fp - f.false_positives
-        if extra_neg < 0 or extra_fp < 0 or extra_fp > extra_neg:
+        # At 2^64 - 1 the counters may have saturated (5.4): the second difference is
+        # then not compared with the first.
+        saturated = file_neg == COUNTER_MAX
+        if extra_neg < 0 or extra_fp < 0 or (extra_fp > extra_neg and not saturated):
             raise _Invalid("counters", f"{file_neg}/{file_fp} cannot extend the history's "
                                        f"{f.negative_queries}/{f.false_positives}")
     f.negative_queries, f.false_positives = file_neg, file_fp

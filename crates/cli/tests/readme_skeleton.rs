@@ -1,0 +1,54 @@
+//! The README's adapter skeleton ("Zero to green") is whole and passes the handshake:
+//! run as written, it is accepted, its one operation passes where a check asks only for
+//! it, and the protocol it does not list is reported as not run. The block is read from
+//! the README itself, so the README cannot drift from what works.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
+
+fn skeleton() -> String {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("the README");
+    let marker =
+        "<!-- skeleton: crates/cli/tests/readme_skeleton.rs runs this block -->\n```python\n";
+    let start = readme.find(marker).expect("the skeleton's marker") + marker.len();
+    let end = start + readme[start..].find("```\n").expect("the block's end");
+    readme[start..end].to_string()
+}
+
+#[test]
+fn the_readme_skeleton_passes_the_handshake() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my_adapter.py");
+    std::fs::write(&path, skeleton()).unwrap();
+    let command = format!("python3 {}", path.display());
+    let out = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["conformance", "--impl", &command, "--no-times"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // Checks ran (most fail: exit 1), not a refused handshake (exit 2).
+    assert_eq!(out.status.code(), Some(1), "{report}\n{err}");
+    assert!(
+        report.contains(
+            "adapter: my-bloom 0.0.1 (Python), adapter protocol 2, implements doc-membership-v1"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("not run: fnv1a-utf16-v1 ("), "{report}");
+    assert!(
+        !report.contains("fnv1a-utf16-v1  "),
+        "an fnv check ran:\n{report}"
+    );
+    // A few KB for a run where nearly everything fails.
+    assert!(
+        report.len() < 16 * 1024,
+        "{} bytes:\n{report}",
+        report.len()
+    );
+}
