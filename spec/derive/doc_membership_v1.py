@@ -421,6 +421,15 @@ def cases():
               flags=["combined-violation", "value-error"], comment="The record contract comes before the bits.")
     read_case("combined/m-bound-before-bits", params(7, 3, b"lab"), MEMBERS, "d291", [], rejected="m",
               flags=["combined-violation", "value-error"], comment="The parameters come first.")
+    # Generated: the domains fresh inputs are drawn from on every run (spec/README.md,
+    # "Generated checks"); the runner compares every answer with the oracle.
+    whole = {"m": [8, 512], "k": [1, 8], "seed_bytes": [0, 16], "item_bytes": [0, 64]}
+    out.append(case("generated/hashing", "generated_hashing_agrees_with_oracle", "generated",
+                    {"generator": "doc_hashing", "count": 256, **whole},
+                    {"equal_to": "oracle", "compared": ["positions", "frame"]}))
+    out.append(case("generated/snapshots", "generated_snapshots_agree_with_oracle", "generated",
+                    {"generator": "doc_snapshots", "count": 48, **whole, "records": [0, 64]},
+                    {"equal_to": "oracle", "compared": ["build", "lookup_many", "read", "read_damaged"]}))
     return out
 
 

@@ -1279,6 +1279,19 @@ def cases():
                     (8, 12, 1), (8, 1, 2), (64, 1, 1), (100, 3, 7), (18, 3, 5), (15, 2, 7), (1024, 2, 490), (200, 12, 30)]:
         e = estimates(m, k, n)
         out.append(case("m%d-k%d-n%d" % (m, k, n), "estimates_pinned", "estimates", {"m": m, "k": k, "n": n}, e, ["exact-rational"]))
+    # Generated: the domains fresh inputs are drawn from on every run (spec/README.md,
+    # "Generated checks"); the runner compares every answer with the oracle or the
+    # reference session model.
+    whole = {"m": [8, 1024], "k": [1, 12]}
+    out.append(case("generated/hashes", "generated_hashes_agree_with_oracle", "generated",
+                    {"generator": "fnv_hashes", "count": 256, **whole, "units": [1, 256]},
+                    {"equal_to": "oracle", "compared": ["positions"]}))
+    out.append(case("generated/estimates", "generated_estimates_agree_with_oracle", "generated",
+                    {"generator": "fnv_estimates", "count": 32, **whole, "n": [0, 1024]},
+                    {"equal_to": "oracle", "compared": ["estimates"]}))
+    out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
+                    {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
+                    {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
     return out
 
 

@@ -36,7 +36,7 @@ fn root() -> PathBuf {
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  conformance [--spec DIR] [--format text|json] [--impl CMD] [--timeout SECS] [--accumulated-full] [--no-times] [FILTER]
+  conformance [--spec DIR] [--vectors DIR] [--format text|json] [--impl CMD] [--timeout SECS] [--seed N] [--random N] [--accumulated-full] [--no-times] [FILTER]
                                               run every documented check of spec/, in process
                                               or against an adapter command (spec/ADAPTER.md);
                                               --accumulated-full: the accumulated digests at
@@ -116,12 +116,18 @@ fn conformance(args: &[String]) -> ExitCode {
     let mut command = Command::new(&binary);
     command.arg("conformance");
     // Flags come before a `--`; after it, everything is the FILTER.
-    let flags = args.iter().take_while(|arg| arg.as_str() != "--");
-    if !flags
-        .into_iter()
-        .any(|arg| arg == "--spec" || arg.starts_with("--spec="))
-    {
+    let flags: Vec<&String> = args.iter().take_while(|arg| arg.as_str() != "--").collect();
+    let given = |flag: &str| {
+        flags
+            .iter()
+            .any(|arg| *arg == flag || arg.starts_with(&format!("{flag}=")))
+    };
+    if !given("--spec") {
         command.arg("--spec").arg(root.join("spec"));
+    }
+    // This checkout's vector files run as checks too, unless ARGS name others.
+    if !given("--vectors") {
+        command.arg("--vectors").arg(root.join("vectors"));
     }
     match command.args(args).status() {
         Ok(status) => ExitCode::from(

@@ -94,6 +94,7 @@ fn bloomproof_matrix(
     command
         .arg("matrix")
         .args(["--spec", "spec"])
+        .args(["--vectors", "vectors"])
         .args(["--timeout", &options.timeout.as_secs_f64().to_string()])
         .args(extra)
         .current_dir(root)

@@ -29,6 +29,10 @@ pub struct MatrixArgs {
     /// Run the spec in this folder instead of the one built into this binary.
     #[arg(long = "spec", value_name = "DIR")]
     pub spec_dir: Option<PathBuf>,
+    /// Run the vector files of this folder through every implementation too, as checks
+    /// `<protocol>/vectors.<kind>` (`cargo xtask matrix` passes `vectors`).
+    #[arg(long = "vectors", value_name = "DIR")]
+    pub vectors_dir: Option<PathBuf>,
     /// The folder to write the matrix into (created if missing).
     #[arg(long, value_name = "DIR", default_value = "bloomproof-matrix")]
     pub out: PathBuf,
@@ -105,10 +109,16 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
         Ok(binary) => binary,
         Err(e) => return usage(format!("cannot find this binary's path: {e}")),
     };
-    let (spec, spec_version) = match crate::front::load_spec(args.spec_dir.as_deref()) {
+    let (mut spec, spec_version) = match crate::front::load_spec(args.spec_dir.as_deref()) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    if let Some(dir) = &args.vectors_dir {
+        match bloomproof_conformance::vectors::load(dir) {
+            Ok(vectors) => spec.vectors = vectors,
+            Err(errors) => return usage(errors.join("\n")),
+        }
+    }
     let options = bloomproof_matrix::Options {
         implementations,
         sessions,

@@ -83,3 +83,66 @@ fn deadlines_are_finite_seconds_from_1_to_86400() {
         );
     }
 }
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(BIN)
+        .args(["conformance", "--spec"])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn seeds_and_counts_outside_their_ranges_are_usage_errors() {
+    for (flag, bad, says) in [
+        (
+            "--seed",
+            "x1",
+            "--seed takes an integer from 0 to 9007199254740991",
+        ),
+        (
+            "--seed",
+            "9007199254740992",
+            "--seed takes an integer from 0 to 9007199254740991",
+        ),
+        (
+            "--random",
+            "0",
+            "--random takes an integer from 1 to 100000",
+        ),
+        (
+            "--random",
+            "100001",
+            "--random takes an integer from 1 to 100000",
+        ),
+    ] {
+        let (code, _, stderr) = run(&[flag, bad, "empty_snapshot"]);
+        assert_eq!(code, Some(2), "{flag} {bad}: {stderr}");
+        assert!(stderr.contains(says), "{flag} {bad}: {stderr}");
+    }
+}
+
+/// The filter `accumulated` runs the two accumulated checks (it used to match no
+/// check), and the JSON report carries the seed and the digests.
+#[test]
+fn the_accumulated_filter_runs_the_digests_into_the_report() {
+    let (code, stdout, stderr) = run(&["--seed", "12", "--format", "json", "accumulated"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["seed"], 12);
+    let names: Vec<&str> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(names, ["accumulated", "accumulated"]);
+    assert!(stdout.contains("accumulated.checkpoint"), "{stdout}");
+    assert!(!stderr.contains("accumulated"), "{stderr}");
+}

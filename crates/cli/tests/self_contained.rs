@@ -40,7 +40,15 @@ fn an_adapter_run_from_an_empty_directory_is_the_run_inside_the_repository() {
     let empty = tempfile::tempdir().unwrap();
     let outside = run(
         empty.path(),
-        &["conformance", "--no-times", "--impl", &command],
+        // One seed, so that both runs draw the same generated inputs.
+        &[
+            "conformance",
+            "--no-times",
+            "--seed",
+            "1",
+            "--impl",
+            &command,
+        ],
     );
     assert_eq!(outside.status.code(), Some(0), "{}", stderr(&outside));
     let inside = run(
@@ -48,6 +56,8 @@ fn an_adapter_run_from_an_empty_directory_is_the_run_inside_the_repository() {
         &[
             "conformance",
             "--no-times",
+            "--seed",
+            "1",
             "--spec",
             "spec",
             "--impl",

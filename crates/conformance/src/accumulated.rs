@@ -2,132 +2,93 @@
 //! into one SHA-256, compared with the digest published in `spec/accumulated.json`.
 //!
 //! The generator is defined byte by byte in `spec/README.md` ("Accumulated checks").
-//! It runs in process only: through an adapter a million requests would take minutes,
-//! so under `--impl` the runner prints a note instead. It is computed twice, once with
-//! the production crate (`bloomproof-protocol`) and once with the independent oracle
-//! (`bloomproof-oracle`), each with its own SHA-256 for the stream and the digest.
+//! The runner draws the inputs, asks the implementation for their outputs with its
+//! ordinary `positions` operation (pipelined through an adapter), and feeds *those
+//! answers* into a running SHA-256 of its own (the oracle's), never a digest the
+//! implementation reports: the check `<protocol>/accumulated` of the report. Beside
+//! it the oracle computes the same digest from its own outputs, so a wrong published
+//! digest fails as loudly as a wrong implementation, and the first input whose answer
+//! differs from the oracle's is named.
 //!
 //! By default the published checkpoint is checked (the digest after the first
-//! `checkpoint.count` inputs), so the suite stays fast; `--accumulated-full` checks the
-//! full count (about 20 s in an optimised build, most of it the oracle).
+//! `checkpoint.count` inputs); `--accumulated-full` checks the full count. Every digest
+//! is computed streaming: memory stays bounded whatever the count (and the count is
+//! bounded by [`COUNT_MAX`]).
 
+use crate::report::{CheckOutcome, Failure, Figures};
+use crate::subject::{DocCall, DocReply, DocSubject, FnvCall, FnvReply, FnvSubject, RawParams};
 pub use bloomproof_format::accumulated::{AccumulatedFile, Checkpoint, Published};
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The generator's name, and the first bytes of every stream block's hashed input.
 pub const GENERATOR: &str = "bloomproof accumulated v1";
 
-/// Reads `spec/accumulated.json` from the spec folder.
-pub fn load(spec_dir: &Path) -> Result<AccumulatedFile, String> {
-    let path = spec_dir.join("accumulated.json");
-    let bytes =
-        crate::embedded::read_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|err| format!("{}: not UTF-8: {}", path.display(), err.utf8_error()))?;
-    parse(&text, &path.display().to_string())
-}
+/// The check name of the accumulated digests in a report (`<protocol>/accumulated`);
+/// no documented check may take it.
+pub const CHECK: &str = "accumulated";
 
-/// Reads `accumulated.json` from the spec folder, or from the spec embedded in this
-/// binary ([`crate::embedded::file`]) when `None`.
-pub fn load_from(spec_dir: Option<&Path>) -> Result<AccumulatedFile, String> {
-    let Some(dir) = spec_dir else {
-        let name = format!("{}/accumulated.json", crate::embedded::LABEL);
-        let bytes = crate::embedded::file("accumulated.json")
-            .ok_or_else(|| format!("{name}: not embedded"))?;
-        let text = std::str::from_utf8(bytes).map_err(|err| format!("{name}: {err}"))?;
-        return parse(text, &name);
-    };
-    load(dir)
-}
+/// The most inputs an `accumulated.json` may ask for: 2^20, the published count.
+pub const COUNT_MAX: u64 = 1 << 20;
 
-fn parse(text: &str, name: &str) -> Result<AccumulatedFile, String> {
+/// Inputs asked of the implementation at once (pipelined), so that memory stays
+/// bounded whatever the count.
+const CHUNK: usize = 1024;
+
+/// Reads `accumulated.json` (its text), refusing anything the runner cannot check:
+/// another format version, an unknown protocol or generator, a protocol listed twice,
+/// a count of 0 or above [`COUNT_MAX`], a checkpoint above the count, a digest that is
+/// not 64 lowercase hex digits.
+pub fn parse(text: &str) -> Result<AccumulatedFile, String> {
     let file: AccumulatedFile =
-        serde_json::from_str(text).map_err(|err| format!("{name}: {err}"))?;
+        serde_json::from_str(text).map_err(|err| format!("not an accumulated file: {err}"))?;
     if file.format_version != 1 {
-        return Err(format!("{name}: format_version is not 1"));
+        return Err(format!(
+            "`format_version` is {}; this runner reads 1",
+            file.format_version
+        ));
+    }
+    let mut seen = Vec::new();
+    for published in &file.protocols {
+        let name = &published.protocol;
+        if ![crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL].contains(&name.as_str()) {
+            return Err(format!("unknown protocol {}", crate::quote::prefix(name)));
+        }
+        if seen.contains(&name) {
+            return Err(format!("protocol {name} is listed twice"));
+        }
+        seen.push(name);
+        if published.generator != GENERATOR {
+            return Err(format!(
+                "{name}: unknown generator {} (this runner has {GENERATOR:?})",
+                crate::quote::prefix(&published.generator)
+            ));
+        }
+        if !(1..=COUNT_MAX).contains(&published.count) {
+            return Err(format!(
+                "{name}: `count` is {}: it must be 1 to {COUNT_MAX}",
+                published.count
+            ));
+        }
+        if !(1..=published.count).contains(&published.checkpoint.count) {
+            return Err(format!(
+                "{name}: `checkpoint.count` is {}: it must be 1 to `count` ({})",
+                published.checkpoint.count, published.count
+            ));
+        }
+        for digest in [&published.digest, &published.checkpoint.digest] {
+            if digest.len() != 64
+                || !digest
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            {
+                return Err(format!(
+                    "{name}: digest {} is not 64 lowercase hex digits",
+                    crate::quote::prefix(digest)
+                ));
+            }
+        }
     }
     Ok(file)
-}
-
-/// The accumulated checks as `bloomproof conformance` and `cargo xtask conformance`
-/// run them, after the report: one line per protocol and side on stderr, with its
-/// time. Under `--impl` (`adapter`) a note says they were skipped (they run in process
-/// only); a `--filter` skips them unless it contains `accumulated`. Returns whether
-/// they passed (true when skipped).
-pub fn check_in_process(
-    spec_dir: Option<&Path>,
-    adapter: bool,
-    filter: Option<&str>,
-    full: bool,
-) -> bool {
-    compute_in_process(spec_dir, adapter, filter, full).print()
-}
-
-/// What [`check_in_process`] prints, computed: the front end computes it while the
-/// suite runs and prints it after the report.
-#[derive(Debug)]
-pub struct InProcess {
-    /// The lines for stderr.
-    lines: Vec<String>,
-    /// Whether the checks passed (or were skipped).
-    passed: bool,
-}
-
-impl InProcess {
-    /// Prints the lines on stderr; returns whether the checks passed (true when skipped).
-    pub fn print(&self) -> bool {
-        for line in &self.lines {
-            eprintln!("{line}");
-        }
-        self.passed
-    }
-}
-
-/// [`check_in_process`] without printing.
-pub fn compute_in_process(
-    spec_dir: Option<&Path>,
-    adapter: bool,
-    filter: Option<&str>,
-    full: bool,
-) -> InProcess {
-    if adapter {
-        return InProcess {
-            lines: vec![
-                "accumulated: skipped under --impl (in process only: a million adapter requests \
-                 would take minutes; see spec/README.md, \"Accumulated checks\")"
-                    .to_string(),
-            ],
-            passed: true,
-        };
-    }
-    if filter.is_some_and(|f| !f.contains("accumulated")) {
-        return InProcess {
-            lines: Vec::new(),
-            passed: true,
-        };
-    }
-    let file = match load_from(spec_dir) {
-        Ok(file) => file,
-        Err(err) => {
-            return InProcess {
-                lines: vec![format!("accumulated: {err}")],
-                passed: false,
-            };
-        }
-    };
-    let scope = if full {
-        "the full count"
-    } else {
-        "the published checkpoint; --accumulated-full checks the full count"
-    };
-    let mut lines = vec![format!("\naccumulated checks, in process ({scope}):")];
-    let mut passed = true;
-    for outcome in run(&file, full) {
-        lines.push(format!("  {}", outcome.render()));
-        passed &= outcome.passed();
-    }
-    InProcess { lines, passed }
 }
 
 /// The SHA-256 counter stream: block `i` is `SHA-256(GENERATOR || protocol ||
@@ -229,24 +190,16 @@ fn fnv_input(stream: &mut Stream) -> FnvInput {
     FnvInput { m, k, units }
 }
 
-/// Which implementation computes the outputs.
+/// Which SHA-256 feeds the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
-    /// `bloomproof-protocol`, with its SHA-256.
+    /// `bloomproof-protocol`'s.
     Production,
-    /// `bloomproof-oracle`, with its own SHA-256.
+    /// `bloomproof-oracle`'s.
     Oracle,
 }
 
 impl Side {
-    /// `production` or `oracle`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Production => "production",
-            Side::Oracle => "oracle",
-        }
-    }
-
     fn sha256(self) -> fn(&[u8]) -> [u8; 32] {
         match self {
             Side::Production => bloomproof_protocol::doc_membership_v1::sha256,
@@ -255,21 +208,26 @@ impl Side {
     }
 }
 
-/// Appends the outputs of one `doc-membership-v1` input: the `k` positions, each as
-/// `u16` big-endian.
-fn doc_outputs(side: Side, input: &DocInput, out: &mut Vec<u8>) -> Result<(), String> {
-    use bloomproof_protocol::doc_membership_v1 as doc;
-    match side {
-        Side::Production => {
-            let params = doc::Params::new(u64::from(input.m), u64::from(input.k), &input.seed)
-                .map_err(|err| format!("production refused a generated input: {err:?}"))?;
-            let positions = doc::fast::positions(&params, &input.item)
-                .map_err(|err| format!("production refused a generated item: {err:?}"))?;
-            for p in positions.as_slice() {
-                out.extend_from_slice(&p.to_be_bytes());
-            }
-        }
-        Side::Oracle => {
+/// One generated input of either protocol.
+enum Input {
+    Doc(DocInput),
+    Fnv(FnvInput),
+}
+
+fn next_input(protocol: &str, stream: &mut Stream) -> Input {
+    if protocol == crate::doc_checks::PROTOCOL {
+        Input::Doc(doc_input(stream))
+    } else {
+        Input::Fnv(fnv_input(stream))
+    }
+}
+
+/// The oracle's outputs of one input (`spec/README.md`: 2k bytes for the doc
+/// protocol, 8 + 2k for fnv).
+fn oracle_outputs(input: &Input) -> Vec<u8> {
+    let mut out = Vec::new();
+    match input {
+        Input::Doc(input) => {
             for p in bloomproof_oracle::doc_membership::positions(
                 u32::from(input.m),
                 u32::from(input.k),
@@ -279,26 +237,7 @@ fn doc_outputs(side: Side, input: &DocInput, out: &mut Vec<u8>) -> Result<(), St
                 out.extend_from_slice(&low_16(p).to_be_bytes());
             }
         }
-    }
-    Ok(())
-}
-
-/// Appends the outputs of one `fnv1a-utf16-v1` input: `h1`, `h2` as `u32` big-endian,
-/// then the `k` positions as `u16` big-endian.
-fn fnv_outputs(side: Side, input: &FnvInput, out: &mut Vec<u8>) -> Result<(), String> {
-    use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
-    match side {
-        Side::Production => {
-            let params = fnv::Params::new(u64::from(input.m), u64::from(input.k))
-                .map_err(|err| format!("production refused a generated input: {err:?}"))?;
-            let (hashes, positions) = fnv::hashes_and_positions(&params, &input.units);
-            out.extend_from_slice(&hashes.h1.to_be_bytes());
-            out.extend_from_slice(&hashes.h2.to_be_bytes());
-            for p in positions.as_slice() {
-                out.extend_from_slice(&p.to_be_bytes());
-            }
-        }
-        Side::Oracle => {
+        Input::Fnv(input) => {
             use bloomproof_oracle::fnv1a_utf16 as oracle;
             out.extend_from_slice(&oracle::h1(&input.units).to_be_bytes());
             out.extend_from_slice(&oracle::h2(&input.units).to_be_bytes());
@@ -307,7 +246,7 @@ fn fnv_outputs(side: Side, input: &FnvInput, out: &mut Vec<u8>) -> Result<(), St
             }
         }
     }
-    Ok(())
+    out
 }
 
 /// A position is below m <= 1024: its low 16 bits are the position.
@@ -315,122 +254,288 @@ fn low_16(p: u32) -> u16 {
     (p & 0xFFFF) as u16
 }
 
-/// The running digest of the first `count` inputs of `protocol`, computed by `side`,
-/// as lowercase hex.
+/// The input as a report shows it.
+fn show(input: &Input) -> serde_json::Value {
+    match input {
+        Input::Doc(i) => serde_json::json!({
+            "params": {"m": i.m, "k": i.k, "seed_hex": bloomproof_format::encode_hex(&i.seed)},
+            "item_hex": bloomproof_format::encode_hex(&i.item),
+        }),
+        Input::Fnv(i) => serde_json::json!({"m": i.m, "k": i.k, "units": i.units}),
+    }
+}
+
+/// The running digest of the first `count` inputs of `protocol` as the oracle
+/// computes them, the stream fed by `side`'s SHA-256, as lowercase hex; streaming.
 pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> {
+    if ![crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL].contains(&protocol) {
+        return Err(format!(
+            "no accumulated generator for protocol {protocol:?}"
+        ));
+    }
     let mut stream = Stream::new(protocol, side.sha256());
-    let mut outputs = Vec::new();
+    let mut hasher = bloomproof_oracle::sha256::Hasher::new();
     for _ in 0..count {
-        match protocol {
-            "doc-membership-v1" => doc_outputs(side, &doc_input(&mut stream), &mut outputs)?,
-            "fnv1a-utf16-v1" => fnv_outputs(side, &fnv_input(&mut stream), &mut outputs)?,
-            other => return Err(format!("no accumulated generator for protocol {other:?}")),
-        }
+        hasher.update(&oracle_outputs(&next_input(protocol, &mut stream)));
     }
-    Ok(bloomproof_format::encode_hex(&(side.sha256())(&outputs)))
+    Ok(bloomproof_format::encode_hex(&hasher.finish()))
 }
 
-/// One accumulated comparison: a protocol, a side, a count, the digest and the time.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// The protocol.
-    pub protocol: String,
-    /// Who computed it.
-    pub side: Side,
-    /// How many inputs.
-    pub count: u64,
-    /// The digest computed here (or why none was).
-    pub computed: Result<String, String>,
-    /// The published digest for that count.
-    pub published: String,
-    /// How long it took.
-    pub elapsed: Duration,
-}
-
-impl Outcome {
-    /// Whether the computed digest equals the published one.
-    pub fn passed(&self) -> bool {
-        self.computed.as_ref().is_ok_and(|d| *d == self.published)
-    }
-
-    /// `accumulated.<protocol>.<side>: <digest> (published <digest>, N inputs, T s)`,
-    /// with `DIFFERS` when it differs.
-    pub fn render(&self) -> String {
-        let computed = match &self.computed {
-            Ok(d) => d.clone(),
-            Err(err) => format!("error: {err}"),
-        };
-        let mark = if self.passed() { "" } else { " DIFFERS" };
-        format!(
-            "accumulated.{}.{}: {computed} (published {}, {} inputs, {:.2} s){mark}",
-            self.protocol,
-            self.side.name(),
-            self.published,
-            self.count,
-            self.elapsed.as_secs_f64()
-        )
-    }
-}
-
-/// Runs every published accumulated check with production and the oracle: the full
-/// count when `full`, else the checkpoint. Each (protocol, side) is independent and
-/// runs on a thread of its own; the outcomes come in file order, production first.
-pub fn run(file: &AccumulatedFile, full: bool) -> Vec<Outcome> {
-    let jobs: Vec<(&Published, Side)> = file
-        .protocols
-        .iter()
-        .flat_map(|published| [(published, Side::Production), (published, Side::Oracle)])
-        .collect();
-    let one = |(published, side): (&Published, Side)| {
-        let (count, expected) = if full {
-            (published.count, &published.digest)
+/// The implementation's outputs of a chunk of inputs, asked pipelined; an answer
+/// that is no answer, or breaks the invariants (k positions, each below m), is the
+/// reason.
+fn subject_outputs(
+    inputs: &[Input],
+    doc: &mut dyn DocSubject,
+    fnv: &mut dyn FnvSubject,
+) -> Vec<Result<Vec<u8>, String>> {
+    let check = |positions: &[u16], m: u16, k: u8| {
+        if positions.len() != usize::from(k) || positions.iter().any(|&p| p >= m) {
+            Err(format!(
+                "positions {positions:?}: not {k} positions each below m = {m}"
+            ))
         } else {
-            (published.checkpoint.count, &published.checkpoint.digest)
-        };
-        let start = Instant::now();
-        let computed = if published.generator == GENERATOR {
-            digest(&published.protocol, side, count)
-        } else {
-            Err(format!("unknown generator {:?}", published.generator))
-        };
-        Outcome {
-            protocol: published.protocol.clone(),
-            side,
-            count,
-            computed,
-            published: expected.clone(),
-            elapsed: start.elapsed(),
+            Ok(positions
+                .iter()
+                .flat_map(|p| p.to_be_bytes())
+                .collect::<Vec<u8>>())
         }
     };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = jobs
-            .into_iter()
-            .map(|job| scope.spawn(move || one(job)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| match handle.join() {
-                Ok(outcome) => outcome,
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
-    })
+    match inputs.first() {
+        Some(Input::Doc(_)) => {
+            let calls: Vec<DocCall> = inputs
+                .iter()
+                .filter_map(|input| match input {
+                    Input::Doc(i) => Some(DocCall::Positions {
+                        params: RawParams {
+                            m: u64::from(i.m),
+                            k: u64::from(i.k),
+                            seed: i.seed.clone(),
+                        },
+                        item: i.item.clone(),
+                    }),
+                    Input::Fnv(_) => None,
+                })
+                .collect();
+            doc.batch(&calls)
+                .into_iter()
+                .zip(inputs)
+                .map(|(answer, input)| match (answer, input) {
+                    (Ok(DocReply::Positions(p)), Input::Doc(i)) => check(&p, i.m, i.k),
+                    (Ok(other), _) => Err(format!("not positions: {other:?}")),
+                    (Err(err), _) => Err(err.to_string()),
+                })
+                .collect()
+        }
+        Some(Input::Fnv(_)) => {
+            let calls: Vec<FnvCall> = inputs
+                .iter()
+                .filter_map(|input| match input {
+                    Input::Fnv(i) => Some(FnvCall::Positions {
+                        m: u64::from(i.m),
+                        k: u64::from(i.k),
+                        units: i.units.clone(),
+                    }),
+                    Input::Doc(_) => None,
+                })
+                .collect();
+            fnv.batch(&calls)
+                .into_iter()
+                .zip(inputs)
+                .map(|(answer, input)| match (answer, input) {
+                    (Ok(FnvReply::Hashes(h)), Input::Fnv(i)) => {
+                        check(&h.positions, i.m, i.k).map(|positions| {
+                            let mut out = h.h1.to_be_bytes().to_vec();
+                            out.extend_from_slice(&h.h2.to_be_bytes());
+                            out.extend(positions);
+                            out
+                        })
+                    }
+                    (Ok(other), _) => Err(format!("not hashes: {other:?}")),
+                    (Err(err), _) => Err(err.to_string()),
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    }
+}
+
+/// The accumulated check of one protocol as a report shows it: the digest of the
+/// implementation's answers (`full`: at the full count, else the checkpoint) against
+/// the published one, the oracle's digest against it too, and the first input whose
+/// answer differs from the oracle's. The digest is recorded as the figure
+/// `accumulated.<checkpoint|full>`.
+pub fn run_check(
+    published: &Published,
+    full: bool,
+    doc: &mut dyn DocSubject,
+    fnv: &mut dyn FnvSubject,
+    figures: &mut Figures,
+) -> CheckOutcome {
+    let started = Instant::now();
+    let (count, expected) = if full {
+        (published.count, &published.digest)
+    } else {
+        (published.checkpoint.count, &published.checkpoint.digest)
+    };
+    let protocol = published.protocol.as_str();
+    let mut outcome = CheckOutcome {
+        protocol: protocol.to_string(),
+        name: CHECK.to_string(),
+        cases: 1,
+        level: crate::report::Level::Required,
+        inside_implementation: None,
+        failures: Vec::new(),
+        more_failures: 0,
+        crashed: false,
+        elapsed_ms: None,
+    };
+    let case = format!("accumulated/{}", if full { "full" } else { "checkpoint" });
+    let fail =
+        |outcome: &mut CheckOutcome, what: String, input, expected: String, actual: String| {
+            outcome.failures.push(Failure {
+                case: case.clone(),
+                what,
+                input,
+                expected,
+                actual,
+            });
+        };
+    let mut stream = Stream::new(protocol, Side::Oracle.sha256());
+    let mut theirs = bloomproof_oracle::sha256::Hasher::new();
+    let mut ours = bloomproof_oracle::sha256::Hasher::new();
+    let mut first_difference = None;
+    let mut unanswered = None;
+    let mut done = 0u64;
+    while done < count {
+        let n = usize::try_from((count - done).min(CHUNK as u64)).unwrap_or(CHUNK);
+        let inputs: Vec<Input> = (0..n).map(|_| next_input(protocol, &mut stream)).collect();
+        let answers = subject_outputs(&inputs, doc, fnv);
+        for (offset, (input, answer)) in inputs.iter().zip(answers).enumerate() {
+            let index = done + offset as u64;
+            let want = oracle_outputs(input);
+            ours.update(&want);
+            match answer {
+                Ok(got) => {
+                    if got != want && first_difference.is_none() {
+                        first_difference = Some((index, show(input), want, got.clone()));
+                    }
+                    theirs.update(&got);
+                }
+                Err(err) => {
+                    if unanswered.is_none() {
+                        unanswered = Some((index, show(input), err));
+                    }
+                }
+            }
+        }
+        done += n as u64;
+        if unanswered.is_some() {
+            break;
+        }
+    }
+    let label = if full { "full" } else { "checkpoint" };
+    let hex = bloomproof_format::encode_hex;
+    if let Some((index, input, err)) = unanswered {
+        fail(
+            &mut outcome,
+            format!("accumulated input #{index} answered (the digest needs every answer)"),
+            input,
+            "an answer".to_string(),
+            err,
+        );
+    } else {
+        let digest = hex(&theirs.finish());
+        figures.set(&format!("accumulated.{label}"), &digest);
+        if digest != *expected {
+            fail(
+                &mut outcome,
+                format!(
+                    "accumulated digest of the implementation's answers to {count} inputs equals the published one"
+                ),
+                serde_json::json!({"generator": GENERATOR, "count": count}),
+                expected.clone(),
+                digest,
+            );
+        }
+        if let Some((index, input, want, got)) = first_difference {
+            fail(
+                &mut outcome,
+                format!(
+                    "first accumulated input whose answer differs from the oracle's: #{index} (outputs as spec/README.md lays them out)"
+                ),
+                input,
+                hex(&want),
+                hex(&got),
+            );
+        }
+    }
+    let oracle = hex(&ours.finish());
+    if oracle != *expected {
+        fail(
+            &mut outcome,
+            format!(
+                "the oracle's accumulated digest of {count} inputs equals the published one (the spec file is wrong)"
+            ),
+            serde_json::json!({"generator": GENERATOR, "count": count}),
+            expected.clone(),
+            oracle,
+        );
+    }
+    outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
+    outcome
+}
+
+/// The published figure a run of the accumulated check of `published` shows beside
+/// its digest.
+pub fn published_figure(published: &Published, full: bool) -> crate::model::PublishedFigure {
+    let (label, digest) = if full {
+        ("full", &published.digest)
+    } else {
+        ("checkpoint", &published.checkpoint.digest)
+    };
+    crate::model::PublishedFigure {
+        name: format!("accumulated.{label}"),
+        check: CHECK.to_string(),
+        value: serde_json::Value::String(digest.clone()),
+        source: "accumulated.json".to_string(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::subject::{RustDoc, RustFnv};
 
     fn spec_dir() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
+    }
+
+    fn file() -> AccumulatedFile {
+        let text = std::fs::read_to_string(spec_dir().join("accumulated.json"))
+            .unwrap_or_else(|err| panic!("{err}"));
+        parse(&text).unwrap_or_else(|err| panic!("{err}"))
     }
 
     #[test]
     fn checkpoints_match_the_published_digests() {
-        let file = load(&spec_dir()).unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(file.protocols.len(), 2);
-        for outcome in run(&file, false) {
-            assert!(outcome.passed(), "{}", outcome.render());
+        for published in &file().protocols {
+            let mut figures = Figures::default();
+            let outcome = run_check(published, false, &mut RustDoc, &mut RustFnv, &mut figures);
+            assert!(outcome.passed(), "{}", outcome.render_failures());
+            assert_eq!(
+                figures.0,
+                vec![(
+                    "accumulated.checkpoint".to_string(),
+                    serde_json::json!(published.checkpoint.digest)
+                )]
+            );
+            for side in [Side::Production, Side::Oracle] {
+                assert_eq!(
+                    digest(&published.protocol, side, published.checkpoint.count),
+                    Ok(published.checkpoint.digest.clone())
+                );
+            }
         }
     }
 
@@ -439,28 +544,83 @@ mod tests {
     #[test]
     #[ignore = "the full count takes seconds even optimised"]
     fn full_counts_match_the_published_digests() {
-        let file = load(&spec_dir()).unwrap_or_else(|err| panic!("{err}"));
-        for outcome in run(&file, true) {
-            eprintln!("{}", outcome.render());
-            assert!(outcome.passed(), "{}", outcome.render());
+        for published in &file().protocols {
+            let mut figures = Figures::default();
+            let outcome = run_check(published, true, &mut RustDoc, &mut RustFnv, &mut figures);
+            assert!(outcome.passed(), "{}", outcome.render_failures());
         }
     }
 
     #[test]
-    fn the_embedded_copy_loads_and_is_the_file() {
-        let embedded = load_from(None).unwrap_or_else(|err| panic!("{err}"));
-        let on_disk = load(&spec_dir()).unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(format!("{embedded:?}"), format!("{on_disk:?}"));
+    fn the_embedded_copy_is_the_file() {
+        let bytes = crate::embedded::file("accumulated.json").unwrap_or_default();
+        let embedded = parse(std::str::from_utf8(bytes).unwrap_or_default());
+        assert_eq!(embedded, Ok(file()));
     }
 
     #[test]
-    fn a_wrong_digest_differs() {
-        let mut file = load(&spec_dir()).unwrap_or_else(|err| panic!("{err}"));
-        file.protocols.truncate(1);
-        file.protocols[0].checkpoint.count = 3;
-        let outcomes = run(&file, false);
-        assert!(outcomes.iter().all(|o| !o.passed()));
-        assert!(outcomes[0].render().ends_with("DIFFERS"));
-        assert_eq!(outcomes[0].computed, outcomes[1].computed);
+    fn a_wrong_digest_differs_and_names_the_oracle_too() {
+        let mut published = file().protocols.remove(0);
+        published.checkpoint.count = 3;
+        let mut figures = Figures::default();
+        let outcome = run_check(&published, false, &mut RustDoc, &mut RustFnv, &mut figures);
+        let whats: Vec<&str> = outcome.failures.iter().map(|f| f.what.as_str()).collect();
+        assert_eq!(whats.len(), 2, "{whats:?}");
+        assert!(whats[0].starts_with("accumulated digest of the implementation's answers to 3"));
+        assert!(whats[1].starts_with("the oracle's accumulated digest of 3"));
+        assert_eq!(outcome.failures[0].actual, outcome.failures[1].actual);
+    }
+
+    #[test]
+    fn files_the_runner_cannot_check_are_refused() {
+        let good = std::fs::read_to_string(spec_dir().join("accumulated.json")).unwrap_or_default();
+        for (from, to, says) in [
+            (
+                "\"count\": 1048576",
+                "\"count\": 1000000000000",
+                "`count` is 1000000000000: it must be 1 to 1048576",
+            ),
+            (
+                "\"count\": 4096",
+                "\"count\": 2000000",
+                "`checkpoint.count` is 2000000",
+            ),
+            ("\"count\": 4096", "\"count\": 0", "`checkpoint.count` is 0"),
+            (
+                "\"format_version\": 1",
+                "\"format_version\": 2",
+                "`format_version` is 2",
+            ),
+            ("accumulated v1\"", "accumulated v2\"", "unknown generator"),
+            (
+                "\"digest\": \"2",
+                "\"digest\": \"Z",
+                "is not 64 lowercase hex digits",
+            ),
+        ] {
+            assert!(good.contains(from), "{from}");
+            let bad = good.replacen(from, to, 1);
+            let err = parse(&bad).err().unwrap_or_default();
+            assert!(err.contains(says), "{from} -> {to}: {err}");
+        }
+        assert!(
+            parse("{")
+                .err()
+                .unwrap_or_default()
+                .starts_with("not an accumulated file")
+        );
+    }
+
+    /// The oracle's streaming SHA-256 equals its one-shot digest however the input is
+    /// split.
+    #[test]
+    fn streaming_equals_one_shot() {
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7) as u8).collect();
+        for split in [0, 1, 55, 56, 63, 64, 65, 128, 300] {
+            let mut hasher = bloomproof_oracle::sha256::Hasher::new();
+            hasher.update(&data[..split]);
+            hasher.update(&data[split..]);
+            assert_eq!(hasher.finish(), bloomproof_oracle::sha256::digest(&data));
+        }
     }
 }

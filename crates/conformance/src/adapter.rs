@@ -12,8 +12,9 @@
 
 use crate::model::{Hex, MutationAttempt, ScriptOp};
 use crate::subject::{
-    Answer, Between, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation,
-    Observation, RawParams, ScriptAnswer, SubjectError, Triple,
+    Answer, Between, Built, DocCall, DocReply, DocSubject, EstimatesAnswer, FnvCall, FnvHashes,
+    FnvReply, FnvSubject, Framed, Mutation, Observation, RawParams, ScriptAnswer, SubjectError,
+    Triple,
 };
 use bloomproof_format::DocParams;
 use bloomproof_format::adapter::{
@@ -159,6 +160,72 @@ fn looked_up(answer: Answer<Value>, op: &DocOp) -> Answer<Vec<Triple>> {
     Ok(r.results)
 }
 
+/// The wire operation of one batched call.
+fn doc_call_op(call: &DocCall) -> DocOp {
+    match call {
+        DocCall::Positions { params, item } => DocOp::Positions {
+            params: wire(params),
+            item: Hex(item.clone()),
+        },
+        DocCall::Frame {
+            params,
+            index,
+            item,
+        } => DocOp::Frame {
+            params: wire(params),
+            index: *index,
+            item: Hex(item.clone()),
+        },
+        DocCall::Build { params, records } => build_op(params, records),
+        DocCall::LookupMany {
+            params,
+            records,
+            items,
+        } => DocOp::LookupMany {
+            params: wire(params),
+            records: hex_list(records),
+            items: hex_list(items),
+        },
+        DocCall::Read {
+            params,
+            records,
+            packed_bits,
+            items,
+        } => DocOp::Read {
+            params: wire(params),
+            packed_hex: Hex(packed_bits.clone()),
+            records: hex_list(records),
+            items: hex_list(items),
+        },
+        DocCall::Typed(call) => DocOp::Typed(call.clone()),
+    }
+}
+
+/// Sends `ops` pipelined ([`AdapterProcess::requests`]) and reads each answer with
+/// `read`, in order.
+fn pipelined<T: Serialize, R>(
+    process: &Shared,
+    protocol: &str,
+    ops: &[T],
+    mut read: impl FnMut(&T, Answer<Value>) -> Answer<R>,
+) -> Vec<Answer<R>> {
+    let Ok(mut guard) = process.lock() else {
+        return ops
+            .iter()
+            .map(|_| Err(SubjectError::Broken("adapter lock poisoned".into())))
+            .collect();
+    };
+    let mut index = 0;
+    guard.requests(protocol, ops, |answer| {
+        let read = match ops.get(index) {
+            Some(op) => read(op, answer),
+            None => Err(SubjectError::Broken("an answer without a request".into())),
+        };
+        index += 1;
+        read
+    })
+}
+
 /// A `doc-membership-v1` subject behind an adapter.
 pub struct AdapterDoc(pub Shared);
 
@@ -279,6 +346,21 @@ impl DocSubject for AdapterDoc {
         builds.into_iter().zip(lookups).collect()
     }
 
+    fn batch(&mut self, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
+        let ops: Vec<DocOp> = calls.iter().map(doc_call_op).collect();
+        pipelined(&self.0, crate::doc_checks::PROTOCOL, &ops, |op, answer| {
+            Ok(match op {
+                DocOp::Positions { .. } => {
+                    DocReply::Positions(result::<PositionsResult>(answer, op)?.positions)
+                }
+                DocOp::Frame { .. } => DocReply::Framed(result(answer, op)?),
+                DocOp::Build { .. } => DocReply::Built(built(answer, op)?),
+                DocOp::Typed(_) => DocReply::Typed(result::<TypedResult>(answer, op)?.lookup),
+                _ => DocReply::Triples(result::<TriplesResult>(answer, op)?.results),
+            })
+        })
+    }
+
     fn typed(&mut self, args: &TypedCall) -> Answer<Option<Triple>> {
         let op = DocOp::Typed(args.clone());
         let r: TypedResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
@@ -358,6 +440,34 @@ impl FnvSubject for AdapterFnv {
             script: script.to_vec(),
         };
         call(&self.0, crate::fnv_checks::PROTOCOL, &op)
+    }
+
+    fn batch(&mut self, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
+        let ops: Vec<FnvOp> = calls
+            .iter()
+            .map(|call| match call {
+                FnvCall::Positions { m, k, units } => FnvOp::Positions {
+                    m: *m,
+                    k: *k,
+                    units: units.clone(),
+                },
+                FnvCall::Estimates { m, k, n } => FnvOp::Estimates {
+                    m: *m,
+                    k: *k,
+                    n: *n,
+                },
+                FnvCall::Session { script } => FnvOp::Session {
+                    script: script.clone(),
+                },
+            })
+            .collect();
+        pipelined(&self.0, crate::fnv_checks::PROTOCOL, &ops, |op, answer| {
+            Ok(match op {
+                FnvOp::Positions { .. } => FnvReply::Hashes(result(answer, op)?),
+                FnvOp::Estimates { .. } => FnvReply::Estimates(result(answer, op)?),
+                _ => FnvReply::Script(result(answer, op)?),
+            })
+        })
     }
 
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {

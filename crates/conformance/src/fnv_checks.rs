@@ -354,6 +354,13 @@ pub fn evaluate(
             answer: script(v, subject, &c.input, &c.expect),
         }),
         FnvCase::Estimates(c) => j.plain(c, |v| estimates(v, subject, &c.input, &c.expect)),
+        // Outside a run (which passes its own seed), a fresh one.
+        FnvCase::Generated(c) => crate::generated::evaluate_fnv(
+            &c.id,
+            &c.input,
+            subject,
+            &crate::generated::Generation::fresh(),
+        ),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
 pub mod fnv_checks;
+pub mod generated;
 mod hooks;
 pub mod lines;
 pub mod load;
@@ -25,6 +26,7 @@ pub mod quote;
 pub mod report;
 pub mod run;
 pub mod subject;
+pub mod vectors;
 mod verdict;
 pub mod wire;
 

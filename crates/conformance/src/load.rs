@@ -64,6 +64,10 @@ pub struct ProtocolSpec {
     pub case_ids: BTreeMap<String, Vec<String>>,
     /// Every case, in file order.
     pub cases: Cases,
+    /// The seed and count of the generated cases' inputs (the spec's, so that every
+    /// protocol of one run draws from one seed): a fresh seed when loaded
+    /// ([`Spec::set_generation`] replaces it).
+    pub generation: crate::generated::Generation,
 }
 
 /// The rule ids' file in the spec folder.
@@ -80,6 +84,14 @@ pub struct Spec {
     /// The rule ids (`rules.json`), when the spec folder has the file; then every rule
     /// has a case (or is a known gap) and every id a check or case names is a rule.
     pub rules: Option<bloomproof_format::spec::RulesFile>,
+    /// `accumulated.json`, when the spec folder has one.
+    pub accumulated: Option<crate::accumulated::AccumulatedFile>,
+    /// Whether the accumulated check runs the full count rather than the checkpoint
+    /// (`--accumulated-full`; false when loaded).
+    pub accumulated_full: bool,
+    /// Vector files run as checks `<protocol>/vectors.<kind>` (`--vectors DIR`,
+    /// [`crate::vectors::load`]; none when loaded).
+    pub vectors: Vec<crate::vectors::Loaded>,
 }
 
 impl Spec {
@@ -159,6 +171,21 @@ impl Spec {
 }
 
 impl Spec {
+    /// The seed and count of the generated inputs of every protocol.
+    pub fn set_generation(&mut self, generation: crate::generated::Generation) {
+        for protocol in &mut self.protocols {
+            protocol.generation = generation;
+        }
+    }
+
+    /// The seed and count of the generated inputs (a fresh seed when the spec has
+    /// no protocol).
+    pub fn generation(&self) -> crate::generated::Generation {
+        self.protocols
+            .first()
+            .map_or_else(crate::generated::Generation::fresh, |p| p.generation)
+    }
+
     /// Number of documented checks over all protocols.
     pub fn check_count(&self) -> usize {
         self.protocols.iter().map(|p| p.checks.len()).sum()
@@ -189,6 +216,7 @@ impl Loader {
             .iter()
             .filter_map(|(dir, name)| self.protocol(dir, name))
             .collect();
+        let accumulated = self.accumulated(root);
         if self.errors.is_empty() && protocols.is_empty() {
             self.error(
                 root,
@@ -201,9 +229,13 @@ impl Loader {
             protocols,
             wire,
             rules: None,
+            accumulated,
+            accumulated_full: false,
+            vectors: Vec::new(),
         };
         spec.rules = self.rules(&root.join(RULES_FILE), &spec);
         if self.errors.is_empty() {
+            spec.set_generation(crate::generated::Generation::fresh());
             Ok(spec)
         } else {
             Err(self.errors)
@@ -382,6 +414,49 @@ impl Loader {
         }
     }
 
+    /// A generated case whose domain the runner cannot draw from is a load error.
+    fn generated(
+        &mut self,
+        file: &Path,
+        protocol: &str,
+        case: &crate::model::Case<crate::model::GeneratedInput, crate::model::GeneratedExpect>,
+    ) {
+        if let Some(error) = crate::generated::domain_error(protocol, &case.input, &case.expect) {
+            self.error(file, Some(&case.id), error);
+        }
+    }
+
+    /// `accumulated.json` of the spec folder `root`: `None` when there is none; a file
+    /// that cannot be read or is not the format (or asks for more inputs than
+    /// [`crate::accumulated::COUNT_MAX`]) is a load error.
+    fn accumulated(&mut self, root: &Path) -> Option<crate::accumulated::AccumulatedFile> {
+        let path = root.join("accumulated.json");
+        let text = match self.texts.remove(&path) {
+            Some(text) => text,
+            None if self.from_disk && path.exists() => {
+                match crate::embedded::read_file(&path).map(String::from_utf8) {
+                    Ok(Ok(text)) => text,
+                    Ok(Err(err)) => {
+                        self.error(&path, None, format!("not UTF-8: {}", err.utf8_error()));
+                        return None;
+                    }
+                    Err(err) => {
+                        self.error(&path, None, err);
+                        return None;
+                    }
+                }
+            }
+            None => return None,
+        };
+        match crate::accumulated::parse(&text) {
+            Ok(file) => Some(file),
+            Err(err) => {
+                self.error(&path, None, err);
+                None
+            }
+        }
+    }
+
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
         if ![doc_checks::PROTOCOL, fnv_checks::PROTOCOL].contains(&protocol) {
             self.error(
@@ -419,6 +494,16 @@ impl Loader {
         }
         let mut documented = BTreeSet::new();
         for check in &checks_file.checks {
+            if check.name == crate::accumulated::CHECK {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!(
+                        "check `{}` takes the name of the accumulated digests (accumulated.json)",
+                        check.name
+                    ),
+                );
+            }
             if !documented.insert(check.name.clone()) {
                 self.error(
                     &checks_path,
@@ -506,11 +591,17 @@ impl Loader {
             }
             let shape = if protocol == fnv_checks::PROTOCOL {
                 let case = self.typed::<FnvCase>(&cases_path, Some(&id), raw);
+                if let Some(FnvCase::Generated(c)) = &case {
+                    self.generated(&cases_path, protocol, c);
+                }
                 let shape = case.as_ref().map(FnvCase::shape);
                 fnv_cases.extend(case);
                 shape
             } else {
                 let case = self.typed::<DocCase>(&cases_path, Some(&id), raw);
+                if let Some(DocCase::Generated(c)) = &case {
+                    self.generated(&cases_path, protocol, c);
+                }
                 let shape = case.as_ref().map(DocCase::shape);
                 doc_cases.extend(case);
                 shape
@@ -558,6 +649,7 @@ impl Loader {
             } else {
                 Cases::Doc(doc_cases)
             },
+            generation: crate::generated::Generation::fresh(),
         })
     }
 }

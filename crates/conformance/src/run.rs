@@ -1,9 +1,10 @@
 //! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{Cases, ProtocolSpec, Spec};
+use crate::model::{DocCase, FnvCase};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::{Between, DocSubject, FnvSubject};
-use crate::{doc_checks, fnv_checks};
+use crate::{doc_checks, fnv_checks, generated};
 use bloomproof_format::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -91,18 +92,41 @@ fn run_check_between(
         Cases::Doc(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome.add_failures(doc_checks::evaluate(case, subjects.doc.as_mut(), figures));
+                outcome.add_failures(match case {
+                    DocCase::Generated(c) => generated::evaluate_doc(
+                        &c.id,
+                        &c.input,
+                        subjects.doc.as_mut(),
+                        &protocol.generation,
+                    ),
+                    case => doc_checks::evaluate(case, subjects.doc.as_mut(), figures),
+                });
             }
         }
         Cases::Fnv(cases) => {
             for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
                 outcome.cases += 1;
-                outcome.add_failures(fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures));
+                outcome.add_failures(match case {
+                    FnvCase::Generated(c) => generated::evaluate_fnv(
+                        &c.id,
+                        &c.input,
+                        subjects.fnv.as_mut(),
+                        &protocol.generation,
+                    ),
+                    case => fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures),
+                });
             }
         }
     }
     outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
-    let stop = match subjects.doc.between_checks() {
+    let stop = between(subjects, &mut outcome);
+    (outcome, stop)
+}
+
+/// [`DocSubject::between_checks`] after `outcome`'s check: marks it crashed when the
+/// implementation ended during it; why the run must stop, if it must.
+fn between(subjects: &mut Subjects, outcome: &mut CheckOutcome) -> Option<String> {
+    match subjects.doc.between_checks() {
         Between::Go => None,
         Between::Restarted(_) => {
             outcome.crashed = true;
@@ -112,8 +136,7 @@ fn run_check_between(
             outcome.crashed = true;
             Some(why)
         }
-    };
-    (outcome, stop)
+    }
 }
 
 /// One check to run: the index of its protocol in the spec and its name.
@@ -148,7 +171,32 @@ fn run_jobs(
                 continue;
             };
             let mut figures = Figures::default();
-            let (outcome, stop) = run_check_between(protocol, check, subjects, &mut figures);
+            let vectors = spec
+                .vectors
+                .iter()
+                .find(|v| v.protocol() == protocol.protocol && v.check() == check);
+            let extra = match (vectors, accumulated_of(spec, protocol, check)) {
+                (Some(loaded), _) => Some(crate::vectors::run_check(
+                    loaded,
+                    subjects.doc.as_mut(),
+                    subjects.fnv.as_mut(),
+                )),
+                (None, Some(published)) => Some(crate::accumulated::run_check(
+                    published,
+                    spec.accumulated_full,
+                    subjects.doc.as_mut(),
+                    subjects.fnv.as_mut(),
+                    &mut figures,
+                )),
+                (None, None) => None,
+            };
+            let (outcome, stop) = match extra {
+                Some(mut outcome) => {
+                    let stop = between(subjects, &mut outcome);
+                    (outcome, stop)
+                }
+                None => run_check_between(protocol, check, subjects, &mut figures),
+            };
             done.push((index, (outcome, figures)));
             if let Some(why) = stop
                 && let Ok(mut stopped) = stopped.lock()
@@ -173,6 +221,22 @@ fn run_jobs(
     });
     all.sort_by_key(|(index, _)| *index);
     all.into_iter().map(|(_, done)| done).collect()
+}
+
+/// The published digests of `protocol` when `check` is its accumulated check.
+fn accumulated_of<'s>(
+    spec: &'s Spec,
+    protocol: &ProtocolSpec,
+    check: &str,
+) -> Option<&'s crate::accumulated::Published> {
+    if check != crate::accumulated::CHECK {
+        return None;
+    }
+    spec.accumulated
+        .as_ref()?
+        .protocols
+        .iter()
+        .find(|p| p.protocol == protocol.protocol)
 }
 
 /// Subjects for `threads - 1` more threads, when both subjects can be forked.
@@ -230,6 +294,24 @@ pub fn run_with_threads(
             }
             names.push(check.name.as_str());
         }
+        // The accumulated digests, after the documented checks (`accumulated.json`).
+        let full = format!("{}/{}", protocol.protocol, crate::accumulated::CHECK);
+        if accumulated_of(spec, protocol, crate::accumulated::CHECK).is_some()
+            && filter.is_none_or(|f| full.contains(f))
+        {
+            names.push(crate::accumulated::CHECK);
+        }
+        // The vector files of `--vectors`.
+        for loaded in spec
+            .vectors
+            .iter()
+            .filter(|v| v.protocol() == protocol.protocol)
+        {
+            let full = format!("{}/{}", protocol.protocol, loaded.check());
+            if filter.is_none_or(|f| full.contains(f)) {
+                names.push(loaded.check());
+            }
+        }
         if !implements(&protocol.protocol) {
             if !names.is_empty() {
                 not_implemented.push(NotImplemented {
@@ -256,9 +338,16 @@ pub fn run_with_threads(
             }
             report.push(outcome);
         }
+        let mut published = protocol.published_figures.clone();
+        if let Some(digests) = accumulated_of(spec, protocol, crate::accumulated::CHECK) {
+            published.push(crate::accumulated::published_figure(
+                digests,
+                spec.accumulated_full,
+            ));
+        }
         report.figures.push((
             protocol.protocol.clone(),
-            figure_lines(&figures, &protocol.published_figures, names),
+            figure_lines(&figures, &published, names),
         ));
     }
     let stopped = stopped.into_inner().unwrap_or_default();
@@ -272,6 +361,7 @@ pub fn run_with_threads(
     report.stopped = stopped;
     report.diagnosis = subjects.doc.closing_diagnosis();
     report.threads = Some(threads);
+    report.seed = Some(spec.generation().seed);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     report
 }

@@ -161,6 +161,41 @@ pub trait DocSubject {
             })
             .collect()
     }
+    /// Answers each call of `calls`, in order: the same requests as calling the
+    /// methods one by one (the default), but an implementation behind an adapter
+    /// sends them without waiting for each answer (pipelining).
+    fn batch(&mut self, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
+        calls
+            .iter()
+            .map(|call| match call {
+                DocCall::Positions { params, item } => {
+                    self.positions(params, item).map(DocReply::Positions)
+                }
+                DocCall::Frame {
+                    params,
+                    index,
+                    item,
+                } => self.frame(params, *index, item).map(DocReply::Framed),
+                DocCall::Build { params, records } => {
+                    self.build(params, records).map(DocReply::Built)
+                }
+                DocCall::LookupMany {
+                    params,
+                    records,
+                    items,
+                } => self.lookup(params, records, items).map(DocReply::Triples),
+                DocCall::Read {
+                    params,
+                    records,
+                    packed_bits,
+                    items,
+                } => self
+                    .read(params, records, packed_bits, items)
+                    .map(DocReply::Triples),
+                DocCall::Typed(call) => self.typed(call).map(DocReply::Typed),
+            })
+            .collect()
+    }
     /// Another subject driving the same implementation, independent of this one, for
     /// running checks on other threads; `None` (the default) when checks must share
     /// this one and run one after the other.
@@ -175,6 +210,74 @@ pub trait DocSubject {
     fn adapter(&self) -> Option<(String, std::time::Duration)> {
         None
     }
+}
+
+/// One operation of [`DocSubject::batch`], with its arguments.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(
+    missing_docs,
+    reason = "the arguments of the subject's methods of the same name"
+)]
+pub enum DocCall {
+    Positions {
+        params: RawParams,
+        item: Vec<u8>,
+    },
+    Frame {
+        params: RawParams,
+        index: u8,
+        item: Vec<u8>,
+    },
+    Build {
+        params: RawParams,
+        records: Vec<Vec<u8>>,
+    },
+    /// `lookup_many`, whatever the number of items.
+    LookupMany {
+        params: RawParams,
+        records: Vec<Vec<u8>>,
+        items: Vec<Vec<u8>>,
+    },
+    Read {
+        params: RawParams,
+        records: Vec<Vec<u8>>,
+        packed_bits: Vec<u8>,
+        items: Vec<Vec<u8>>,
+    },
+    Typed(TypedCall),
+}
+
+/// The answer to one [`DocCall`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs, reason = "the results of the subject's methods")]
+pub enum DocReply {
+    Positions(Vec<u16>),
+    Framed(Framed),
+    Built(Built),
+    /// `lookup_many` and `read`.
+    Triples(Vec<Triple>),
+    Typed(Option<Triple>),
+}
+
+/// One operation of [`FnvSubject::batch`], with its arguments.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(
+    missing_docs,
+    reason = "the arguments of the subject's methods of the same name"
+)]
+pub enum FnvCall {
+    Positions { m: u64, k: u64, units: Vec<u16> },
+    Estimates { m: u32, k: u32, n: u32 },
+    Session { script: Vec<crate::model::ScriptOp> },
+}
+
+/// The answer to one [`FnvCall`].
+#[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs, reason = "the results of the subject's methods")]
+pub enum FnvReply {
+    Hashes(FnvHashes),
+    Estimates(EstimatesAnswer),
+    Script(ScriptAnswer),
 }
 
 /// What an implementation did for one mutation attempt, and what it then observed.
@@ -416,6 +519,23 @@ pub trait FnvSubject {
     fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer>;
     /// The estimates for (m, k, n).
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
+    /// Answers each call of `calls`, in order: the same requests as calling the
+    /// methods one by one (the default), but an implementation behind an adapter
+    /// sends them without waiting for each answer (pipelining).
+    fn batch(&mut self, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
+        calls
+            .iter()
+            .map(|call| match call {
+                FnvCall::Positions { m, k, units } => {
+                    self.positions(*m, *k, units).map(FnvReply::Hashes)
+                }
+                FnvCall::Estimates { m, k, n } => {
+                    self.estimates(*m, *k, *n).map(FnvReply::Estimates)
+                }
+                FnvCall::Session { script } => self.session(script).map(FnvReply::Script),
+            })
+            .collect()
+    }
     /// Another subject driving the same implementation, independent of this one, for
     /// running checks on other threads; `None` (the default) when checks must share
     /// this one and run one after the other.
@@ -462,7 +582,9 @@ impl RustFnv {
         Ok(initial)
     }
 
-    fn step(
+    /// One step of a script on `session`, as [`RustFnv::run_script`] makes it: the
+    /// reference answer the generated session checks compare with.
+    pub(crate) fn step(
         session: &mut bloomproof_session::Session,
         op: &crate::model::ScriptOp,
     ) -> Answer<StepAnswer> {

@@ -21,9 +21,16 @@ use common::{failures, report};
 use serde_json::json;
 
 /// Every failure of `report`, whatever its check, as `check: case: what`.
+/// Every failure of the checks of written cases: the generated checks, whose inputs
+/// change with the seed, catch these flaws too (what they report is pinned in
+/// `generated_power.rs`).
 fn every_failure(report: &Report) -> Vec<String> {
     let mut every = Vec::new();
-    for check in &report.checks {
+    for check in report
+        .checks
+        .iter()
+        .filter(|c| !c.name.starts_with("generated_"))
+    {
         let name = &check.name;
         every.extend(
             failures(report, name)

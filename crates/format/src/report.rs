@@ -372,6 +372,10 @@ pub struct Report {
     /// [`Report::without_times`] removed it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threads: Option<usize>,
+    /// The seed of the generated checks' inputs (below 2^53): `--seed` with it draws
+    /// the same inputs again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl Report {
@@ -529,6 +533,12 @@ impl Report {
                 out,
                 "crashes: the adapter ended during {} {plural} (counted among the failed)",
                 self.crashed
+            );
+        }
+        if let Some(seed) = self.seed {
+            let _ = writeln!(
+                out,
+                "generated inputs: seed {seed} (replay with --seed {seed})"
             );
         }
         let _ = writeln!(out, "{} passed, {} failed", self.passed, self.failed);

@@ -151,6 +151,83 @@ pub struct Case<I, E> {
 }
 
 // ---------------------------------------------------------------------------------
+// generated inputs (both protocols)
+
+/// What a `generated` case draws and compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Generator {
+    /// `doc-membership-v1`: one item under random parameters: `positions` and
+    /// `frame` of every hash index, compared with the oracle.
+    DocHashing,
+    /// `doc-membership-v1`: a random record set and items: `build`, `lookup_many`,
+    /// `read` of the honest snapshot and of a damaged one, compared with the oracle.
+    DocSnapshots,
+    /// `fnv1a-utf16-v1`: one string of code units of every class under random m and
+    /// k: `positions`, compared with the oracle.
+    FnvHashes,
+    /// `fnv1a-utf16-v1`: `estimates` at a random (m, k, n), compared with the
+    /// oracle's own computation.
+    FnvEstimates,
+    /// `fnv1a-utf16-v1`: a random session script, every step compared with the
+    /// reference session model.
+    FnvSessions,
+}
+
+/// An inclusive range `[min, max]`.
+pub type Span = [u32; 2];
+
+/// The domain a `generated` case draws from: fresh inputs on every run, from a seed
+/// the report prints (`--seed N` replays them, `--random N` draws N instead of
+/// `count`). Each range is inclusive; the generator reads the ones it needs (the
+/// loader refuses a case that lacks one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratedInput {
+    /// What is drawn and compared.
+    pub generator: Generator,
+    /// Inputs drawn per run unless `--random N` asks for another number.
+    pub count: u32,
+    /// The filter size m.
+    pub m: Span,
+    /// The number of hash indices k.
+    pub k: Span,
+    /// `doc-membership-v1`: seed length in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_bytes: Option<Span>,
+    /// `doc-membership-v1`: item and record length in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_bytes: Option<Span>,
+    /// `doc-membership-v1`: records per snapshot (repeats included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<Span>,
+    /// `fnv1a-utf16-v1`: string length in UTF-16 code units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<Span>,
+    /// `fnv1a-utf16-v1` estimates: the number of distinct entries n.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<Span>,
+    /// `fnv1a-utf16-v1` sessions: steps per script.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Span>,
+}
+
+/// What a `generated` case asserts: each listed answer equals the reference's on
+/// every drawn input (`oracle` or `session_model`), and every answer keeps the
+/// invariants (k positions, each below m; `ceil(m/8)` packed bytes; no bit at or
+/// above m).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratedExpect {
+    /// `oracle` (`crates/oracle`) or `session_model` (`crates/session`).
+    pub equal_to: String,
+    /// The answers compared, by operation (`positions`, `frame`, `build`,
+    /// `lookup_many`, `read`, `read_damaged`, `estimates`, `view`, `error`, `save`,
+    /// `export`).
+    pub compared: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------
 // doc-membership-v1
 
 /// A snapshot's parameters and records, in the order given to the constructor.
@@ -475,6 +552,8 @@ pub enum DocCase {
     Stages(Case<StagesInput, StagesExpect>),
     /// A snapshot read from its parts.
     Read(Case<ReadInput, ReadExpect>),
+    /// Fresh inputs drawn from a domain, compared with the oracle.
+    Generated(Case<GeneratedInput, GeneratedExpect>),
 }
 
 // ---------------------------------------------------------------------------------
@@ -582,6 +661,9 @@ pub enum FnvCase {
     Script(Case<ScriptInput, ScriptExpect>),
     /// The false-positive estimates.
     Estimates(Case<EstimatesInput, EstimatesExpect>),
+    /// Fresh inputs drawn from a domain, compared with the oracle or the session
+    /// model.
+    Generated(Case<GeneratedInput, GeneratedExpect>),
 }
 
 macro_rules! case_common {
@@ -628,10 +710,12 @@ case_common!(DocCase {
     Exhaustive: "exhaustive",
     Stages: "stages",
     Read: "read",
+    Generated: "generated",
 });
 
 case_common!(FnvCase {
     Hashes: "hashes",
     Script: "script",
     Estimates: "estimates",
+    Generated: "generated",
 });

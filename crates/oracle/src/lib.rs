@@ -21,7 +21,8 @@
 //! * for `fnv1a-utf16-v1` ([`fnv1a_utf16`]) it computes UTF-16 code units
 //!   from code points itself, runs FNV in wide arithmetic, and reduces the
 //!   exact sum `h1 + i*h2` written as a **decimal digit string** one digit at
-//!   a time (`r = (10*r + digit) mod m`).
+//!   a time (`r = (10*r + digit) mod m`); its false-positive estimates
+//!   ([`estimates`]) follow the distribution of the *clear* bits, throw by throw.
 //!
 //! The code favours being obviously correct over being fast. No function
 //! panics on any input: text inputs are validated and rejected with a
@@ -29,6 +30,7 @@
 //! protocol's bounds give documented (if meaningless) results.
 
 pub mod doc_membership;
+pub mod estimates;
 pub mod fnv1a_utf16;
 pub mod hex;
 pub mod sha256;

@@ -151,3 +151,64 @@ pub fn digest(data: &[u8]) -> [u8; 32] {
 pub fn hex_digest(data: &[u8]) -> String {
     hex::encode(&digest(data))
 }
+
+/// A SHA-256 fed in pieces: the digest of everything given to [`Hasher::update`],
+/// in order, as [`digest`] of it all at once. It keeps at most one block of input,
+/// whatever the length (the accumulated checks feed it millions of outputs).
+#[derive(Clone, Debug)]
+pub struct Hasher {
+    h: [u32; 8],
+    pending: Vec<u8>,
+    length: u64,
+}
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Hasher {
+            h: H0,
+            pending: Vec::with_capacity(64),
+            length: 0,
+        }
+    }
+}
+
+impl Hasher {
+    /// A hasher that has seen nothing.
+    pub fn new() -> Self {
+        Hasher::default()
+    }
+
+    /// Feeds `data`.
+    pub fn update(&mut self, data: &[u8]) {
+        self.length = self.length.wrapping_add(data.len() as u64);
+        for &byte in data {
+            self.pending.push(byte);
+            if self.pending.len() == 64 {
+                let block = std::mem::take(&mut self.pending);
+                compress(&mut self.h, &block);
+                self.pending = block;
+                self.pending.clear();
+            }
+        }
+    }
+
+    /// The digest of everything fed: the padding of FIPS 180-4 section 5.1.1 over
+    /// the total length, then the last blocks.
+    pub fn finish(mut self) -> [u8; 32] {
+        let bits = self.length.wrapping_mul(8);
+        let mut tail = std::mem::take(&mut self.pending);
+        tail.push(0x80);
+        while tail.len() % 64 != 56 {
+            tail.push(0);
+        }
+        tail.extend_from_slice(&bits.to_be_bytes());
+        for block in tail.chunks_exact(64) {
+            compress(&mut self.h, block);
+        }
+        let mut out = [0u8; 32];
+        for (i, word) in self.h.iter().enumerate() {
+            out[4 * i..4 * i + 4].copy_from_slice(&word.to_be_bytes());
+        }
+        out
+    }
+}

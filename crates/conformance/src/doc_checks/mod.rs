@@ -278,6 +278,13 @@ pub fn evaluate(
         }),
         DocCase::Stages(c) => j.plain(c, |v| stages(v, subject, &c.input, &c.expect)),
         DocCase::Read(c) => j.plain(c, |v| read(v, subject, &c.input, &c.expect)),
+        // Outside a run (which passes its own seed), a fresh one.
+        DocCase::Generated(c) => crate::generated::evaluate_doc(
+            &c.id,
+            &c.input,
+            subject,
+            &crate::generated::Generation::fresh(),
+        ),
     }
 }
 

@@ -1,0 +1,584 @@
+//! Generated inputs of `doc-membership-v1`: one item's hashing (`positions`, `frame`)
+//! and whole snapshots (`build`, `lookup_many`, `read` of an honest and of a damaged
+//! snapshot), each answer compared with the oracle.
+
+use super::{Mismatch, size, span};
+use crate::model::GeneratedInput;
+use crate::subject::{Answer, DocCall, DocReply, DocSubject, RawParams, SubjectError, Triple};
+use crate::verdict::json;
+use bloomproof_format::encode_hex;
+use bloomproof_oracle::doc_membership as oracle;
+use proptest::prelude::*;
+use proptest::sample::Index;
+use std::collections::BTreeSet;
+
+/// Bytes of a length in `bytes`: arbitrary ones, or the UTF-8 of arbitrary characters
+/// (multi-byte sequences), cut to the range at a character boundary.
+fn bytes_in(bytes: crate::model::Span) -> BoxedStrategy<Vec<u8>> {
+    let max = bytes[1] as usize;
+    let min = bytes[0] as usize;
+    prop_oneof![
+        3 => proptest::collection::vec(any::<u8>(), size(bytes)),
+        1 => proptest::collection::vec(any::<char>(), 0..=max).prop_map(move |chars| {
+            let mut out = Vec::new();
+            for c in chars {
+                let mut buffer = [0u8; 4];
+                let encoded = c.encode_utf8(&mut buffer).as_bytes();
+                if out.len() + encoded.len() > max {
+                    break;
+                }
+                out.extend_from_slice(encoded);
+            }
+            out.resize(out.len().max(min), b'x');
+            out
+        }),
+    ]
+    .boxed()
+}
+
+/// One item under one set of parameters.
+#[derive(Clone, Debug)]
+pub(super) struct Hashing {
+    params: RawParams,
+    item: Vec<u8>,
+}
+
+fn params_strategy(input: &GeneratedInput) -> impl Strategy<Value = RawParams> + use<> {
+    (
+        span(input.m),
+        span(input.k),
+        bytes_in(input.seed_bytes.unwrap_or([0, 16])),
+    )
+        .prop_map(|(m, k, seed)| RawParams {
+            m: u64::from(m),
+            k: u64::from(k),
+            seed,
+        })
+}
+
+pub(super) fn hashing(input: &GeneratedInput) -> impl Strategy<Value = Hashing> + use<> {
+    (
+        params_strategy(input),
+        bytes_in(input.item_bytes.unwrap_or([0, 64])),
+    )
+        .prop_map(|(params, item)| Hashing { params, item })
+}
+
+fn narrow(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn oracle_positions(params: &RawParams, item: &[u8]) -> Vec<u32> {
+    oracle::positions(narrow(params.m), narrow(params.k), &params.seed, item)
+}
+
+fn params_json(params: &RawParams) -> serde_json::Value {
+    serde_json::json!({"m": params.m, "k": params.k, "seed_hex": encode_hex(&params.seed)})
+}
+
+pub(super) fn show_hashing(value: &Hashing) -> serde_json::Value {
+    serde_json::json!({"params": params_json(&value.params), "item_hex": encode_hex(&value.item)})
+}
+
+/// The invariants of every `positions` answer: k of them, each below m.
+fn positions_invariants(params: &RawParams, got: &[u16]) -> Option<Mismatch> {
+    if got.len() as u64 != params.k {
+        return Some(Mismatch::new(
+            "positions: k positions",
+            format!("{} positions", params.k),
+            format!("{} positions: {}", got.len(), json(&got)),
+        ));
+    }
+    if let Some(p) = got.iter().find(|&&p| u64::from(p) >= params.m) {
+        return Some(Mismatch::new(
+            "positions: each below m",
+            format!("below {}", params.m),
+            format!("{p} in {}", json(&got)),
+        ));
+    }
+    None
+}
+
+fn broken(what: &str, err: &SubjectError) -> Mismatch {
+    Mismatch::new(what, "an answer", err.to_string())
+}
+
+pub(super) fn judge_hashing(
+    subject: &mut dyn DocSubject,
+    values: &[Hashing],
+) -> Vec<Option<Mismatch>> {
+    let mut calls = Vec::new();
+    for value in values {
+        calls.push(DocCall::Positions {
+            params: value.params.clone(),
+            item: value.item.clone(),
+        });
+        for index in 0..value.params.k {
+            calls.push(DocCall::Frame {
+                params: value.params.clone(),
+                index: u8::try_from(index).unwrap_or(u8::MAX),
+                item: value.item.clone(),
+            });
+        }
+    }
+    let mut answers = subject.batch(&calls).into_iter();
+    values
+        .iter()
+        .map(|value| {
+            let positions = answers.next();
+            let frames: Vec<_> = answers.by_ref().take(value.params.k as usize).collect();
+            hashing_verdict(value, positions, frames)
+        })
+        .collect()
+}
+
+fn hashing_verdict(
+    value: &Hashing,
+    positions: Option<Answer<DocReply>>,
+    frames: Vec<Answer<DocReply>>,
+) -> Option<Mismatch> {
+    let (m, k, seed) = (
+        narrow(value.params.m),
+        narrow(value.params.k),
+        &value.params.seed,
+    );
+    match positions {
+        Some(Ok(DocReply::Positions(got))) => {
+            if let Some(mismatch) = positions_invariants(&value.params, &got) {
+                return Some(mismatch);
+            }
+            let want = oracle_positions(&value.params, &value.item);
+            let got32: Vec<u32> = got.iter().map(|&p| u32::from(p)).collect();
+            if want != got32 {
+                return Some(Mismatch::new(
+                    "positions equal the oracle's",
+                    json(&want),
+                    json(&got32),
+                ));
+            }
+        }
+        Some(Err(err)) => return Some(broken("positions", &err)),
+        other => {
+            return Some(Mismatch::new(
+                "positions",
+                "an answer",
+                format!("{other:?}"),
+            ));
+        }
+    }
+    for (index, frame) in frames.into_iter().enumerate() {
+        let index32 = u32::try_from(index).unwrap_or(u32::MAX);
+        let message = oracle::message_hex(m, k, seed, index32, &value.item);
+        let digest = oracle::digest_hex(m, k, seed, index32, &value.item);
+        match frame {
+            Ok(DocReply::Framed(got)) => {
+                if encode_hex(&got.message) != message {
+                    return Some(Mismatch::new(
+                        format!("frame index {index}: message equals the oracle's"),
+                        message,
+                        encode_hex(&got.message),
+                    ));
+                }
+                if encode_hex(&got.digest) != digest {
+                    return Some(Mismatch::new(
+                        format!("frame index {index}: digest equals the oracle's"),
+                        digest,
+                        encode_hex(&got.digest),
+                    ));
+                }
+            }
+            Err(err) => return Some(broken(&format!("frame index {index}"), &err)),
+            Ok(other) => {
+                return Some(Mismatch::new(
+                    "frame",
+                    "a framed message",
+                    format!("{other:?}"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+pub(super) fn diagnose_hashing(subject: &mut dyn DocSubject, value: &Hashing) -> String {
+    crate::diagnose::doc_first_difference(subject, &value.params, &[&value.item])
+}
+
+/// How the runner damages the honest packed bits before a second `read`.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    /// Flip bit `i mod m`: a cleared member bit names the first record missing it,
+    /// a set stray bit names `packed_bits`.
+    Flip(Index),
+    /// One byte short.
+    Short,
+    /// One zero byte too many.
+    Long,
+    /// Set the lowest bit at or above m (when m is not a multiple of 8; else `Long`).
+    High,
+}
+
+/// A snapshot: parameters, records (repeats included), and items looked up in it.
+#[derive(Clone, Debug)]
+pub(super) struct Snapshot {
+    params: RawParams,
+    records: Vec<Vec<u8>>,
+    /// Items besides the records.
+    others: Vec<Vec<u8>>,
+    damage: Damage,
+}
+
+impl Snapshot {
+    /// Every lookup: each record, then the others.
+    fn items(&self) -> Vec<Vec<u8>> {
+        self.records.iter().chain(&self.others).cloned().collect()
+    }
+}
+
+pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapshot> + use<> {
+    let item = bytes_in(input.item_bytes.unwrap_or([0, 64]));
+    let records = input.records.unwrap_or([0, 64]);
+    let max = records[1] as usize;
+    let damage = prop_oneof![
+        4 => any::<Index>().prop_map(Damage::Flip),
+        1 => Just(Damage::Short),
+        1 => Just(Damage::Long),
+        1 => Just(Damage::High),
+    ];
+    (
+        params_strategy(input),
+        proptest::collection::vec(item.clone(), size(records)),
+        proptest::collection::vec(any::<(Index, Index)>(), 0..=8),
+        proptest::collection::vec(item, 0..=6),
+        damage,
+    )
+        .prop_map(move |(params, mut records, repeats, others, damage)| {
+            // Repeats: copies of records already drawn, at drawn places, within the
+            // count's bound.
+            for (from, to) in repeats {
+                if records.is_empty() || records.len() >= max {
+                    break;
+                }
+                let copy = records[from.index(records.len())].clone();
+                let at = to.index(records.len() + 1);
+                records.insert(at, copy);
+            }
+            Snapshot {
+                params,
+                records,
+                others,
+                damage,
+            }
+        })
+}
+
+pub(super) fn show_snapshot(value: &Snapshot) -> serde_json::Value {
+    let hex = |list: &[Vec<u8>]| list.iter().map(|b| encode_hex(b)).collect::<Vec<_>>();
+    serde_json::json!({
+        "params": params_json(&value.params),
+        "records_hex": hex(&value.records),
+        "other_items_hex": hex(&value.others),
+        "damage": format!("{:?}", value.damage),
+    })
+}
+
+/// What the oracle says of a snapshot.
+struct Expected {
+    packed: Vec<u8>,
+    documents: usize,
+    triples: Vec<Triple>,
+    damaged: Vec<u8>,
+    /// The field the reader must name for the damaged bits.
+    damaged_field: String,
+}
+
+fn expected(value: &Snapshot) -> Expected {
+    let (m, k, seed) = (
+        narrow(value.params.m),
+        narrow(value.params.k),
+        &value.params.seed,
+    );
+    let occupied = oracle::occupied(&value.records, m, k, seed);
+    let packed =
+        bloomproof_format::decode_hex(&oracle::packed_hex(&occupied, m)).unwrap_or_default();
+    let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
+    let triples = value
+        .items()
+        .iter()
+        .map(|item| {
+            let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
+            Triple {
+                maybe_present: maybe,
+                exact_checked: maybe,
+                duplicate: maybe && documents.contains(item),
+            }
+        })
+        .collect();
+    let mut damaged = packed.clone();
+    let packed_bits = "packed_bits".to_string();
+    let flip = |damaged: &mut Vec<u8>, bit: u32| {
+        if let Some(byte) = damaged.get_mut((bit / 8) as usize) {
+            *byte ^= 1 << (bit % 8);
+        }
+    };
+    let damaged_field = match value.damage {
+        Damage::Short => {
+            damaged.pop();
+            packed_bits
+        }
+        Damage::High if m % 8 != 0 => {
+            flip(&mut damaged, m);
+            packed_bits
+        }
+        Damage::Long | Damage::High => {
+            damaged.push(0);
+            packed_bits
+        }
+        Damage::Flip(index) => {
+            let bit = narrow(index.index(m as usize) as u64);
+            flip(&mut damaged, bit);
+            if occupied.contains(&bit) {
+                let first = value
+                    .records
+                    .iter()
+                    .position(|r| oracle::position_set(m, k, seed, r).contains(&bit))
+                    .unwrap_or_default();
+                format!("records[{first}]")
+            } else {
+                packed_bits
+            }
+        }
+    };
+    Expected {
+        packed,
+        documents: documents.len(),
+        triples,
+        damaged,
+        damaged_field,
+    }
+}
+
+pub(super) fn judge_snapshots(
+    subject: &mut dyn DocSubject,
+    values: &[Snapshot],
+) -> Vec<Option<Mismatch>> {
+    let expectations: Vec<Expected> = values.iter().map(expected).collect();
+    let mut calls = Vec::new();
+    for (value, want) in values.iter().zip(&expectations) {
+        let params = value.params.clone();
+        calls.push(DocCall::Build {
+            params: params.clone(),
+            records: value.records.clone(),
+        });
+        calls.push(DocCall::LookupMany {
+            params: params.clone(),
+            records: value.records.clone(),
+            items: value.items(),
+        });
+        for packed in [&want.packed, &want.damaged] {
+            calls.push(DocCall::Read {
+                params: params.clone(),
+                records: value.records.clone(),
+                packed_bits: packed.clone(),
+                items: value.items(),
+            });
+        }
+    }
+    let mut answers = subject.batch(&calls).into_iter();
+    values
+        .iter()
+        .zip(&expectations)
+        .map(|(value, want)| {
+            let four: Vec<_> = answers.by_ref().take(4).collect();
+            snapshot_verdict(value, want, four)
+        })
+        .collect()
+}
+
+fn triples_verdict(
+    what: &str,
+    want: &[Triple],
+    answer: Option<Answer<DocReply>>,
+) -> Option<Mismatch> {
+    match answer {
+        Some(Ok(DocReply::Triples(got))) if got == want => None,
+        Some(Ok(DocReply::Triples(got))) => {
+            let at = (0..want.len().max(got.len()))
+                .find(|&i| want.get(i) != got.get(i))
+                .unwrap_or_default();
+            Some(Mismatch::new(
+                format!(
+                    "{what}: answer {at} equals the oracle's ({} items)",
+                    want.len()
+                ),
+                json(&want.get(at)),
+                json(&got.get(at)),
+            ))
+        }
+        Some(Err(err)) => Some(broken(what, &err)),
+        other => Some(Mismatch::new(what, "triples", format!("{other:?}"))),
+    }
+}
+
+fn snapshot_verdict(
+    value: &Snapshot,
+    want: &Expected,
+    answers: Vec<Answer<DocReply>>,
+) -> Option<Mismatch> {
+    let mut answers = answers.into_iter();
+    match answers.next() {
+        Some(Ok(DocReply::Built(built))) => {
+            let bytes = value.params.m.div_ceil(8) as usize;
+            if built.packed_bits.len() != bytes {
+                return Some(Mismatch::new(
+                    "build: ceil(m/8) packed bytes",
+                    format!("{bytes} bytes"),
+                    format!("{} bytes", built.packed_bits.len()),
+                ));
+            }
+            let high = (value.params.m..(bytes as u64) * 8)
+                .find(|&bit| built.packed_bits[(bit / 8) as usize] & (1 << (bit % 8)) != 0);
+            if let Some(bit) = high {
+                return Some(Mismatch::new(
+                    "build: no bit at or above m",
+                    format!("bits below {}", value.params.m),
+                    format!("bit {bit} set in {}", encode_hex(&built.packed_bits)),
+                ));
+            }
+            if built.packed_bits != want.packed {
+                return Some(Mismatch::new(
+                    "build: packed bits equal the oracle's",
+                    encode_hex(&want.packed),
+                    encode_hex(&built.packed_bits),
+                ));
+            }
+            if built.documents != want.documents {
+                return Some(Mismatch::new(
+                    "build: distinct documents",
+                    want.documents.to_string(),
+                    built.documents.to_string(),
+                ));
+            }
+        }
+        Some(Err(err)) => return Some(broken("build", &err)),
+        other => return Some(Mismatch::new("build", "a snapshot", format!("{other:?}"))),
+    }
+    if let Some(mismatch) = triples_verdict("lookup_many", &want.triples, answers.next()) {
+        return Some(mismatch);
+    }
+    if let Some(mismatch) = triples_verdict(
+        "read of the oracle's packed bits",
+        &want.triples,
+        answers.next(),
+    ) {
+        return Some(mismatch);
+    }
+    let what = format!(
+        "read of damaged packed bits {} ({:?}): rejected naming {}",
+        encode_hex(&want.damaged),
+        value.damage,
+        want.damaged_field
+    );
+    match answers.next() {
+        Some(Err(SubjectError::Rejected { kind, field, .. }))
+            if kind == "value" && field.as_deref() == Some(want.damaged_field.as_str()) =>
+        {
+            None
+        }
+        Some(Err(SubjectError::Rejected {
+            kind,
+            field,
+            message,
+        })) => Some(Mismatch::new(
+            what,
+            format!("value error in {}", want.damaged_field),
+            format!("{kind} error in {}: {message}", field.unwrap_or_default()),
+        )),
+        Some(Err(err)) => Some(broken(&what, &err)),
+        Some(Ok(reply)) => Some(Mismatch::new(
+            what,
+            format!("value error in {}", want.damaged_field),
+            format!("accepted: {reply:?}"),
+        )),
+        None => Some(Mismatch::new(what, "an answer", "none")),
+    }
+}
+
+/// The first stage that differs for the items of a snapshot that differed, when its
+/// hashing is at fault.
+pub(super) fn diagnose_snapshot(subject: &mut dyn DocSubject, value: &Snapshot) -> Option<String> {
+    let items = value.items();
+    let candidates: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
+    let line = crate::diagnose::doc_first_difference(subject, &value.params, &candidates);
+    Some(line)
+}
+
+/// Smaller hashing inputs: a smaller m or k, a shorter item or seed.
+pub(super) fn reduce_hashing(value: &Hashing) -> Vec<Hashing> {
+    let mut out = Vec::new();
+    for params in reduce_params(&value.params) {
+        out.push(Hashing {
+            params,
+            item: value.item.clone(),
+        });
+    }
+    for item in super::shorter(&value.item) {
+        out.push(Hashing {
+            params: value.params.clone(),
+            item,
+        });
+    }
+    out
+}
+
+fn reduce_params(params: &RawParams) -> Vec<RawParams> {
+    let mut out = Vec::new();
+    for m in super::smaller(params.m, 8) {
+        out.push(RawParams {
+            m,
+            ..params.clone()
+        });
+    }
+    for k in super::smaller(params.k, 1) {
+        out.push(RawParams {
+            k,
+            ..params.clone()
+        });
+    }
+    for seed in super::shorter(&params.seed) {
+        out.push(RawParams {
+            seed,
+            ..params.clone()
+        });
+    }
+    out
+}
+
+/// Smaller snapshots: fewer records or other items, smaller parameters, shorter
+/// records.
+pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
+    let with = |params: &RawParams, records: Vec<Vec<u8>>, others: Vec<Vec<u8>>| Snapshot {
+        params: params.clone(),
+        records,
+        others,
+        damage: value.damage,
+    };
+    let mut out = Vec::new();
+    for records in super::shorter(&value.records) {
+        out.push(with(&value.params, records, value.others.clone()));
+    }
+    for others in super::shorter(&value.others) {
+        out.push(with(&value.params, value.records.clone(), others));
+    }
+    for params in reduce_params(&value.params) {
+        out.push(with(&params, value.records.clone(), value.others.clone()));
+    }
+    for (i, record) in value.records.iter().enumerate() {
+        for shorter in super::shorter(record).into_iter().take(record.len()) {
+            let mut records = value.records.clone();
+            records[i] = shorter;
+            out.push(with(&value.params, records, value.others.clone()));
+        }
+    }
+    out
+}

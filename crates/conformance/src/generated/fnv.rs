@@ -1,0 +1,266 @@
+//! Generated inputs of `fnv1a-utf16-v1`: strings of code units of every class
+//! (`positions`, compared with the oracle) and (m, k, n) triples (`estimates`,
+//! compared with the oracle's own computation).
+
+use super::{Mismatch, size, span};
+use crate::model::GeneratedInput;
+use crate::subject::{Answer, EstimatesAnswer, FnvCall, FnvHashes, FnvReply, FnvSubject};
+use crate::verdict::json;
+use bloomproof_oracle::estimates as oracle_estimates;
+use bloomproof_oracle::fnv1a_utf16 as oracle;
+use proptest::prelude::*;
+
+/// A string and the parameters it is hashed under.
+#[derive(Clone, Debug)]
+pub(super) struct Hashes {
+    m: u64,
+    k: u64,
+    units: Vec<u16>,
+}
+
+/// One or two code units of one class: ASCII (NUL included), two-byte UTF-8 range,
+/// any BMP unit, a surrogate pair, a lone high or low surrogate, 0000, FFFF.
+fn piece() -> impl Strategy<Value = Vec<u16>> {
+    prop_oneof![
+        3 => (0u16..0x80).prop_map(|u| vec![u]),
+        1 => (0x80u16..0x800).prop_map(|u| vec![u]),
+        2 => any::<u16>().prop_map(|u| vec![u]),
+        1 => (0xD800u16..0xDC00, 0xDC00u16..0xE000).prop_map(|(h, l)| vec![h, l]),
+        1 => (0xD800u16..0xDC00).prop_map(|u| vec![u]),
+        1 => (0xDC00u16..0xE000).prop_map(|u| vec![u]),
+        1 => Just(vec![0x0000]),
+        1 => Just(vec![0xFFFF]),
+    ]
+}
+
+/// Strings of `units` code units (a pair cut at the end becomes a lone surrogate).
+pub(super) fn units(units: crate::model::Span) -> impl Strategy<Value = Vec<u16>> {
+    let (min, max) = (units[0] as usize, units[1] as usize);
+    proptest::collection::vec(piece(), size(units)).prop_map(move |pieces| {
+        let mut out: Vec<u16> = pieces.into_iter().flatten().take(max).collect();
+        while out.len() < min {
+            out.push(u16::from(b'a'));
+        }
+        out
+    })
+}
+
+pub(super) fn hashes(input: &GeneratedInput) -> impl Strategy<Value = Hashes> + use<> {
+    (
+        span(input.m),
+        span(input.k),
+        units(input.units.unwrap_or([1, 256])),
+    )
+        .prop_map(|(m, k, units)| Hashes {
+            m: u64::from(m),
+            k: u64::from(k),
+            units,
+        })
+}
+
+pub(super) fn show_hashes(value: &Hashes) -> serde_json::Value {
+    serde_json::json!({"m": value.m, "k": value.k, "units": value.units})
+}
+
+fn narrow(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+pub(super) fn judge_hashes(
+    subject: &mut dyn FnvSubject,
+    values: &[Hashes],
+) -> Vec<Option<Mismatch>> {
+    let calls: Vec<FnvCall> = values
+        .iter()
+        .map(|v| FnvCall::Positions {
+            m: v.m,
+            k: v.k,
+            units: v.units.clone(),
+        })
+        .collect();
+    subject
+        .batch(&calls)
+        .into_iter()
+        .zip(values)
+        .map(|(answer, value)| hashes_verdict(value, answer))
+        .collect()
+}
+
+fn hashes_verdict(value: &Hashes, answer: Answer<FnvReply>) -> Option<Mismatch> {
+    let got = match answer {
+        Ok(FnvReply::Hashes(got)) => got,
+        Ok(other) => return Some(Mismatch::new("positions", "hashes", format!("{other:?}"))),
+        Err(err) => return Some(Mismatch::new("positions", "an answer", err.to_string())),
+    };
+    if got.positions.len() as u64 != value.k {
+        return Some(Mismatch::new(
+            "positions: k positions",
+            format!("{} positions", value.k),
+            format!(
+                "{} positions: {}",
+                got.positions.len(),
+                json(&got.positions)
+            ),
+        ));
+    }
+    if let Some(p) = got.positions.iter().find(|&&p| u64::from(p) >= value.m) {
+        return Some(Mismatch::new(
+            "positions: each below m",
+            format!("below {}", value.m),
+            format!("{p} in {}", json(&got.positions)),
+        ));
+    }
+    let (h1, h2) = (oracle::h1(&value.units), oracle::h2(&value.units));
+    let want = oracle::positions(narrow(value.m), narrow(value.k), &value.units);
+    let got32: Vec<u32> = got.positions.iter().map(|&p| u32::from(p)).collect();
+    if (got.h1, got.h2, &got32) != (h1, h2, &want) {
+        return Some(Mismatch::new(
+            "h1, h2 and positions equal the oracle's",
+            json(&serde_json::json!({"h1": h1, "h2": h2, "positions": want})),
+            json(&serde_json::json!({"h1": got.h1, "h2": got.h2, "positions": got32})),
+        ));
+    }
+    None
+}
+
+pub(super) fn diagnose_hashes(subject: &mut dyn FnvSubject, value: &Hashes) -> Option<String> {
+    let got: FnvHashes = subject.positions(value.m, value.k, &value.units).ok()?;
+    crate::diagnose::fnv_first_difference(subject, value.m, value.k, &value.units, &got)
+}
+
+/// One (m, k, n).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Point {
+    m: u32,
+    k: u32,
+    n: u32,
+}
+
+pub(super) fn estimates(input: &GeneratedInput) -> impl Strategy<Value = Point> + use<> {
+    (
+        span(input.m),
+        span(input.k),
+        span(input.n.unwrap_or([0, 1024])),
+    )
+        .prop_map(|(m, k, n)| Point { m, k, n })
+}
+
+pub(super) fn show_estimates(value: &Point) -> serde_json::Value {
+    serde_json::json!({"m": value.m, "k": value.k, "n": value.n})
+}
+
+fn close(expected: f64, actual: f64) -> bool {
+    expected == actual
+        || (expected - actual).abs() <= 1e-9 * expected.abs().max(actual.abs()).max(1e-300)
+}
+
+pub(super) fn judge_estimates(
+    subject: &mut dyn FnvSubject,
+    values: &[Point],
+) -> Vec<Option<Mismatch>> {
+    let calls: Vec<FnvCall> = values
+        .iter()
+        .map(|p| FnvCall::Estimates {
+            m: p.m,
+            k: p.k,
+            n: p.n,
+        })
+        .collect();
+    subject
+        .batch(&calls)
+        .into_iter()
+        .zip(values)
+        .map(|(answer, point)| match answer {
+            Ok(FnvReply::Estimates(got)) => estimates_verdict(*point, &got),
+            Ok(other) => Some(Mismatch::new(
+                "estimates",
+                "estimates",
+                format!("{other:?}"),
+            )),
+            Err(err) => Some(Mismatch::new("estimates", "an answer", err.to_string())),
+        })
+        .collect()
+}
+
+fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
+    let want = oracle_estimates::estimates(point.m, point.k, point.n);
+    for (what, expected, actual) in [
+        ("classic", want.classic, got.classic),
+        ("finite_m", want.finite_m, got.finite_m),
+        ("exact", want.exact, got.exact),
+    ] {
+        if !close(expected, actual) {
+            return Some(Mismatch::new(
+                format!("estimates: {what} equals the oracle's (within 1e-9 relative)"),
+                format!("{expected:e}"),
+                format!("{actual:e}"),
+            ));
+        }
+    }
+    if got.optimal_k != want.optimal_k {
+        // Only a near-tie of two classic values, which rounding may order either way,
+        // lets another k stand (an exact tie takes the smallest k).
+        let theirs = oracle_estimates::classic(point.m, got.optimal_k.clamp(1, 12), point.n);
+        let ours = oracle_estimates::classic(point.m, want.optimal_k, point.n);
+        let near_tie = (1..=12).contains(&got.optimal_k)
+            && theirs != ours
+            && (theirs - ours).abs() <= 1e-13 * ours.abs();
+        if !near_tie {
+            return Some(Mismatch::new(
+                "estimates: optimal_k, the smallest k with the least classic estimate",
+                want.optimal_k.to_string(),
+                got.optimal_k.to_string(),
+            ));
+        }
+    }
+    None
+}
+
+/// Smaller strings and parameters: a shorter prefix, one unit fewer, a unit set to 0,
+/// a smaller m or k.
+pub(super) fn reduce_hashes(value: &Hashes) -> Vec<Hashes> {
+    let with = |m: u64, k: u64, units: Vec<u16>| Hashes { m, k, units };
+    let mut out: Vec<Hashes> = super::shorter(&value.units)
+        .into_iter()
+        .filter(|units| !units.is_empty())
+        .map(|units| with(value.m, value.k, units))
+        .collect();
+    for (i, unit) in value.units.iter().enumerate() {
+        if *unit != 0 {
+            let mut units = value.units.clone();
+            units[i] = 0;
+            out.push(with(value.m, value.k, units));
+        }
+    }
+    for m in super::smaller(value.m, 8) {
+        out.push(with(m, value.k, value.units.clone()));
+    }
+    for k in super::smaller(value.k, 1) {
+        out.push(with(value.m, k, value.units.clone()));
+    }
+    out
+}
+
+/// Smaller (m, k, n).
+pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
+    let mut out = Vec::new();
+    for m in super::smaller(u64::from(value.m), 8) {
+        out.push(Point {
+            m: narrow(m),
+            ..*value
+        });
+    }
+    for k in super::smaller(u64::from(value.k), 1) {
+        out.push(Point {
+            k: narrow(k),
+            ..*value
+        });
+    }
+    for n in super::smaller(u64::from(value.n), 0) {
+        out.push(Point {
+            n: narrow(n),
+            ..*value
+        });
+    }
+    out
+}

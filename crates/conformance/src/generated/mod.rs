@@ -1,0 +1,466 @@
+//! Generated differential checks: the cases of shape `generated` describe a domain
+//! (`spec/README.md`, "Generated checks"); every run draws fresh inputs from it, sends
+//! them to the implementation pipelined, and compares every answer with the oracle
+//! (`crates/oracle`) or the reference session model (`crates/session`).
+//!
+//! The inputs come from proptest strategies driven by a seeded [`TestRng`]: the run's
+//! seed ([`Generation::seed`], printed by the report, replayed with `--seed N`) and the
+//! case id give each case its own stream, so one check run alone draws what it draws
+//! in the whole suite. On a difference the first differing input is shrunk with
+//! proptest's value trees (fewer records, shorter strings, smaller m, fewer steps)
+//! while it still differs, and the failure shows the minimal input, the seed and,
+//! where the hashing is at fault, the first stage that differs (`crate::diagnose`).
+
+mod doc;
+mod fnv;
+mod session;
+
+use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
+use crate::report::Failure;
+use crate::subject::{DocSubject, FnvSubject};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use sha2::{Digest, Sha256};
+
+/// How many shrinking steps one failure may take (each is one or a few requests).
+pub const SHRINK_STEPS_MAX: u32 = 256;
+
+/// How many rounds of [`search`]'s reductions one failure may take (each round is one
+/// pipelined batch of candidates).
+pub const REDUCTION_ROUNDS_MAX: u32 = 32;
+
+/// The largest `count` a case may ask for, and the largest `--random N`.
+pub const COUNT_MAX: u32 = 100_000;
+
+/// The seed and count of one run's generated inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Generation {
+    /// The run's seed: the same seed draws the same inputs.
+    pub seed: u64,
+    /// Inputs per generated case instead of the case's own `count` (`--random N`).
+    pub count: Option<u32>,
+}
+
+impl Generation {
+    /// A fresh seed (from the clock and the process id) and each case's own count.
+    pub fn fresh() -> Self {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mixed = Sha256::new()
+            .chain_update(nanos.to_be_bytes())
+            .chain_update(std::process::id().to_be_bytes())
+            .finalize();
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&mixed[..8]);
+        // Seeds stay below 2^53 so that a JSON reader of any language reads them exactly.
+        Generation {
+            seed: u64::from_be_bytes(first) >> 11,
+            count: None,
+        }
+    }
+
+    /// The random generator of one case: SHA-256 of a fixed label, the seed and the
+    /// case id, as a ChaCha key.
+    fn rng(&self, case_id: &str) -> TestRng {
+        let key: [u8; 32] = Sha256::new()
+            .chain_update(b"bloomproof generated v1\0")
+            .chain_update(self.seed.to_be_bytes())
+            .chain_update(case_id.as_bytes())
+            .finalize()
+            .into();
+        TestRng::from_seed(RngAlgorithm::ChaCha, &key)
+    }
+}
+
+/// What one comparison found wrong with one answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Mismatch {
+    pub(crate) what: String,
+    pub(crate) expected: String,
+    pub(crate) actual: String,
+}
+
+impl Mismatch {
+    pub(crate) fn new(
+        what: impl Into<String>,
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+    ) -> Self {
+        Mismatch {
+            what: what.into(),
+            expected: expected.into(),
+            actual: actual.into(),
+        }
+    }
+}
+
+/// The first input that differed, shrunk.
+pub(crate) struct Found<V> {
+    /// Its index among the drawn inputs.
+    index: usize,
+    /// How many of the drawn inputs differed.
+    failing: usize,
+    /// The minimal input that still differs, and how.
+    minimal: V,
+    mismatch: Mismatch,
+    /// Shrinking steps taken.
+    steps: u32,
+}
+
+/// Draws `count` inputs of `strategy` from `rng`, asks `judge` about all of them at
+/// once (it sends them pipelined), and shrinks the first one that differs while it
+/// still differs: proptest's value tree first (one input at a time), then rounds of
+/// `reduce`'s candidates (smaller inputs, smallest first, judged as one batch; the
+/// first that still differs is kept), which reach what removing one element at a
+/// time cannot (a string whose length matters: only a shorter prefix still differs).
+pub(crate) fn search<S>(
+    strategy: &S,
+    count: u32,
+    rng: TestRng,
+    mut judge: impl FnMut(&[S::Value]) -> Vec<Option<Mismatch>>,
+    reduce: impl Fn(&S::Value) -> Vec<S::Value>,
+) -> Result<Option<Found<S::Value>>, String>
+where
+    S: Strategy,
+    S::Value: Clone,
+{
+    let config = Config {
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let mut trees = Vec::new();
+    for _ in 0..count {
+        trees.push(
+            strategy
+                .new_tree(&mut runner)
+                .map_err(|err| format!("cannot draw an input: {err}"))?,
+        );
+    }
+    let values: Vec<S::Value> = trees.iter().map(ValueTree::current).collect();
+    let verdicts = judge(&values);
+    let failing = verdicts.iter().filter(|v| v.is_some()).count();
+    let Some((index, mismatch)) = verdicts
+        .into_iter()
+        .enumerate()
+        .find_map(|(i, v)| v.map(|m| (i, m)))
+    else {
+        return Ok(None);
+    };
+    let mut tree = trees.swap_remove(index);
+    let mut found = Found {
+        index,
+        failing,
+        minimal: tree.current(),
+        mismatch,
+        steps: 0,
+    };
+    let mut more = tree.simplify();
+    while more && found.steps < SHRINK_STEPS_MAX {
+        found.steps += 1;
+        let value = tree.current();
+        let verdict = judge(std::slice::from_ref(&value))
+            .into_iter()
+            .next()
+            .flatten();
+        more = match verdict {
+            Some(mismatch) => {
+                found.minimal = value;
+                found.mismatch = mismatch;
+                tree.simplify()
+            }
+            None => tree.complicate(),
+        };
+    }
+    for _ in 0..REDUCTION_ROUNDS_MAX {
+        let candidates = reduce(&found.minimal);
+        let verdicts = judge(&candidates);
+        let Some((smaller, mismatch)) = candidates
+            .into_iter()
+            .zip(verdicts)
+            .find_map(|(c, v)| v.map(|m| (c, m)))
+        else {
+            break;
+        };
+        found.steps += 1;
+        found.minimal = smaller;
+        found.mismatch = mismatch;
+    }
+    Ok(Some(found))
+}
+
+/// The span `[min, max]` as a `RangeInclusive`, for strategies.
+pub(crate) fn span(s: Span) -> std::ops::RangeInclusive<u32> {
+    s[0]..=s[1]
+}
+
+/// A span as a size range of a collection.
+pub(crate) fn size(s: Span) -> proptest::collection::SizeRange {
+    (s[0] as usize..=s[1] as usize).into()
+}
+
+/// The failures of one generated case: none, or the minimal input with the seed and
+/// the first difference.
+fn failures<V>(
+    case_id: &str,
+    generation: &Generation,
+    count: u32,
+    found: Result<Option<Found<V>>, String>,
+    show: impl Fn(&V) -> serde_json::Value,
+    first_difference: impl FnOnce(&V) -> Option<String>,
+) -> Vec<Failure> {
+    let seed = generation.seed;
+    let found = match found {
+        Ok(None) => return Vec::new(),
+        Ok(Some(found)) => found,
+        Err(err) => {
+            return vec![Failure {
+                case: case_id.to_string(),
+                what: format!("generated inputs (seed {seed})"),
+                input: serde_json::Value::Null,
+                expected: "inputs drawn".to_string(),
+                actual: err,
+            }];
+        }
+    };
+    let input = show(&found.minimal);
+    let mut out = vec![Failure {
+        case: case_id.to_string(),
+        what: format!(
+            "{} (generated: {} of {count} inputs differ; input #{} shrunk in {} steps to the \
+             minimal one below; seed {seed}, replay with --seed {seed})",
+            found.mismatch.what, found.failing, found.index, found.steps
+        ),
+        input: input.clone(),
+        expected: found.mismatch.expected.clone(),
+        actual: found.mismatch.actual.clone(),
+    }];
+    if let Some(line) = first_difference(&found.minimal) {
+        out.push(Failure {
+            case: case_id.to_string(),
+            what: "first difference (stages, asked of the implementation)".to_string(),
+            input,
+            expected: "every stage equal to the oracle's".to_string(),
+            actual: line,
+        });
+    }
+    out
+}
+
+/// Whether a generated case's domain is one this runner can draw from, within the
+/// protocol's bounds: `None` when it is, else what is wrong (a load error).
+pub fn domain_error(
+    protocol: &str,
+    input: &GeneratedInput,
+    expect: &GeneratedExpect,
+) -> Option<String> {
+    let doc = protocol == crate::doc_checks::PROTOCOL;
+    let (own, needs, compares, reference): (bool, &[&str], &[&str], &str) = match input.generator {
+        Generator::DocHashing => (
+            doc,
+            &["seed_bytes", "item_bytes"],
+            &["positions", "frame"],
+            "oracle",
+        ),
+        Generator::DocSnapshots => (
+            doc,
+            &["seed_bytes", "item_bytes", "records"],
+            &["build", "lookup_many", "read", "read_damaged"],
+            "oracle",
+        ),
+        Generator::FnvHashes => (!doc, &["units"], &["positions"], "oracle"),
+        Generator::FnvEstimates => (!doc, &["n"], &["estimates"], "oracle"),
+        Generator::FnvSessions => (
+            !doc,
+            &["steps"],
+            &["view", "error", "save", "export"],
+            "session_model",
+        ),
+    };
+    if !own {
+        return Some(format!(
+            "generator {:?} does not belong to {protocol}",
+            input.generator
+        ));
+    }
+    let spans = [
+        ("m", Some(input.m), if doc { [8, 512] } else { [8, 1024] }),
+        ("k", Some(input.k), if doc { [1, 8] } else { [1, 12] }),
+        ("seed_bytes", input.seed_bytes, [0, 16]),
+        ("item_bytes", input.item_bytes, [0, 64]),
+        ("records", input.records, [0, 64]),
+        ("units", input.units, [1, 256]),
+        ("n", input.n, [0, 1024]),
+        ("steps", input.steps, [1, 64]),
+    ];
+    for (name, value, bounds) in spans {
+        match value {
+            None if needs.contains(&name) => {
+                return Some(format!(
+                    "`input.{name}` is required by {:?}",
+                    input.generator
+                ));
+            }
+            Some(_) if !needs.contains(&name) && !["m", "k"].contains(&name) => {
+                return Some(format!(
+                    "`input.{name}` is not read by {:?}",
+                    input.generator
+                ));
+            }
+            Some([min, max]) if min > max || min < bounds[0] || max > bounds[1] => {
+                return Some(format!(
+                    "`input.{name}` is [{min}, {max}]: it must be a range within [{}, {}]",
+                    bounds[0], bounds[1]
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !(1..=COUNT_MAX).contains(&input.count) {
+        return Some(format!(
+            "`input.count` is {}: it must be 1 to {COUNT_MAX}",
+            input.count
+        ));
+    }
+    if expect.equal_to != reference {
+        return Some(format!(
+            "`expect.equal_to` is {:?}: {:?} compares with {reference:?}",
+            expect.equal_to, input.generator
+        ));
+    }
+    let listed: Vec<&str> = expect.compared.iter().map(String::as_str).collect();
+    if listed != compares {
+        return Some(format!(
+            "`expect.compared` is {listed:?}: {:?} compares exactly {compares:?}",
+            input.generator
+        ));
+    }
+    None
+}
+
+/// Runs one generated case of `doc-membership-v1`.
+pub(crate) fn evaluate_doc(
+    id: &str,
+    input: &GeneratedInput,
+    subject: &mut dyn DocSubject,
+    generation: &Generation,
+) -> Vec<Failure> {
+    let count = generation.count.unwrap_or(input.count);
+    let rng = generation.rng(id);
+    match input.generator {
+        Generator::DocHashing => {
+            let strategy = doc::hashing(input);
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| doc::judge_hashing(subject, values),
+                doc::reduce_hashing,
+            );
+            failures(id, generation, count, found, doc::show_hashing, |v| {
+                Some(doc::diagnose_hashing(subject, v))
+            })
+        }
+        Generator::DocSnapshots => {
+            let strategy = doc::snapshots(input);
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| doc::judge_snapshots(subject, values),
+                doc::reduce_snapshot,
+            );
+            failures(id, generation, count, found, doc::show_snapshot, |v| {
+                doc::diagnose_snapshot(subject, v)
+            })
+        }
+        other => vec![not_this_protocol(id, other)],
+    }
+}
+
+/// Runs one generated case of `fnv1a-utf16-v1`.
+pub(crate) fn evaluate_fnv(
+    id: &str,
+    input: &GeneratedInput,
+    subject: &mut dyn FnvSubject,
+    generation: &Generation,
+) -> Vec<Failure> {
+    let count = generation.count.unwrap_or(input.count);
+    let rng = generation.rng(id);
+    match input.generator {
+        Generator::FnvHashes => {
+            let strategy = fnv::hashes(input);
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| fnv::judge_hashes(subject, values),
+                fnv::reduce_hashes,
+            );
+            failures(id, generation, count, found, fnv::show_hashes, |v| {
+                fnv::diagnose_hashes(subject, v)
+            })
+        }
+        Generator::FnvEstimates => {
+            let strategy = fnv::estimates(input);
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| fnv::judge_estimates(subject, values),
+                fnv::reduce_estimates,
+            );
+            failures(id, generation, count, found, fnv::show_estimates, |_| None)
+        }
+        Generator::FnvSessions => {
+            let strategy = session::scripts(input);
+            let found = search(
+                &strategy,
+                count,
+                rng,
+                |values| session::judge(subject, values),
+                session::reduce,
+            );
+            failures(id, generation, count, found, session::show, |_| None)
+        }
+        other => vec![not_this_protocol(id, other)],
+    }
+}
+
+fn not_this_protocol(id: &str, generator: Generator) -> Failure {
+    Failure {
+        case: id.to_string(),
+        what: "the case's generator belongs to its protocol".to_string(),
+        input: serde_json::Value::Null,
+        expected: "a generator of this protocol".to_string(),
+        actual: format!("{generator:?}"),
+    }
+}
+
+/// Shorter versions of `list`: every proper prefix (shortest first), then the list
+/// without one element.
+pub(crate) fn shorter<T: Clone>(list: &[T]) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = (0..list.len()).map(|n| list[..n].to_vec()).collect();
+    for skip in 0..list.len() {
+        let mut without = list.to_vec();
+        without.remove(skip);
+        out.push(without);
+    }
+    out
+}
+
+/// Smaller values of a parameter within `[min, value)`: the minimum, half way, one less.
+pub(crate) fn smaller(value: u64, min: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    for candidate in [
+        min,
+        min + (value.saturating_sub(min)) / 2,
+        value.saturating_sub(1),
+    ] {
+        if candidate >= min && candidate < value && !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    }
+    out
+}

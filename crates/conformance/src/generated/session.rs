@@ -1,0 +1,391 @@
+//! Generated session scripts of `fnv1a-utf16-v1`: random steps over every operation
+//! of `SESSION.md` (drafts that nearly denote a parameter, create, insert, query, the
+//! a..h example at any fill level up to the entry cap, reset, panels, export, imports
+//! of the session's own export whole and damaged, padded imports at the size limit,
+//! local saves at their limit, roundtrips), every step's answer compared with the
+//! reference session model (`crates/session`): the view, the error kind, the save
+//! answer and the export text, byte for byte.
+
+use super::{Mismatch, size};
+use crate::fnv_checks::partial_match;
+use crate::model::{GeneratedInput, ScriptOp, TextValue};
+use crate::subject::{FnvCall, FnvReply, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
+use crate::verdict::json;
+use bloomproof_format::session::{DraftField, Panel};
+use bloomproof_session::{IMPORT_MAX_BYTES, LOCAL_SAVE_MAX_UNITS, Session};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use serde_json::Value;
+
+/// How an export is damaged before it is imported again.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    /// Imported as exported.
+    None,
+    /// Cut short at a byte (at a character boundary).
+    Cut(Index),
+    /// One ASCII byte replaced by another.
+    Poke(Index, u8),
+    /// Trailing text after the document.
+    Append,
+}
+
+/// One abstract step; [`materialise`] turns it into a script op, using the
+/// reference session where the step depends on the state (an export).
+#[derive(Clone, Debug)]
+enum Step {
+    Draft(DraftField, String),
+    Create,
+    Insert(TextValue),
+    Query(TextValue),
+    Example,
+    Many(u32),
+    Reset,
+    Panel(Panel, bool),
+    Export,
+    Roundtrip,
+    ImportExport(Damage),
+    /// `import_padded` to the import limit minus 2, ..., plus 2 bytes.
+    Padded(u32),
+    SaveLocal(usize),
+}
+
+/// A parameter value that is, or nearly is, one a session uses.
+fn number() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        Just(8u32),
+        Just(64),
+        Just(1),
+        Just(3),
+        Just(12),
+        Just(1024),
+        0u32..=1100,
+    ]
+}
+
+/// Text that denotes `n`, or nearly does.
+fn draft_number() -> impl Strategy<Value = String> {
+    (number(), 0u8..14).prop_map(|(n, form)| match form {
+        0..=3 => n.to_string(),
+        4 => format!(" {n}"),
+        5 => format!("{n} "),
+        6 => format!("0{n}"),
+        7 => format!("+{n}"),
+        8 => format!("{n}.0"),
+        9 => format!("{n}e0"),
+        10 => format!("-{n}"),
+        11 => String::new(),
+        12 => n
+            .to_string()
+            .chars()
+            .map(|c| char::from_u32(u32::from(c) - u32::from('0') + 0xFF10).unwrap_or(c))
+            .collect(),
+        _ => format!("{n}\n"),
+    })
+}
+
+/// A string to insert or query: often one of a few (so that queries hit entries and
+/// insertions repeat), else random code units of every class, the length limits, or
+/// nothing.
+fn text() -> impl Strategy<Value = TextValue> {
+    const POOL: [&str; 12] = [
+        "a", "b", "c", "h", "i", "é", "e\u{301}", "A", " a", "ü", "日本", "😀",
+    ];
+    prop_oneof![
+        6 => proptest::sample::select(POOL.as_slice())
+            .prop_map(|s| TextValue::Text(s.to_string())),
+        3 => super::fnv::units([1, 8]).prop_map(TextValue::Units),
+        1 => prop_oneof![Just(256usize), Just(257)].prop_map(|n| TextValue::Text("é".repeat(n))),
+        1 => Just(TextValue::Text(String::new())),
+    ]
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let field = prop_oneof![Just(DraftField::M), Just(DraftField::K)];
+    let text_field = prop_oneof![Just(DraftField::Insert), Just(DraftField::Query)];
+    let panel = prop_oneof![Just(Panel::Positions), Just(Panel::Model)];
+    let damage = prop_oneof![
+        2 => Just(Damage::None),
+        2 => any::<Index>().prop_map(Damage::Cut),
+        2 => (any::<Index>(), 0x20u8..0x7f).prop_map(|(at, byte)| Damage::Poke(at, byte)),
+        1 => Just(Damage::Append),
+    ];
+    prop_oneof![
+        4 => (field, draft_number()).prop_map(|(f, t)| Step::Draft(f, t)),
+        1 => (text_field, prop_oneof![
+            Just("é".repeat(1024)),
+            Just("é".repeat(1025)),
+            "[a-zé]{0,4}",
+        ])
+        .prop_map(|(f, t)| Step::Draft(f, t)),
+        2 => Just(Step::Create),
+        6 => text().prop_map(Step::Insert),
+        4 => text().prop_map(Step::Query),
+        2 => Just(Step::Example),
+        2 => prop_oneof![3 => 0u32..=12, 1 => 1010u32..=1024].prop_map(Step::Many),
+        1 => Just(Step::Reset),
+        1 => (panel, any::<bool>()).prop_map(|(p, o)| Step::Panel(p, o)),
+        1 => Just(Step::Export),
+        1 => Just(Step::Roundtrip),
+        2 => damage.prop_map(Step::ImportExport),
+        1 => (0u32..=4).prop_map(Step::Padded),
+        1 => prop_oneof![0usize..=4, (LOCAL_SAVE_MAX_UNITS - 2)..=(LOCAL_SAVE_MAX_UNITS + 2)]
+            .prop_map(Step::SaveLocal),
+    ]
+}
+
+/// A script: usually opened with drafts of m and k and a `create`, then random steps.
+#[derive(Clone, Debug)]
+pub(super) struct Script {
+    steps: Vec<Step>,
+}
+
+pub(super) fn scripts(input: &GeneratedInput) -> impl Strategy<Value = Script> + use<> {
+    let steps = input.steps.unwrap_or([1, 16]);
+    let (m, k) = (input.m, input.k);
+    let opening = prop_oneof![
+        3 => (prop_oneof![Just(8u32), Just(64), m[0]..=m[1]], prop_oneof![Just(1u32), Just(3), k[0]..=k[1]])
+            .prop_map(|(m, k)| vec![
+                Step::Draft(DraftField::M, m.to_string()),
+                Step::Draft(DraftField::K, k.to_string()),
+                Step::Create,
+            ]),
+        1 => Just(Vec::new()),
+    ];
+    let max = steps[1] as usize;
+    (opening, proptest::collection::vec(step(), size(steps))).prop_map(move |(mut open, rest)| {
+        open.extend(rest);
+        open.truncate(max);
+        Script { steps: open }
+    })
+}
+
+/// The concrete script of `script`, with the reference model's answers to it.
+fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer, String>>) {
+    let mut session = Session::new();
+    let initial = serde_json::to_value(session.view()).unwrap_or(Value::Null);
+    let mut ops = Vec::new();
+    let mut answers = Vec::new();
+    for step in &script.steps {
+        let op = match step {
+            Step::Draft(field, value) => ScriptOp::SetDraft {
+                field: *field,
+                value: value.clone(),
+            },
+            Step::Create => ScriptOp::Create {},
+            Step::Insert(value) => ScriptOp::Insert {
+                value: value.clone(),
+            },
+            Step::Query(value) => ScriptOp::Query {
+                value: value.clone(),
+            },
+            Step::Example => ScriptOp::InsertExample {},
+            Step::Many(count) => ScriptOp::InsertMany {
+                prefix: "ü-".to_string(),
+                count: *count,
+            },
+            Step::Reset => ScriptOp::Reset {},
+            Step::Panel(panel, open) => ScriptOp::SetPanel {
+                panel: *panel,
+                open: *open,
+            },
+            Step::Export => ScriptOp::Export {},
+            Step::Roundtrip => ScriptOp::Roundtrip {},
+            Step::ImportExport(damage) => ScriptOp::ImportText {
+                text: damaged(&session.export(), *damage),
+            },
+            Step::Padded(extra) => ScriptOp::ImportPadded {
+                bytes: (IMPORT_MAX_BYTES - 2 + *extra as usize).max(session.export().len()),
+            },
+            Step::SaveLocal(units) => ScriptOp::SaveLocal { units: *units },
+        };
+        answers.push(RustFnv::step(&mut session, &op).map_err(|err| err.to_string()));
+        ops.push(op);
+    }
+    (ops, initial, answers)
+}
+
+fn damaged(export: &str, damage: Damage) -> String {
+    match damage {
+        Damage::None => export.to_string(),
+        Damage::Cut(at) => {
+            let mut cut = at.index(export.len().max(1));
+            while !export.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            export[..cut].to_string()
+        }
+        Damage::Poke(at, byte) => {
+            let mut bytes = export.as_bytes().to_vec();
+            let at = at.index(bytes.len().max(1));
+            if bytes.get(at).is_some_and(u8::is_ascii) {
+                bytes[at] = byte;
+            }
+            String::from_utf8(bytes).unwrap_or_else(|_| export.to_string())
+        }
+        Damage::Append => format!("{export} x"),
+    }
+}
+
+pub(super) fn show(script: &Script) -> Value {
+    let (ops, _, _) = materialise(script);
+    let shown: Vec<Value> = ops
+        .iter()
+        .map(|op| match op {
+            ScriptOp::ImportText { text } if text.len() > 400 => serde_json::json!({
+                "op": "import_text",
+                "text": format!(
+                    "({} bytes: {}…)",
+                    text.len(),
+                    text.chars().take(120).collect::<String>()
+                ),
+            }),
+            ScriptOp::SetDraft { field, value } if value.len() > 80 => serde_json::json!({
+                "op": "set_draft",
+                "field": field,
+                "value": format!("({} code units of {:?}…)", value.encode_utf16().count(),
+                    value.chars().take(4).collect::<String>()),
+            }),
+            other => serde_json::to_value(other).unwrap_or(Value::Null),
+        })
+        .collect();
+    serde_json::json!({ "script": shown })
+}
+
+pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Option<Mismatch>> {
+    let materialised: Vec<_> = values.iter().map(materialise).collect();
+    let calls: Vec<FnvCall> = materialised
+        .iter()
+        .map(|(ops, _, _)| FnvCall::Session {
+            script: ops.clone(),
+        })
+        .collect();
+    subject
+        .batch(&calls)
+        .into_iter()
+        .zip(&materialised)
+        .map(|(answer, (ops, initial, want))| match answer {
+            Ok(FnvReply::Script(got)) => verdict(ops, initial, want, &got),
+            Ok(other) => Some(Mismatch::new(
+                "session",
+                "a script answer",
+                format!("{other:?}"),
+            )),
+            Err(err) => Some(Mismatch::new("session", "an answer", err.to_string())),
+        })
+        .collect()
+}
+
+/// The first difference between two views, both ways (every key of each in the
+/// other, numbers within 1e-9 relative).
+fn view_difference(want: &Value, got: &Value) -> Option<String> {
+    partial_match(want, got, "view")
+        .and_then(|()| partial_match(got, want, "view").map_err(|e| format!("{e} (an extra key)")))
+        .err()
+}
+
+fn verdict(
+    ops: &[ScriptOp],
+    initial: &Value,
+    want: &[Result<StepAnswer, String>],
+    got: &ScriptAnswer,
+) -> Option<Mismatch> {
+    if let Some(difference) = view_difference(initial, &got.initial) {
+        return Some(Mismatch::new(
+            format!("the initial view equals the reference's: {difference}"),
+            json(initial),
+            json(&got.initial),
+        ));
+    }
+    if got.steps.len() != want.len() {
+        return Some(Mismatch::new(
+            "one answer per step",
+            want.len().to_string(),
+            got.steps.len().to_string(),
+        ));
+    }
+    for (index, ((op, want), got)) in ops.iter().zip(want).zip(&got.steps).enumerate() {
+        let name = serde_json::to_value(op)
+            .ok()
+            .and_then(|v| v.get("op").and_then(Value::as_str).map(str::to_string))
+            .unwrap_or_default();
+        let at = format!("step {index} ({name})");
+        let want = match want {
+            Ok(want) => want,
+            Err(err) => {
+                return Some(Mismatch::new(
+                    format!("{at}: the reference answers"),
+                    "an answer",
+                    err.clone(),
+                ));
+            }
+        };
+        let kind = |answer: &StepAnswer| answer.error.as_ref().map(|e| e.kind.clone());
+        if kind(want) != kind(got) {
+            return Some(Mismatch::new(
+                format!("{at}: the error kind equals the reference's"),
+                json(&kind(want)),
+                json(&got.error),
+            ));
+        }
+        if let Some(difference) = view_difference(&want.view, &got.view) {
+            return Some(Mismatch::new(
+                format!("{at}: the view equals the reference's: {difference}"),
+                json(&want.view),
+                json(&got.view),
+            ));
+        }
+        let save = |answer: &StepAnswer| {
+            answer
+                .save
+                .as_ref()
+                .map(|s| (s.outcome.clone(), s.stored_units, s.warning.is_some()))
+        };
+        if save(want) != save(got) {
+            return Some(Mismatch::new(
+                format!(
+                    "{at}: the save answer (outcome, stored_units, a warning) equals the reference's"
+                ),
+                json(&save(want)),
+                json(&save(got)),
+            ));
+        }
+        if want.export != got.export {
+            let (w, g) = (
+                want.export.as_deref().unwrap_or_default(),
+                got.export.as_deref().unwrap_or_default(),
+            );
+            let byte = w
+                .bytes()
+                .zip(g.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(w.len().min(g.len()));
+            return Some(Mismatch::new(
+                format!(
+                    "{at}: the export text equals the reference's byte for byte (first difference at byte {byte})"
+                ),
+                json(
+                    &want
+                        .export
+                        .as_deref()
+                        .map(|t| t.get(byte.saturating_sub(40)..).unwrap_or(t)),
+                ),
+                json(
+                    &got.export
+                        .as_deref()
+                        .map(|t| t.get(byte.saturating_sub(40)..).unwrap_or(t)),
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// Shorter scripts: a prefix, or one step fewer.
+pub(super) fn reduce(script: &Script) -> Vec<Script> {
+    super::shorter(&script.steps)
+        .into_iter()
+        .filter(|steps| !steps.is_empty())
+        .map(|steps| Script { steps })
+        .collect()
+}

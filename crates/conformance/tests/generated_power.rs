@@ -1,0 +1,259 @@
+//! The generated checks catch what no case of the spec looks at: a subject right on
+//! every input the spec's cases hold and wrong elsewhere fails, with the minimal input
+//! that still differs, and the same seed replays the same failure.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use bloomproof_conformance::generated::Generation;
+use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::subject::{
+    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
+    RustDoc, RustFnv, ScriptAnswer, Triple, TypedCall,
+};
+use bloomproof_conformance::{Failure, Report};
+use serde_json::{Value, json};
+
+/// `RustDoc` with its positions wrong (the first one moved by one) for every m above
+/// 300, none of which a case of the spec uses but 512.
+struct WrongAboveM300;
+
+impl DocSubject for WrongAboveM300 {
+    fn name(&self) -> String {
+        "positions wrong for 300 < m < 512".into()
+    }
+    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+        RustDoc.sha256(data)
+    }
+    fn frame(&mut self, params: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+        RustDoc.frame(params, index, item)
+    }
+    fn positions(&mut self, params: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+        let mut positions = RustDoc.positions(params, item)?;
+        if params.m > 300 && params.m < 512 {
+            positions[0] = (positions[0] + 1) % params.m as u16;
+        }
+        Ok(positions)
+    }
+    fn build(&mut self, params: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+        RustDoc.build(params, records)
+    }
+    fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
+        RustDoc.lookup(p, r, i)
+    }
+    fn typed(&mut self, call: &TypedCall) -> Answer<Option<Triple>> {
+        RustDoc.typed(call)
+    }
+    fn read(
+        &mut self,
+        p: &RawParams,
+        r: &[Vec<u8>],
+        packed: &[u8],
+        i: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        RustDoc.read(p, r, packed, i)
+    }
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        r: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: bloomproof_conformance::model::MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        RustDoc.mutate(p, r, other, attempt, probes)
+    }
+}
+
+/// `RustFnv` hashing as an FNV unrolled by four whose tail drops its last unit when
+/// three are left over, for strings longer than 8 units (no case's string is), and
+/// whose exact estimate is the finite-m one except at the spec's pinned points.
+struct WrongTails;
+
+/// The (m, k, n) of every `estimates` case of the spec.
+fn pinned() -> &'static Vec<(u32, u32, u32)> {
+    static PINNED: std::sync::OnceLock<Vec<(u32, u32, u32)>> = std::sync::OnceLock::new();
+    PINNED.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/fnv1a-utf16-v1/cases.json"
+        );
+        let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let n = |v: &Value| u32::try_from(v.as_u64().unwrap()).unwrap();
+        cases["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["shape"] == "estimates")
+            .map(|c| {
+                (
+                    n(&c["input"]["m"]),
+                    n(&c["input"]["k"]),
+                    n(&c["input"]["n"]),
+                )
+            })
+            .collect()
+    })
+}
+
+impl FnvSubject for WrongTails {
+    fn name(&self) -> String {
+        "fnv tail and estimates wrong off the spec's points".into()
+    }
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        if units.len() > 8 && units.len() % 4 == 3 {
+            return RustFnv.positions(m, k, &units[..units.len() - 1]);
+        }
+        RustFnv.positions(m, k, units)
+    }
+    fn session(
+        &mut self,
+        script: &[bloomproof_conformance::model::ScriptOp],
+    ) -> Answer<ScriptAnswer> {
+        RustFnv.session(script)
+    }
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        let mut answer = RustFnv.estimates(m, k, n)?;
+        if !pinned().contains(&(m, k, n)) {
+            answer.exact = answer.finite_m;
+        }
+        Ok(answer)
+    }
+}
+
+/// `RustFnv` whose views count one distinct entry too many past 1000 entries.
+struct WrongNearTheCap;
+
+impl FnvSubject for WrongNearTheCap {
+    fn name(&self) -> String {
+        "distinct_entries wrong past 1000".into()
+    }
+    fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
+        RustFnv.positions(m, k, units)
+    }
+    fn session(
+        &mut self,
+        script: &[bloomproof_conformance::model::ScriptOp],
+    ) -> Answer<ScriptAnswer> {
+        let mut answer = RustFnv.session(script)?;
+        for step in &mut answer.steps {
+            if let Some(n) = step.view["distinct_entries"].as_u64().filter(|&n| n > 1000) {
+                step.view["distinct_entries"] = json!(n + 1);
+            }
+        }
+        Ok(answer)
+    }
+    fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
+        RustFnv.estimates(m, k, n)
+    }
+}
+
+fn run_with(
+    doc: impl DocSubject + Send + 'static,
+    fnv: impl FnvSubject + Send + 'static,
+    filter: &str,
+    seed: u64,
+) -> Report {
+    let mut spec = common::spec();
+    spec.set_generation(Generation {
+        seed,
+        count: Some(64),
+    });
+    let mut subjects = Subjects {
+        doc: Box::new(doc),
+        fnv: Box::new(fnv),
+    };
+    run(&spec, &mut subjects, Some(filter))
+}
+
+/// The first failure of the one check the filter names.
+fn first_failure(report: &Report) -> Failure {
+    assert_eq!(report.checks.len(), 1, "{}", report.render_text());
+    report.checks[0]
+        .failures
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("the flawed subject passed:\n{}", report.render_text()))
+}
+
+#[test]
+fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
+    let report = run_with(WrongAboveM300, RustFnv, "generated_hashing", 7);
+    let failure = first_failure(&report);
+    assert!(
+        failure.what.starts_with("positions equal the oracle's"),
+        "{}",
+        failure.what
+    );
+    assert!(
+        failure.what.contains("seed 7, replay with --seed 7"),
+        "{}",
+        failure.what
+    );
+    // Shrunk: the smallest m the flaw shows at, k 1, no seed, an empty item.
+    assert_eq!(
+        failure.input,
+        json!({"params": {"m": 301, "k": 1, "seed_hex": ""}, "item_hex": ""})
+    );
+    // The first difference names the stage: the reduction.
+    let stage = &report.checks[0].failures[1];
+    assert!(stage.what.starts_with("first difference"), "{}", stage.what);
+    assert!(
+        stage.actual.contains("position: expected"),
+        "{}",
+        stage.actual
+    );
+    // The seed replays the run exactly; in process the same subject passes.
+    let again = run_with(WrongAboveM300, RustFnv, "generated_hashing", 7);
+    assert_eq!(again.checks[0].failures, report.checks[0].failures);
+    let fine = run_with(RustDoc, RustFnv, "generated_hashing", 7);
+    assert_eq!(fine.failed, 0, "{}", fine.render_text());
+    // The rest of the suite does not see the flaw (it is right on every spec input).
+    let spec_only = run_with(WrongAboveM300, RustFnv, "every_stage_pinned", 7);
+    assert_eq!(spec_only.failed, 0, "{}", spec_only.render_text());
+}
+
+#[test]
+fn a_broken_fnv_tail_fails_with_the_shortest_string() {
+    let report = run_with(RustDoc, WrongTails, "generated_hashes", 11);
+    let failure = first_failure(&report);
+    assert!(failure.what.contains("seed 11"), "{}", failure.what);
+    // 11 units is the shortest string longer than 8 with three left over; each unit 0.
+    assert_eq!(failure.input, json!({"m": 8, "k": 1, "units": vec![0; 11]}));
+}
+
+#[test]
+fn an_estimate_exact_only_at_the_pinned_points_fails_at_the_smallest_point() {
+    let report = run_with(RustDoc, WrongTails, "generated_estimates", 3);
+    let failure = first_failure(&report);
+    assert!(
+        failure.what.starts_with("estimates: exact"),
+        "{}",
+        failure.what
+    );
+    // k = 1 makes finite_m exact; the smallest point where they differ is k 2, n 1.
+    assert_eq!(failure.input, json!({"m": 8, "k": 2, "n": 1}));
+    let spec_only = run_with(RustDoc, WrongTails, "estimates_pinned", 3);
+    assert_eq!(spec_only.failed, 0, "{}", spec_only.render_text());
+}
+
+#[test]
+fn a_session_wrong_near_the_entry_cap_fails_with_a_short_script() {
+    let report = run_with(RustDoc, WrongNearTheCap, "generated_sessions", 5);
+    let failure = first_failure(&report);
+    assert!(
+        failure.what.contains("view.distinct_entries"),
+        "{}",
+        failure.what
+    );
+    let script = failure.input["script"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // A filter, and the one step that fills it past 1000.
+    assert!(script.len() <= 4, "{script:?}");
+    let last = script.last().cloned().unwrap_or(Value::Null);
+    assert_eq!(last["op"], "insert_many", "{script:?}");
+    assert_eq!(last["count"], 1010, "{script:?}");
+}

@@ -1,0 +1,92 @@
+//! The false-positive estimates of `fnv1a-utf16-v1` (its session model's view,
+//! `spec/fnv1a-utf16-v1/SESSION.md`, "Estimates"), recomputed from their definitions.
+//!
+//! The exact rate is E[(X/m)^k] for X the number of set bits after t = k·n uniform
+//! throws into m bits. Here the distribution followed throw by throw is that of the
+//! number of *clear* bits c = m - X: a throw keeps c when it lands on one of the
+//! m - c set bits, and takes c to c - 1 when it lands on one of the c clear ones.
+
+/// The clamped parameters and the four estimates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs, reason = "the names of SESSION.md")]
+pub struct Estimates {
+    pub m: u32,
+    pub k: u32,
+    pub n: u32,
+    pub classic: f64,
+    pub finite_m: f64,
+    pub exact: f64,
+    pub optimal_k: u32,
+}
+
+/// `(1 - e^(-kn/m))^k`.
+pub fn classic(m: u32, k: u32, n: u32) -> f64 {
+    let x = f64::from(k) * f64::from(n) / f64::from(m);
+    let one_bit = -f64::exp_m1(-x);
+    (0..k).fold(1.0, |product, _| product * one_bit)
+}
+
+/// `(1 - (1 - 1/m)^(kn))^k`.
+pub fn finite_m(m: u32, k: u32, n: u32) -> f64 {
+    let t = f64::from(k) * f64::from(n);
+    let one_bit = -f64::exp_m1(t * f64::ln_1p(-1.0 / f64::from(m)));
+    (0..k).fold(1.0, |product, _| product * one_bit)
+}
+
+/// E[(X/m)^k] after k·n throws, X the number of set bits.
+pub fn exact(m: u32, k: u32, n: u32) -> f64 {
+    let bits = m as usize;
+    let mf = f64::from(m);
+    // clear[c] = probability that exactly c bits are still clear.
+    let mut clear = vec![0.0f64; bits + 1];
+    clear[bits] = 1.0;
+    let throws = u64::from(k) * u64::from(n);
+    let mut lowest = bits; // no c below `lowest` is reachable yet
+    for _ in 0..throws {
+        let floor = lowest.saturating_sub(1);
+        for c in floor..=bits {
+            let stays = clear[c] * ((mf - c as f64) / mf);
+            let arrives = if c < bits {
+                clear[c + 1] * ((c + 1) as f64 / mf)
+            } else {
+                0.0
+            };
+            clear[c] = stays + arrives;
+        }
+        lowest = floor;
+    }
+    let mut sum = 0.0;
+    for (c, probability) in clear.iter().enumerate() {
+        let set = (mf - c as f64) / mf;
+        let term = (0..k).fold(*probability, |product, _| product * set);
+        sum += term;
+    }
+    sum
+}
+
+/// The four estimates for (m, k, n), each clamped first (m to 8..=1024, k to 1..=12,
+/// n to 0..=1024); `optimal_k` is the k in 1..=12 with the least classic estimate,
+/// the smallest on a tie.
+pub fn estimates(m: u32, k: u32, n: u32) -> Estimates {
+    let m = m.clamp(8, 1024);
+    let k = k.clamp(1, 12);
+    let n = n.min(1024);
+    let mut optimal_k = 1;
+    let mut least = classic(m, 1, n);
+    for candidate in 2..=12 {
+        let value = classic(m, candidate, n);
+        if value < least {
+            least = value;
+            optimal_k = candidate;
+        }
+    }
+    Estimates {
+        m,
+        k,
+        n,
+        classic: classic(m, k, n),
+        finite_m: finite_m(m, k, n),
+        exact: exact(m, k, n),
+        optimal_k,
+    }
+}
