@@ -11,8 +11,9 @@
 //!    answers for Node.
 //! 3. `node crates/bench/js/fnv_timing.mjs`: the JavaScript implementation on the same
 //!    strings, its answers checked against Rust's first.
-//! 4. The seed's Python self-check (the program of `../shared/seeds/000_*.txt`,
-//!    written to `target/bench/seed_000_self_check.py`) and `bloomproof conformance`
+//! 4. The seed's Python self-check (the program of the source document seed 000, which
+//!    this project does not carry: the file `$BLOOMPROOF_SEED_000` names; written to
+//!    `target/bench/seed_000_self_check.py`) and `bloomproof conformance`
 //!    (release build), as whole processes, in pairs.
 //! 5. `bloomproof-bench-probe runner`: the whole suite through `bloomproof adapter`
 //!    (release build), and the runner process's own CPU time per request sent.
@@ -202,8 +203,9 @@ fn node_timing(root: &Path, input: &Path, quick: bool) -> Result<BTreeMap<String
     }
 }
 
-/// Where the seed documents are: `../shared/seeds` beside the repository.
-const SEEDS: &str = "../shared/seeds";
+/// The variable naming the file of the source document seed 000, whose Python
+/// self-check the benchmark runs against `bloomproof conformance`.
+const SEED_VARIABLE: &str = "BLOOMPROOF_SEED_000";
 
 /// The start of the seed 000 program, as `vectors/check/python/tests/test_seed_self_check.py`
 /// finds it.
@@ -212,31 +214,14 @@ const SEED_PROGRAM_START: &str = "\"\"\"Offline immutable byte-membership prefil
 /// The line that runs the seed 000 program's self-check.
 const SEED_PROGRAM_MAIN: &str = "if __name__ == '__main__':";
 
-/// The Python program of seed 000 (`../shared/seeds/000_*.txt`): from its module
-/// docstring to the end of its `if __name__ == '__main__':` block.
-fn seed_program(root: &Path) -> Result<String, String> {
-    let dir = root.join(SEEDS);
-    let entries = std::fs::read_dir(&dir).map_err(|err| {
-        format!(
-            "the seed documents are not at {} ({err}): {SEEDS}/000_*.txt must be beside the repository",
-            dir.display()
-        )
+/// The Python program of seed 000 (the file `$BLOOMPROOF_SEED_000` names): from its
+/// module docstring to the end of its `if __name__ == '__main__':` block.
+fn seed_program(_root: &Path) -> Result<String, String> {
+    let path = std::env::var_os(SEED_VARIABLE).map(PathBuf::from).ok_or_else(|| {
+        format!("{SEED_VARIABLE} must name the file of the source document seed 000, whose self-check is measured")
     })?;
-    let mut names: Vec<PathBuf> = entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("000_") && name.ends_with(".txt"))
-        })
-        .collect();
-    names.sort();
-    let path = names
-        .first()
-        .ok_or_else(|| format!("no 000_*.txt in {}", dir.display()))?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|err| format!("{}: cannot read: {err}", path.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|err| format!("{SEED_VARIABLE}={}: cannot read: {err}", path.display()))?;
     extract_program(&text).map_err(|why| format!("{}: {why}", path.display()))
 }
 

@@ -45,7 +45,9 @@ fn the_pinned_points_of_the_spec() {
             case["id"]
         );
     }
-    assert_eq!(seen, 9);
+    // The nine points first pinned, and those pinned since (optimal k away from them,
+    // clamped inputs).
+    assert!(seen >= 9, "{seen} estimates cases");
 }
 
 #[test]

@@ -1,8 +1,9 @@
 """Run seed 000's own self_check() against bloomproof_py's DocumentPrefilter.
 
-The seed's module text is read from the shared seed document (skipped when it is not
-there, e.g. on a fresh clone), its DocumentPrefilter is replaced by ours, and its
-self_check() must pass with the published figures (d291, doc-04/41/43/44/51, bit 4).
+The seed's module text is read from the source document seed 000, which this project
+does not carry: the file BLOOMPROOF_SEED_000 names (skipped without it). Its
+DocumentPrefilter is replaced by ours, and its self_check() must pass with the published
+figures (d291, doc-04/41/43/44/51, bit 4).
 """
 import os
 import sys
@@ -13,11 +14,10 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from bloomproof_py import doc_membership_v1 as doc  # noqa: E402
 
-SEED = os.environ.get("BLOOMPROOF_SEED_000",
-                      os.path.join(HERE, "..", "..", "..", "..", "..", "shared", "seeds", "000_cfd851a32130dcb2.txt"))
+SEED = os.environ.get("BLOOMPROOF_SEED_000", "")
 
 
-@unittest.skipUnless(os.path.exists(SEED), f"seed document not found at {SEED}")
+@unittest.skipUnless(SEED and os.path.exists(SEED), "BLOOMPROOF_SEED_000 does not name the seed 000 document")
 class SeedSelfCheck(unittest.TestCase):
     def test_self_check_passes_with_our_snapshot(self):
         with open(SEED, encoding="utf-8") as f:
