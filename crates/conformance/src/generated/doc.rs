@@ -236,7 +236,9 @@ impl Snapshot {
 }
 
 pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapshot> + use<> {
-    let item = bytes_in(input.item_bytes.unwrap_or([0, 64]));
+    let item_bytes = input.item_bytes.unwrap_or([0, 64]);
+    let item = bytes_in(item_bytes);
+    let bounds = (item_bytes[0] as usize, item_bytes[1] as usize);
     let records = input.records.unwrap_or([0, 64]);
     let max = records[1] as usize;
     let damage = prop_oneof![
@@ -251,25 +253,62 @@ pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapsho
         proptest::collection::vec(any::<(Index, Index)>(), 0..=8),
         proptest::collection::vec(item, 0..=6),
         damage,
+        proptest::collection::vec(any::<(Index, Index, u8, bool)>(), 0..=6),
     )
-        .prop_map(move |(params, mut records, repeats, others, damage)| {
-            // Repeats: copies of records already drawn, at drawn places, within the
-            // count's bound.
-            for (from, to) in repeats {
-                if records.is_empty() || records.len() >= max {
-                    break;
+        .prop_map(
+            move |(params, mut records, repeats, mut others, damage, near)| {
+                // Repeats: copies of records already drawn, at drawn places, within the
+                // count's bound.
+                for (from, to) in repeats {
+                    if records.is_empty() || records.len() >= max {
+                        break;
+                    }
+                    let copy = records[from.index(records.len())].clone();
+                    let at = to.index(records.len() + 1);
+                    records.insert(at, copy);
                 }
-                let copy = records[from.index(records.len())].clone();
-                let at = to.index(records.len() + 1);
-                records.insert(at, copy);
-            }
-            Snapshot {
-                params,
-                records,
-                others,
-                damage,
-            }
-        })
+                // Near copies: a record with one byte changed, one byte added or one cut, as
+                // a record (within the count's bound) or as an item looked up. They tell
+                // apart records that share a prefix, a suffix or a length, which an
+                // implementation keyed on less than the whole record would merge.
+                for (from, place, byte, as_record) in near {
+                    let Some(original) = records.get(from.index(records.len().max(1))) else {
+                        break;
+                    };
+                    let copy = near_copy(original, place, byte, bounds);
+                    if as_record && records.len() < max {
+                        records.push(copy);
+                    } else {
+                        others.push(copy);
+                    }
+                }
+                Snapshot {
+                    params,
+                    records,
+                    others,
+                    damage,
+                }
+            },
+        )
+}
+
+/// `original` with `byte` added at the end (when `byte` is odd, or `original` is empty,
+/// and it stays within the `(min, max)` byte bounds), with its last byte cut (when
+/// `byte` is a multiple of 4, within the bounds), or else with one byte changed at
+/// `place` (to `byte`, or to its complement when that is the byte already there): never
+/// equal to `original` unless the bounds leave no other length and it is empty.
+fn near_copy(original: &[u8], place: Index, byte: u8, (min, max): (usize, usize)) -> Vec<u8> {
+    let mut copy = original.to_vec();
+    let len = original.len();
+    if (original.is_empty() || !byte.is_multiple_of(2)) && len < max {
+        copy.push(byte);
+    } else if byte.is_multiple_of(4) && len > min && len > 0 {
+        copy.pop();
+    } else if let Some(at) = (len > 0).then(|| place.index(len)) {
+        copy[at] = if copy[at] == byte { !byte } else { byte };
+    }
+    // Else empty with no room to grow (bounds of 0..=0): the copy is the original.
+    copy
 }
 
 pub(super) fn show_snapshot(value: &Snapshot) -> serde_json::Value {
