@@ -76,7 +76,7 @@ pub struct Limits {
     pub connections: usize,
     /// The most bytes of a request's start line and headers; past them the
     /// request is answered 431 and the connection closed. Values under
-    /// [`MIN_HEADER_BYTES`] count as it (the HTTP library's minimum).
+    /// `MIN_HEADER_BYTES` count as it (the HTTP library's minimum).
     pub header_bytes: usize,
 }
 

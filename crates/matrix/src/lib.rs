@@ -1,6 +1,6 @@
 //! The results matrix: the conformance suite against every implementation of a list,
 //! in parallel, then cross-reading among them (`bloomproof_conformance::cross`), each
-//! implementation judged against its expected failures ([`judge`]); written as a page
+//! implementation judged against its expected failures ([`judge()`]); written as a page
 //! (`index.html`, and `failures.html`, the failures alone), `matrix.json`, `summary.md`
 //! and one badge per implementation ([`page`]).
 //!

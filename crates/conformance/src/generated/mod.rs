@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 /// How many shrinking steps one failure may take (each is one or a few requests).
 pub const SHRINK_STEPS_MAX: u32 = 256;
 
-/// How many rounds of [`search`]'s reductions one failure may take (each round is one
+/// How many rounds of `search`'s reductions one failure may take (each round is one
 /// pipelined batch of candidates).
 pub const REDUCTION_ROUNDS_MAX: u32 = 32;
 
