@@ -75,6 +75,9 @@ pub struct Tally {
     pub expected: usize,
     /// Not run at all: the implementation could not be started.
     pub errored: usize,
+    /// Not in its report though it ran: checks it does not answer (the adapter
+    /// protocol's own checks in process, a protocol its handshake does not list).
+    pub not_run: usize,
     /// Recommended checks of the protocol.
     pub recommended_total: usize,
     /// Recommended checks passed (or failed as listed).
@@ -101,7 +104,8 @@ impl Tally {
             }
             tally.total += 1;
             match cell {
-                None => tally.errored += 1,
+                None if implementation.error.is_some() => tally.errored += 1,
+                None => tally.not_run += 1,
                 Some(cell) => match cell.status {
                     Status::Passed => tally.passed += 1,
                     Status::ExpectedFailure => tally.expected += 1,
@@ -115,7 +119,14 @@ impl Tally {
     /// `16/16 passed`, then whatever else there is: `2 failed`, `1 expected failure`,
     /// `3 errored (not run)`, `recommended 1/1`.
     pub fn text(&self) -> String {
-        let mut parts = vec![format!("{}/{} passed", self.passed, self.total)];
+        if self.total == self.not_run && self.recommended_total == 0 {
+            return "not run (not answered by this implementation)".to_string();
+        }
+        let mut parts = vec![format!(
+            "{}/{} passed",
+            self.passed,
+            self.total - self.not_run
+        )];
         if self.failed > 0 {
             parts.push(format!("{} failed", self.failed));
         }
@@ -129,6 +140,12 @@ impl Tally {
         if self.errored > 0 {
             parts.push(format!("{} errored (not run)", self.errored));
         }
+        if self.not_run > 0 {
+            parts.push(format!(
+                "{} not run (not answered by this implementation)",
+                self.not_run
+            ));
+        }
         if self.recommended_total > 0 {
             parts.push(format!(
                 "recommended {}/{}",
@@ -139,7 +156,9 @@ impl Tally {
     }
 
     fn class(&self) -> &'static str {
-        if self.failed > 0 || self.errored > 0 {
+        if self.total == self.not_run && self.failed == 0 {
+            "not_run"
+        } else if self.failed > 0 || self.errored > 0 {
             "unexpected"
         } else if self.expected > 0 {
             "expected_failure"
@@ -321,6 +340,7 @@ td a:hover { text-decoration: underline; }
 .passed, .equal { background: var(--pass-bg); color: var(--pass-fg); }
 .expected_failure { background: var(--exp-bg); color: var(--exp-fg); }
 .stale, .unexpected, .differs { background: var(--fail-bg); color: var(--fail-fg); }
+.not_run { color: var(--muted); }
 .verdict-ok { color: var(--pass-fg); font-weight: 700; }
 .verdict-failed { color: var(--fail-fg); font-weight: 700; }
 details { margin: .4rem 0; }
@@ -587,7 +607,12 @@ fn html_results(out: &mut String, matrix: &Matrix, view: View) {
                 None => {
                     let _ = write!(
                         out,
-                        "<td class=\"unexpected\"><a href=\"#impl-{column}\" data-cell=\"{id}\">not run<span class=\"visually-hidden\">: {} on {}</span></a></td>",
+                        "<td class=\"{}\"><a href=\"#impl-{column}\" data-cell=\"{id}\">not run<span class=\"visually-hidden\">: {} on {}</span></a></td>",
+                        if i.error.is_some() {
+                            "unexpected"
+                        } else {
+                            "not_run"
+                        },
                         escape(&i.name),
                         escape(&check.name),
                     );

@@ -45,7 +45,7 @@ pub fn compute(
     options: &Options,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Matrix {
-    let checks: Vec<MatrixCheck> = spec
+    let mut checks: Vec<MatrixCheck> = spec
         .protocols
         .iter()
         .flat_map(|p| {
@@ -57,6 +57,18 @@ pub fn compute(
             })
         })
         .collect();
+    // Besides the documented checks, a run may hold checks that no `checks.json` lists:
+    // the adapter protocol's own (documented in `adapter-protocol.json`), the accumulated
+    // digests and the vector files. They are rows too (after the documented ones, in the
+    // order the reports hold them), so that every cell of every implementation has one.
+    if let Some(wire) = &spec.wire {
+        checks.extend(wire.checks.iter().map(|c| MatrixCheck {
+            name: format!("{}/{}", bloomproof_conformance::wire::GROUP, c.name),
+            asserts: c.asserts.clone(),
+            source: c.source.clone(),
+            level: c.level,
+        }));
+    }
     let names: Vec<String> = checks.iter().map(|c| c.name.clone()).collect();
     let quoted = shell_quote(&options.binary.display().to_string())
         .unwrap_or_else(|_| options.binary.display().to_string());
@@ -149,6 +161,13 @@ pub fn compute(
         errors.extend(found);
         implementations.push(result);
     }
+    for result in &implementations {
+        for cell in &result.cells {
+            if !checks.iter().any(|c| c.name == cell.check) {
+                checks.push(undocumented(&cell.check, cell.level));
+            }
+        }
+    }
 
     let mut participants = Vec::new();
     for implementation in list {
@@ -175,6 +194,31 @@ pub fn compute(
         implementations,
         cross: grids,
         errors,
+    }
+}
+
+/// The row of a check no `checks.json` documents: the accumulated digests and the vector
+/// files (spec/README.md says what each asserts).
+fn undocumented(name: &str, level: bloomproof_format::report::Level) -> MatrixCheck {
+    let check = name.rsplit('/').next().unwrap_or(name);
+    let (asserts, source) = if check == bloomproof_conformance::accumulated::CHECK {
+        (
+            "The implementation's positions of every generated input of accumulated.json, hashed in order, give the published digest.".to_string(),
+            "bloomproof: spec/README.md, \"Accumulated checks\"".to_string(),
+        )
+    } else if let Some(kind) = check.strip_prefix("vectors.") {
+        (
+            format!("Every case of the {kind} vector file is answered as the file states."),
+            "bloomproof: vectors/README.md".to_string(),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    MatrixCheck {
+        name: name.to_string(),
+        asserts,
+        source,
+        level,
     }
 }
 
