@@ -4,7 +4,6 @@
 
 use crate::client::{RESPONSE_MAX, STDERR_KEPT};
 use crate::subject::{Answer, Between, SubjectError};
-use crate::{DOC, FNV};
 use bloomproof_format::adapter::{ADAPTER_PROTOCOL, Start, Started};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -357,7 +356,7 @@ impl AdapterProcess {
                 )));
             }
         }
-        let known = [DOC, FNV];
+        let known = bloomproof_protocol::PROTOCOLS;
         let mut seen = Vec::new();
         for protocol in &started.protocols {
             if !known.contains(&protocol.as_str()) || seen.contains(&protocol) {

@@ -193,7 +193,7 @@ pub fn started() -> Started {
             language: "Rust".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
         },
-        protocols: vec![DOC.to_string(), FNV.to_string()],
+        protocols: bloomproof_protocol::PROTOCOLS.map(String::from).to_vec(),
     }
 }
 

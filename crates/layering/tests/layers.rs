@@ -4,6 +4,8 @@
 //! edge the table does not list, an edge the table lists that the manifests lack, a
 //! crate missing from the table and an upward entry in the table are each an error.
 
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -303,7 +303,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 why,
             );
             return Grid {
-                protocol: "fnv1a-utf16-v1".to_string(),
+                protocol: bloomproof_conformance::fnv_checks::PROTOCOL.to_string(),
                 producers: vec![cell.producer.clone()],
                 readers: vec![cell.reader.clone()],
                 cells: vec![cell],

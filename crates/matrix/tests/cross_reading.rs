@@ -2,7 +2,7 @@
 //! grid: the reader's column and the exporter's row fail, every other cell passes.
 
 // The planted subjects of the conformance tests, shared rather than copied.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unwrap_used, clippy::panic)]
 #[path = "../../conformance/tests/common/planted.rs"]
 mod planted;
 
