@@ -29,6 +29,8 @@ pub use load::{LoadError, Spec, load};
 // crate has always given them.
 pub use bloomproof_adapter::client as adapter;
 pub use bloomproof_adapter::{lines, quote, scan, subject};
+/// The registry of protocols, `bloomproof_protocol::PROTOCOLS`.
+pub use bloomproof_protocol::PROTOCOLS;
 pub use report::{CheckOutcome, Failure, Report};
 pub use run::run;
 pub mod schemas;

@@ -458,13 +458,13 @@ impl Loader {
     }
 
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
-        if !bloomproof_protocol::PROTOCOLS.contains(&protocol) {
+        if !crate::PROTOCOLS.contains(&protocol) {
             self.error(
                 dir,
                 None,
                 format!(
                     "unknown protocol folder {protocol:?}: this runner knows {:?}",
-                    bloomproof_protocol::PROTOCOLS
+                    crate::PROTOCOLS
                 ),
             );
             return None;

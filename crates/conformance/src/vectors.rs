@@ -61,7 +61,7 @@ impl Loaded {
 pub fn load(dir: &Path) -> Result<Vec<Loaded>, Vec<String>> {
     let mut loaded = Vec::new();
     let mut errors = Vec::new();
-    for protocol in [crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL] {
+    for protocol in crate::PROTOCOLS {
         for kind in ["positions", "snapshots", "rejections"] {
             let name = format!("{protocol}/{kind}.json");
             let path = dir.join(protocol).join(format!("{kind}.json"));

@@ -30,7 +30,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the protocol's name",
     ),
     (
-        "load.rs",
+        "lib.rs",
         "bloomproof_protocol::PROTOCOLS",
         "the registry of protocol names",
     ),
