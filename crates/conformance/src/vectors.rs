@@ -38,12 +38,7 @@ pub struct Loaded {
 impl Loaded {
     /// The protocol of the file.
     pub fn protocol(&self) -> &'static str {
-        match self.file {
-            VectorFile::FnvPositions(_) | VectorFile::FnvRejections(_) => {
-                crate::fnv_checks::PROTOCOL
-            }
-            _ => crate::doc_checks::PROTOCOL,
-        }
+        self.file.file_kind().protocol()
     }
 
     /// The check name in the report: `vectors.<kind>`.
