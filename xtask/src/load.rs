@@ -99,12 +99,8 @@ const SESSION_STEPS: usize = 250;
 const ERRORS_SHOWN: usize = 5;
 
 /// Runs the load test and prints the report.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let plan = match args {
-        [] => &FULL,
-        [flag] if flag == "--quick" => &QUICK,
-        other => return Err(format!("load takes only --quick, got {other:?}")),
-    };
+pub fn run(quick: bool) -> Result<(), String> {
+    let plan = if quick { &QUICK } else { &FULL };
     let root = super::root();
     let load_start = load_average();
     let build_started = Instant::now();
