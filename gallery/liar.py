@@ -47,7 +47,7 @@ from pathlib import Path
 MODES = ("passthrough", "drop_field", "self_reported_immutability", "invented_figures",
          "always_duplicate", "replay_first", "errors_as_value", "hide_session_errors",
          "spec_table", "off_spec", "keep_duplicates")
-SPEC = Path(__file__).resolve().parent.parent.parent.parent / "spec"
+SPEC = Path(__file__).resolve().parent.parent / "spec"
 TRIPLE = ("maybe_present", "exact_checked", "duplicate")
 
 
