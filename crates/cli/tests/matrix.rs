@@ -26,7 +26,10 @@ fn the_matrix_runs_from_an_empty_folder_against_four_adapters() {
         .args(["matrix", "--impl", &format!("rust-adapter={BIN} adapter")])
         .args([
             "--impl",
-            &format!("python=python3 {}", repo("implementations/python/bloomproof_py/adapter.py")),
+            &format!(
+                "python=python3 {}",
+                repo("implementations/python/bloomproof_py/adapter.py")
+            ),
         ])
         .args([
             "--impl",
