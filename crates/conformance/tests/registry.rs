@@ -90,7 +90,6 @@ fn the_accumulated_streams_are_exactly_the_registered_protocols() {
 fn the_vectors_are_exactly_the_registered_protocols() {
     let vectors = root().join("vectors");
     let mut folders = folders_with(&vectors, "");
-    folders.remove("check");
     folders.remove("schemas");
     assert_eq!(folders, registered());
     let kinds: BTreeSet<String> = FileKind::ALL
