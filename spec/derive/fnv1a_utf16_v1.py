@@ -574,6 +574,28 @@ def strict_import_cases():
         "that fits in 64 bits. In the fixture, 1.0, 1e0, 10E-1, -0 (a lax reader takes each for 1, or -0 for 0), "
         "\"1\", true, null, 2^64+1 and -1 are invalid; 0, 2 and 2^64-1 are integers other than 1: "
         "unsupported_version; 2.0 is not an integer: invalid. Whitespace around the 1 is fine."))
+    out.append(script("nested-objects-need-every-key", C, setup + texts([
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8}'), "invalid"),
+        (fixture_text('"insert":"","query":"i"}', '"insert":""}'), "invalid"),
+        (fixture_text('"counters": {"negative_queries":2,"false_positives":2}', '"counters": {"negative_queries":2}'),
+         "invalid"),
+        (fixture_text('"position":7,"before":true,"after":true}', '"position":7,"before":true}'), "invalid"),
+        (fixture_text('{"kind":"query","value":"a","outcome":"truly_present"}', '{"kind":"query","value":"a"}'),
+         "invalid"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
+        "SESSION.md section 10, step 6: no field of a nested object is optional. In the fixture, params without k, "
+        "drafts without query, counters without false_positives, a position item of last_operation without after "
+        "and a history item without outcome are each invalid (a reader that fills a missing field with its "
+        "default would accept them)."))
+    out.append(script("params-integer-forms", C, setup + texts([
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":-0,"k":1}'), "invalid"),
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8.0,"k":1}'), "invalid"),
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8,"k":1e0}'), "invalid"),
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":-8,"k":1}'), "invalid"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
+        "SESSION.md section 10, step 6: params.m and params.k are integers written as in step 5, so -0 (which a "
+        "lax reader takes for 0, then out_of_range), 8.0, 1e0 and -8 are invalid at stage C, before the bounds of "
+        "step 10 (out_of_range) are looked at."))
     out.append(script("lone-surrogate-escapes", C, setup + texts([
         (fixture_text('"query":"i"}', '"query":"\\udc00x"}'), "syntax"),
         (fixture_text('"query":"i"}', '"query":"\\ud800x"}'), "syntax"),
