@@ -1314,7 +1314,57 @@ def cases():
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
                     {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
+    unknown = sorted(set(IMPORT_STEPS) - {c["id"] for c in out})
+    if unknown:
+        raise SystemExit(f"IMPORT_STEPS names cases that do not exist: {unknown}")
+    for c in out:
+        steps = IMPORT_STEPS.get(c["id"], ())
+        c["rules"] = list(c.get("rules", ())) + ["SESSION-10.%d" % n for n in steps]
     return out
+
+
+# The steps of SESSION.md section 10 (rule ids SESSION-10.N) each import case pins: the
+# step whose error it expects, and for a pair of adjacent rules both steps; a case that
+# imports successfully pins the replay and success steps it goes through.
+IMPORT_STEPS = {
+    "v1-fixture": (16, 17, 18, 19),
+    "populated": (16, 19),
+    "counters/saturate-at-max": (17,),
+    "full-history-extra-counts": (17,),
+    "last-operation-fields": (18,),
+    "two-mib": (1,),
+    "two-mib-non-ascii": (1,),
+    "combined/too-large-and-syntax": (1, 2),
+    "byte-order-mark": (2,),
+    "raw-control-character": (2,),
+    "number-range": (2,),
+    "lone-surrogate-escapes": (2,),
+    "nesting-depth": (2,),
+    "combined/syntax-and-not-an-object": (2, 3),
+    "combined/syntax-and-duplicate-key": (2, 3),
+    "duplicate-keys": (3,),
+    "combined/format-and-version": (4, 5),
+    "version-forms": (5,),
+    "combined/version-and-shape": (5, 6),
+    "nested-objects-need-every-key": (6,),
+    "params-integer-forms": (6,),
+    "combined/shape-and-rules": (6, 7),
+    "combined/protocol-and-draft-length": (7, 8),
+    "combined/draft-length-and-no-filter": (8, 9),
+    "combined/draft-length-and-params-bounds": (8, 10),
+    "combined/params-bounds-and-draft-denotes": (10, 11),
+    "combined/draft-denotes-and-entry-count": (11, 12),
+    "combined/entry-count-and-entry-rules": (12,),
+    "combined/entry-duplicate-then-next-entry": (12,),
+    "combined/entry-too-long-and-duplicate": (12,),
+    "combined/entries-and-counters": (12, 13),
+    "combined/counters-and-history-rules": (13, 14),
+    "combined/history-count-and-item-rules": (14,),
+    "combined/history-item-too-long-and-outcome": (14,),
+    "combined/history-item-empty-and-outcome": (14,),
+    "combined/history-item-outcome-then-next-item": (14,),
+    "combined/history-items-and-accounting": (14, 15),
+}
 
 
 if __name__ == "__main__":

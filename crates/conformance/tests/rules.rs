@@ -236,6 +236,7 @@ fn the_documents_state_every_rule_and_no_other() {
     for document in [
         "doc-membership-v1/PROTOCOL.md",
         "fnv1a-utf16-v1/PROTOCOL.md",
+        "fnv1a-utf16-v1/SESSION.md",
         "ADAPTER.md",
     ] {
         let text = std::fs::read_to_string(real_spec().join(document)).unwrap();
