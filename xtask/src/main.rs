@@ -53,7 +53,7 @@ tasks:
                                               the suite against every implementation of
                                               vectors/check/implementations.json, cross-reading
                                               among them; writes target/matrix/ and tests the page
-  bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
+  bench [--quick|--record]                    run the benchmarks once; print each figure, ratio and goal (--record: into BENCHMARKS.md, quiet machine only)
   load [--quick]                              load-test `bloomproof adapter` and `explore` on loopback:
                                               p50/p99 latency, peak memory (BENCHMARKS.md)
   ci                                          run every test, lint and freshness check";
