@@ -613,9 +613,9 @@ pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
         out.push(with(&params, value.records.clone(), value.others.clone()));
     }
     for (i, record) in value.records.iter().enumerate() {
-        for shorter in super::shorter(record).into_iter().take(record.len()) {
+        for len in super::smaller(record.len() as u64, 0) {
             let mut records = value.records.clone();
-            records[i] = shorter;
+            records[i].truncate(len as usize);
             out.push(with(&value.params, records, value.others.clone()));
         }
     }

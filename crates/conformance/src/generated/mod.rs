@@ -29,6 +29,12 @@ pub const SHRINK_STEPS_MAX: u32 = 256;
 /// pipelined batch of candidates).
 pub const REDUCTION_ROUNDS_MAX: u32 = 32;
 
+/// How many candidates all of one failure's reduction rounds may judge together: a
+/// failure that needs a large input (64 records, a long script) offers thousands of
+/// candidates a round, each judged against the oracle, so the rounds stop when these
+/// are spent (the first candidates of a round, which are the smallest, are judged first).
+pub const REDUCTION_CANDIDATES_MAX: usize = 2048;
+
 /// The largest `count` a case may ask for, and the largest `--random N`.
 pub const COUNT_MAX: u32 = 100_000;
 
@@ -188,8 +194,14 @@ where
             None => tree.complicate(),
         };
     }
+    let mut budget = REDUCTION_CANDIDATES_MAX;
     for _ in 0..REDUCTION_ROUNDS_MAX {
-        let candidates = reduce(&found.minimal);
+        let mut candidates = reduce(&found.minimal);
+        candidates.truncate(budget);
+        budget -= candidates.len();
+        if candidates.is_empty() {
+            break;
+        }
         let verdicts = judge(&candidates);
         let Some((smaller, mismatch)) = candidates
             .into_iter()
