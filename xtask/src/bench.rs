@@ -42,7 +42,7 @@ const VARIANTS: [&str; 4] = [
 /// Batch sizes of the batch benchmark (`bloomproof_bench::BATCH_SIZES`).
 const BATCH_SIZES: [usize; 3] = [256, 4096, 65536];
 /// The JavaScript implementation the ratio is taken against.
-const JS_MODULE: &str = "vectors/check/js/fnv1a_utf16_v1.mjs";
+const JS_MODULE: &str = "implementations/js/fnv1a_utf16_v1.mjs";
 /// The goal of `conformance_suite_ms`: the fastest run, in milliseconds (issue 28: 50 ms
 /// with the generated checks, vectors and accumulated checkpoint in the default run).
 const SUITE_MS_MAX: f64 = 50.0;
@@ -72,15 +72,15 @@ enum Mode {
     Record,
 }
 
-/// Reads the arguments: none, `--quick` or `--record`.
-fn mode(args: &[String]) -> Result<Mode, String> {
-    match args {
-        [] => Ok(Mode::Full),
-        [flag] if flag == "--quick" => Ok(Mode::Quick),
-        [flag] if flag == "--record" => Ok(Mode::Record),
-        other => Err(format!(
-            "bench takes nothing, --quick or --record (a full run written into BENCHMARKS.md as the run of record), got {other:?}"
-        )),
+/// The mode of `--quick` and `--record`, which exclude each other.
+fn mode(quick: bool, record: bool) -> Result<Mode, String> {
+    match (quick, record) {
+        (false, false) => Ok(Mode::Full),
+        (true, false) => Ok(Mode::Quick),
+        (false, true) => Ok(Mode::Record),
+        (true, true) => {
+            Err("bench takes --quick or --record, not both: a run of record is a full run".into())
+        }
     }
 }
 
@@ -128,8 +128,8 @@ fn replace_record(text: &str, section: &str) -> Result<String, String> {
 
 /// Runs the benchmarks and prints the report; with `--record`, on a quiet machine
 /// only, writes it into BENCHMARKS.md as the run of record.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mode = mode(args)?;
+pub fn run(quick: bool, record: bool) -> Result<(), String> {
+    let mode = mode(quick, record)?;
     let quick = mode == Mode::Quick;
     let root = super::root();
     let load_at_start = load_average();
@@ -321,7 +321,7 @@ fn node_timing(root: &Path, input: &Path, quick: bool) -> Result<BTreeMap<String
 /// self-check the benchmark runs against `bloomproof conformance`.
 const SEED_VARIABLE: &str = "BLOOMPROOF_SEED_000";
 
-/// The start of the seed 000 program, as `vectors/check/python/tests/test_seed_self_check.py`
+/// The start of the seed 000 program, as `implementations/python/tests/test_seed_self_check.py`
 /// finds it.
 const SEED_PROGRAM_START: &str = "\"\"\"Offline immutable byte-membership prefilter";
 
@@ -919,12 +919,10 @@ mod tests {
 
     #[test]
     fn reads_the_mode() {
-        let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
-        assert_eq!(mode(&args(&[])), Ok(Mode::Full));
-        assert_eq!(mode(&args(&["--quick"])), Ok(Mode::Quick));
-        assert_eq!(mode(&args(&["--record"])), Ok(Mode::Record));
-        assert!(mode(&args(&["--quick", "--record"])).is_err());
-        assert!(mode(&args(&["--fast"])).is_err());
+        assert_eq!(mode(false, false), Ok(Mode::Full));
+        assert_eq!(mode(true, false), Ok(Mode::Quick));
+        assert_eq!(mode(false, true), Ok(Mode::Record));
+        assert!(mode(true, true).is_err());
     }
 
     #[test]

@@ -470,8 +470,10 @@ pub fn run_check(
             );
         }
     }
+    // The oracle's own digest says whether the spec file is right, and only when the
+    // stream ran to its end (an unanswered input stops it early).
     let oracle = hex(&ours.finish());
-    if oracle != *expected {
+    if done == count && oracle != *expected {
         fail(
             &mut outcome,
             format!(

@@ -13,7 +13,7 @@
 //! * [`adapter`]: every request and result of the adapter protocol, both sides;
 //! * [`report`]: the report of a run (`spec/schemas/report.schema.json`);
 //! * [`matrix`] and [`cross`]: the results matrix across implementations, its
-//!   cross-reading grids (`vectors/check/*.schema.json`) and the cross-reading session
+//!   cross-reading grids (`spec/schemas/matrix*.schema.json`) and the cross-reading session
 //!   scripts (`crates/conformance/data/cross-sessions.json`);
 //! * [`hand_picked`]: the vector generator's hand-picked inputs
 //!   (`crates/vectors-generate/data/*.hand-picked.json`);

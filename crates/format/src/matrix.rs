@@ -1,4 +1,4 @@
-//! The results matrix: the list of implementations (`vectors/check/implementations.json`)
+//! The results matrix: the list of implementations (`implementations/matrix.json`)
 //! and the matrix document `bloomproof matrix` writes (`matrix.json`).
 //! How a report is judged into cells is `bloomproof_matrix::judge`.
 

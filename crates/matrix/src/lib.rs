@@ -6,7 +6,7 @@
 //!
 //! `bloomproof matrix` runs it from any folder with the spec built into the binary;
 //! `cargo xtask matrix` runs it with this repository's implementations
-//! (`vectors/check/implementations.json`) and tests the page in Chromium.
+//! (`implementations/matrix.json`) and tests the page in Chromium.
 //!
 //! The matrix fails (and names implementation, check and case) on an unexpected
 //! failure, a stale expected failure, an implementation that cannot be run, or a
