@@ -269,9 +269,9 @@ fn data_schemas() -> Vec<(&'static str, String)> {
             ),
         ),
         (
-            "crates/conformance/data/cross-sessions.schema.json",
+            "crates/matrix/data/cross-sessions.schema.json",
             render::<SessionsFile>(
-                "bloomproof cross-reading session scripts (crates/conformance/data/cross-sessions.json)",
+                "bloomproof cross-reading session scripts (crates/matrix/data/cross-sessions.json)",
             ),
         ),
     ]

@@ -46,20 +46,20 @@ const CORE: Part = Part {
 /// The runner's crate and the files of it that are mutated (the rest is plumbing:
 /// subjects, the adapter client, the report).
 const RUNNER: Part = Part {
-    packages: &["bloomproof-conformance"],
+    packages: &["bloomproof-conformance", "bloomproof-matrix"],
     files: &[
         "crates/conformance/src/hooks.rs",
         "crates/conformance/src/load.rs",
         "crates/conformance/src/fnv_checks.rs",
         "crates/conformance/src/doc_checks/*.rs",
-        "crates/conformance/src/cross.rs",
+        "crates/matrix/src/cross.rs",
     ],
 };
 
 /// What `cargo xtask mutants --help` says after the options.
 pub const ABOUT: &str = "By default it mutates the core: bloomproof-protocol, bloomproof-filter, \
 bloomproof-session and bloomproof-format's crates/format/src/session/; --runner: the conformance \
-runner (bloomproof-conformance's hooks.rs, load.rs, fnv_checks.rs, doc_checks/*.rs and cross.rs). \
+runner (bloomproof-conformance's hooks.rs, load.rs, fnv_checks.rs, doc_checks/*.rs, and bloomproof-matrix's cross.rs). \
 A --file of your own replaces the part's list. Each part takes 30 to 40 minutes on 2 cores; \
 `-- --list` lists the mutants without running them. Arguments after `--` go to cargo-mutants \
 unchanged (`cargo mutants --help`); cargo-mutants is installed when it is missing, only when \
@@ -237,14 +237,15 @@ mod tests {
     fn runner_selects_the_runners_files_unless_given_some() {
         assert_eq!(
             cargo_args(true, &args("--list")).join(" "),
-            "--package bloomproof-conformance --file crates/conformance/src/hooks.rs \
+            "--package bloomproof-conformance --package bloomproof-matrix \
+             --file crates/conformance/src/hooks.rs \
              --file crates/conformance/src/load.rs --file crates/conformance/src/fnv_checks.rs \
-             --file crates/conformance/src/doc_checks/*.rs --file crates/conformance/src/cross.rs \
+             --file crates/conformance/src/doc_checks/*.rs --file crates/matrix/src/cross.rs \
              --no-shuffle --list"
         );
         assert_eq!(
             cargo_args(true, &args("--jobs 2 -f crates/conformance/src/load.rs")).join(" "),
-            "--package bloomproof-conformance --no-shuffle --jobs 2 \
+            "--package bloomproof-conformance --package bloomproof-matrix --no-shuffle --jobs 2 \
              -f crates/conformance/src/load.rs"
         );
     }

@@ -1,5 +1,5 @@
 //! The results matrix: the conformance suite against every implementation of a list,
-//! in parallel, then cross-reading among them (`bloomproof_conformance::cross`), each
+//! in parallel, then cross-reading among them ([`cross`]), each
 //! implementation judged against its expected failures ([`judge()`]); written as a page
 //! (`index.html`, and `failures.html`, the failures alone), `matrix.json`, `summary.md`
 //! and one badge per implementation ([`page`]).
@@ -12,6 +12,7 @@
 //! failure, a stale expected failure, an implementation that cannot be run, or a
 //! cross-reading cell that differs.
 
+pub mod cross;
 pub mod judge;
 pub mod page;
 pub mod run;

@@ -1,13 +1,16 @@
 //! Cross-reading catches a flawed reader and a flawed exporter, and shows them in the
 //! grid: the reader's column and the exporter's row fail, every other cell passes.
 
-mod common;
+// The planted subjects of the conformance tests, shared rather than copied.
+#[allow(dead_code, clippy::unwrap_used, clippy::panic)]
+#[path = "../../conformance/tests/common/planted.rs"]
+mod planted;
 
-use bloomproof_conformance::cross::{self, ExportedSession, Grid};
 use bloomproof_conformance::model::ScriptOp;
 use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subject::{DocSubject, FnvSubject, RustFnv, Triple};
-use common::planted::{PlantedDoc, PlantedFnv};
+use bloomproof_matrix::cross::{self, ExportedSession, Grid};
+use planted::{PlantedDoc, PlantedFnv};
 
 /// Reads a snapshot from its bits alone: no verification, no exact set (every maybe
 /// is taken for a duplicate).

@@ -10,17 +10,18 @@
 //! serving side (`bloomproof adapter`, in the `bloomproof` crate): [`AdapterProcess`]
 //! runs the subprocess, [`AdapterDoc`] and [`AdapterFnv`] are the subjects built on it.
 
-use crate::model::{Hex, MutationAttempt, ScriptOp};
 use crate::subject::{
     Answer, Between, Built, DocCall, DocReply, DocSubject, EstimatesAnswer, FnvCall, FnvHashes,
     FnvReply, FnvSubject, Framed, Mutation, Observation, RawParams, ScriptAnswer, SubjectError,
     Triple,
 };
-use bloomproof_format::DocParams;
+use crate::{DOC, FNV};
 use bloomproof_format::adapter::{
     DigestResult, MutateResult, PositionsResult, TriplesResult, TypedResult,
 };
 pub use bloomproof_format::adapter::{DocOp, FnvOp, OtherSnapshot, TypedCall};
+use bloomproof_format::adapter::{MutationAttempt, ScriptOp};
+use bloomproof_format::{DocParams, Hex};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
@@ -83,8 +84,7 @@ fn parse_seconds(
         .map_err(|err| format!("{range}, got {}: {err}", crate::quote::prefix(text)))
 }
 
-use crate::client::shorten;
-pub use crate::client::{AdapterProcess, IN_FLIGHT};
+pub use crate::process::{AdapterProcess, IN_FLIGHT, shorten};
 
 /// An adapter process shared by the subjects of one run.
 pub type Shared = Arc<Mutex<AdapterProcess>>;
@@ -270,7 +270,7 @@ impl DocSubject for AdapterDoc {
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
         let r: DigestResult = call(
             &self.0,
-            crate::doc_checks::PROTOCOL,
+            DOC,
             &DocOp::Sha256 {
                 data: Hex(data.to_vec()),
             },
@@ -284,7 +284,7 @@ impl DocSubject for AdapterDoc {
             index,
             item: Hex(item.to_vec()),
         };
-        call(&self.0, crate::doc_checks::PROTOCOL, &op)
+        call(&self.0, DOC, &op)
     }
 
     fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
@@ -292,13 +292,13 @@ impl DocSubject for AdapterDoc {
             params: wire(p),
             item: Hex(item.to_vec()),
         };
-        let r: PositionsResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        let r: PositionsResult = call(&self.0, DOC, &op)?;
         Ok(r.positions)
     }
 
     fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
         let op = build_op(p, records);
-        built(call(&self.0, crate::doc_checks::PROTOCOL, &op), &op)
+        built(call(&self.0, DOC, &op), &op)
     }
 
     fn lookup(
@@ -308,7 +308,7 @@ impl DocSubject for AdapterDoc {
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
         let op = lookup_op(p, records, items);
-        looked_up(call(&self.0, crate::doc_checks::PROTOCOL, &op), &op)
+        looked_up(call(&self.0, DOC, &op), &op)
     }
 
     fn build_and_lookup_each(
@@ -334,7 +334,7 @@ impl DocSubject for AdapterDoc {
         let mut builds = Vec::with_capacity(snapshots.len());
         let mut lookups = Vec::with_capacity(snapshots.len());
         let mut index = 0;
-        guard.requests(crate::doc_checks::PROTOCOL, &ops, |answer| {
+        guard.requests(DOC, &ops, |answer| {
             if let Some(op) = ops.get(index) {
                 if index % 2 == 0 {
                     builds.push(built(answer, op));
@@ -349,7 +349,7 @@ impl DocSubject for AdapterDoc {
 
     fn batch(&mut self, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
         let ops: Vec<DocOp> = calls.iter().map(doc_call_op).collect();
-        pipelined(&self.0, crate::doc_checks::PROTOCOL, &ops, |op, answer| {
+        pipelined(&self.0, DOC, &ops, |op, answer| {
             Ok(match op {
                 DocOp::Positions { .. } => {
                     DocReply::Positions(result::<PositionsResult>(answer, op)?.positions)
@@ -364,7 +364,7 @@ impl DocSubject for AdapterDoc {
 
     fn typed(&mut self, args: &TypedCall) -> Answer<Option<Triple>> {
         let op = DocOp::Typed(args.clone());
-        let r: TypedResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        let r: TypedResult = call(&self.0, DOC, &op)?;
         Ok(r.lookup)
     }
 
@@ -381,7 +381,7 @@ impl DocSubject for AdapterDoc {
             records: hex_list(records),
             items: hex_list(items),
         };
-        let r: TriplesResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        let r: TriplesResult = call(&self.0, DOC, &op)?;
         Ok(r.results)
     }
 
@@ -403,7 +403,7 @@ impl DocSubject for AdapterDoc {
             attempt,
             probes: hex_list(probes),
         };
-        let r: MutateResult = call(&self.0, crate::doc_checks::PROTOCOL, &op)?;
+        let r: MutateResult = call(&self.0, DOC, &op)?;
         Ok(Mutation {
             outcome: r.outcome.as_str().to_string(),
             detail: r.detail,
@@ -433,14 +433,14 @@ impl FnvSubject for AdapterFnv {
             k,
             units: units.to_vec(),
         };
-        call(&self.0, crate::fnv_checks::PROTOCOL, &op)
+        call(&self.0, FNV, &op)
     }
 
     fn session(&mut self, script: &[ScriptOp]) -> Answer<ScriptAnswer> {
         let op = FnvOp::Session {
             script: script.to_vec(),
         };
-        call(&self.0, crate::fnv_checks::PROTOCOL, &op)
+        call(&self.0, FNV, &op)
     }
 
     fn batch(&mut self, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
@@ -462,7 +462,7 @@ impl FnvSubject for AdapterFnv {
                 },
             })
             .collect();
-        pipelined(&self.0, crate::fnv_checks::PROTOCOL, &ops, |op, answer| {
+        pipelined(&self.0, FNV, &ops, |op, answer| {
             Ok(match op {
                 FnvOp::Positions { .. } => FnvReply::Hashes(result(answer, op)?),
                 FnvOp::Estimates { .. } => FnvReply::Estimates(result(answer, op)?),
@@ -472,11 +472,7 @@ impl FnvSubject for AdapterFnv {
     }
 
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        call(
-            &self.0,
-            crate::fnv_checks::PROTOCOL,
-            &FnvOp::Estimates { m, k, n },
-        )
+        call(&self.0, FNV, &FnvOp::Estimates { m, k, n })
     }
 }
 

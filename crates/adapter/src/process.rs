@@ -2,7 +2,7 @@
 //! subprocess driven under deadlines, in bounded memory, and ended with its whole
 //! process group (see `spec/ADAPTER.md`, "Sizes and processes").
 
-use crate::adapter::{RESPONSE_MAX, STDERR_KEPT};
+use crate::client::{RESPONSE_MAX, STDERR_KEPT};
 use crate::subject::{Answer, Between, SubjectError};
 use bloomproof_format::adapter::{ADAPTER_PROTOCOL, Start, Started};
 use serde::Serialize;
@@ -34,10 +34,10 @@ enum Incoming {
 ///
 /// Every request has one deadline, the timeout, for being written and for its response
 /// to be read: a writer thread writes to the adapter's stdin through a queue of at most
-/// [`IN_FLIGHT`](crate::adapter::IN_FLIGHT) requests and a reader thread reads its stdout through a queue of one
+/// [`IN_FLIGHT`](crate::client::IN_FLIGHT) requests and a reader thread reads its stdout through a queue of one
 /// line, so an adapter that does not read, writes without end or stays silent costs at
 /// most the timeout and a few MiB. Requests of a batch ([`AdapterProcess::requests`])
-/// are sent without waiting for each answer, at most [`IN_FLIGHT`](crate::adapter::IN_FLIGHT) unanswered. A response
+/// are sent without waiting for each answer, at most [`IN_FLIGHT`](crate::client::IN_FLIGHT) unanswered. A response
 /// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
 /// timeout and on drop its whole process group is killed.
 pub struct AdapterProcess {
@@ -80,7 +80,7 @@ const CAUSES: [&str; 5] = ["panic", "Traceback", "fatal error", "Error:", "error
 
 /// Text from the adapter (a response, a request quoted beside it) as a message shows
 /// it: control characters escaped, at most 400 characters and its length.
-pub(crate) fn shorten(text: &str) -> String {
+pub fn shorten(text: &str) -> String {
     crate::quote::untrusted(text, 400)
 }
 
@@ -376,7 +376,7 @@ impl AdapterProcess {
                 )));
             }
         }
-        let known = [crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL];
+        let known = bloomproof_protocol::PROTOCOLS;
         let mut seen = Vec::new();
         for protocol in &started.protocols {
             if !known.contains(&protocol.as_str()) || seen.contains(&protocol) {
@@ -562,7 +562,7 @@ impl AdapterProcess {
     }
 
     /// Sends `ops` in order without waiting for each answer (pipelining), at most
-    /// [`IN_FLIGHT`](crate::adapter::IN_FLIGHT) unanswered at a time, and hands each answer, in order, to `each`
+    /// [`IN_FLIGHT`](crate::client::IN_FLIGHT) unanswered at a time, and hands each answer, in order, to `each`
     /// as it arrives. Each request has the timeout for being written and answered,
     /// counted from when it was sent or when the answer before it came, whichever is
     /// later: the adapter has the timeout for each request, whatever queues behind it.

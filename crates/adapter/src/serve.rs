@@ -1,6 +1,6 @@
 //! The serving side of the adapter protocol (`spec/ADAPTER.md`), behind `bloomproof
 //! adapter`: it reads requests and answers them with the production crates, through the
-//! in-process subjects of `bloomproof_conformance::subject` (so the in-process run and
+//! in-process subjects of `crate::subject` (so the in-process run and
 //! this adapter are the same code). The request and result types are
 //! `bloomproof_format::adapter`'s, which the runner's client uses too.
 //!
@@ -9,19 +9,18 @@
 //! [`REQUEST_VALUES_MAX`] values and a duplicate key, [`answer`] refuses an answer that
 //! would be longer than [`RESPONSE_MAX`].
 
-use crate::scan;
-use bloomproof_conformance::adapter::{DocOp, FnvOp, RESPONSE_MAX};
-use bloomproof_conformance::model::{Hex, ScriptOp};
-use bloomproof_conformance::subject::{
+use crate::client::{DocOp, FnvOp, RESPONSE_MAX};
+use crate::subject::{
     Answer, DocSubject, FnvSubject, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer,
     SubjectError,
 };
-use bloomproof_conformance::{doc_checks, fnv_checks, lines, quote};
-use bloomproof_format::DocParams;
+use crate::{DOC, FNV, lines, quote, scan};
+use bloomproof_format::adapter::ScriptOp;
 use bloomproof_format::adapter::{
     ADAPTER_PROTOCOL, DigestResult, ErrorBody, ImplementationInfo, MutateResult, MutationOutcome,
     PositionsResult, Response, Start, Started, TriplesResult, TypedResult,
 };
+use bloomproof_format::{DocParams, Hex};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::{BufRead, Write};
@@ -143,8 +142,8 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
     }
     let op = Value::Object(object);
     let request = match protocol.as_str() {
-        doc_checks::PROTOCOL => serde_json::from_value(op).map(Request::Doc),
-        fnv_checks::PROTOCOL => serde_json::from_value(op).map(Request::Fnv),
+        DOC => serde_json::from_value(op).map(Request::Doc),
+        FNV => serde_json::from_value(op).map(Request::Fnv),
         other => {
             return Err(fail(format!("unknown protocol {}", quote::prefix(other))));
         }
@@ -165,13 +164,11 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
 fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
     use bloomproof_protocol::{doc_membership_v1 as doc, fnv1a_utf16_v1 as fnv};
     let (holder, bounds) = match (protocol, op.get("op").and_then(Value::as_str)) {
-        (doc_checks::PROTOCOL, _) => (
+        (DOC, _) => (
             op.get("params")?.as_object()?,
             [(doc::M_MIN, doc::M_MAX), (doc::K_MIN, doc::K_MAX)],
         ),
-        (fnv_checks::PROTOCOL, Some("positions")) => {
-            (op, [(fnv::M_MIN, fnv::M_MAX), (fnv::K_MIN, fnv::K_MAX)])
-        }
+        (FNV, Some("positions")) => (op, [(fnv::M_MIN, fnv::M_MAX), (fnv::K_MIN, fnv::K_MAX)]),
         _ => return None,
     };
     ["m", "k"]
@@ -196,10 +193,7 @@ pub fn started() -> Started {
             language: "Rust".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
         },
-        protocols: vec![
-            doc_checks::PROTOCOL.to_string(),
-            fnv_checks::PROTOCOL.to_string(),
-        ],
+        protocols: bloomproof_protocol::PROTOCOLS.map(String::from).to_vec(),
     }
 }
 

@@ -5,9 +5,10 @@
 //! drives any other implementation over stdin/stdout. Each method is one operation of
 //! the adapter protocol (`spec/ADAPTER.md`).
 
-use crate::model::MutationAttempt;
+use crate::ToDynamic;
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
+use bloomproof_format::adapter::MutationAttempt;
 pub use bloomproof_format::adapter::{
     Built, EstimatesAnswer, FnvHashes, Framed, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
     Triple, TypedCall,
@@ -205,7 +206,7 @@ pub trait DocSubject {
 
     /// The adapter command and the timeout per request, when this subject speaks the
     /// adapter protocol: the runner then also runs the adapter protocol's own checks
-    /// (`crate::wire`), each on a fresh process of the command. `None` (the default)
+    /// (`bloomproof_conformance::wire`), each on a fresh process of the command. `None` (the default)
     /// in process.
     fn adapter(&self) -> Option<(String, std::time::Duration)> {
         None
@@ -266,9 +267,19 @@ pub enum DocReply {
     reason = "the arguments of the subject's methods of the same name"
 )]
 pub enum FnvCall {
-    Positions { m: u64, k: u64, units: Vec<u16> },
-    Estimates { m: u32, k: u32, n: u32 },
-    Session { script: Vec<crate::model::ScriptOp> },
+    Positions {
+        m: u64,
+        k: u64,
+        units: Vec<u16>,
+    },
+    Estimates {
+        m: u32,
+        k: u32,
+        n: u32,
+    },
+    Session {
+        script: Vec<bloomproof_format::adapter::ScriptOp>,
+    },
 }
 
 /// The answer to one [`FnvCall`].
@@ -516,7 +527,7 @@ pub trait FnvSubject {
     /// h1, h2 and the k positions of a string of code units.
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes>;
     /// Runs a script on a new session.
-    fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer>;
+    fn session(&mut self, script: &[bloomproof_format::adapter::ScriptOp]) -> Answer<ScriptAnswer>;
     /// The estimates for (m, k, n).
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
     /// Answers each call of `calls`, in order: the same requests as calling the
@@ -571,7 +582,7 @@ impl RustFnv {
     /// error, of a step or of `each`, ends the script. This is how `bloomproof adapter`
     /// bounds what one answer holds.
     pub fn run_script(
-        script: &[crate::model::ScriptOp],
+        script: &[bloomproof_format::adapter::ScriptOp],
         mut each: impl FnMut(StepAnswer) -> Answer<()>,
     ) -> Answer<serde_json::Value> {
         let mut session = bloomproof_session::Session::new();
@@ -584,11 +595,11 @@ impl RustFnv {
 
     /// One step of a script on `session`, as [`RustFnv::run_script`] makes it: the
     /// reference answer the generated session checks compare with.
-    pub(crate) fn step(
+    pub fn step(
         session: &mut bloomproof_session::Session,
-        op: &crate::model::ScriptOp,
+        op: &bloomproof_format::adapter::ScriptOp,
     ) -> Answer<StepAnswer> {
-        use crate::model::ScriptOp;
+        use bloomproof_format::adapter::ScriptOp;
         use bloomproof_session::{Op, Session, Text};
         let mut error = None;
         let mut save = None;
@@ -715,7 +726,7 @@ impl FnvSubject for RustFnv {
         })
     }
 
-    fn session(&mut self, script: &[crate::model::ScriptOp]) -> Answer<ScriptAnswer> {
+    fn session(&mut self, script: &[bloomproof_format::adapter::ScriptOp]) -> Answer<ScriptAnswer> {
         let mut steps = Vec::with_capacity(script.len());
         let initial = Self::run_script(script, |step| {
             steps.push(step);

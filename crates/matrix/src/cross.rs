@@ -15,10 +15,10 @@
 //! Every request goes through the subjects, so the adapter's caps and timeouts bound
 //! the whole run.
 
-use crate::fnv_checks::partial_match;
-use crate::model::ScriptOp;
-use crate::run::Subjects;
-use crate::subject::{RawParams, Triple};
+use bloomproof_conformance::fnv_checks::partial_match;
+use bloomproof_conformance::model::ScriptOp;
+use bloomproof_conformance::run::Subjects;
+use bloomproof_conformance::subject::{RawParams, Triple};
 use bloomproof_format::cross::SessionsFile;
 pub use bloomproof_format::cross::{
     DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
@@ -26,6 +26,11 @@ pub use bloomproof_format::cross::{
 use bloomproof_oracle::doc_membership as oracle;
 use serde_json::Value;
 use std::collections::BTreeSet;
+
+/// A value as JSON text, for a cell's message.
+fn json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|err| format!("(not printable as JSON: {err})"))
+}
 
 /// A snapshot every implementation builds and reads.
 #[derive(Clone, Debug)]
@@ -91,7 +96,7 @@ pub fn snapshots() -> Vec<SnapshotCase> {
     ]
 }
 
-/// The session scripts of `crates/conformance/data/cross-sessions.json` (embedded):
+/// The session scripts of `crates/matrix/data/cross-sessions.json` (embedded):
 /// the seed's example, surrogates and two forms of é at m 1000, a history past its cap,
 /// and no filter at all. The file is part of this crate, so a malformed one is a bug
 /// that the cross-reading tests catch; the error names the field.
@@ -99,17 +104,17 @@ pub fn sessions() -> Result<Vec<SessionCase>, String> {
     let text = include_str!("../data/cross-sessions.json");
     let file: SessionsFile =
         serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text))
-            .map_err(|err| format!("crates/conformance/data/cross-sessions.json: {err}"))?;
+            .map_err(|err| format!("crates/matrix/data/cross-sessions.json: {err}"))?;
     Ok(file.sessions)
 }
 
 fn triples(answers: &[Triple]) -> Vec<String> {
-    answers.iter().map(crate::verdict::json).collect()
+    answers.iter().map(json).collect()
 }
 
 fn item_text(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
-        Ok(text) if !text.chars().any(char::is_control) => crate::verdict::json(&text),
+        Ok(text) if !text.chars().any(char::is_control) => json(&text),
         _ => format!("0x{}", bloomproof_format::encode_hex(item)),
     }
 }
@@ -238,7 +243,7 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
         }
     }
     Grid {
-        protocol: crate::doc_checks::PROTOCOL.to_string(),
+        protocol: bloomproof_conformance::doc_checks::PROTOCOL.to_string(),
         producers: names.clone(),
         readers: names,
         cells,
@@ -298,7 +303,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 why,
             );
             return Grid {
-                protocol: "fnv1a-utf16-v1".to_string(),
+                protocol: bloomproof_conformance::fnv_checks::PROTOCOL.to_string(),
                 producers: vec![cell.producer.clone()],
                 readers: vec![cell.reader.clone()],
                 cells: vec![cell],
@@ -345,12 +350,14 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 match subjects.fnv.session(&import) {
                     Ok(answer) => match answer.steps.first() {
                         Some(step) => match &step.error {
-                            Some(crate::subject::StepError { kind, message }) => cell.differ(
-                                case,
-                                &what,
-                                "the import accepted".to_string(),
-                                format!("rejected: {kind}: {message}"),
-                            ),
+                            Some(bloomproof_conformance::subject::StepError { kind, message }) => {
+                                cell.differ(
+                                    case,
+                                    &what,
+                                    "the import accepted".to_string(),
+                                    format!("rejected: {kind}: {message}"),
+                                )
+                            }
                             None => {
                                 if let Err(diff) = same_view(view, &step.view) {
                                     cell.differ(
@@ -376,7 +383,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
         }
     }
     Grid {
-        protocol: crate::fnv_checks::PROTOCOL.to_string(),
+        protocol: bloomproof_conformance::fnv_checks::PROTOCOL.to_string(),
         producers: producers.into_iter().map(|(name, _)| name).collect(),
         readers: names,
         cells,
