@@ -246,7 +246,7 @@ def main(argv):
             continue
         try:
             request = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past Python's own limit: forwarded as it is
             request = None
         if not isinstance(request, dict):
             request = {}
@@ -265,7 +265,7 @@ def main(argv):
             break
         try:
             response = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             out.write(line.decode("utf-8", "replace"))  # not JSON: pass it on as it is
             out.flush()
             continue

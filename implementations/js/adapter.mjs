@@ -596,7 +596,15 @@ function mutateRequest(req) {
   const attempt = arg(req, 'attempt');
   if (typeof attempt !== 'string') throw bad('`attempt` must be a string');
   if (!ATTEMPTS.includes(attempt)) throw bad(`unknown attempt \`${attempt}\` (one of ${ATTEMPTS.join(', ')})`);
-  const probes = hexListArg(req, 'probes').map(dm.toHex);
+  const probeBytes = hexListArg(req, 'probes');
+  // A probe is an item: one longer than 64 bytes is a value error naming `item` (ADAPTER.md, the error table).
+  probeBytes.forEach((probe, i) => {
+    try { dm.validateItem(probe); } catch (e) {
+      if (e instanceof RangeError) throw Object.assign(new RangeError(`item: probes[${i}]: ${e.message}`), { field: 'item' });
+      throw e;
+    }
+  });
+  const probes = probeBytes.map(dm.toHex);
   // The wire spells the observed parameters as `params` and the bits as `packed_hex`.
   const { m, k, seed, packed_bits: packedHex, ...rest } = mutateSnapshot({ ...own, other, attempt, probes });
   return { ...rest, params: { m, k, seed_hex: seed }, packed_hex: packedHex };
@@ -675,7 +683,13 @@ function fnvProtocol(req, line) {
       return fnv.fnvPositions(m, k, units);
     }
     case 'estimates': {
-      const e = session.estimates(intArg(req, 'm'), intArg(req, 'k'), intArg(req, 'n'));
+      const [m, k, n] = ['m', 'k', 'n'].map((name) => {
+        const v = intArg(req, name);
+        // Clamped, not rejected, except below 0: out of bounds, a value error naming it (ADAPTER.md, the error table).
+        if (v < 0) throw Object.assign(new RangeError(`${name}: ${name} = ${v} is out of bounds: estimates take integers from 0`), { field: name });
+        return v;
+      });
+      const e = session.estimates(m, k, n);
       return { classic: e.classic, finite_m: e.finite_m, exact: e.exact, optimal_k: e.optimal_k };
     }
     case 'session': {
@@ -697,8 +711,8 @@ function fnvProtocol(req, line) {
 
 // ------------------------------------------------------------ framing
 
-/** Request nesting the adapter reads (ADAPTER.md, "Input no request may hold"). */
-const NESTING_MAX = 128;
+/** Levels of arrays and objects a request may nest, itself the first (ADAPTER.md, "Input no request may hold"). */
+const NESTING_MAX = 127;
 
 /**
  * The request tree as plain values, except that a number written with a fraction, an

@@ -574,6 +574,28 @@ def strict_import_cases():
         "that fits in 64 bits. In the fixture, 1.0, 1e0, 10E-1, -0 (a lax reader takes each for 1, or -0 for 0), "
         "\"1\", true, null, 2^64+1 and -1 are invalid; 0, 2 and 2^64-1 are integers other than 1: "
         "unsupported_version; 2.0 is not an integer: invalid. Whitespace around the 1 is fine."))
+    out.append(script("nested-objects-need-every-key", C, setup + texts([
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8}'), "invalid"),
+        (fixture_text('"insert":"","query":"i"}', '"insert":""}'), "invalid"),
+        (fixture_text('"counters": {"negative_queries":2,"false_positives":2}', '"counters": {"negative_queries":2}'),
+         "invalid"),
+        (fixture_text('"position":7,"before":true,"after":true}', '"position":7,"before":true}'), "invalid"),
+        (fixture_text('{"kind":"query","value":"a","outcome":"truly_present"}', '{"kind":"query","value":"a"}'),
+         "invalid"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
+        "SESSION.md section 10, step 6: no field of a nested object is optional. In the fixture, params without k, "
+        "drafts without query, counters without false_positives, a position item of last_operation without after "
+        "and a history item without outcome are each invalid (a reader that fills a missing field with its "
+        "default would accept them)."))
+    out.append(script("params-integer-forms", C, setup + texts([
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":-0,"k":1}'), "invalid"),
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8.0,"k":1}'), "invalid"),
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8,"k":1e0}'), "invalid"),
+        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":-8,"k":1}'), "invalid"),
+    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
+        "SESSION.md section 10, step 6: params.m and params.k are integers written as in step 5, so -0 (which a "
+        "lax reader takes for 0, then out_of_range), 8.0, 1e0 and -8 are invalid at stage C, before the bounds of "
+        "step 10 (out_of_range) are looked at."))
     out.append(script("lone-surrogate-escapes", C, setup + texts([
         (fixture_text('"query":"i"}', '"query":"\\udc00x"}'), "syntax"),
         (fixture_text('"query":"i"}', '"query":"\\ud800x"}'), "syntax"),
@@ -1292,7 +1314,57 @@ def cases():
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
                     {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
+    unknown = sorted(set(IMPORT_STEPS) - {c["id"] for c in out})
+    if unknown:
+        raise SystemExit(f"IMPORT_STEPS names cases that do not exist: {unknown}")
+    for c in out:
+        steps = IMPORT_STEPS.get(c["id"], ())
+        c["rules"] = list(c.get("rules", ())) + ["SESSION-10.%d" % n for n in steps]
     return out
+
+
+# The steps of SESSION.md section 10 (rule ids SESSION-10.N) each import case pins: the
+# step whose error it expects, and for a pair of adjacent rules both steps; a case that
+# imports successfully pins the replay and success steps it goes through.
+IMPORT_STEPS = {
+    "v1-fixture": (16, 17, 18, 19),
+    "populated": (16, 19),
+    "counters/saturate-at-max": (17,),
+    "full-history-extra-counts": (17,),
+    "last-operation-fields": (18,),
+    "two-mib": (1,),
+    "two-mib-non-ascii": (1,),
+    "combined/too-large-and-syntax": (1, 2),
+    "byte-order-mark": (2,),
+    "raw-control-character": (2,),
+    "number-range": (2,),
+    "lone-surrogate-escapes": (2,),
+    "nesting-depth": (2,),
+    "combined/syntax-and-not-an-object": (2, 3),
+    "combined/syntax-and-duplicate-key": (2, 3),
+    "duplicate-keys": (3,),
+    "combined/format-and-version": (4, 5),
+    "version-forms": (5,),
+    "combined/version-and-shape": (5, 6),
+    "nested-objects-need-every-key": (6,),
+    "params-integer-forms": (6,),
+    "combined/shape-and-rules": (6, 7),
+    "combined/protocol-and-draft-length": (7, 8),
+    "combined/draft-length-and-no-filter": (8, 9),
+    "combined/draft-length-and-params-bounds": (8, 10),
+    "combined/params-bounds-and-draft-denotes": (10, 11),
+    "combined/draft-denotes-and-entry-count": (11, 12),
+    "combined/entry-count-and-entry-rules": (12,),
+    "combined/entry-duplicate-then-next-entry": (12,),
+    "combined/entry-too-long-and-duplicate": (12,),
+    "combined/entries-and-counters": (12, 13),
+    "combined/counters-and-history-rules": (13, 14),
+    "combined/history-count-and-item-rules": (14,),
+    "combined/history-item-too-long-and-outcome": (14,),
+    "combined/history-item-empty-and-outcome": (14,),
+    "combined/history-item-outcome-then-next-item": (14,),
+    "combined/history-items-and-accounting": (14, 15),
+}
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ from pathlib import Path
 def case(id, check, shape, input, expect, flags=(), comment=None, rules=()):
     """One case of `cases.json`, its keys in the files' order (rules, flags and comment
     only when given). `shape` picks the runner's evaluator and the form of input and
-    expect; `rules` are rule ids (spec/rules.json) the case pins beyond its check's."""
+    expect; `rules` are rule ids (spec/rules.json) the case pins beyond its check's
+    (`protocol_files` writes each case with its check's rules, then these)."""
     c = {"id": id, "check": check, "shape": shape}
     if rules:
         c["rules"] = list(rules)
@@ -42,8 +43,19 @@ def protocol_files(out, protocol, cases, flags, indent):
     if without:
         raise SystemExit(f"{protocol}: documented checks without a case: {without}")
     cases = sorted(cases, key=lambda case: names.index(case["check"]))
+    check_rules = {entry["name"]: entry.get("rules", []) for entry in checks_file["checks"]}
+    named = []
     for case in cases:
         case["id"] = "%02d-%s" % (names.index(case["check"]) + 1, case["id"])
+        # Every case names every rule it pins, its check's first (as a test262 case
+        # names its spec section): the loader fails a case that leaves one of its
+        # check's rules out.
+        own = case.pop("rules", [])
+        rules = list(dict.fromkeys(check_rules[case["check"]] + own))
+        named.append({key: value for key, value in
+                      [("id", case["id"]), ("check", case["check"]), ("shape", case["shape"]), ("rules", rules)]
+                      + [(key, value) for key, value in case.items() if key not in ("id", "check", "shape")]})
+    cases = named
     ids = [case["id"] for case in cases]
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:

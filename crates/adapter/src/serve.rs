@@ -163,6 +163,9 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
 /// the types that read the request take only non-negative integers.
 fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
     use bloomproof_protocol::{doc_membership_v1 as doc, fnv1a_utf16_v1 as fnv};
+    if let Some(found) = out_of_type_bound(protocol, op) {
+        return Some(found);
+    }
     let (holder, bounds) = match (protocol, op.get("op").and_then(Value::as_str)) {
         (DOC, _) => (
             op.get("params")?.as_object()?,
@@ -183,6 +186,34 @@ fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, St
         })
 }
 
+/// A `frame` `index` that is negative or past 255, or a negative `m`, `k` or `n` of
+/// fnv `estimates`: integers outside their bounds, so contract errors naming the field
+/// (ADAPTER.md, the error table), where the types that read the request would say
+/// `bad_request`.
+fn out_of_type_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
+    let integer = |name: &str| op.get(name).filter(|v| v.is_i64() || v.is_u64());
+    match (protocol, op.get("op").and_then(Value::as_str)) {
+        (bloomproof_protocol::doc_membership_v1::NAME, Some("frame")) => {
+            let index = integer("index")?;
+            if index.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)) {
+                return None;
+            }
+            Some((
+                "index".into(),
+                format!("index = {index} is out of bounds: a hash index is below k (at most 8)"),
+            ))
+        }
+        (bloomproof_protocol::fnv1a_utf16_v1::NAME, Some("estimates")) => ["m", "k", "n"].into_iter().find_map(|name| {
+            let n = integer(name)?.as_i64().filter(|n| *n < 0)?;
+            Some((
+                name.to_string(),
+                format!("{name} = {n} is out of bounds: estimates take integers from 0 (larger ones are clamped)"),
+            ))
+        }),
+        _ => None,
+    }
+}
+
 /// The handshake's answer of `bloomproof adapter`: the production crates, both
 /// protocols.
 pub fn started() -> Started {
@@ -195,6 +226,19 @@ pub fn started() -> Started {
         },
         protocols: bloomproof_protocol::PROTOCOLS.map(String::from).to_vec(),
     }
+}
+
+/// `frame`'s `index` must be below k: else a contract error naming `index`
+/// (ADAPTER.md, the error table), as for a negative index or one past 255.
+fn index_below_k(index: u64, k: u64) -> Answer<()> {
+    if index >= k {
+        return Err(SubjectError::Rejected {
+            kind: "value".into(),
+            field: Some("index".into()),
+            message: format!("index = {index} is out of bounds: a hash index is below k = {k}"),
+        });
+    }
+    Ok(())
 }
 
 fn too_large(message: String) -> SubjectError {
@@ -343,7 +387,10 @@ pub fn answer(request: &Request) -> Answer<Value> {
                 params,
                 index,
                 item,
-            } => json(doc.frame(&raw(params), *index, &item.0)?),
+            } => {
+                index_below_k(u64::from(*index), params.k)?;
+                json(doc.frame(&raw(params), *index, &item.0)?)
+            }
             DocOp::Positions { params, item } => json(PositionsResult {
                 positions: doc.positions(&raw(params), &item.0)?,
             }),

@@ -303,3 +303,65 @@ mod bounded {
         assert_eq!(err.message, "a request is a JSON object, got an array");
     }
 }
+
+mod error_table {
+    //! Rows of ADAPTER.md's error table that the types reading a request cannot say:
+    //! a `frame` index not below k (or negative, or past 255) and a negative
+    //! `estimates` input are contract errors naming the field; 127 levels of nesting
+    //! are read and 128 refused.
+
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use bloomproof::adapter::respond;
+    use serde_json::{Value, json};
+
+    fn error_of(line: &str) -> (Value, Value, Value) {
+        let v: Value = serde_json::from_str(&respond(line)).unwrap();
+        (
+            v["id"].clone(),
+            v["error"]["kind"].clone(),
+            v["error"]["field"].clone(),
+        )
+    }
+
+    #[test]
+    fn a_frame_index_not_below_k_names_index() {
+        for index in ["3", "8", "-1", "256", "18446744073709551615"] {
+            let line = format!(
+                r#"{{"id":2,"protocol":"doc-membership-v1","op":"frame","params":{{"m":16,"k":3,"seed_hex":""}},"index":{index},"item":""}}"#
+            );
+            assert_eq!(
+                error_of(&line),
+                (json!(2), json!("value"), json!("index")),
+                "{index}"
+            );
+        }
+        let below = r#"{"id":2,"protocol":"doc-membership-v1","op":"frame","params":{"m":16,"k":3,"seed_hex":""},"index":2,"item":""}"#;
+        assert!(respond(below).contains("\"result\""));
+    }
+
+    #[test]
+    fn a_negative_estimates_input_names_the_first() {
+        let line = r#"{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":8,"k":-1,"n":-3}"#;
+        assert_eq!(error_of(line), (json!(3), json!("value"), json!("k")));
+        let clamped =
+            r#"{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":5000,"k":50,"n":5000}"#;
+        assert!(respond(clamped).contains("\"result\""));
+    }
+
+    #[test]
+    fn nesting_127_levels_is_read_128_refused() {
+        let nested = |depth: usize| {
+            format!(
+                r#"{{"id":1,"protocol":"fnv1a-utf16-v1","op":"session","script":[{{"op":"import","document":{{"x":{}{}}}}}]}}"#,
+                "[".repeat(depth - 4),
+                "]".repeat(depth - 4)
+            )
+        };
+        assert!(respond(&nested(127)).contains("\"result\""));
+        for depth in [128, 10_000] {
+            let (id, kind, _) = error_of(&nested(depth));
+            assert_eq!((id, kind), (Value::Null, json!("bad_request")), "{depth}");
+        }
+    }
+}

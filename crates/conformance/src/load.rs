@@ -109,8 +109,8 @@ impl Spec {
         file: &bloomproof_format::spec::RulesFile,
     ) -> Vec<(String, Vec<String>)> {
         let mut pinned: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        for (group, check_rules, case_id, case_rules) in self.case_rules() {
-            for rule in check_rules.iter().chain(case_rules) {
+        for (group, _, case_id, case_rules) in self.case_rules() {
+            for rule in case_rules {
                 pinned
                     .entry(rule.as_str())
                     .or_default()
@@ -270,6 +270,19 @@ impl Loader {
                 if !ids.contains(rule.as_str()) {
                     let message =
                         format!("{group} names rule `{rule}`, which rules.json does not list");
+                    self.error(file, Some(case), message);
+                }
+            }
+            // A case names every rule it pins itself, its check's among them.
+            if case_rules.is_empty() {
+                let message = format!("a case of {group} names no rule (`rules`)");
+                self.error(file, Some(case), message);
+            }
+            for rule in check_rules {
+                if !case_rules.contains(rule) {
+                    let message = format!(
+                        "a case of {group} leaves out rule `{rule}` of its check (a case names its check's rules, then its own)"
+                    );
                     self.error(file, Some(case), message);
                 }
             }

@@ -139,7 +139,9 @@ pub struct CasesFile<C> {
 pub struct Case<I, E> {
     pub id: String,
     pub check: String,
-    /// Rule ids this case pins beyond those its check enforces.
+    /// Every rule id this case pins: its check's, then its own (spec/README.md,
+    /// "Rule ids"); the loader fails a case that names none or leaves one of its
+    /// check's out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

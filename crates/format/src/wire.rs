@@ -38,7 +38,8 @@ pub struct WireCase {
     pub id: String,
     /// The check it belongs to.
     pub check: String,
-    /// The rule ids it pins beyond its check's own (see spec/README.md, "Rule ids").
+    /// Every rule id it pins: its check's, then its own (spec/README.md, "Rule ids");
+    /// the loader fails a case that names none or leaves one of its check's out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
     /// For readers.

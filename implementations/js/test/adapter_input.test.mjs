@@ -85,3 +85,27 @@ test('the handshake: start is answered with the version, who answers and the pro
   // Its own version, whatever the runner speaks: the runner judges the difference.
   assert.equal(handle('{"id":"s","op":"start","adapter_protocol":3}').result.adapter_protocol, 2);
 });
+
+const nested = (depth, id = 1) => `{"id":${id},"protocol":"fnv1a-utf16-v1","op":"session","script":[{"op":"import","document":{"x":${'['.repeat(depth - 4)}${']'.repeat(depth - 4)}}}]}`;
+
+test('a request of 127 levels is read; of 128 and more refused, id null', () => {
+  assert.ok('result' in handle(nested(127)));
+  for (const depth of [128, 129, 5000]) {
+    const r = handle(nested(depth));
+    assert.equal(r.id, null, String(depth));
+    assert.equal(r.error.kind, 'bad_request', String(depth));
+  }
+});
+
+test('error table rows: frame index, mutate probe, negative estimates input', () => {
+  const doc = '"protocol":"doc-membership-v1","params":{"m":16,"k":3,"seed_hex":""}';
+  for (const index of [3, -1, 256]) {
+    const r = handle(`{"id":2,${doc},"op":"frame","index":${index},"item":""}`);
+    assert.deepEqual([r.id, r.error.kind, r.error.field], [2, 'value', 'index'], String(index));
+  }
+  const probe = handle(`{"id":4,${doc},"op":"mutate","records":[],"other":{"params":{"m":16,"k":3,"seed_hex":""},"records":[]},"attempt":"assign_fields","probes":["${'00'.repeat(65)}"]}`);
+  assert.deepEqual([probe.error.kind, probe.error.field], ['value', 'item']);
+  const negative = handle('{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":8,"k":-1,"n":-3}');
+  assert.deepEqual([negative.error.kind, negative.error.field], ['value', 'k']);
+  assert.ok('result' in handle('{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":5000,"k":50,"n":5000}'));
+});

@@ -33,6 +33,7 @@ class BadRequest(Exception):
 SCRIPT_MAX = 1024   # steps of one `session` script
 RESPONSE_MAX = 1048576  # bytes of one response line, without its newline (1 MiB)
 QUOTE_MAX = 64      # characters of a bad value an error message quotes
+NESTING_MAX = 127   # levels of arrays and objects a request may nest, itself the first
 
 
 class DuplicateKey(ValueError):
@@ -71,6 +72,17 @@ def _holds_lone_surrogate(value):
         elif type(v) is list:
             todo.extend(v)
     return False
+
+
+def _nesting(value):
+    """How deep `value` nests arrays and objects (a scalar 0, `{}` 1)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        v, depth = todo.pop()
+        if type(v) is dict or type(v) is list:
+            deepest = max(deepest, depth)
+            todo.extend((child, depth + 1) for child in (v.values() if type(v) is dict else v))
+    return deepest
 
 
 def _parse_int(text):
@@ -611,8 +623,13 @@ def fnv_positions(req):
 
 def fnv_estimates(req):
     """SESSION.md section 8: the inputs are clamped (m to 8..=1024, k to 1..=12, n to
-    0..=1024), not rejected; the result has the four keys of ADAPTER.md."""
-    obj = session_estimates(_int(req, "m"), _int(req, "k"), _int(req, "n"))
+    0..=1024), not rejected; a negative one is out of bounds, a value error naming it
+    (ADAPTER.md, the error table); the result has the four keys of ADAPTER.md."""
+    m, k, n = _int(req, "m"), _int(req, "k"), _int(req, "n")
+    for name, value in (("m", m), ("k", k), ("n", n)):
+        if value < 0:
+            raise fnv.ContractValueError(name, f"{name} = {value} is out of bounds: estimates take integers from 0")
+    obj = session_estimates(m, k, n)
     return {key: obj[key] for key in ("classic", "finite_m", "exact", "optimal_k")}
 
 
@@ -676,6 +693,9 @@ def respond(line):
         return {"id": None, "error": _error("bad_request", f"not JSON: {e}")}
     if type(req) is not dict:
         return {"id": None, "error": _error("bad_request", "a request is a JSON object")}
+    if _nesting(req) > NESTING_MAX:
+        return {"id": None, "error": _error("bad_request", f"the request nests deeper than {NESTING_MAX} "
+                                            "arrays and objects")}
     if _holds_lone_surrogate(req):
         return {"id": None, "error": _error("bad_request", "not JSON: a lone-surrogate escape "
                                             "(send UTF-16 strings as arrays of code units)")}

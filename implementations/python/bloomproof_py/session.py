@@ -530,7 +530,8 @@ def _depth_over(value, limit):
 
 
 def _is_uint(value, limit):
-    return isinstance(value, int) and type(value) is not bool and 0 <= value <= limit
+    # Exactly int: not bool, and not _NegativeZero (`-0` is written with a sign: step 5).
+    return type(value) is int and 0 <= value <= limit
 
 
 class _Invalid(Exception):

@@ -72,6 +72,37 @@ class ScriptCap(unittest.TestCase):
         self.assertEqual(len(r["result"]["steps"]), adapter.SCRIPT_MAX)
 
 
+def nested(depth, rid=1):
+    """A session request nested `depth` levels deep (the request itself the first)."""
+    inner = "[" * (depth - 4) + "]" * (depth - 4)
+    return ('{"id":%d,"protocol":"fnv1a-utf16-v1","op":"session","script":'
+            '[{"op":"import","document":{"x":%s}}]}' % (rid, inner))
+
+
+class Nesting(unittest.TestCase):
+    def test_127_levels_are_read_128_refused_with_id_null(self):
+        self.assertIn("result", respond(nested(127)))
+        for depth in (128, 129, 5000):
+            r = respond(nested(depth))
+            self.assertIsNone(r["id"], depth)
+            self.assertEqual(r["error"]["kind"], "bad_request", depth)
+
+
+class ErrorTableRows(unittest.TestCase):
+    DOC = '"protocol":"doc-membership-v1","params":{"m":16,"k":3,"seed_hex":""}'
+
+    def test_a_frame_index_not_below_k_is_a_value_error_naming_index(self):
+        for index in (3, -1, 256):
+            r = respond('{"id":2,%s,"op":"frame","index":%d,"item":""}' % (self.DOC, index))
+            self.assertEqual((r["id"], r["error"]["kind"], r["error"]["field"]), (2, "value", "index"), index)
+
+    def test_a_negative_estimates_input_is_a_value_error_naming_the_first(self):
+        r = respond('{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":8,"k":-1,"n":-3}')
+        self.assertEqual((r["error"]["kind"], r["error"]["field"]), ("value", "k"))
+        r = respond('{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":5000,"k":50,"n":5000}')
+        self.assertIn("result", r)
+
+
 class Lines(unittest.TestCase):
     def exchange(self, data):
         run = subprocess.run(ADAPTER, input=data, capture_output=True, timeout=60, check=False)
