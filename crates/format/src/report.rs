@@ -64,7 +64,8 @@ pub const VALUE_SHOWN: usize = crate::QUOTE_MAX;
 pub const MESSAGE_SHOWN: usize = 320;
 
 /// The most kinds of failure (failures not alike) the text report shows in full under
-/// one check; the rest are counted in one line, and `--format json` keeps them all.
+/// one check, besides its diagnoses (`first difference ...`, always shown); the rest
+/// are counted in one line, and `--format json` keeps them all.
 pub const KINDS_SHOWN: usize = 3;
 
 /// A protocol the adapter does not implement, and how many of its checks were not run.
@@ -267,11 +268,16 @@ impl CheckOutcome {
                 };
                 continue;
             }
-            if shown_kinds == KINDS_SHOWN {
-                hidden += 1 + more.len();
-                continue;
+            // A diagnosis (`first difference ...`) says where an answer went wrong: it is
+            // always shown, and does not count against the kinds shown.
+            let diagnosis = failure.what.starts_with("first difference");
+            if !diagnosis {
+                if shown_kinds == KINDS_SHOWN {
+                    hidden += 1 + more.len();
+                    continue;
+                }
+                shown_kinds += 1;
             }
-            shown_kinds += 1;
             seen.push((likeness.clone(), self.full_name()));
             let input = serde_json::to_string(&failure.input).unwrap_or_default();
             let case = crate::untrusted(&failure.case, VALUE_SHOWN);
