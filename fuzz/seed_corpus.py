@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the committed seed corpus, fuzz/corpus/<target>/, from the repository's
-real files: spec/, vectors/, crates/session/tests/fixtures/ and spec/ADAPTER.md.
+real files: spec/ (its session fixture too), vectors/ and spec/ADAPTER.md.
 
 Run from anywhere: `python3 fuzz/seed_corpus.py`. It replaces every file under
 fuzz/corpus/ (files that libFuzzer added are kept only if you move them elsewhere
@@ -206,7 +206,7 @@ def vectors():
 
 def session_import():
     target = Target("session_import")
-    fixture = (ROOT / "crates/session/tests/fixtures/session-v1.json").read_text(encoding="utf-8")
+    fixture = (ROOT / "spec/fnv1a-utf16-v1/session-v1.json").read_text(encoding="utf-8")
     target.write("valid-fixture-v1", fixture)
     target.cuts("fixture-v1", fixture, (0.1, 0.5, 0.97))
     document = json.loads(fixture)

@@ -5,7 +5,7 @@ A deterministic generator (spec/README.md, "Accumulated checks", defines it byte
 byte) draws inputs from a SHA-256 counter stream; every input's outputs are fed into
 one running SHA-256. This file is written from the protocol text and the README alone,
 with Python's hashlib and its own FNV-1a: it shares nothing with the Rust crates or
-with the Python and JavaScript implementations under vectors/check/.
+with the Python and JavaScript implementations under implementations/.
 
 Usage: derive/accumulated.py [--check]
 """

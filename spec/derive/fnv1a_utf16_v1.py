@@ -24,7 +24,7 @@ from spec_files import case, derive
 
 PROTOCOL = "fnv1a-utf16-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
-FIXTURE = Path(__file__).resolve().parent.parent.parent / "crates/session/tests/fixtures/session-v1.json"
+FIXTURE = Path(__file__).resolve().parent.parent / "fnv1a-utf16-v1/session-v1.json"
 
 
 def utf16(text):
@@ -1281,7 +1281,7 @@ def cases():
                         ok(active=True, params={"m": 8, "k": 1}, bits="11111111", distinct_entries=8,
                            counters=counters(2, 2), rate=rate(2, 2), panels={"positions": True, "model": False},
                            last_operation={"kind": "query", "display": "\"\\ud800\"", "outcome": "false_positive"}))],
-                      ["legacy", "lone-surrogate", "seed-figure"], "The fixture crates/session/tests/fixtures/session-v1.json, embedded."))
+                      ["legacy", "lone-surrogate", "seed-figure"], "The fixture spec/fnv1a-utf16-v1/session-v1.json, embedded."))
     # local save
     out.append(script("hundred-thousand", "local_save_limit",
                       [(s, {}) for s in create(8, 1)] + [

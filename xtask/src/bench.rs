@@ -39,7 +39,7 @@ const VARIANTS: [&str; 4] = [
 /// Batch sizes of the batch benchmark (`bloomproof_bench::BATCH_SIZES`).
 const BATCH_SIZES: [usize; 3] = [256, 4096, 65536];
 /// The JavaScript implementation the ratio is taken against.
-const JS_MODULE: &str = "vectors/check/js/fnv1a_utf16_v1.mjs";
+const JS_MODULE: &str = "implementations/js/fnv1a_utf16_v1.mjs";
 /// The goal of `conformance_suite_ms`: the fastest run, in milliseconds (issue 28: 50 ms
 /// with the generated checks, vectors and accumulated checkpoint in the default run).
 const SUITE_MS_MAX: f64 = 50.0;
@@ -53,12 +53,7 @@ const BATCH_SPEEDUP_MIN: f64 = 1.8;
 const OVERHEAD_CONSTANT_MAX: f64 = 64.0;
 
 /// Runs the benchmarks and prints the report.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let quick = match args {
-        [] => false,
-        [flag] if flag == "--quick" => true,
-        other => return Err(format!("bench takes only --quick, got {other:?}")),
-    };
+pub fn run(quick: bool) -> Result<(), String> {
     let root = super::root();
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -207,7 +202,7 @@ fn node_timing(root: &Path, input: &Path, quick: bool) -> Result<BTreeMap<String
 /// self-check the benchmark runs against `bloomproof conformance`.
 const SEED_VARIABLE: &str = "BLOOMPROOF_SEED_000";
 
-/// The start of the seed 000 program, as `vectors/check/python/tests/test_seed_self_check.py`
+/// The start of the seed 000 program, as `implementations/python/tests/test_seed_self_check.py`
 /// finds it.
 const SEED_PROGRAM_START: &str = "\"\"\"Offline immutable byte-membership prefilter";
 

@@ -112,31 +112,16 @@ fn steps() -> Vec<Step> {
         // More generated inputs than a local run draws (spec/README.md, "Generated
         // checks"); the vector files and the accumulated checkpoint as checks.
         cargo("conformance", &["xtask", "conformance", "--random", "256"]),
-        tool(
-            "Python implementation: unit tests",
-            "python3",
-            &[
-                "-m",
-                "unittest",
-                "discover",
-                "-s",
-                "vectors/check/python/tests",
-            ],
+        // Each implementation installed as its ecosystem installs it (pip into a fresh
+        // venv, npm into a fresh project), its tests and its vector checker run against
+        // the installed copy.
+        cargo(
+            "Python package: pip install ./implementations/python into a fresh venv; pytest and every vector against the installed package",
+            &["xtask", "packages", "python"],
         ),
-        tool(
-            "Python implementation: every vector",
-            "python3",
-            &["vectors/check/python/check_vectors.py"],
-        ),
-        tool(
-            "JavaScript implementation: unit tests",
-            "node",
-            &["--test", "vectors/check/js/test/"],
-        ),
-        tool(
-            "JavaScript implementation: every vector",
-            "node",
-            &["vectors/check/js/check_vectors.mjs"],
+        cargo(
+            "JavaScript package: npm install ./implementations/js into a fresh project; node --test and every vector against the installed package",
+            &["xtask", "packages", "js"],
         ),
         beside(tool(
             "accumulated digests are their derivation",
@@ -146,12 +131,12 @@ fn steps() -> Vec<Step> {
         beside(tool(
             "Python implementation: accumulated digests",
             "python3",
-            &["vectors/check/python/check_accumulated.py"],
+            &["implementations/python/check_accumulated.py"],
         )),
         beside(tool(
             "JavaScript implementation: accumulated digests",
             "node",
-            &["vectors/check/js/check_accumulated.mjs"],
+            &["implementations/js/check_accumulated.mjs"],
         )),
         cargo(
             "build the bloomproof binary",
@@ -177,10 +162,7 @@ fn steps() -> Vec<Step> {
 }
 
 /// Runs every step.
-pub fn run(args: &[String]) -> Result<(), String> {
-    if !args.is_empty() {
-        return Err(format!("ci takes no arguments, got {args:?}"));
-    }
+pub fn run() -> Result<(), String> {
     let root = super::root();
     let steps = steps();
     let total = steps.len();
@@ -277,7 +259,7 @@ fn run_step(
         command.env(key, value);
     }
     if step.main_target {
-        command.env("CARGO_TARGET_DIR", super::gallery::target_dir(root));
+        command.env("CARGO_TARGET_DIR", crate::process::target_dir(root));
     }
     let cannot_start =
         |err: std::io::Error| format!("step `{}`: cannot start {}: {err}", step.name, step.program);

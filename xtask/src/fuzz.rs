@@ -67,34 +67,22 @@ fn missing_tools() -> Vec<String> {
     missing
 }
 
-/// Runs `cargo xtask fuzz` with `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+/// Runs `cargo xtask fuzz`: `target` for `seconds` (the default when `None`), or
+/// (`list`) prints the targets.
+pub fn run(target: Option<String>, seconds: Option<u64>, list: bool) -> Result<(), String> {
     let root = super::root();
     let known = targets(&root)?;
-    let mut target = None;
-    let mut seconds = DEFAULT_SECONDS;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--list" => {
-                for name in &known {
-                    println!("{name}");
-                }
-                return Ok(());
-            }
-            "--seconds" => {
-                seconds = args
-                    .next()
-                    .and_then(|s| s.parse::<u64>().ok())
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--seconds takes a positive whole number\n\n{USAGE}"))?;
-            }
-            flag if flag.starts_with('-') => {
-                return Err(format!("unknown option {flag:?}\n\n{USAGE}"));
-            }
-            name if target.is_none() => target = Some(name.to_string()),
-            extra => return Err(format!("unexpected argument {extra:?}\n\n{USAGE}")),
+    if list {
+        for name in &known {
+            println!("{name}");
         }
+        return Ok(());
+    }
+    let seconds = seconds.unwrap_or(DEFAULT_SECONDS);
+    if seconds == 0 {
+        return Err(format!(
+            "--seconds takes a positive whole number\n\n{USAGE}"
+        ));
     }
     let Some(target) = target else {
         return Err(format!("name a target: {}\n\n{USAGE}", known.join(", ")));

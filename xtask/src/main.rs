@@ -1,18 +1,19 @@
 //! `cargo xtask <task>`: project automation.
 //!
 //! * `conformance [ARGS]`: every documented check, as `bloomproof conformance --spec spec/ ARGS`.
-//! * `schemas [--check]`: write `spec/schemas/*.json`, `vectors/check/*.schema.json`
+//! * `schemas [--check]`: write `spec/schemas/*.json`
 //!   and the data files' schemas (`crates/*/data/*.schema.json`) from the Rust types,
 //!   or fail when they are stale.
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
 //! * `gallery [FILTER]`: every planted bug and lying adapter of
-//!   `vectors/check/gallery/bugs.json` against the suite; fails when one survives.
+//!   `gallery/python/bugs.json` against the suite; fails when one survives.
 //! * `matrix [...]`: the results matrix of every listed implementation, with
 //!   cross-reading, in `target/matrix/`; fails on an unexpected failure, a stale
 //!   expected failure or a cross-reading difference.
 //! * `load [--quick]`: a load test of `bloomproof adapter` and `bloomproof explore` on
 //!   loopback, bounded in count and time: p50/p99 latency and peak memory.
 
+use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -24,6 +25,8 @@ mod gallery;
 mod load;
 mod matrix;
 mod mutants;
+mod packages;
+mod process;
 mod vectors;
 
 fn root() -> PathBuf {
@@ -33,54 +36,153 @@ fn root() -> PathBuf {
         .unwrap_or_default()
 }
 
-const USAGE: &str = "usage: cargo xtask <task>
+/// Project automation for bloomproof: `cargo xtask <TASK>`.
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    about = "Project automation for bloomproof: tests, freshness checks, galleries, matrix, benchmarks."
+)]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
 
-tasks:
-  conformance [--spec DIR] [--vectors DIR] [--format text|json] [--impl CMD] [--timeout SECS] [--seed N] [--random N] [--accumulated-full] [--no-times] [FILTER]
-                                              run every documented check of spec/, in process
-                                              or against an adapter command (spec/ADAPTER.md);
-                                              --accumulated-full: the accumulated digests at
-                                              their full count, not the checkpoint;
-                                              --no-times: no times in the report
-  schemas [--check]                           write spec/schemas/, vectors/check/ and crates/*/data/ schemas from the Rust types
-  vectors [--check]                           write vectors/ (generated, oracle-verified) or check them
-  fuzz <TARGET> [--seconds N] | --list        fuzz a target of fuzz/ (nightly and cargo-fuzz)
-  mutants [--runner] [CARGO-MUTANTS ARGS]     mutation-test protocol, filter, session (--runner: the
-                                              conformance runner's logic); fails if any is missed
-  gallery [FILTER]                            planted bugs and lying adapters vs the suite; fails if any survives
-  e2e                                         the explorer page in a real browser (installs what is missing)
-  matrix [--implementations FILE] [--session-from NAME=FILE]... [--timeout SECS] [--no-browser]
-                                              the suite against every implementation of
-                                              vectors/check/implementations.json, cross-reading
-                                              among them; writes target/matrix/ and tests the page
-  bench [--quick]                             run the benchmarks once; print each figure, ratio and goal
-  load [--quick]                              load-test `bloomproof adapter` and `explore` on loopback:
-                                              p50/p99 latency, peak memory (BENCHMARKS.md)
-  ci                                          run every test, lint and freshness check";
+#[derive(Subcommand)]
+enum Task {
+    /// Every documented check of spec/, in process or against an adapter command
+    /// (spec/ADAPTER.md): `bloomproof conformance ARGS` on this checkout's spec/ and
+    /// vectors/ (`cargo xtask conformance --help` prints the binary's flags)
+    #[command(disable_help_flag = true)]
+    Conformance {
+        /// The binary's arguments, unchanged
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Write spec/schemas/ and crates/*/data/ schemas from the Rust types
+    Schemas {
+        /// Fail when one is stale instead of writing it
+        #[arg(long)]
+        check: bool,
+    },
+    /// Write vectors/ (generated, oracle-verified)
+    Vectors {
+        /// Fail when a file is stale instead of writing it
+        #[arg(long)]
+        check: bool,
+    },
+    /// Fuzz a target of fuzz/ (nightly and cargo-fuzz)
+    Fuzz {
+        /// The target (`--list` names them)
+        target: Option<String>,
+        /// How long to fuzz, in seconds [default: 60]
+        #[arg(long)]
+        seconds: Option<u64>,
+        /// List the targets
+        #[arg(long)]
+        list: bool,
+    },
+    /// Mutation-test protocol, filter, session (or the conformance runner); fails if any
+    /// mutant is missed
+    #[command(after_help = mutants::ABOUT)]
+    Mutants {
+        /// Mutate the conformance runner's logic instead of the core
+        #[arg(long)]
+        runner: bool,
+        /// Arguments for cargo-mutants (after `--`)
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Planted bugs and lying adapters vs the suite (gallery/); fails if any survives
+    Gallery {
+        /// The whole suite for every entry, listing every check that catches it
+        /// (default: each group of checks in turn until one catches it)
+        #[arg(long)]
+        every_check: bool,
+        /// `python` or `js` (default: both), then a FILTER: only the entries whose id
+        /// contains it
+        #[arg(num_args = 0..=2, value_name = "[python|js] [FILTER]")]
+        words: Vec<String>,
+    },
+    /// The explorer page in a real browser (installs what is missing)
+    E2e,
+    /// The suite against every implementation of implementations/matrix.json,
+    /// cross-reading among them; writes target/matrix/ and tests the page
+    Matrix {
+        /// The implementations file
+        #[arg(long, value_name = "FILE")]
+        implementations: Option<PathBuf>,
+        /// An extra session producer: NAME=FILE (a file of `{"export", "view"}`)
+        #[arg(long, value_name = "NAME=FILE", value_parser = matrix::session_from)]
+        session_from: Vec<(String, PathBuf)>,
+        /// Seconds an adapter has per request
+        #[arg(long, value_name = "SECS", value_parser = matrix::timeout)]
+        timeout: Option<std::time::Duration>,
+        /// Leave out the page test in Chromium
+        #[arg(long)]
+        no_browser: bool,
+    },
+    /// The Python and JavaScript implementations installed from this checkout (pip into a
+    /// fresh venv, npm into a fresh project) and tested as installed
+    Packages {
+        /// Only this one
+        #[arg(value_parser = ["python", "js"])]
+        which: Option<String>,
+    },
+    /// Run the benchmarks once; print each figure, ratio and goal
+    Bench {
+        /// Fewer samples
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Load-test `bloomproof adapter` and `explore` on loopback: p50/p99 latency, peak
+    /// memory (BENCHMARKS.md)
+    Load {
+        /// A shorter plan
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Every test, lint and freshness check, in the order CI runs them
+    Ci,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((task, rest)) = args.split_first() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let result = match task.as_str() {
-        "conformance" => return conformance(rest),
-        "schemas" => schemas(rest),
-        "bench" => bench::run(rest),
-        "load" => load::run(rest),
-        "ci" => ci::run(rest),
-        "e2e" => e2e::run(rest),
-        "fuzz" => fuzz::run(rest),
-        "vectors" => vectors::run(rest),
-        "mutants" => mutants::run(rest),
-        "gallery" => gallery::run(rest),
-        "matrix" => matrix::run(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
+    let task = match Cli::try_parse() {
+        Ok(cli) => cli.task,
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(code);
         }
-        other => Err(format!("unknown task {other:?}\n\n{USAGE}")),
+    };
+    let result = match task {
+        Task::Conformance { args } => return conformance(&args),
+        Task::Schemas { check } => schemas(check),
+        Task::Vectors { check } => vectors::run(check),
+        Task::Fuzz {
+            target,
+            seconds,
+            list,
+        } => fuzz::run(target, seconds, list),
+        Task::Mutants { runner, args } => mutants::run(runner, &args),
+        Task::Gallery { every_check, words } => gallery::run(every_check, &words),
+        Task::E2e => e2e::run(),
+        Task::Matrix {
+            implementations,
+            session_from,
+            timeout,
+            no_browser,
+        } => matrix::run(matrix::Options {
+            implementations: implementations
+                .unwrap_or_else(|| root().join(matrix::IMPLEMENTATIONS)),
+            sessions: session_from,
+            timeout: timeout.unwrap_or(bloomproof_conformance::adapter::DEFAULT_TIMEOUT),
+            browser: !no_browser,
+        }),
+        Task::Packages { which } => packages::run(which.as_deref()),
+        Task::Bench { quick } => bench::run(quick),
+        Task::Load { quick } => load::run(quick),
+        Task::Ci => ci::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -112,7 +214,7 @@ fn conformance(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let binary = gallery::target_dir(&root).join("debug").join("bloomproof");
+    let binary = process::target_dir(&root).join("debug").join("bloomproof");
     let mut command = Command::new(&binary);
     command.arg("conformance");
     // Flags come before a `--`; after it, everything is the FILTER.
@@ -162,20 +264,15 @@ fn data_schemas() -> Vec<(&'static str, String)> {
             ),
         ),
         (
-            "crates/conformance/data/cross-sessions.schema.json",
+            "crates/matrix/data/cross-sessions.schema.json",
             render::<SessionsFile>(
-                "bloomproof cross-reading session scripts (crates/conformance/data/cross-sessions.json)",
+                "bloomproof cross-reading session scripts (crates/matrix/data/cross-sessions.json)",
             ),
         ),
     ]
 }
 
-fn schemas(args: &[String]) -> Result<(), String> {
-    let check = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        other => return Err(format!("schemas takes only --check, got {other:?}")),
-    };
+fn schemas(check: bool) -> Result<(), String> {
     let spec_schemas = root().join("spec/schemas");
     let files = bloomproof_conformance::schemas::all()
         .into_iter()
@@ -212,5 +309,73 @@ fn schemas(args: &[String]) -> Result<(), String> {
             "stale schemas: {}\nrun `cargo xtask schemas` and commit",
             stale.join(", ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Task, clap::Error> {
+        Cli::try_parse_from(std::iter::once("cargo xtask").chain(line.split_whitespace()))
+            .map(|cli| cli.task)
+    }
+
+    #[test]
+    fn every_task_answers_help_with_success() {
+        for task in [
+            "schemas", "vectors", "fuzz", "mutants", "gallery", "e2e", "matrix", "packages",
+            "bench", "load", "ci",
+        ] {
+            let error = parse(&format!("{task} --help")).err();
+            assert!(
+                error.as_ref().is_some_and(|e| !e.use_stderr()),
+                "{task} --help: {error:?}"
+            );
+        }
+        // conformance hands --help to the binary, which prints its own flags
+        assert!(matches!(
+            parse("conformance --help"),
+            Ok(Task::Conformance { args }) if args == ["--help"]
+        ));
+    }
+
+    #[test]
+    fn matrix_arguments_are_read_strictly() {
+        let Ok(Task::Matrix {
+            session_from,
+            no_browser,
+            implementations,
+            timeout,
+        }) = parse("matrix --session-from page=/tmp/s.json --no-browser")
+        else {
+            panic!("valid arguments");
+        };
+        assert_eq!(
+            session_from,
+            [("page".to_string(), PathBuf::from("/tmp/s.json"))]
+        );
+        assert!(no_browser);
+        assert!(implementations.is_none() && timeout.is_none());
+        for bad in [
+            "matrix --session-from page",
+            "matrix --session-from =x",
+            "matrix --implementations",
+            "matrix --timeout 0",
+            "matrix --what",
+            "schemas --check --what",
+            "gallery python doc extra",
+            "packages ruby",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn mutants_arguments_after_the_separator_go_to_cargo_mutants() {
+        assert!(matches!(
+            parse("mutants --runner -- --list --jobs 2"),
+            Ok(Task::Mutants { runner: true, args }) if args == ["--list", "--jobs", "2"]
+        ));
     }
 }

@@ -1,5 +1,5 @@
 //! `cargo xtask matrix`: `bloomproof matrix` with this repository's implementations
-//! (`vectors/check/implementations.json`, commands relative to the repository's root)
+//! (`implementations/matrix.json`, commands relative to the repository's root)
 //! and the explorer's export, into `target/matrix/`; then the page in Chromium
 //! (`xtask/matrix/matrix.test.mjs`), on that matrix and on one with a planted failure
 //! (`target/matrix-failing/`: the Rust implementation beside a lying adapter), at
@@ -9,12 +9,13 @@
 //! implementation that cannot be run, a cross-reading cell that differs), on a planted
 //! failure the matrix does not report, or on a page test that fails.
 
+use crate::process;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The implementations file, relative to the repository's root.
-pub const IMPLEMENTATIONS: &str = "vectors/check/implementations.json";
+pub const IMPLEMENTATIONS: &str = "implementations/matrix.json";
 
 /// What `{target}` stands for in a `--session-from` file: the cargo target folder
 /// (`target/`, or `$CARGO_TARGET_DIR`), where `cargo xtask e2e` writes the explorer's
@@ -23,11 +24,7 @@ const TARGET_WORD: &str = "{target}";
 
 /// The lying implementation of the failing matrix: the Rust adapter behind a proxy
 /// that answers every lookup `duplicate: true`.
-const LIAR: &str =
-    "liar=python3 vectors/check/gallery/liar.py always_duplicate -- {bloomproof} adapter";
-
-const USAGE: &str = "usage: cargo xtask matrix [--implementations FILE] [--session-from NAME=FILE]... \
-[--timeout SECS] [--no-browser]";
+const LIAR: &str = "liar=python3 gallery/liar.py always_duplicate -- {bloomproof} adapter";
 
 /// The options of one matrix run.
 #[derive(Debug)]
@@ -42,42 +39,19 @@ pub struct Options {
     pub browser: bool,
 }
 
-fn parse(args: &[String], root: &Path) -> Result<Options, String> {
-    let mut options = Options {
-        implementations: root.join(IMPLEMENTATIONS),
-        sessions: Vec::new(),
-        timeout: bloomproof_conformance::adapter::DEFAULT_TIMEOUT,
-        browser: true,
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |flag: &str| {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("{flag} takes a value\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--implementations" => options.implementations = PathBuf::from(value(arg)?),
-            "--session-from" => {
-                let given = value(arg)?;
-                let (name, file) = given.split_once('=').ok_or_else(|| {
-                    format!("--session-from takes NAME=FILE, got {given:?}\n{USAGE}")
-                })?;
-                if name.is_empty() || file.is_empty() {
-                    return Err(format!("--session-from takes NAME=FILE, got {given:?}"));
-                }
-                options
-                    .sessions
-                    .push((name.to_string(), PathBuf::from(file)));
-            }
-            "--timeout" => {
-                options.timeout = bloomproof_conformance::adapter::parse_timeout(&value(arg)?)?;
-            }
-            "--no-browser" => options.browser = false,
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+/// `--session-from NAME=FILE`, for clap.
+pub fn session_from(given: &str) -> Result<(String, PathBuf), String> {
+    match given.split_once('=') {
+        Some((name, file)) if !name.is_empty() && !file.is_empty() => {
+            Ok((name.to_string(), PathBuf::from(file)))
         }
+        _ => Err(format!("takes NAME=FILE, got {given:?}")),
     }
-    Ok(options)
+}
+
+/// `--timeout SECS`, for clap: the runner's own rule.
+pub fn timeout(given: &str) -> Result<Duration, String> {
+    bloomproof_conformance::adapter::parse_timeout(given)
 }
 
 /// `bloomproof matrix` from the repository's root with `extra` arguments; its exit
@@ -116,12 +90,11 @@ fn bloomproof_matrix(
 }
 
 /// Runs the matrix.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(options: Options) -> Result<(), String> {
     let started = Instant::now();
     let root = super::root();
-    let options = parse(args, &root)?;
-    let binary = crate::gallery::build(&root)?;
-    let target = crate::gallery::target_dir(&root);
+    let binary = process::build_runner(&root)?;
+    let target = process::target_dir(&root);
     let out = target.join("matrix");
     let mut extra = vec![
         "--implementations".to_string(),
@@ -177,73 +150,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 // ------------------------------------------------------------------ the page in Chromium
 
-/// Installs Debian packages with apt-get when this is root on such a machine, as
-/// `cargo xtask e2e` does; otherwise says what to install.
-fn install(packages: &str, missing: &str) -> Result<(), String> {
-    let manual = format!("{missing}: as root, apt-get update && apt-get install -y {packages}");
-    let root_user = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !root_user {
-        return Err(format!("{manual} (this is not root)"));
-    }
-    println!("==> matrix: {missing}: apt-get install -y {packages}");
-    let status = Command::new("sh")
-        .args([
-            "-c",
-            &format!("apt-get update -q && apt-get install -y -q {packages}"),
-        ])
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status()
-        .map_err(|e| format!("{manual} (cannot run apt-get: {e})"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{manual} (apt-get failed: {status})"))
-    }
-}
-
 /// Tests the page in Chromium with the Playwright install of `crates/explorer/e2e`
 /// (`npm ci` there when it is missing, as `cargo xtask e2e` does); Chromium is
 /// `$CHROMIUM` or Debian's `/usr/bin/chromium`, installed when missing.
 fn page_test(root: &Path, folders: &[&Path]) -> Result<(), String> {
-    let playwright = root.join("crates/explorer/e2e");
-    let chromium = std::env::var_os("CHROMIUM")
-        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
-    if !chromium.is_file() {
-        install(
-            "chromium",
-            &format!("Chromium is missing at {}", chromium.display()),
-        )?;
-    }
-    let runs = |program: &str| {
-        Command::new(program)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !runs("node") || !runs("npm") {
-        install("nodejs npm", "Node.js or npm is missing")?;
-    }
-    if !playwright.join("node_modules/playwright-core").is_dir() {
-        println!(
-            "==> matrix: npm ci in {} (playwright-core, no browser download)",
-            playwright.display()
-        );
-        let status = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&playwright)
-            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-            .status()
-            .map_err(|e| format!("cannot run npm ci: {e}"))?;
-        if !status.success() {
-            return Err(format!(
-                "npm ci in {} failed ({status})",
-                playwright.display()
-            ));
-        }
-    }
+    let chromium = process::chromium("matrix")?;
+    process::node("matrix")?;
+    let playwright = process::playwright("matrix", root)?;
     println!("==> matrix: the page in Chromium (node --test xtask/matrix/matrix.test.mjs)");
     let status = Command::new("node")
         .args(["--test", "xtask/matrix/matrix.test.mjs"])
@@ -289,33 +202,5 @@ mod tests {
             .collect();
         assert_eq!(names, ["rust", "rust-adapter", "python", "javascript"]);
         assert_eq!(list.implementations[0].command, None);
-    }
-
-    #[test]
-    fn arguments_are_read_strictly() {
-        let root = Path::new("/r");
-        let given = |args: &[&str]| {
-            parse(
-                &args.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                root,
-            )
-        };
-        let options = given(&["--session-from", "page=/tmp/s.json", "--no-browser"])
-            .expect("valid arguments");
-        assert_eq!(
-            options.sessions,
-            [("page".to_string(), PathBuf::from("/tmp/s.json"))]
-        );
-        assert!(!options.browser);
-        assert_eq!(options.implementations, root.join(IMPLEMENTATIONS));
-        for bad in [
-            &["--session-from", "page"][..],
-            &["--session-from", "=x"],
-            &["--implementations"],
-            &["--timeout", "0"],
-            &["--what"],
-        ] {
-            assert!(given(bad).is_err(), "{bad:?}");
-        }
     }
 }

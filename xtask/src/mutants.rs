@@ -46,38 +46,30 @@ const CORE: Part = Part {
 /// The runner's crate and the files of it that are mutated (the rest is plumbing:
 /// subjects, the adapter client, the report).
 const RUNNER: Part = Part {
-    packages: &["bloomproof-conformance"],
+    packages: &["bloomproof-conformance", "bloomproof-matrix"],
     files: &[
         "crates/conformance/src/hooks.rs",
         "crates/conformance/src/load.rs",
         "crates/conformance/src/fnv_checks.rs",
         "crates/conformance/src/doc_checks/*.rs",
-        "crates/conformance/src/cross.rs",
+        "crates/matrix/src/cross.rs",
     ],
 };
 
-const USAGE: &str = "usage: cargo xtask mutants [--runner] [CARGO-MUTANTS ARGS]
-
-  (default)  mutate the core: bloomproof-protocol, bloomproof-filter, bloomproof-session
-             and bloomproof-format's crates/format/src/session/ (a --file of your own
-             replaces that list)
-  --runner   mutate the conformance runner: bloomproof-conformance's hooks.rs, load.rs,
-             fnv_checks.rs, doc_checks/*.rs and cross.rs (a --file of your own replaces
-             that list)
-
-Each part takes 30 to 40 minutes on 2 cores. `--list` lists the mutants without running
-them. Other arguments go to cargo-mutants unchanged; its own options follow.
-";
+/// What `cargo xtask mutants --help` says after the options.
+pub const ABOUT: &str = "By default it mutates the core: bloomproof-protocol, bloomproof-filter, \
+bloomproof-session and bloomproof-format's crates/format/src/session/; --runner: the conformance \
+runner (bloomproof-conformance's hooks.rs, load.rs, fnv_checks.rs, doc_checks/*.rs, and bloomproof-matrix's cross.rs). \
+A --file of your own replaces the part's list. Each part takes 30 to 40 minutes on 2 cores; \
+`-- --list` lists the mutants without running them. Arguments after `--` go to cargo-mutants \
+unchanged (`cargo mutants --help`); cargo-mutants is installed when it is missing, only when \
+this task runs.";
 
 /// The arguments given to `cargo mutants` for the xtask's `args`: the part's packages
 /// and, unless `args` names files of its own, the part's files; `--no-shuffle`, then
 /// `args` without `--runner`.
-fn cargo_args(args: &[String]) -> Vec<String> {
-    let part = if args.iter().any(|arg| arg == "--runner") {
-        &RUNNER
-    } else {
-        &CORE
-    };
+fn cargo_args(runner: bool, args: &[String]) -> Vec<String> {
+    let part = if runner { &RUNNER } else { &CORE };
     let own_files = args
         .iter()
         .any(|arg| arg == "--file" || arg == "-f" || arg.starts_with("--file="));
@@ -91,7 +83,7 @@ fn cargo_args(args: &[String]) -> Vec<String> {
         }
     }
     out.push("--no-shuffle".to_string());
-    out.extend(args.iter().filter(|arg| *arg != "--runner").cloned());
+    out.extend(args.iter().cloned());
     out
 }
 
@@ -158,13 +150,10 @@ fn listed(out: &Path, outcome: &str) -> Vec<String> {
 
 /// Runs cargo-mutants over one part (the core, or the runner with `--runner`); fails
 /// if any mutant is missed.
-pub fn run(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
-        println!("{USAGE}");
-    }
+pub fn run(runner: bool, args: &[String]) -> Result<(), String> {
     ensure_installed()?;
     let root = super::root();
-    let cargo_args = cargo_args(args);
+    let cargo_args = cargo_args(runner, args);
     let mut command = Command::new("cargo");
     command
         .arg("mutants")
@@ -235,7 +224,7 @@ mod tests {
     #[test]
     fn the_default_part_is_the_core() {
         assert_eq!(
-            cargo_args(&args("--list")).join(" "),
+            cargo_args(false, &args("--list")).join(" "),
             "--package bloomproof-protocol --package bloomproof-filter \
              --package bloomproof-session --package bloomproof-format \
              --file crates/protocol/src/**/*.rs --file crates/filter/src/**/*.rs \
@@ -247,15 +236,16 @@ mod tests {
     #[test]
     fn runner_selects_the_runners_files_unless_given_some() {
         assert_eq!(
-            cargo_args(&args("--runner --list")).join(" "),
-            "--package bloomproof-conformance --file crates/conformance/src/hooks.rs \
+            cargo_args(true, &args("--list")).join(" "),
+            "--package bloomproof-conformance --package bloomproof-matrix \
+             --file crates/conformance/src/hooks.rs \
              --file crates/conformance/src/load.rs --file crates/conformance/src/fnv_checks.rs \
-             --file crates/conformance/src/doc_checks/*.rs --file crates/conformance/src/cross.rs \
+             --file crates/conformance/src/doc_checks/*.rs --file crates/matrix/src/cross.rs \
              --no-shuffle --list"
         );
         assert_eq!(
-            cargo_args(&args("--jobs 2 --runner -f crates/conformance/src/load.rs")).join(" "),
-            "--package bloomproof-conformance --no-shuffle --jobs 2 \
+            cargo_args(true, &args("--jobs 2 -f crates/conformance/src/load.rs")).join(" "),
+            "--package bloomproof-conformance --package bloomproof-matrix --no-shuffle --jobs 2 \
              -f crates/conformance/src/load.rs"
         );
     }

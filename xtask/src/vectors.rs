@@ -16,13 +16,8 @@ fn root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// Runs the task with the arguments after `vectors`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let check = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        other => return Err(format!("vectors takes only --check, got {other:?}")),
-    };
+/// Writes the vector files, or (`check`) fails when they are stale.
+pub fn run(check: bool) -> Result<(), String> {
     let root = root();
     let generated = bloomproof_vectors_generate::generate()?;
     if check {

@@ -10,7 +10,7 @@
 //! * [`matrix`]: `bloomproof matrix`, the results matrix of several implementations
 //!   side by side, with cross-reading.
 
-pub mod adapter;
+/// The serving side of the adapter protocol: `bloomproof_adapter::serve`.
+pub use bloomproof_adapter::serve as adapter;
 pub mod front;
 pub mod matrix;
-use bloomproof_conformance::scan;

@@ -4,7 +4,7 @@
 //! `summary.md` and the badges are written to `--out`.
 
 use bloomproof_conformance::adapter::{DEFAULT_TIMEOUT, parse_timeout};
-use bloomproof_conformance::cross::ExportedSession;
+use bloomproof_matrix::cross::ExportedSession;
 use bloomproof_matrix::{Implementation, Implementations};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -26,17 +26,20 @@ fn the_matrix_runs_from_an_empty_folder_against_four_adapters() {
         .args(["matrix", "--impl", &format!("rust-adapter={BIN} adapter")])
         .args([
             "--impl",
-            &format!("python=python3 {}", repo("vectors/check/python/adapter.py")),
+            &format!(
+                "python=python3 {}",
+                repo("implementations/python/bloomproof_py/adapter.py")
+            ),
         ])
         .args([
             "--impl",
-            &format!("javascript=node {}", repo("vectors/check/js/adapter.mjs")),
+            &format!("javascript=node {}", repo("implementations/js/adapter.mjs")),
         ])
         .args([
             "--impl",
             &format!(
                 "proxied=python3 {} passthrough -- {BIN} adapter",
-                repo("vectors/check/gallery/liar.py")
+                repo("gallery/liar.py")
             ),
         ])
         .output()

@@ -52,3 +52,41 @@ fn the_readme_skeleton_passes_the_handshake() {
         report.len()
     );
 }
+
+/// Every `<!-- sample: ARGS -->` block of the README is what `bloomproof ARGS` prints, but
+/// for the spec version (16 hex digits there, whichever spec this is): the samples are
+/// output, not prose that drifts.
+#[test]
+fn the_readme_samples_are_what_the_binary_prints() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("the README");
+    let mut samples = 0;
+    for (at, _) in readme.match_indices("<!-- sample: ") {
+        let rest = &readme[at + "<!-- sample: ".len()..];
+        let args = &rest[..rest.find(" -->").expect("the marker's end")];
+        let body = &rest[rest.find("```text\n").expect("a text block after the marker") + 8..];
+        let shown = &body[..body.find("```\n").expect("the block's end")];
+        let out = Command::new(BIN)
+            .args(args.split_whitespace())
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&out.stdout);
+        let version = |text: &str| -> String {
+            text.lines()
+                .map(|line| match line.strip_prefix("spec version: ") {
+                    Some(v) if v.len() == 16 && v.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                        "spec version: <16 hex digits>\n".to_string()
+                    }
+                    _ => format!("{line}\n"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            version(shown),
+            version(&printed),
+            "the README's sample of `bloomproof {args}` is stale; the binary prints:\n{printed}"
+        );
+        samples += 1;
+    }
+    assert!(samples > 0, "the README holds no sample");
+}

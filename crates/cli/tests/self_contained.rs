@@ -35,7 +35,7 @@ fn stderr(out: &Output) -> String {
 
 #[test]
 fn an_adapter_run_from_an_empty_directory_is_the_run_inside_the_repository() {
-    let adapter = repo().join("vectors/check/python/adapter.py");
+    let adapter = repo().join("implementations/python/bloomproof_py/adapter.py");
     let command = format!("python3 {}", adapter.display());
     let empty = tempfile::tempdir().unwrap();
     let outside = run(

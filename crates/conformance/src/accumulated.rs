@@ -50,7 +50,7 @@ pub fn parse(text: &str) -> Result<AccumulatedFile, String> {
     let mut seen = Vec::new();
     for published in &file.protocols {
         let name = &published.protocol;
-        if ![crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL].contains(&name.as_str()) {
+        if !crate::PROTOCOLS.contains(&name.as_str()) {
             return Err(format!("unknown protocol {}", crate::quote::prefix(name)));
         }
         if seen.contains(&name) {
@@ -268,7 +268,7 @@ fn show(input: &Input) -> serde_json::Value {
 /// The running digest of the first `count` inputs of `protocol` as the oracle
 /// computes them, the stream fed by `side`'s SHA-256, as lowercase hex; streaming.
 pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> {
-    if ![crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL].contains(&protocol) {
+    if !crate::PROTOCOLS.contains(&protocol) {
         return Err(format!(
             "no accumulated generator for protocol {protocol:?}"
         ));
@@ -470,8 +470,10 @@ pub fn run_check(
             );
         }
     }
+    // The oracle's own digest says whether the spec file is right, and only when the
+    // stream ran to its end (an unanswered input stops it early).
     let oracle = hex(&ours.finish());
-    if oracle != *expected {
+    if done == count && oracle != *expected {
         fail(
             &mut outcome,
             format!(

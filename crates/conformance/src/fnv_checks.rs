@@ -20,7 +20,7 @@ use bloomproof_oracle::fnv1a_utf16 as oracle;
 use serde_json::Value;
 
 /// The protocol these checks belong to.
-pub const PROTOCOL: &str = "fnv1a-utf16-v1";
+pub const PROTOCOL: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;
 
 fn close(expected: f64, actual: f64) -> bool {
     expected == actual

@@ -10,28 +10,27 @@
 //! and `N passed, M failed`.
 
 pub mod accumulated;
-pub mod adapter;
-mod client;
-pub mod cross;
 pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
 pub mod fnv_checks;
 pub mod generated;
 mod hooks;
-pub mod lines;
 pub mod load;
 pub mod model;
-pub mod quote;
 pub mod report;
 pub mod run;
-pub mod subject;
 pub mod vectors;
 mod verdict;
 pub mod wire;
 
 pub use load::{LoadError, Spec, load};
+// The adapter protocol and the subjects are `bloomproof-adapter`'s, under the names this
+// crate has always given them.
+pub use bloomproof_adapter::client as adapter;
+pub use bloomproof_adapter::{lines, quote, scan, subject};
+/// The registry of protocols, `bloomproof_protocol::PROTOCOLS`.
+pub use bloomproof_protocol::PROTOCOLS;
 pub use report::{CheckOutcome, Failure, Report};
 pub use run::run;
-pub mod scan;
 pub mod schemas;

@@ -12,7 +12,7 @@
 use crate::model::{
     CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION, FnvCase, PublishedFigure,
 };
-use crate::{doc_checks, fnv_checks, hooks};
+use crate::{fnv_checks, hooks};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -471,13 +471,13 @@ impl Loader {
     }
 
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
-        if ![doc_checks::PROTOCOL, fnv_checks::PROTOCOL].contains(&protocol) {
+        if !crate::PROTOCOLS.contains(&protocol) {
             self.error(
                 dir,
                 None,
                 format!(
                     "unknown protocol folder {protocol:?}: this runner knows {:?}",
-                    [doc_checks::PROTOCOL, fnv_checks::PROTOCOL]
+                    crate::PROTOCOLS
                 ),
             );
             return None;

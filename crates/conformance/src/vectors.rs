@@ -38,12 +38,7 @@ pub struct Loaded {
 impl Loaded {
     /// The protocol of the file.
     pub fn protocol(&self) -> &'static str {
-        match self.file {
-            VectorFile::FnvPositions(_) | VectorFile::FnvRejections(_) => {
-                crate::fnv_checks::PROTOCOL
-            }
-            _ => crate::doc_checks::PROTOCOL,
-        }
+        self.file.file_kind().protocol()
     }
 
     /// The check name in the report: `vectors.<kind>`.
@@ -61,7 +56,7 @@ impl Loaded {
 pub fn load(dir: &Path) -> Result<Vec<Loaded>, Vec<String>> {
     let mut loaded = Vec::new();
     let mut errors = Vec::new();
-    for protocol in [crate::doc_checks::PROTOCOL, crate::fnv_checks::PROTOCOL] {
+    for protocol in crate::PROTOCOLS {
         for kind in ["positions", "snapshots", "rejections"] {
             let name = format!("{protocol}/{kind}.json");
             let path = dir.join(protocol).join(format!("{kind}.json"));

@@ -5,7 +5,7 @@
 //! sends its line, compares what comes back with its `expect`, then sends one
 //! well-formed request (`sha256` of no bytes) that must be answered as usual.
 
-use crate::client::AdapterProcess;
+use crate::adapter::AdapterProcess;
 use crate::report::{CheckOutcome, Failure};
 use bloomproof_format::Hex;
 use bloomproof_format::adapter::DocOp;
@@ -85,7 +85,7 @@ fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
         input: serde_json::to_value(&case.send).unwrap_or(Value::Null),
         expected,
         // A response quoted in a failure is bounded like every other (client::shorten).
-        actual: crate::client::shorten(&actual),
+        actual: crate::adapter::shorten(&actual),
     };
     let mut process = match AdapterProcess::start(command, timeout) {
         Ok(process) => process,

@@ -4,7 +4,7 @@
 //!
 //! The page is plain HTML, CSS and JavaScript modules compiled into the binary
 //! (no front-end build step; see [`site`]). Its rules are the project's
-//! JavaScript session model (`vectors/check/js/session.mjs`, the module the
+//! JavaScript session model (`implementations/js/session.mjs`, the module the
 //! JavaScript adapter runs through the whole conformance suite), which the page
 //! imports and runs itself: the server answers nothing but the page's files,
 //! keeps no state and takes no request body. The session lives in the browser

@@ -3,7 +3,7 @@
 //!
 //! The page is plain HTML, CSS and JavaScript modules with no build step. Its
 //! session model is the project's JavaScript implementation of
-//! `fnv1a-utf16-v1` (`vectors/check/js/`: `session.mjs`, `fnv1a_utf16_v1.mjs`,
+//! `fnv1a-utf16-v1` (`implementations/js/`: `session.mjs`, `fnv1a_utf16_v1.mjs`,
 //! `json.mjs`), the very files the JavaScript adapter runs through the
 //! conformance suite, embedded here as they are.
 //!
@@ -33,13 +33,13 @@ const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 
-/// One of the JavaScript modules of `vectors/check/js/`, served as `assets/js/<name>`.
+/// One of the JavaScript modules of `implementations/js/`, served as `assets/js/<name>`.
 macro_rules! shared_module {
     ($name:literal) => {
         SiteFile {
             path: concat!("assets/js/", $name),
             content_type: JS,
-            text: include_str!(concat!("../../../vectors/check/js/", $name)),
+            text: include_str!(concat!("../../../implementations/js/", $name)),
         }
     };
 }

@@ -1,8 +1,8 @@
 //! Cross-reading, on the wire: the session scripts every implementation runs and
-//! exports (`crates/conformance/data/cross-sessions.json`), a session another producer
+//! exports (`crates/matrix/data/cross-sessions.json`), a session another producer
 //! exported (a `--session-from` file), and the grids of what each reader made of what each producer
 //! wrote, as `matrix.json` carries them. The reading itself is
-//! `bloomproof_conformance::cross`.
+//! `bloomproof_matrix::cross`.
 
 use crate::adapter::ScriptOp;
 use schemars::JsonSchema;
@@ -12,7 +12,7 @@ use serde_json::Value;
 /// The most differences one cell keeps; the rest are counted.
 pub const DIFFERENCES_KEPT: usize = 20;
 
-/// `crates/conformance/data/cross-sessions.json`: the session scripts of
+/// `crates/matrix/data/cross-sessions.json`: the session scripts of
 /// cross-reading.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

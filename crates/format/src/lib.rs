@@ -13,8 +13,8 @@
 //! * [`adapter`]: every request and result of the adapter protocol, both sides;
 //! * [`report`]: the report of a run (`spec/schemas/report.schema.json`);
 //! * [`matrix`] and [`cross`]: the results matrix across implementations, its
-//!   cross-reading grids (`vectors/check/*.schema.json`) and the cross-reading session
-//!   scripts (`crates/conformance/data/cross-sessions.json`);
+//!   cross-reading grids (`spec/schemas/matrix*.schema.json`) and the cross-reading session
+//!   scripts (`crates/matrix/data/cross-sessions.json`);
 //! * [`hand_picked`]: the vector generator's hand-picked inputs
 //!   (`crates/vectors-generate/data/*.hand-picked.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
@@ -26,10 +26,9 @@
 //! * [`wire`]: the adapter protocol's own checks (`spec/adapter-protocol.json`).
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
-//! adapter messages carry as JSON values) and schemars. The optional feature `dynamic` adds
-//! [`TypedValue::to_dynamic`], the one conversion into the filter's
-//! `bloomproof_filter::dynamic::Value` (used by the conformance subject and the vector
-//! generator).
+//! adapter messages carry as JSON values) and schemars; no workspace crate. The one
+//! conversion of a [`TypedValue`] into the filter's dynamic value is
+//! `bloomproof_adapter::ToDynamic`, above the filter.
 //!
 //! ## Hex: one rule
 //!

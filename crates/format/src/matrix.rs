@@ -1,4 +1,4 @@
-//! The results matrix: the list of implementations (`vectors/check/implementations.json`)
+//! The results matrix: the list of implementations (`implementations/matrix.json`)
 //! and the matrix document `bloomproof matrix` writes (`matrix.json`).
 //! How a report is judged into cells is `bloomproof_matrix::judge`.
 
@@ -229,7 +229,7 @@ pub struct Matrix {
     pub checks: Vec<MatrixCheck>,
     /// One entry per implementation, in the order of the implementations file.
     pub implementations: Vec<ImplementationResult>,
-    /// Cross-reading: one grid per protocol, as `bloomproof_conformance::cross` reads them.
+    /// Cross-reading: one grid per protocol, as `bloomproof_matrix::cross` reads them.
     pub cross: Vec<crate::cross::Grid>,
     /// Everything that fails the matrix, one line each; empty when it passed.
     pub errors: Vec<String>,

@@ -59,8 +59,13 @@ pub const FIELD_KEPT: usize = 4096;
 pub const VALUE_SHOWN: usize = crate::QUOTE_MAX;
 
 /// The most characters the text report shows of an expected or actual text that is
-/// a message rather than a value.
-pub const MESSAGE_SHOWN: usize = 1200;
+/// a message rather than a value (a runner's diagnosis, an adapter's error quoted):
+/// four lines of a terminal; `--format json` keeps [`FIELD_KEPT`].
+pub const MESSAGE_SHOWN: usize = 320;
+
+/// The most kinds of failure (failures not alike) the text report shows in full under
+/// one check; the rest are counted in one line, and `--format json` keeps them all.
+pub const KINDS_SHOWN: usize = 3;
 
 /// A protocol the adapter does not implement, and how many of its checks were not run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -150,7 +155,9 @@ impl Failure {
     fn likeness(&self) -> String {
         let actual = blank_numbers(&self.actual, 32);
         if serde_json::from_str::<serde::de::IgnoredAny>(&self.actual).is_ok() {
-            format!("{}\u{0}{actual}", blank_numbers(&self.what, 200))
+            // `position[0]` is like `position`: the index says which, not what.
+            let what = blank_numbers(&self.what, 200).replace("[#]", "");
+            format!("{what}\u{0}{actual}")
         } else {
             actual
         }
@@ -213,6 +220,23 @@ impl CheckOutcome {
         self.render_failures_after(&mut Vec::new())
     }
 
+    /// The earlier checks (named in `seen`) every failure of this one is alike, when
+    /// it has no failure of its own to show: its block would only name them.
+    fn only_as_in(&self, seen: &[(String, String)]) -> Option<Vec<String>> {
+        if self.failures.is_empty() || self.more_failures > 0 || self.crashed {
+            return None;
+        }
+        let mut earlier: Vec<String> = Vec::new();
+        for failure in &self.failures {
+            let likeness = failure.likeness();
+            let (_, name) = seen.iter().find(|(like, _)| *like == likeness)?;
+            if !earlier.contains(name) {
+                earlier.push(name.clone());
+            }
+        }
+        Some(earlier)
+    }
+
     /// [`CheckOutcome::render_failures`], where a failure alike one in `seen` (shown
     /// under an earlier check, named beside it) is one line naming that check; the
     /// failures shown here are added to `seen`.
@@ -226,8 +250,16 @@ impl CheckOutcome {
                 None => groups.push((likeness, failure, Vec::new())),
             }
         }
+        let mut referred: Vec<String> = Vec::new();
+        let mut shown_kinds = 0;
+        let mut hidden = 0;
         for (likeness, failure, more) in &groups {
             if let Some((_, earlier)) = seen.iter().find(|(like, _)| like == likeness) {
+                // Two kinds of failure alike the same earlier check: one line says it.
+                if referred.contains(earlier) {
+                    continue;
+                }
+                referred.push(earlier.clone());
                 let case = crate::untrusted(&failure.case, VALUE_SHOWN);
                 let _ = match more.len() {
                     0 => writeln!(out, "  case {case} failed as in {earlier}"),
@@ -235,6 +267,11 @@ impl CheckOutcome {
                 };
                 continue;
             }
+            if shown_kinds == KINDS_SHOWN {
+                hidden += 1 + more.len();
+                continue;
+            }
+            shown_kinds += 1;
             seen.push((likeness.clone(), self.full_name()));
             let input = serde_json::to_string(&failure.input).unwrap_or_default();
             let case = crate::untrusted(&failure.case, VALUE_SHOWN);
@@ -256,6 +293,13 @@ impl CheckOutcome {
                 );
             }
         }
+        if hidden > 0 {
+            let plural = if hidden == 1 { "failure" } else { "failures" };
+            let _ = writeln!(
+                out,
+                "  and {hidden} more {plural} of other kinds (--format json shows every one)"
+            );
+        }
         if self.more_failures > 0 {
             let _ = writeln!(
                 out,
@@ -264,6 +308,89 @@ impl CheckOutcome {
             );
         }
         out
+    }
+}
+
+/// How the text report lays out its check lines.
+struct Layout {
+    proto_width: usize,
+    width: usize,
+    /// Whether failures are shown (not when a diagnosis stands for them all).
+    failures: bool,
+}
+
+impl Layout {
+    /// One check: its line, its notes, its failures (those alike failures in `seen`, shown
+    /// under an earlier check, as a line naming it).
+    fn check(&self, out: &mut String, check: &CheckOutcome, seen: &mut Vec<(String, String)>) {
+        let Layout {
+            proto_width, width, ..
+        } = *self;
+        let status = if check.passed() { "ok    " } else { "FAILED" };
+        let plural = if check.cases == 1 { "case" } else { "cases" };
+        let level = match check.level {
+            Level::Required => "",
+            Level::Recommended => "  (recommended)",
+        };
+        let _ = writeln!(
+            out,
+            "{status} {:proto_width$}  {:width$}  {} {plural}{level}",
+            check.protocol, check.name, check.cases
+        );
+        if let Some(inside) = &check.inside_implementation {
+            let _ = writeln!(out, "       (inside the implementation: {inside})");
+        }
+        if check.crashed {
+            let _ = writeln!(
+                out,
+                "       (the adapter ended during this check and was started again)"
+            );
+        }
+        if !check.passed() && self.failures {
+            out.push_str(&check.render_failures_after(seen));
+        }
+    }
+
+    /// A run of failed checks of one protocol whose failures are all alike those shown
+    /// under the checks `earlier`: one check as [`Layout::check`] shows it; several as
+    /// one line naming `earlier`, then their names, each with its case count.
+    fn folded(
+        &self,
+        out: &mut String,
+        checks: &[&CheckOutcome],
+        earlier: &[String],
+        seen: &mut Vec<(String, String)>,
+    ) {
+        match checks {
+            [] => {}
+            [check] => self.check(out, check, seen),
+            [first, ..] => {
+                let _ = writeln!(
+                    out,
+                    "FAILED {:proto_width$}  {} checks, every case failed as in {}:",
+                    first.protocol,
+                    checks.len(),
+                    earlier.join(" and "),
+                    proto_width = self.proto_width,
+                );
+                let mut line = String::from("   ");
+                for (i, check) in checks.iter().enumerate() {
+                    let plural = if check.cases == 1 { "case" } else { "cases" };
+                    let level = match check.level {
+                        Level::Required => "",
+                        Level::Recommended => ", recommended",
+                    };
+                    let sep = if i + 1 == checks.len() { "" } else { "," };
+                    let entry = format!(" {} ({} {plural}{level}){sep}", check.name, check.cases);
+                    if line.len() + entry.len() > 100 && line.len() > 3 {
+                        let _ = writeln!(out, "{line}");
+                        line = String::from("   ");
+                    }
+                    line.push_str(&entry);
+                }
+                let _ = writeln!(out, "{line}");
+            }
+        }
     }
 }
 
@@ -454,31 +581,41 @@ impl Report {
             .map(|c| c.protocol.len())
             .max()
             .unwrap_or(0);
+        // A run of failed checks of one protocol whose every failure is alike one shown
+        // under the same earlier checks is one paragraph: their names, then those checks.
+        let layout = Layout {
+            proto_width,
+            width,
+            failures: self.diagnosis.is_none(),
+        };
+        let mut folded: Vec<&CheckOutcome> = Vec::new();
+        let mut folded_as: Vec<String> = Vec::new();
         for check in &self.checks {
-            let status = if check.passed() { "ok    " } else { "FAILED" };
-            let plural = if check.cases == 1 { "case" } else { "cases" };
-            let level = match check.level {
-                Level::Required => "",
-                Level::Recommended => "  (recommended)",
-            };
-            let _ = writeln!(
-                out,
-                "{status} {:proto_width$}  {:width$}  {} {plural}{level}",
-                check.protocol, check.name, check.cases
-            );
-            if let Some(inside) = &check.inside_implementation {
-                let _ = writeln!(out, "       (inside the implementation: {inside})");
+            if self.diagnosis.is_none() {
+                match check.only_as_in(&seen) {
+                    Some(earlier)
+                        if folded.is_empty()
+                            || (earlier == folded_as && folded[0].protocol == check.protocol) =>
+                    {
+                        folded.push(check);
+                        folded_as = earlier;
+                        continue;
+                    }
+                    Some(earlier) => {
+                        layout.folded(&mut out, &folded, &folded_as, &mut seen);
+                        folded = vec![check];
+                        folded_as = earlier;
+                        continue;
+                    }
+                    None => {
+                        layout.folded(&mut out, &folded, &folded_as, &mut seen);
+                        folded.clear();
+                    }
+                }
             }
-            if check.crashed {
-                let _ = writeln!(
-                    out,
-                    "       (the adapter ended during this check and was started again)"
-                );
-            }
-            if !check.passed() && self.diagnosis.is_none() {
-                out.push_str(&check.render_failures_after(&mut seen));
-            }
+            layout.check(&mut out, check, &mut seen);
         }
+        layout.folded(&mut out, &folded, &folded_as, &mut seen);
         for (protocol, figures) in &self.figures {
             if figures.is_empty() {
                 continue;

@@ -28,25 +28,6 @@ pub enum TypedValue {
     List(Vec<TypedValue>),
 }
 
-#[cfg(feature = "dynamic")]
-impl TypedValue {
-    /// The filter's dynamic value of the same kind and contents.
-    pub fn to_dynamic(&self) -> bloomproof_filter::dynamic::Value {
-        use bloomproof_filter::dynamic::Value;
-        match self {
-            TypedValue::Bytes(hex) => Value::Bytes(hex.0.clone()),
-            TypedValue::Str(text) => Value::Str(text.clone()),
-            TypedValue::Bytearray(hex) => Value::ByteArray(hex.0.clone()),
-            TypedValue::Memoryview(hex) => Value::MemoryView(hex.0.clone()),
-            TypedValue::Int(n) => Value::Int(i128::from(*n)),
-            TypedValue::Bool(b) => Value::Bool(*b),
-            TypedValue::Float(x) => Value::Float(*x),
-            TypedValue::Tuple(items) => Value::Tuple(items.iter().map(Self::to_dynamic).collect()),
-            TypedValue::List(items) => Value::List(items.iter().map(Self::to_dynamic).collect()),
-        }
-    }
-}
-
 /// The kind of contract error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

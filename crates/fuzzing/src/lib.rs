@@ -13,9 +13,9 @@
 //! | `spec_cases` | [`spec_cases`] | the spec loader (`load::parse_protocol`) on one spec file |
 //! | `vectors` | [`vectors`] | `bloomproof_vectors::parse_bytes` |
 //! | `session_import` | [`session_import`] | `Session::import` and `Session::from_export` |
-//! | `adapter_request` | [`adapter_request`] | `bloomproof adapter`'s `parse_request`, then `answer` (the `bloomproof` crate's `adapter`) |
+//! | `adapter_request` | [`adapter_request`] | `bloomproof adapter`'s `parse_request`, then `answer` (`bloomproof_adapter::serve`) |
 
-use bloomproof::adapter::{self, Request};
+use bloomproof_adapter::serve::{self as adapter, Request};
 use bloomproof_conformance::load::parse_protocol;
 use bloomproof_format::adapter::{DocOp, FnvOp, ScriptOp};
 use bloomproof_session::{DraftField, Op, Session};

@@ -105,7 +105,7 @@ pub fn schemas() -> Vec<(&'static str, String)> {
         ),
         (
             "session-from.schema.json",
-            render::<bloomproof_conformance::cross::ExportedSession>(
+            render::<crate::cross::ExportedSession>(
                 "a session exported by another producer (bloomproof matrix --session-from NAME=FILE)",
             ),
         ),

@@ -1,9 +1,9 @@
 //! Running the matrix: the suite against every implementation, in parallel, then
 //! cross-reading among them.
 
+use crate::cross::{self, ExportedSession};
 use crate::judge::judge;
 use bloomproof_conformance::Spec;
-use bloomproof_conformance::cross::{self, ExportedSession};
 use bloomproof_conformance::run::{Subjects, run as run_suite};
 use bloomproof_format::matrix::{Implementation, ImplementationResult, Matrix, MatrixCheck};
 use std::path::PathBuf;

@@ -1,8 +1,8 @@
 //! The matrix in process: judged, written and rendered, with the Rust implementation
 //! only (no adapter, no browser).
 
-use bloomproof_conformance::cross::{Difference, Grid, GridCell};
 use bloomproof_conformance::report::Level;
+use bloomproof_matrix::cross::{Difference, Grid, GridCell};
 use bloomproof_matrix::page::{Tally, failures_html, html, summary};
 use bloomproof_matrix::{Cell, Implementations, Matrix, Options, Status, compute};
 use std::path::PathBuf;

@@ -16,3 +16,11 @@ pub mod doc_membership_v1;
 pub mod fnv1a_utf16_v1;
 
 pub use bound::{BoundError, Field};
+
+/// The registry of protocols: every protocol this workspace implements, by its name on
+/// the wire (each defined once, as its module's `NAME`), in the order reports list them.
+/// The loader's protocol folders, the adapter's handshake (both sides) and the vector
+/// folders go by this list; `crates/conformance/tests/registry.rs` checks that each
+/// protocol listed has every layer (spec folder, derivation, cases, accumulated stream,
+/// vectors, subjects).
+pub const PROTOCOLS: [&str; 2] = [doc_membership_v1::NAME, fnv1a_utf16_v1::NAME];

@@ -10,7 +10,7 @@ use bloomproof_session::{
 use common::*;
 use serde_json::{Value, json};
 
-const FIXTURE: &str = "tests/fixtures/session-v1.json";
+const FIXTURE: &str = "../../spec/fnv1a-utf16-v1/session-v1.json";
 
 /// The session the v1 fixture was generated from.
 fn fixture_session() -> Session {

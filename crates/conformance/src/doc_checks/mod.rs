@@ -34,7 +34,7 @@ use mutation::immutable;
 use read::{read, shared_bit_fault};
 
 /// The protocol these checks belong to.
-pub const PROTOCOL: &str = "doc-membership-v1";
+pub const PROTOCOL: &str = bloomproof_protocol::doc_membership_v1::NAME;
 
 fn raw(params: &DocParams) -> RawParams {
     RawParams {

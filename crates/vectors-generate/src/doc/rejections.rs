@@ -5,6 +5,7 @@ use super::{REJECTION_SEED, REJECTION_SWEEP, io, sweep_k, sweep_m};
 use crate::FlagSet;
 use crate::hand_picked;
 use crate::prng::SplitMix64;
+use bloomproof_adapter::ToDynamic;
 use bloomproof_filter::ErrorKind;
 use bloomproof_filter::dynamic;
 use bloomproof_format::adapter::TypedCall;

@@ -1,0 +1,30 @@
+//! The adapter protocol (`spec/ADAPTER.md`), both sides, and the subjects evaluators
+//! drive: everything `bloomproof adapter` needs, without the runner or the oracle.
+//!
+//! * [`subject`]: what an evaluator may ask of an implementation (`DocSubject`,
+//!   `FnvSubject`) and the in-process production subjects (`RustDoc`, `RustFnv`);
+//! * [`client`]: the runner's side, an implementation driven as a subprocess
+//!   (`AdapterDoc`, `AdapterFnv` on `AdapterProcess`: the handshake, deadlines,
+//!   bounded queues, the process group ended on timeout, death, drop and signals);
+//! * [`serve`]: the serving side of `bloomproof adapter`, answering through the
+//!   in-process subjects, so both runs are judged on the same answers;
+//! * [`lines`], [`scan`], [`quote`]: capped line reads, the first pass over a JSON
+//!   line (duplicate keys, value count) and short quotes of untrusted text, for both
+//!   sides;
+//! * [`ToDynamic`]: the one conversion of a typed value into the filter's dynamic value.
+
+pub mod client;
+mod dynamic;
+pub mod lines;
+mod process;
+pub mod quote;
+pub mod scan;
+pub mod serve;
+pub mod subject;
+
+pub use dynamic::ToDynamic;
+
+/// The name of `doc-membership-v1` on the wire.
+const DOC: &str = bloomproof_protocol::doc_membership_v1::NAME;
+/// The name of `fnv1a-utf16-v1` on the wire.
+const FNV: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;

@@ -1,0 +1,907 @@
+//! The runner's side of the adapter protocol: [`AdapterProcess`], one adapter
+//! subprocess driven under deadlines, in bounded memory, and ended with its whole
+//! process group (see `spec/ADAPTER.md`, "Sizes and processes").
+
+use crate::client::{RESPONSE_MAX, STDERR_KEPT};
+use crate::subject::{Answer, Between, SubjectError};
+use bloomproof_format::adapter::{ADAPTER_PROTOCOL, Start, Started};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeSet, VecDeque};
+use std::io::{BufReader, Read, Write};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Requests sent to an adapter and not yet answered, at most (see
+/// [`AdapterProcess::requests`]): each queued line and each answer is held at most once,
+/// so this bounds the memory of a pipelined batch.
+pub const IN_FLIGHT: usize = 16;
+
+/// What the stdout reader thread hands over.
+enum Incoming {
+    /// One line, without its newline, at most [`RESPONSE_MAX`] bytes.
+    Line(Vec<u8>),
+    /// A line longer than [`RESPONSE_MAX`]: its first bytes. The reader stops.
+    TooLong(Vec<u8>),
+    /// Reading failed. The reader stops.
+    Failed(std::io::Error),
+}
+
+/// A running adapter subprocess, in a process group of its own.
+///
+/// Every request has one deadline, the timeout, for being written and for its response
+/// to be read: a writer thread writes to the adapter's stdin through a queue of at most
+/// [`IN_FLIGHT`](crate::client::IN_FLIGHT) requests and a reader thread reads its stdout through a queue of one
+/// line, so an adapter that does not read, writes without end or stays silent costs at
+/// most the timeout and a few MiB. Requests of a batch ([`AdapterProcess::requests`])
+/// are sent without waiting for each answer, at most [`IN_FLIGHT`](crate::client::IN_FLIGHT) unanswered. A response
+/// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
+/// timeout and on drop its whole process group is killed.
+pub struct AdapterProcess {
+    command: String,
+    child: Option<Child>,
+    /// The process group (the `sh -c` process's id), while it may still be alive.
+    group: Option<u32>,
+    to_writer: Option<SyncSender<Vec<u8>>>,
+    written: Option<Receiver<std::io::Result<()>>>,
+    lines: Option<Receiver<Incoming>>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_closed: Arc<AtomicBool>,
+    next_id: u64,
+    timeout: Duration,
+    dead: Option<String>,
+    /// When the whole run must end ([`AdapterProcess::set_run_deadline`]).
+    run_deadline: Option<Instant>,
+    /// Whether the run deadline passed (the adapter was killed for it).
+    deadline_passed: bool,
+    /// Well-formed responses read, over every start of the adapter, and since the
+    /// last start.
+    answered: u64,
+    answered_now: u64,
+    /// Responses that were `bad_request` errors, and the first one's message.
+    bad_requests: u64,
+    first_bad_request: Option<String>,
+    /// What the adapter's handshake said, once it said it.
+    started: Option<Started>,
+}
+
+/// The longest an error's `kind` or `field` from an adapter is shown, in characters.
+const NAME_SHOWN: usize = crate::quote::QUOTE_MAX;
+
+/// The longest an error's `message` from an adapter is kept, in characters.
+const MESSAGE_SHOWN: usize = 2 * crate::quote::QUOTE_MAX;
+
+/// The stderr lines that name a crash's cause, by what they contain: a Rust or Go
+/// panic, a Python traceback, a Go runtime error, an exception (`TypeError: ...`).
+const CAUSES: [&str; 5] = ["panic", "Traceback", "fatal error", "Error:", "error:"];
+
+/// Text from the adapter (a response, a request quoted beside it) as a message shows
+/// it: control characters escaped, at most 400 characters and its length.
+pub fn shorten(text: &str) -> String {
+    crate::quote::untrusted(text, 400)
+}
+
+/// The process groups of the adapters this process has started and not yet ended,
+/// so that a signal ([`end_groups_on_signals`]) can end them before the runner exits.
+static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Kills every process of the group `group` (SIGKILL) with the `kill(2)` system call
+/// (no `kill` program: it works whatever `PATH` holds). An error (the group is already
+/// gone) is ignored: the group's leader is killed and reaped directly as well.
+#[cfg(unix)]
+fn kill_group(group: u32) {
+    send_kill(group);
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.remove(&group);
+    }
+}
+
+/// SIGKILL to the process group `group`, errors ignored.
+#[cfg(unix)]
+fn send_kill(group: u32) {
+    if let Some(pid) = i32::try_from(group)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_group: u32) {}
+
+/// On the first adapter started, installs (once per process) handlers of SIGINT,
+/// SIGTERM and SIGHUP that kill the process group of every adapter still running,
+/// then exit with 128 + the signal's number (130, 143, 129), as the default action's
+/// status reads in a shell. Without it a runner stopped by `timeout`, Ctrl-C or a CI
+/// cancellation would leave its adapters running.
+#[cfg(unix)]
+fn end_groups_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = spawn_thread("signals", move || {
+            if let Some(signal) = signals.forever().next() {
+                // The list stays locked until the exit: no adapter starts after the
+                // kill (a start waits for the lock).
+                let groups = GROUPS
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                for &group in groups.iter() {
+                    send_kill(group);
+                }
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+}
+
+#[cfg(not(unix))]
+fn end_groups_on_signals() {}
+
+/// Starts `sh -c command` with piped stdin, stdout and stderr, in a new process group
+/// on Unix (its id is the child's).
+fn spawn_adapter(command: &str) -> std::io::Result<Child> {
+    let mut builder = Command::new("sh");
+    builder
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        builder.process_group(0);
+    }
+    builder.spawn()
+}
+
+fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(body)
+        .map(drop)
+        .map_err(|err| format!("cannot start the {name} thread: {err}"))
+}
+
+/// Reads stdout lines, at most [`RESPONSE_MAX`] bytes each, into a queue of one.
+fn read_responses(stdout: ChildStdout, queue: SyncSender<Incoming>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let incoming = match crate::lines::read_line_capped(&mut reader, RESPONSE_MAX, &mut line) {
+            Ok(crate::lines::LineRead::Eof) => return,
+            Ok(crate::lines::LineRead::Line) => Incoming::Line(line),
+            Ok(crate::lines::LineRead::TooLong) => {
+                line.truncate(400);
+                let _ = queue.send(Incoming::TooLong(line));
+                return;
+            }
+            Err(err) => {
+                let _ = queue.send(Incoming::Failed(err));
+                return;
+            }
+        };
+        if queue.send(incoming).is_err() {
+            return;
+        }
+    }
+}
+
+/// Keeps the last [`STDERR_KEPT`] bytes of stderr, read in chunks (a line without end
+/// costs no more).
+fn keep_stderr(mut pipe: ChildStderr, kept: &Mutex<VecDeque<u8>>, closed: &AtomicBool) {
+    let mut chunk = [0u8; 8192];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if let Ok(mut kept) = kept.lock() {
+                    kept.extend(chunk.get(..n).unwrap_or_default());
+                    let excess = kept.len().saturating_sub(STDERR_KEPT);
+                    kept.drain(..excess);
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    closed.store(true, Ordering::SeqCst);
+}
+
+impl AdapterProcess {
+    /// Starts `command` through `sh -c`, in a process group of its own, with a timeout
+    /// per request (for writing it and reading its response).
+    pub fn start(command: &str, timeout: Duration) -> Result<Self, String> {
+        end_groups_on_signals();
+        // The list of groups is held from before the spawn until the new group is in
+        // it: a signal in between waits for it, so no group escapes the handler.
+        let mut groups = GROUPS.lock().ok();
+        let mut child = spawn_adapter(command)
+            .map_err(|err| format!("cannot start adapter `{command}`: {err}"))?;
+        let group = child.id();
+        if let Some(groups) = groups.as_mut() {
+            groups.insert(group);
+        }
+        drop(groups);
+        let mut process = AdapterProcess {
+            command: command.to_string(),
+            child: None,
+            group: Some(group),
+            to_writer: None,
+            written: None,
+            lines: None,
+            stderr: Arc::new(Mutex::new(VecDeque::new())),
+            stderr_closed: Arc::new(AtomicBool::new(false)),
+            // The handshake is request #0; the checks' requests count from 1.
+            next_id: 0,
+            timeout,
+            dead: None,
+            run_deadline: None,
+            deadline_passed: false,
+            answered: 0,
+            answered_now: 0,
+            bad_requests: 0,
+            first_bad_request: None,
+            started: None,
+        };
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        process.child = Some(child);
+        // From here on, dropping `process` ends the group.
+        let (Some(mut stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+            return Err(format!(
+                "adapter `{command}` has no stdin, stdout or stderr"
+            ));
+        };
+        let (to_writer, requests) = sync_channel::<Vec<u8>>(IN_FLIGHT);
+        let (done, written) = sync_channel::<std::io::Result<()>>(IN_FLIGHT);
+        spawn_thread("adapter stdin", move || {
+            for line in requests {
+                let result = stdin.write_all(&line).and_then(|()| stdin.flush());
+                let failed = result.is_err();
+                if done.send(result).is_err() || failed {
+                    return;
+                }
+            }
+        })?;
+        let (queue, lines) = sync_channel::<Incoming>(1);
+        spawn_thread("adapter stdout", move || read_responses(stdout, queue))?;
+        let (kept, closed) = (
+            Arc::clone(&process.stderr),
+            Arc::clone(&process.stderr_closed),
+        );
+        spawn_thread("adapter stderr", move || {
+            keep_stderr(stderr, &kept, &closed)
+        })?;
+        process.to_writer = Some(to_writer);
+        process.written = Some(written);
+        process.lines = Some(lines);
+        process.handshake()?;
+        Ok(process)
+    }
+
+    /// The timeout per request.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// What the adapter's handshake said: who answers and the protocols it implements.
+    pub fn started(&self) -> Option<&Started> {
+        self.started.as_ref()
+    }
+
+    /// The handshake, the first exchange of every start of the adapter: a `start`
+    /// request, answered with the version the adapter speaks, who it is and the
+    /// protocols it implements. Anything else is one paragraph saying what was
+    /// expected, what came and where the changes between versions are listed.
+    fn handshake(&mut self) -> Result<(), String> {
+        let start = Start::Start {
+            adapter_protocol: ADAPTER_PROTOCOL,
+        };
+        let answer = match self.send(None, &start) {
+            Pending::Sent { id, request, sent } => self.receive(id, &request, sent),
+            Pending::NotQueued { id, request } => Err(self.not_queued(id, &request)),
+            Pending::Done(answer) => answer,
+        };
+        let command = crate::quote::untrusted(&self.command, 200);
+        let paragraph = |what: String| {
+            format!(
+                "the adapter `{command}` {what}. This runner speaks adapter protocol version {ADAPTER_PROTOCOL}: it opens every run with {{\"id\": 0, \"op\": \"start\", \"adapter_protocol\": {ADAPTER_PROTOCOL}}} and expects, before any other request, one line {{\"id\": 0, \"result\": {{\"adapter_protocol\": {ADAPTER_PROTOCOL}, \"implementation\": {{\"name\": ..., \"language\": ..., \"version\": ...}}, \"protocols\": [\"doc-membership-v1\", \"fnv1a-utf16-v1\"]}}}}. ADAPTER.md (sections \"Handshake\" and \"Changes\"; `bloomproof spec export DIR` writes it) says what each version changed."
+            )
+        };
+        let value = match answer {
+            Ok(value) => value,
+            Err(SubjectError::Rejected { kind, message, .. }) => {
+                return Err(paragraph(format!(
+                    "answered the handshake with an error ({}: {}), as an adapter of version 1 of the adapter protocol, which had no handshake, does",
+                    crate::quote::untrusted(&kind, NAME_SHOWN),
+                    crate::quote::untrusted(&message, MESSAGE_SHOWN)
+                )));
+            }
+            Err(SubjectError::Broken(why)) => {
+                return Err(paragraph(format!("did not answer the handshake: {why}")));
+            }
+        };
+        let started: Started = serde_json::from_value(value.clone()).map_err(|err| {
+            paragraph(format!(
+                "answered the handshake with {}, which is not a start result ({})",
+                shorten(&value.to_string()),
+                crate::quote::untrusted(&err.to_string(), 200)
+            ))
+        })?;
+        if started.adapter_protocol != ADAPTER_PROTOCOL {
+            return Err(paragraph(format!(
+                "speaks adapter protocol version {}",
+                started.adapter_protocol
+            )));
+        }
+        let info = &started.implementation;
+        for (what, text) in [
+            ("name", &info.name),
+            ("language", &info.language),
+            ("version", &info.version),
+        ] {
+            if text.trim().is_empty() || text.chars().count() > 200 {
+                return Err(paragraph(format!(
+                    "gave an implementation {what} of {} characters in its handshake: 1 to 200 are allowed",
+                    text.chars().count()
+                )));
+            }
+        }
+        let known = bloomproof_protocol::PROTOCOLS;
+        let mut seen = Vec::new();
+        for protocol in &started.protocols {
+            if !known.contains(&protocol.as_str()) || seen.contains(&protocol) {
+                return Err(paragraph(format!(
+                    "listed the protocol {} in its handshake: each of {} may be listed once",
+                    crate::quote::untrusted(protocol, NAME_SHOWN),
+                    known.join(" and ")
+                )));
+            }
+            seen.push(protocol);
+        }
+        if started.protocols.is_empty() {
+            return Err(paragraph("listed no protocol in its handshake".into()));
+        }
+        // The handshake is no answer a check asked for: the counts of answers (which
+        // tell an adapter that never answers from one that crashed) leave it out.
+        self.answered = self.answered.saturating_sub(1);
+        self.answered_now = self.answered_now.saturating_sub(1);
+        self.started = Some(started);
+        Ok(())
+    }
+
+    /// The command line.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Why the adapter is dead, once it is: every later request fails at once with it.
+    pub fn dead(&self) -> Option<&str> {
+        self.dead.as_deref()
+    }
+
+    /// How the adapter ended, waiting up to half a second for it to exit (and for its
+    /// stderr to be read to the end): `exited (exit status: 3)` or `is still running`.
+    fn exit_status(&mut self) -> String {
+        let Some(child) = self.child.as_mut() else {
+            return "is no longer running".into();
+        };
+        for _ in 0..50 {
+            if let Ok(Some(status)) = child.try_wait() {
+                // The leader is gone: end what it left in its group at once.
+                if let Some(group) = self.group.take() {
+                    kill_group(group);
+                }
+                for _ in 0..50 {
+                    if self.stderr_closed.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                return format!("exited ({status})");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        "is still running".into()
+    }
+
+    /// What the adapter's stderr says, for a message: the lines that name a cause
+    /// ([`CAUSES`], the first three, each cut to 200 characters), then its last 500
+    /// bytes; control characters escaped (so line ends read `\n`).
+    fn stderr_tail(&self) -> String {
+        const SHOWN: usize = 500;
+        let kept: Vec<u8> = match self.stderr.lock() {
+            Ok(kept) => kept.iter().copied().collect(),
+            Err(_) => Vec::new(),
+        };
+        let text = String::from_utf8_lossy(&kept);
+        let mut out = String::new();
+        let causes: Vec<String> = text
+            .lines()
+            .filter(|line| CAUSES.iter().any(|cause| line.contains(cause)))
+            .take(3)
+            .map(|line| crate::quote::untrusted(line.trim(), 200))
+            .collect();
+        if !causes.is_empty() {
+            out.push_str(&format!(
+                "; its stderr names the cause: {}",
+                causes.join(" | ")
+            ));
+        }
+        let mut skip = text.len().saturating_sub(SHOWN);
+        while !text.is_char_boundary(skip) {
+            skip += 1;
+        }
+        let tail = text.get(skip..).unwrap_or_default().trim();
+        if !tail.is_empty() {
+            let cut = if skip > 0 { "..." } else { "" };
+            out.push_str(&format!(
+                "; its stderr ends: {cut}{}",
+                crate::quote::untrusted(tail, SHOWN)
+            ));
+        }
+        out
+    }
+
+    /// Sets when the whole run must end: a request still unanswered then kills the
+    /// adapter, and [`AdapterProcess::between_checks`] stops the run.
+    pub fn set_run_deadline(&mut self, at: Instant) {
+        self.run_deadline = Some(at);
+    }
+
+    /// Between two checks: [`Between::Go`] while the adapter runs; once it has ended
+    /// (crashed, timed out, broke the protocol), [`Between::Stop`] when it never
+    /// answered a request (it did not start), did not answer once started again, or
+    /// the run deadline passed, else it is started again: [`Between::Restarted`].
+    pub fn between_checks(&mut self) -> Between {
+        let Some(why) = self.dead.clone() else {
+            return Between::Go;
+        };
+        if self.deadline_passed {
+            return Between::Stop(format!("the run was stopped: {why}"));
+        }
+        if self.answered == 0 {
+            return Between::Stop(format!(
+                "the adapter `{}` did not answer its first request, so nothing was checked: {why}. Check the command (it is run with `sh -c`) and that the adapter reads requests on stdin and answers each with one line on stdout (spec/ADAPTER.md).",
+                crate::quote::untrusted(&self.command, 200)
+            ));
+        }
+        if self.answered_now == 0 {
+            return Between::Stop(format!(
+                "the adapter `{}` was started again after it ended, and did not answer: {why}",
+                crate::quote::untrusted(&self.command, 200)
+            ));
+        }
+        match AdapterProcess::start(&self.command, self.timeout) {
+            Ok(mut fresh) => {
+                fresh.run_deadline = self.run_deadline;
+                fresh.answered = self.answered;
+                fresh.bad_requests = self.bad_requests;
+                fresh.first_bad_request = self.first_bad_request.take();
+                fresh.next_id = self.next_id;
+                // The old process is dropped (its group ended) here.
+                *self = fresh;
+                Between::Restarted(why)
+            }
+            Err(err) => Between::Stop(format!("the adapter could not be started again: {err}")),
+        }
+    }
+
+    /// One paragraph when every response of the run was a `bad_request` error: the
+    /// adapter reads none of the requests, most often because it speaks another
+    /// version of the adapter protocol.
+    pub fn closing_diagnosis(&self) -> Option<String> {
+        if self.answered == 0 || self.bad_requests < self.answered {
+            return None;
+        }
+        Some(format!(
+            "the adapter `{}` answered all {} requests with a `bad_request` error, so none of its answers could be checked; the first said: {}. It most likely speaks another version of the adapter protocol: compare its requests with spec/ADAPTER.md.",
+            crate::quote::untrusted(&self.command, 200),
+            self.answered,
+            self.first_bad_request.as_deref().unwrap_or("(no message)")
+        ))
+    }
+
+    /// Ends the adapter: closes the queues, kills its process group, then its leader,
+    /// and reaps it.
+    fn end(&mut self) {
+        self.to_writer = None;
+        self.written = None;
+        self.lines = None;
+        if let Some(group) = self.group.take() {
+            kill_group(group);
+        }
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn kill(&mut self, why: String) -> SubjectError {
+        self.end();
+        self.dead = Some(why.clone());
+        SubjectError::Broken(why)
+    }
+
+    /// Sends one request and waits for its response: writing it and reading the
+    /// response together take at most the timeout.
+    pub fn request(&mut self, protocol: &str, op: &impl Serialize) -> Answer<Value> {
+        let mut answers = self.requests(protocol, std::slice::from_ref(op), |answer| answer);
+        answers
+            .pop()
+            .unwrap_or_else(|| Err(SubjectError::Broken("no answer".into())))
+    }
+
+    /// Sends `ops` in order without waiting for each answer (pipelining), at most
+    /// [`IN_FLIGHT`](crate::client::IN_FLIGHT) unanswered at a time, and hands each answer, in order, to `each`
+    /// as it arrives. Each request has the timeout for being written and answered,
+    /// counted from when it was sent or when the answer before it came, whichever is
+    /// later: the adapter has the timeout for each request, whatever queues behind it.
+    /// Once the adapter has failed, every later request fails at once with the reason.
+    pub fn requests<T: Serialize, R>(
+        &mut self,
+        protocol: &str,
+        ops: &[T],
+        mut each: impl FnMut(Answer<Value>) -> R,
+    ) -> Vec<R> {
+        let mut results = Vec::with_capacity(ops.len());
+        let mut pending: VecDeque<Pending> = VecDeque::new();
+        let mut ops = ops.iter();
+        let mut answered = Instant::now();
+        loop {
+            while pending.len() < IN_FLIGHT {
+                let Some(op) = ops.next() else {
+                    break;
+                };
+                pending.push_back(self.send(Some(protocol), op));
+            }
+            let Some(front) = pending.pop_front() else {
+                return results;
+            };
+            let answer = match front {
+                Pending::Done(answer) => answer,
+                Pending::Sent { id, request, sent } => {
+                    let answer = self.receive(id, &request, sent.max(answered));
+                    answered = Instant::now();
+                    answer
+                }
+                Pending::NotQueued { id, request } => Err(self.not_queued(id, &request)),
+            };
+            results.push(each(answer));
+        }
+    }
+
+    /// Queues one request for the writer thread; `protocol` is `None` for the
+    /// handshake, which names none.
+    fn send(&mut self, protocol: Option<&str>, op: &impl Serialize) -> Pending {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut object = match serde_json::to_value(op) {
+            Ok(Value::Object(object)) => object,
+            _ => {
+                return Pending::Done(Err(SubjectError::Broken(
+                    "cannot encode the request".into(),
+                )));
+            }
+        };
+        object.insert("id".into(), json!(id));
+        if let Some(protocol) = protocol {
+            object.insert("protocol".into(), json!(protocol));
+        }
+        let line = Value::Object(object).to_string();
+        if let Some(why) = &self.dead {
+            return Pending::Done(Err(SubjectError::Broken(format!(
+                "request #{id} not sent: the adapter is no longer running ({why})"
+            ))));
+        }
+        let request = crate::quote::untrusted(&line, 160);
+        let mut bytes = line.into_bytes();
+        bytes.push(b'\n');
+        let queued = match self.to_writer.as_ref() {
+            Some(writer) => writer.try_send(bytes).is_ok(),
+            None => false,
+        };
+        if queued {
+            Pending::Sent {
+                id,
+                request,
+                sent: Instant::now(),
+            }
+        } else {
+            Pending::NotQueued { id, request }
+        }
+    }
+
+    /// The run deadline passed while request `id` waited: the adapter is killed.
+    fn run_deadline_passed(&mut self, id: u64, request: &str) -> SubjectError {
+        self.deadline_passed = true;
+        let why = format!(
+            "the run's deadline (--deadline) passed while request #{id} waited for its answer: {request}"
+        );
+        self.kill(why)
+    }
+
+    /// The writer thread is gone before request `id` could be queued.
+    fn not_queued(&mut self, id: u64, request: &str) -> SubjectError {
+        if let Some(why) = &self.dead {
+            return SubjectError::Broken(format!(
+                "request #{id} not sent: the adapter is no longer running ({why})"
+            ));
+        }
+        let status = self.exit_status();
+        let why = format!(
+            "the adapter {status} before request #{id} could be sent: {request}{}",
+            self.stderr_tail()
+        );
+        self.kill(why)
+    }
+
+    /// Writes `bytes` and a newline as one line, exactly as given (for the adapter
+    /// protocol's own checks: a line that is not UTF-8, a duplicate key, a blank line),
+    /// under the same deadline as a request. With `answered` it reads one response line
+    /// and returns it as JSON, whatever its id; without, it only waits for the line to
+    /// be written (`Ok(None)`).
+    pub fn raw(&mut self, bytes: &[u8], answered: bool) -> Result<Option<Value>, SubjectError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = shorten(&String::from_utf8_lossy(bytes));
+        if let Some(why) = &self.dead {
+            return Err(SubjectError::Broken(format!(
+                "line #{id} not sent: the adapter is no longer running ({why})"
+            )));
+        }
+        let mut line = bytes.to_vec();
+        line.push(b'\n');
+        let queued = self
+            .to_writer
+            .as_ref()
+            .is_some_and(|writer| writer.try_send(line).is_ok());
+        if !queued {
+            return Err(self.not_queued(id, &request));
+        }
+        let deadline = self.deadline(Instant::now());
+        if !answered {
+            return self.written_by(id, &request, deadline).map(|()| None);
+        }
+        let text = self.receive_text(id, &request, deadline)?;
+        serde_json::from_str(&text).map(Some).map_err(|err| {
+            SubjectError::Broken(format!(
+                "malformed response to line #{id} {request}: not JSON ({err}); the response was: {}",
+                shorten(&text)
+            ))
+        })
+    }
+
+    /// Waits for request `id` to be written and answered, by `start` + the timeout.
+    fn receive(&mut self, id: u64, request: &str, start: Instant) -> Answer<Value> {
+        if let Some(why) = &self.dead {
+            return Err(SubjectError::Broken(format!(
+                "request #{id} not answered: the adapter is no longer running ({why})"
+            )));
+        }
+        let text = self.receive_text(id, request, self.deadline(start))?;
+        match read_response(id, &text) {
+            Ok(answer) => {
+                self.answered += 1;
+                self.answered_now += 1;
+                if let Err(SubjectError::Rejected { kind, message, .. }) = &answer
+                    && kind == "bad_request"
+                {
+                    self.bad_requests += 1;
+                    if self.first_bad_request.is_none() {
+                        self.first_bad_request = Some(message.clone());
+                    }
+                }
+                answer
+            }
+            Err(why) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: {why}; the response was: {}",
+                    shorten(&text)
+                );
+                Err(self.kill(why))
+            }
+        }
+    }
+
+    /// The deadline of a request started at `start`: the timeout, or the run's
+    /// deadline when that comes first.
+    fn deadline(&self, start: Instant) -> Instant {
+        let deadline = start + self.timeout;
+        self.run_deadline
+            .filter(|&at| at < deadline)
+            .unwrap_or(deadline)
+    }
+
+    /// Waits for line `id` to be written, by `deadline`.
+    fn written_by(
+        &mut self,
+        id: u64,
+        request: &str,
+        deadline: Instant,
+    ) -> Result<(), SubjectError> {
+        let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let written = match self.written.as_ref() {
+            Some(written) => written.recv_timeout(left()),
+            None => Err(RecvTimeoutError::Disconnected),
+        };
+        match written {
+            Ok(Ok(())) => {}
+            Err(RecvTimeoutError::Timeout) if run_deadline.is_some() => {
+                return Err(self.run_deadline_passed(id, request));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let why = format!(
+                    "request #{id} could not be written within {:.1}s: the adapter does not read its input: {request}{}",
+                    self.timeout.as_secs_f64(),
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Ok(Err(err)) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} before request #{id} could be sent ({err}): {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} before request #{id} could be sent: {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for line `id` to be written and for one response line, by `deadline`: its
+    /// text, or the adapter marked dead (a line too long or not UTF-8, a timeout, an
+    /// exit).
+    fn receive_text(
+        &mut self,
+        id: u64,
+        request: &str,
+        deadline: Instant,
+    ) -> Result<String, SubjectError> {
+        self.written_by(id, request, deadline)?;
+        let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let received = match self.lines.as_ref() {
+            Some(lines) => lines.recv_timeout(left()),
+            None => Err(RecvTimeoutError::Disconnected),
+        };
+        let bytes = match received {
+            Ok(Incoming::Line(bytes)) => bytes,
+            Ok(Incoming::TooLong(start)) => {
+                let why = format!(
+                    "the response to request #{id} {request} is longer than {RESPONSE_MAX} bytes (1 MiB); it begins: {}",
+                    shorten(&String::from_utf8_lossy(&start))
+                );
+                return Err(self.kill(why));
+            }
+            Ok(Incoming::Failed(err)) => {
+                let why = format!("reading the response to request #{id} {request}: {err}");
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Timeout) if run_deadline.is_some() => {
+                return Err(self.run_deadline_passed(id, request));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let why = format!(
+                    "no response within {:.1}s to request #{id} {request}{}",
+                    self.timeout.as_secs_f64(),
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status();
+                let why = format!(
+                    "the adapter {status} without answering request #{id} {request}{}",
+                    self.stderr_tail()
+                );
+                return Err(self.kill(why));
+            }
+        };
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
+            Err(err) => {
+                let why = format!(
+                    "malformed response to request #{id} {request}: not UTF-8 (invalid byte at offset {}); the response was: {}",
+                    err.utf8_error().valid_up_to(),
+                    shorten(&String::from_utf8_lossy(err.as_bytes()))
+                );
+                Err(self.kill(why))
+            }
+        }
+    }
+}
+
+/// A request of a pipelined batch, waiting for its turn to be answered.
+enum Pending {
+    /// Queued for the writer thread at `sent`.
+    Sent {
+        id: u64,
+        request: String,
+        sent: Instant,
+    },
+    /// The writer thread was gone.
+    NotQueued { id: u64, request: String },
+    /// Answered without being sent (not encodable, or the adapter already failed).
+    Done(Answer<Value>),
+}
+
+/// Reads one response line to request `id`: `Ok(answer)`, or `Err(why)` it is
+/// malformed.
+fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
+    // A key given twice is malformed (spec/ADAPTER.md), as in a request: serde_json
+    // alone would keep the last value.
+    match crate::scan::check(text, usize::MAX) {
+        Ok(()) => {}
+        Err(crate::scan::ScanError::Syntax(err)) => return Err(format!("not JSON ({err})")),
+        Err(
+            crate::scan::ScanError::Refused(why) | crate::scan::ScanError::RefusedWithId(why, _),
+        ) => return Err(why.replacen("in the request", "in the response", 1)),
+    }
+    let mut response: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(Value::Object(object)) => object,
+        Ok(_) => return Err("not a JSON object".into()),
+        Err(err) => return Err(format!("not JSON ({err})")),
+    };
+    if response.get("id") != Some(&json!(id)) {
+        let got = response
+            .get("id")
+            .map_or("missing".to_string(), |id| shorten(&id.to_string()));
+        return Err(format!("its id is {got}, expected {id}"));
+    }
+    match (response.remove("result"), response.remove("error")) {
+        (Some(result), None) => Ok(Ok(result)),
+        (None, Some(Value::Object(error))) => {
+            // What the adapter wrote is shown escaped and capped (it reaches a terminal).
+            let text = |key: &str, max: usize| {
+                error
+                    .get(key)
+                    .and_then(Value::as_str)
+                    .map(|text| crate::quote::untrusted(text, max))
+            };
+            let kind = text("kind", NAME_SHOWN).ok_or("the error has no `kind`")?;
+            Ok(Err(SubjectError::Rejected {
+                kind,
+                field: text("field", NAME_SHOWN),
+                message: text("message", MESSAGE_SHOWN).unwrap_or_default(),
+            }))
+        }
+        _ => Err("it must hold exactly one of `result` and `error` (an object)".into()),
+    }
+}
+
+impl Drop for AdapterProcess {
+    fn drop(&mut self) {
+        // Closing stdin asks the adapter to stop (once the writer is done with what it
+        // writes); give it a moment, then end its whole group, stragglers included.
+        self.to_writer = None;
+        if let Some(child) = self.child.as_mut() {
+            for _ in 0..20 {
+                if matches!(child.try_wait(), Ok(Some(_))) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        self.end();
+    }
+}

@@ -1,0 +1,583 @@
+//! The serving side of the adapter protocol (`spec/ADAPTER.md`), behind `bloomproof
+//! adapter`: it reads requests and answers them with the production crates, through the
+//! in-process subjects of `crate::subject` (so the in-process run and
+//! this adapter are the same code). The request and result types are
+//! `bloomproof_format::adapter`'s, which the runner's client uses too.
+//!
+//! Whatever a line holds, it gets one response line, in bounded memory: [`serve`] reads
+//! at most [`REQUEST_MAX`] bytes a line, [`parse_request`] refuses more than
+//! [`REQUEST_VALUES_MAX`] values and a duplicate key, [`answer`] refuses an answer that
+//! would be longer than [`RESPONSE_MAX`].
+
+use crate::client::{DocOp, FnvOp, RESPONSE_MAX};
+use crate::subject::{
+    Answer, DocSubject, FnvSubject, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer,
+    SubjectError,
+};
+use crate::{DOC, FNV, lines, quote, scan};
+use bloomproof_format::adapter::ScriptOp;
+use bloomproof_format::adapter::{
+    ADAPTER_PROTOCOL, DigestResult, ErrorBody, ImplementationInfo, MutateResult, MutationOutcome,
+    PositionsResult, Response, Start, Started, TriplesResult, TypedResult,
+};
+use bloomproof_format::{DocParams, Hex};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::io::{BufRead, Write};
+
+/// A parsed request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// The handshake (`start`, which names no protocol).
+    Start(Start),
+    /// For `doc-membership-v1`.
+    Doc(DocOp),
+    /// For `fnv1a-utf16-v1`.
+    Fnv(FnvOp),
+}
+
+/// Why a request line could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestError {
+    /// The request's id, when it had a readable one.
+    pub id: Value,
+    /// What is wrong.
+    pub message: String,
+    /// The argument, when the request is readable but a bound of the contract is
+    /// broken (a negative `m`): answered as a `value` error naming it, not
+    /// `bad_request`.
+    pub field: Option<String>,
+}
+
+/// The longest request line `bloomproof adapter` reads: 16 MiB. A longer one is
+/// answered `bad_request` (id null) without being held whole, and the next line is
+/// served. The spec's largest request is about 2.1 MB.
+pub const REQUEST_MAX: usize = 16 << 20;
+
+/// The most JSON values (each number, string, array, object and key counts one) in one
+/// request `bloomproof adapter` reads, so that reading a request takes bounded memory;
+/// the spec's requests hold at most a few thousand.
+pub const REQUEST_VALUES_MAX: usize = 1 << 18;
+
+/// The most steps of one `session` script (`spec/ADAPTER.md`): a longer script is
+/// answered `bad_request`. The spec's longest has 45.
+pub const SCRIPT_MAX: usize = 1024;
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parses one request line into its id and operation. Never panics.
+///
+/// Refused with id null: text that is not JSON, a duplicate key in any object (which
+/// of the two was meant is unknown). Refused with the id when it came before the
+/// limit was reached, else null: more than [`REQUEST_VALUES_MAX`] values. Refused
+/// with the id: a missing or bad `protocol` or `op`, arguments not of the documented
+/// types, a `script` of more than [`SCRIPT_MAX`] steps. Messages quote at most a short
+/// prefix of a bad value ([`quote`]).
+pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
+    let null = |message: String| RequestError {
+        id: Value::Null,
+        message,
+        field: None,
+    };
+    match scan::check(line, REQUEST_VALUES_MAX) {
+        Ok(()) => {}
+        Err(scan::ScanError::Syntax(why)) => return Err(null(format!("not JSON: {why}"))),
+        Err(scan::ScanError::Refused(why)) => return Err(null(why)),
+        Err(scan::ScanError::RefusedWithId(why, id)) => {
+            return Err(RequestError {
+                id,
+                message: why,
+                field: None,
+            });
+        }
+    }
+    let mut object: Map<String, Value> = match serde_json::from_str(line) {
+        Ok(Value::Object(object)) => object,
+        Ok(other) => {
+            return Err(null(format!(
+                "a request is a JSON object, got {}",
+                json_kind(&other)
+            )));
+        }
+        Err(err) => return Err(null(format!("not JSON: {err}"))),
+    };
+    let id = object.remove("id").unwrap_or(Value::Null);
+    if !(id.is_u64() || id.is_string()) {
+        // An id that is no id cannot be trusted to be the one meant: answered with null.
+        return Err(RequestError {
+            id: Value::Null,
+            message: "`id` must be a non-negative integer or a string".into(),
+            field: None,
+        });
+    }
+    let fail = |message: String| RequestError {
+        id: id.clone(),
+        message,
+        field: None,
+    };
+    if object.get("op").and_then(Value::as_str) == Some("start") {
+        return serde_json::from_value(Value::Object(object))
+            .map(|start| (id.clone(), Request::Start(start)))
+            .map_err(|err| fail(quote::shorten_quotes(&format!("bad request: {err}"))));
+    }
+    let protocol = match object.remove("protocol") {
+        Some(Value::String(protocol)) => protocol,
+        _ => return Err(fail("`protocol` must be a string".into())),
+    };
+    if let Some((field, message)) = negative_bound(&protocol, &object) {
+        return Err(RequestError {
+            id,
+            message,
+            field: Some(field),
+        });
+    }
+    let op = Value::Object(object);
+    let request = match protocol.as_str() {
+        DOC => serde_json::from_value(op).map(Request::Doc),
+        FNV => serde_json::from_value(op).map(Request::Fnv),
+        other => {
+            return Err(fail(format!("unknown protocol {}", quote::prefix(other))));
+        }
+    };
+    let request = request.map_err(|err| {
+        let message = quote::name_huge_integers(&err.to_string(), line);
+        fail(quote::shorten_quotes(&format!("bad request: {message}")))
+    })?;
+    if let Request::Fnv(FnvOp::Session { script }) = &request {
+        script_fits(script.len()).map_err(fail)?;
+    }
+    Ok((id, request))
+}
+
+/// A negative `m` or `k` (of `params`, or of fnv `positions`): an integer outside its
+/// bounds, so a contract error naming the field, as `m = 7` is (ADAPTER.md, Framing);
+/// the types that read the request take only non-negative integers.
+fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
+    use bloomproof_protocol::{doc_membership_v1 as doc, fnv1a_utf16_v1 as fnv};
+    if let Some(found) = out_of_type_bound(protocol, op) {
+        return Some(found);
+    }
+    let (holder, bounds) = match (protocol, op.get("op").and_then(Value::as_str)) {
+        (DOC, _) => (
+            op.get("params")?.as_object()?,
+            [(doc::M_MIN, doc::M_MAX), (doc::K_MIN, doc::K_MAX)],
+        ),
+        (FNV, Some("positions")) => (op, [(fnv::M_MIN, fnv::M_MAX), (fnv::K_MIN, fnv::K_MAX)]),
+        _ => return None,
+    };
+    ["m", "k"]
+        .into_iter()
+        .zip(bounds)
+        .find_map(|(name, (low, high))| {
+            let n = holder.get(name)?.as_i64().filter(|n| *n < 0)?;
+            Some((
+                name.to_string(),
+                format!("{name} = {n} is out of bounds: must be an integer in {low}..={high}"),
+            ))
+        })
+}
+
+/// A `frame` `index` that is negative or past 255, or a negative `m`, `k` or `n` of
+/// fnv `estimates`: integers outside their bounds, so contract errors naming the field
+/// (ADAPTER.md, the error table), where the types that read the request would say
+/// `bad_request`.
+fn out_of_type_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
+    let integer = |name: &str| op.get(name).filter(|v| v.is_i64() || v.is_u64());
+    match (protocol, op.get("op").and_then(Value::as_str)) {
+        (doc_checks::PROTOCOL, Some("frame")) => {
+            let index = integer("index")?;
+            if index.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)) {
+                return None;
+            }
+            Some((
+                "index".into(),
+                format!("index = {index} is out of bounds: a hash index is below k (at most 8)"),
+            ))
+        }
+        (fnv_checks::PROTOCOL, Some("estimates")) => ["m", "k", "n"].into_iter().find_map(|name| {
+            let n = integer(name)?.as_i64().filter(|n| *n < 0)?;
+            Some((
+                name.to_string(),
+                format!("{name} = {n} is out of bounds: estimates take integers from 0 (larger ones are clamped)"),
+            ))
+        }),
+        _ => None,
+    }
+}
+
+/// The handshake's answer of `bloomproof adapter`: the production crates, both
+/// protocols.
+pub fn started() -> Started {
+    Started {
+        adapter_protocol: ADAPTER_PROTOCOL,
+        implementation: ImplementationInfo {
+            name: "bloomproof".to_string(),
+            language: "Rust".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        protocols: bloomproof_protocol::PROTOCOLS.map(String::from).to_vec(),
+    }
+}
+
+/// `frame`'s `index` must be below k: else a contract error naming `index`
+/// (ADAPTER.md, the error table), as for a negative index or one past 255.
+fn index_below_k(index: u64, k: u64) -> Answer<()> {
+    if index >= k {
+        return Err(SubjectError::Rejected {
+            kind: "value".into(),
+            field: Some("index".into()),
+            message: format!("index = {index} is out of bounds: a hash index is below k = {k}"),
+        });
+    }
+    Ok(())
+}
+
+fn too_large(message: String) -> SubjectError {
+    SubjectError::Rejected {
+        kind: "bad_request".into(),
+        field: None,
+        message,
+    }
+}
+
+fn script_fits(steps: usize) -> Result<(), String> {
+    if steps > SCRIPT_MAX {
+        return Err(format!(
+            "`script` has {steps} steps: a script has at most {SCRIPT_MAX} (split it)"
+        ));
+    }
+    Ok(())
+}
+
+/// The longest a triple is written: `{"duplicate":false,"exact_checked":false,"maybe_present":false}`, and a comma.
+const TRIPLE_TEXT_MAX: usize = 64;
+
+/// Refuses, before any work, a request whose answer lists one triple per item and
+/// would be longer than [`RESPONSE_MAX`].
+fn triples_fit(field: &str, items: usize) -> Answer<()> {
+    let most = (RESPONSE_MAX - 1024) / TRIPLE_TEXT_MAX;
+    if items > most {
+        return Err(too_large(format!(
+            "`{field}` has {items} items: the answer would be longer than {RESPONSE_MAX} bytes (at most {most} items)"
+        )));
+    }
+    Ok(())
+}
+
+/// Counts the bytes a value is written in, writing nothing.
+struct Counter(usize);
+
+impl Write for Counter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(data.len());
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn json_len(value: &impl Serialize) -> usize {
+    let mut counter = Counter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+/// Keeps the bytes written up to a cap, and fails past it.
+struct Capped {
+    bytes: Vec<u8>,
+    cap: usize,
+}
+
+impl Write for Capped {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len().saturating_add(data.len()) > self.cap {
+            return Err(std::io::Error::other("over the cap"));
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `value` as one line of JSON text, or `None` when it would be longer than `cap`.
+fn to_line(value: &impl Serialize, cap: usize) -> Option<String> {
+    let mut capped = Capped {
+        bytes: Vec::new(),
+        cap,
+    };
+    serde_json::to_writer(&mut capped, value).ok()?;
+    String::from_utf8(capped.bytes).ok()
+}
+
+fn hexes(list: &[Hex]) -> Vec<Vec<u8>> {
+    list.iter().map(|h| h.0.clone()).collect()
+}
+
+/// `result` as its JSON value (a result type always has one).
+fn json(result: impl Serialize) -> Answer<Value> {
+    serde_json::to_value(result)
+        .map_err(|err| SubjectError::Broken(format!("cannot encode the result: {err}")))
+}
+
+fn raw(params: &DocParams) -> RawParams {
+    RawParams {
+        m: params.m,
+        k: params.k,
+        seed: params.seed_hex.0.clone(),
+    }
+}
+
+/// Runs a script step by step, writing each step's answer down as it comes and
+/// stopping as soon as the whole answer would be longer than [`RESPONSE_MAX`]: what
+/// the answer holds stays bounded whatever the script.
+fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
+    script_fits(script.len()).map_err(too_large)?;
+    let total = script.len();
+    let mut used = 64usize;
+    let mut steps = Vec::new();
+    let mut spend = |value: &Value, at: String| {
+        used = used.saturating_add(json_len(value)).saturating_add(1);
+        if used > RESPONSE_MAX {
+            return Err(too_large(format!(
+                "the answer to this script would be longer than {RESPONSE_MAX} bytes ({at} of {total}): split the script"
+            )));
+        }
+        Ok(())
+    };
+    let initial = RustFnv::run_script(script, |step: StepAnswer| {
+        spend(&json(&step)?, format!("at step {}", steps.len() + 1))?;
+        steps.push(step);
+        Ok(())
+    })?;
+    spend(&initial, "with the initial view".into())?;
+    json(ScriptAnswer { initial, steps })
+}
+
+/// Answers one request with the production crates. An answer that would be longer
+/// than [`RESPONSE_MAX`] is refused as `bad_request` before it is built (a script past
+/// [`SCRIPT_MAX`] steps, too many items to look up) or as soon as it grows past it (a
+/// session's views).
+pub fn answer(request: &Request) -> Answer<Value> {
+    let (mut doc, mut fnv) = (RustDoc, RustFnv);
+    match request {
+        // Whatever version the runner speaks, the answer says which this one speaks:
+        // the runner judges the difference.
+        Request::Start(Start::Start { .. }) => json(started()),
+        Request::Doc(op) => match op {
+            DocOp::Sha256 { data } => json(DigestResult {
+                digest: Hex(doc.sha256(&data.0)?),
+            }),
+            DocOp::Frame {
+                params,
+                index,
+                item,
+            } => {
+                index_below_k(u64::from(*index), params.k)?;
+                json(doc.frame(&raw(params), *index, &item.0)?)
+            }
+            DocOp::Positions { params, item } => json(PositionsResult {
+                positions: doc.positions(&raw(params), &item.0)?,
+            }),
+            DocOp::Build { params, records } => json(doc.build(&raw(params), &hexes(records))?),
+            DocOp::Lookup {
+                params,
+                records,
+                item,
+            } => {
+                let answers =
+                    doc.lookup(&raw(params), &hexes(records), std::slice::from_ref(&item.0))?;
+                match answers.first() {
+                    Some(triple) => json(triple),
+                    None => Ok(Value::Null),
+                }
+            }
+            DocOp::LookupMany {
+                params,
+                records,
+                items,
+            } => {
+                triples_fit("items", items.len())?;
+                json(TriplesResult {
+                    results: doc.lookup(&raw(params), &hexes(records), &hexes(items))?,
+                })
+            }
+            DocOp::Typed(call) => json(TypedResult {
+                lookup: doc.typed(call)?,
+            }),
+            DocOp::Read {
+                params,
+                packed_hex,
+                records,
+                items,
+            } => {
+                triples_fit("items", items.len())?;
+                json(TriplesResult {
+                    results: doc.read(
+                        &raw(params),
+                        &hexes(records),
+                        &packed_hex.0,
+                        &hexes(items),
+                    )?,
+                })
+            }
+            DocOp::Mutate {
+                params,
+                records,
+                other,
+                attempt,
+                probes,
+            } => {
+                triples_fit("probes", probes.len())?;
+                let other_records = hexes(&other.records);
+                let mutation = doc.mutate(
+                    &raw(params),
+                    &hexes(records),
+                    (&raw(&other.params), &other_records),
+                    *attempt,
+                    &hexes(probes),
+                )?;
+                let outcome = [
+                    MutationOutcome::Raised,
+                    MutationOutcome::Done,
+                    MutationOutcome::Impossible,
+                ]
+                .into_iter()
+                .find(|o| o.as_str() == mutation.outcome)
+                .ok_or_else(|| {
+                    SubjectError::Broken(format!("unknown outcome {:?}", mutation.outcome))
+                })?;
+                let seen = mutation.observed;
+                json(MutateResult {
+                    outcome,
+                    detail: mutation.detail,
+                    params: DocParams {
+                        m: seen.m,
+                        k: seen.k,
+                        seed_hex: Hex(seen.seed),
+                    },
+                    packed_hex: Hex(seen.packed_bits),
+                    documents: seen.documents,
+                    lookups: seen.lookups,
+                })
+            }
+        },
+        Request::Fnv(op) => match op {
+            FnvOp::Positions { m, k, units } => json(fnv.positions(*m, *k, units)?),
+            FnvOp::Session { script } => session_answer(script),
+            FnvOp::Estimates { m, k, n } => json(fnv.estimates(*m, *k, *n)?),
+        },
+    }
+}
+
+/// A response with an error of `kind`, its message shortened.
+fn error_response(id: Value, kind: &str, field: Option<&str>, message: &str) -> Response {
+    Response {
+        error: Some(ErrorBody {
+            field: field.map(str::to_string),
+            kind: kind.to_string(),
+            message: quote::shorten_quotes(message),
+        }),
+        id,
+        result: None,
+    }
+}
+
+/// A response line that always fits: the error response to a line with no usable id.
+fn error_line(message: &str) -> String {
+    serde_json::to_string(&error_response(Value::Null, "bad_request", None, message))
+        .unwrap_or_default()
+}
+
+/// The response line (without its newline) to one request line, answered with the
+/// production crates: never longer than [`RESPONSE_MAX`] bytes. Never panics.
+pub fn respond(line: &str) -> String {
+    let response = match parse_request(line) {
+        Err(err) => match err.field {
+            Some(field) => error_response(err.id, "value", Some(&field), &err.message),
+            None => error_response(err.id, "bad_request", None, &err.message),
+        },
+        Ok((id, request)) => match answer(&request) {
+            Ok(result) => Response {
+                error: None,
+                id,
+                result: Some(result),
+            },
+            Err(SubjectError::Rejected {
+                kind,
+                field,
+                message,
+            }) => error_response(id, &kind, field.as_deref(), &message),
+            Err(SubjectError::Broken(message)) => error_response(id, "internal", None, &message),
+        },
+    };
+    if let Some(text) = to_line(&response, RESPONSE_MAX) {
+        return text;
+    }
+    // Too long: a huge id, or an answer that outgrew every estimate.
+    let id_len = json_len(&response.id);
+    let response = if id_len <= 1024 {
+        let message = format!("the response would be longer than {RESPONSE_MAX} bytes");
+        error_response(response.id, "bad_request", None, &message)
+    } else {
+        let message = format!(
+            "the response would be longer than {RESPONSE_MAX} bytes: the id alone is {id_len}"
+        );
+        error_response(Value::Null, "bad_request", None, &message)
+    };
+    serde_json::to_string(&response).unwrap_or_default()
+}
+
+/// Serves the adapter protocol on `input` / `output` until end of input, answering
+/// with the production crates. Every line gets one response line, in order: a line
+/// that is not UTF-8, or longer than [`REQUEST_MAX`] (skipped without being held
+/// whole), or not a readable request is answered `bad_request` and the next line is
+/// served; a blank line is skipped. Only an input or output error ends it early;
+/// nothing panics.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        if buf.capacity() > RESPONSE_MAX {
+            buf = Vec::new();
+        }
+        let response = match lines::read_line_capped(&mut input, REQUEST_MAX, &mut buf)? {
+            lines::LineRead::Eof => return Ok(()),
+            lines::LineRead::TooLong => {
+                lines::skip_line(&mut input)?;
+                let message = format!(
+                    "a request line is at most {REQUEST_MAX} bytes (16 MiB); this one is longer"
+                );
+                error_line(&message)
+            }
+            lines::LineRead::Line => match std::str::from_utf8(&buf) {
+                Err(err) => {
+                    let message = format!(
+                        "the request line is not UTF-8 (invalid byte at offset {})",
+                        err.valid_up_to()
+                    );
+                    error_line(&message)
+                }
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => respond(line),
+            },
+        };
+        output.write_all(response.as_bytes())?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+}

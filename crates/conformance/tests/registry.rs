@@ -1,0 +1,122 @@
+//! Every registered protocol (`bloomproof_protocol::PROTOCOLS`) provides every layer,
+//! and nothing provides a layer for a protocol that is not registered: its spec folder
+//! (checks and cases, read by the loader, on disk and embedded in the binary), its
+//! derivation script, its fingerprint snapshot, its accumulated stream, its vector
+//! folder and vector file kinds, and the handshake of `bloomproof adapter`.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use bloomproof_adapter::serve::{Request, answer, parse_request};
+use bloomproof_format::vectors::FileKind;
+use bloomproof_protocol::PROTOCOLS;
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The folders of `dir` (by name) that hold a file `marker`.
+fn folders_with(dir: &Path, marker: &str) -> BTreeSet<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join(marker).is_file() || (marker.is_empty() && path.is_dir()))
+        .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn registered() -> BTreeSet<String> {
+    PROTOCOLS.iter().map(|name| name.to_string()).collect()
+}
+
+#[test]
+fn the_spec_has_exactly_the_registered_protocols() {
+    let spec = root().join("spec");
+    assert_eq!(folders_with(&spec, "checks.json"), registered());
+    assert_eq!(folders_with(&spec, "cases.json"), registered());
+    let loaded = bloomproof_conformance::load(&spec).unwrap();
+    let names: BTreeSet<String> = loaded
+        .protocols
+        .iter()
+        .map(|p| p.protocol.clone())
+        .collect();
+    assert_eq!(names, registered());
+    let embedded = bloomproof_conformance::embedded::load().unwrap();
+    let names: BTreeSet<String> = embedded
+        .protocols
+        .iter()
+        .map(|p| p.protocol.clone())
+        .collect();
+    assert_eq!(names, registered());
+    for protocol in &loaded.protocols {
+        assert!(
+            !protocol.checks.is_empty(),
+            "{} has no check",
+            protocol.protocol
+        );
+    }
+}
+
+#[test]
+fn every_registered_protocol_has_its_derivation_and_fingerprint() {
+    for name in PROTOCOLS {
+        let script = root()
+            .join("spec/derive")
+            .join(format!("{}.py", name.replace('-', "_")));
+        assert!(script.is_file(), "{name}: no {}", script.display());
+        let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "tests/snapshots/fingerprints__{name}-fingerprint.snap"
+        ));
+        assert!(snapshot.is_file(), "{name}: no {}", snapshot.display());
+    }
+}
+
+#[test]
+fn the_accumulated_streams_are_exactly_the_registered_protocols() {
+    let text = fs::read_to_string(root().join("spec/accumulated.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let names: Vec<String> = file["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["protocol"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, PROTOCOLS.map(String::from).to_vec());
+}
+
+#[test]
+fn the_vectors_are_exactly_the_registered_protocols() {
+    let vectors = root().join("vectors");
+    let mut folders = folders_with(&vectors, "");
+    folders.remove("schemas");
+    assert_eq!(folders, registered());
+    let kinds: BTreeSet<String> = FileKind::ALL
+        .iter()
+        .map(|kind| kind.protocol().to_string())
+        .collect();
+    assert_eq!(kinds, registered());
+    for kind in FileKind::ALL {
+        let file = vectors
+            .join(kind.protocol())
+            .join(format!("{}.json", kind.kind()));
+        assert!(file.is_file(), "no {}", file.display());
+    }
+}
+
+#[test]
+fn the_adapter_offers_exactly_the_registered_protocols() {
+    let Ok((_, request)) = parse_request(r#"{"id":0,"op":"start","adapter_protocol":2}"#) else {
+        panic!("the handshake request does not parse");
+    };
+    assert!(matches!(request, Request::Start(_)), "{request:?}");
+    let started = answer(&request).unwrap();
+    let listed: Vec<&str> = started["protocols"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{started}"))
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(listed, PROTOCOLS.to_vec());
+}

@@ -1,0 +1,384 @@
+//! `cargo xtask gallery [--every-check] [python|js] [FILTER]`: the planted-bug
+//! galleries, the suite proving its own power.
+//!
+//! `gallery/python/bugs.json` lists planted bugs, each a small patch against a copy of
+//! the Python implementation (`implementations/python`), and lying adapters, each a mode
+//! of `gallery/liar.py` in front of a real adapter; `gallery/js/bugs.json` does the same
+//! for `implementations/js`. For each gallery the task:
+//!
+//! 1. loads the file: its `bug_count` and `liar_count`, unique ids, every liar mode
+//!    known to `liar.py --modes`;
+//! 2. builds the runner (`cargo build -q -p bloomproof --locked`);
+//! 3. runs the controls: the unpatched implementation (in a fresh copy) and every
+//!    wrapped adapter behind `liar.py passthrough` must pass every check, or the
+//!    gallery means nothing and stops there;
+//! 4. applies every patch in memory (each `find` text must occur exactly once in its
+//!    file, else the bug is a stale patch) and runs each bug, two at a time: a fresh
+//!    temporary copy of the implementation with the patch written into it, checked
+//!    with `bloomproof conformance --impl '<runtime> <copy>/<adapter>' --format json
+//!    --timeout 20`, or the liar's command; the runner is killed with everything it
+//!    started after 120 s, and the copy is removed;
+//! 5. prints one row per bug with the checks that failed (that caught it), as soon as
+//!    it and the rows above it are known, then a summary with the counts and the time.
+//!
+//! An entry's verdict is the whole suite's: by default its groups of checks (each
+//! protocol, the adapter protocol's own checks) run one conformance run each, cheapest
+//! first by the controls' times, and the first group that catches the entry ends its
+//! runs. A failing group fails the whole suite, so nothing caught is caught less; what
+//! is saved is the adapter-protocol checks' one fresh adapter process per case (three
+//! quarters of a run's time), for the entries the protocols' checks already catch.
+//! `--every-check` runs the whole suite for every entry and lists every check that
+//! catches it.
+//!
+//! It fails when a bug or liar passes every check (`<id> survived: no check caught
+//! it`), when a patch is stale, when a subject cannot be run at all (or fails every
+//! check: a patch that breaks the adapter outright is no realistic bug), or when a
+//! control fails. `FILTER` runs only the bugs whose id contains it (the controls always
+//! run).
+
+mod entries;
+mod print;
+mod runs;
+mod subject;
+
+use crate::process::{self, TempDir, kill, parallel, shell_quote};
+use entries::*;
+use print::*;
+use runs::*;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use subject::*;
+
+/// One gallery: its data and the implementation its patches apply to.
+pub(crate) struct Kind {
+    /// The name `cargo xtask gallery NAME` selects it by.
+    name: &'static str,
+    /// Its data, relative to the repository root.
+    bugs_file: &'static str,
+    /// The implementation the patches apply to.
+    dir: &'static str,
+    /// The program that runs the adapter (and checks a patched file).
+    runtime: &'static str,
+    /// The adapter, relative to `dir`.
+    adapter: &'static str,
+    /// The runtime's arguments that check one patched file without running it.
+    check: &'static [&'static str],
+    /// Whether every entry must carry a probe.
+    probes: bool,
+}
+
+/// The two galleries, in the order they run.
+const KINDS: [Kind; 2] = [
+    Kind {
+        name: "python",
+        bugs_file: "gallery/python/bugs.json",
+        dir: "implementations/python",
+        runtime: "python3",
+        adapter: "bloomproof_py/adapter.py",
+        check: &["-m", "py_compile"],
+        probes: false,
+    },
+    Kind {
+        name: "js",
+        bugs_file: "gallery/js/bugs.json",
+        dir: "implementations/js",
+        runtime: "node",
+        adapter: "adapter.mjs",
+        check: &["--check"],
+        probes: true,
+    },
+];
+/// The lying proxy.
+const LIAR: &str = "gallery/liar.py";
+/// Subjects run at once (the machine has two cores).
+const JOBS: usize = 2;
+/// The runner's `--timeout`: the longest wait for one adapter response, in seconds.
+const REQUEST_TIMEOUT_SECS: &str = "20";
+/// The longest one whole conformance run may take before it is killed.
+const SUBJECT_LIMIT: Duration = Duration::from_secs(120);
+/// A liar command starting with this word runs the runner binary just built.
+const BINARY_WORD: &str = "target/debug/bloomproof";
+/// Widest line of check names in the matrix.
+const NAMES_WIDTH: usize = 100;
+
+/// One textual edit of a planted bug.
+struct Edit {
+    file: String,
+    find: String,
+    replace: String,
+}
+
+/// What a bug plants.
+enum Plant {
+    /// Edits to a fresh copy of the Python implementation.
+    Patch(Vec<Edit>),
+    /// `liar.py MODE -- COMMAND`.
+    Liar { mode: String, command: String },
+}
+
+/// A request that shows a bug changes an answer: the value at `pick` (a JSON pointer
+/// into the response) is `answer` from the clean implementation, and something else
+/// from the planted one.
+struct Probe {
+    request: Value,
+    pick: String,
+    answer: Value,
+}
+
+/// One planted bug or lying adapter of `bugs.json`.
+struct Bug {
+    id: String,
+    area: String,
+    description: String,
+    plant: Plant,
+    probe: Option<Probe>,
+    /// Right on every input the spec's cases hold, wrong elsewhere (`off_spec: true`).
+    off_spec: bool,
+}
+
+/// The whole file.
+struct Gallery {
+    bugs: Vec<Bug>,
+}
+
+/// A subject ready to run: the files its patch rewrites, or why it is stale.
+enum Subject {
+    /// Patched files (path relative to the Python folder, whole new text).
+    Patched(Vec<(String, String)>),
+    /// A stale patch, with the message.
+    Stale(String),
+    /// A liar's `--impl` command.
+    Liar(String),
+}
+
+/// How one conformance run ended.
+enum Run {
+    /// The runner's report: the names of the checks that failed, how many ran, and, by
+    /// group (a protocol, or the adapter protocol's own checks), how many ran and their
+    /// time in milliseconds, in report order.
+    Report {
+        failed: Vec<String>,
+        total: usize,
+        groups: Vec<(String, usize, f64)>,
+    },
+    /// No report: why.
+    Broken(String),
+}
+
+/// The verdict on one bug.
+enum Verdict {
+    /// Caught by these checks.
+    Caught(Vec<String>),
+    /// Passed every check.
+    Survived,
+    /// The patch no longer applies.
+    Stale(String),
+    /// The subject could not be run (or did not run at all).
+    Error(String),
+    /// Its probe gives the clean answer: the bug is not shown to change anything.
+    Inert(String),
+}
+
+/// One row of the matrix.
+struct Row {
+    verdict: Verdict,
+    seconds: f64,
+}
+
+/// Everything a run needs.
+struct Context {
+    kind: &'static Kind,
+    root: PathBuf,
+    binary: PathBuf,
+    /// Number of checks the controls ran; every bug's run must run as many.
+    total: usize,
+    /// The controls' groups of checks (name, count), cheapest first: an entry runs them
+    /// in this order, one conformance run each, and stops at the first group that
+    /// catches it. Empty: every entry runs the whole suite in one run.
+    stages: Vec<(String, usize)>,
+}
+
+/// Runs the galleries: `[python|js] [FILTER]` (`every_check`: the whole suite for every
+/// entry).
+pub fn run(every_check: bool, args: &[String]) -> Result<(), String> {
+    let usage = "usage: cargo xtask gallery [--every-check] [python|js] [FILTER]";
+    let (kinds, rest): (Vec<&'static Kind>, &[String]) = match args.split_first() {
+        Some((first, rest)) if KINDS.iter().any(|k| k.name == first) => {
+            (KINDS.iter().filter(|k| k.name == first).collect(), rest)
+        }
+        _ => (KINDS.iter().collect(), args),
+    };
+    let filter = match rest {
+        [] => None,
+        [filter] => Some(filter.as_str()),
+        other => {
+            return Err(format!(
+                "gallery takes at most one FILTER, got {other:?}; {usage}"
+            ));
+        }
+    };
+    let root = super::root();
+    let galleries = kinds
+        .into_iter()
+        .map(|kind| load(&root, kind).map(|gallery| (kind, gallery)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(f) = filter
+        && !galleries
+            .iter()
+            .any(|(_, g)| g.bugs.iter().any(|bug| bug.id.contains(f)))
+    {
+        return Err(format!("no bug id contains {f:?}"));
+    }
+    let binary = process::build_runner(&root)?;
+    let mut failures = Vec::new();
+    for (kind, gallery) in &galleries {
+        let context = Context {
+            kind,
+            root: root.clone(),
+            binary: binary.clone(),
+            total: 0,
+            stages: Vec::new(),
+        };
+        if let Err(message) = run_gallery(context, gallery, filter, every_check) {
+            failures.push(format!(
+                "{} gallery ({}): {message}",
+                kind.name, kind.bugs_file
+            ));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
+    }
+}
+
+/// Runs one gallery: its controls, its probes, then its bugs.
+fn run_gallery(
+    mut context: Context,
+    gallery: &Gallery,
+    filter: Option<&str>,
+    every_check: bool,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let kind = context.kind;
+    let chosen: Vec<&Bug> = gallery
+        .bugs
+        .iter()
+        .filter(|bug| filter.is_none_or(|f| bug.id.contains(f)))
+        .collect();
+    if chosen.is_empty() {
+        println!("\n==> {} gallery: no bug id contains {filter:?}", kind.name);
+        return Ok(());
+    }
+    println!(
+        "\n==> {} gallery: {} (patches to fresh copies of {})",
+        kind.name, kind.bugs_file, kind.dir
+    );
+    let (total, stages) = controls(&context, gallery)?;
+    context.total = total;
+    if !every_check {
+        context.stages = stages;
+    }
+    clean_probes(&context, &chosen)?;
+    let subjects: Vec<(&Bug, Subject)> = chosen
+        .iter()
+        .map(|&bug| (bug, prepare(&context, bug)))
+        .collect();
+    let id_width = chosen.iter().map(|b| b.id.len()).fold(3, usize::max);
+    let area_width = chosen.iter().map(|b| b.area.len()).fold(4, usize::max);
+    let liars = chosen
+        .iter()
+        .filter(|b| matches!(b.plant, Plant::Liar { .. }))
+        .count();
+    println!(
+        "\n==> {} gallery: {} and {}, {JOBS} at a time\n",
+        kind.name,
+        plural(chosen.len() - liars, "planted bug", "planted bugs"),
+        plural(liars, "liar", "liars"),
+    );
+    if !context.stages.is_empty() {
+        let order: Vec<String> = context
+            .stages
+            .iter()
+            .map(|(name, n)| format!("{name} ({n})"))
+            .collect();
+        println!(
+            "each entry runs the suite's groups of checks one at a time, cheapest first, and stops at \
+             the first group that catches it: {}\n(--every-check: the whole suite for every entry, \
+             every check that catches it listed)\n",
+            order.join(", ")
+        );
+    }
+    println!(
+        "{:<8}  {:<id_width$}  {:<area_width$}  {:>6}  {:>2}  checks that failed (caught it)",
+        "verdict", "bug", "area", "time", "n"
+    );
+    let rows = parallel(
+        JOBS,
+        &subjects,
+        |index, (bug, subject)| run_bug(&context, index, bug, subject),
+        |index, row| {
+            if let Some((bug, _)) = subjects.get(index) {
+                print_row(bug, row, id_width, area_width);
+            }
+        },
+    );
+    summarise(gallery, &context, &chosen, &rows, started)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PYTHON_DIR: &str = "implementations/python";
+
+    #[test]
+    fn wrap_keeps_every_name_in_order() {
+        let names: Vec<String> = (0..30).map(|i| format!("check_number_{i}")).collect();
+        let lines = wrap(&names);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|line| line.len() <= NAMES_WIDTH));
+        let joined = lines.join(" ");
+        assert_eq!(joined, names.join(", "));
+    }
+
+    #[test]
+    fn a_patch_whose_find_text_is_missing_or_repeated_is_stale() {
+        let dir = TempDir::new(&format!("bloomproof-gallery-test-{}", std::process::id()));
+        let Ok(dir) = dir else {
+            return;
+        };
+        let python = dir.0.join(PYTHON_DIR);
+        assert!(std::fs::create_dir_all(&python).is_ok());
+        assert!(std::fs::write(python.join("x.py"), "a = 1\nb = 1\n").is_ok());
+        let bug = |find: &str| Bug {
+            id: "x".to_owned(),
+            area: "test".to_owned(),
+            description: "test".to_owned(),
+            plant: Plant::Patch(vec![Edit {
+                file: "x.py".to_owned(),
+                find: find.to_owned(),
+                replace: "2".to_owned(),
+            }]),
+            probe: None,
+            off_spec: false,
+        };
+        let apply = |b: &Bug| match &b.plant {
+            Plant::Patch(edits) => patch(&dir.0, PYTHON_DIR, b, edits),
+            Plant::Liar { .. } => Err("liar".to_owned()),
+        };
+        let ok = apply(&bug("a = 1"));
+        assert!(
+            matches!(ok.as_deref(), Ok([(file, text)]) if file == "x.py" && text == "2\nb = 1\n")
+        );
+        for stale in ["c = 1", "= 1"] {
+            let message = apply(&bug(stale)).err().unwrap_or_default();
+            assert!(message.starts_with("stale patch: bug x:"), "{message}");
+            assert!(message.contains("x.py"), "{message}");
+        }
+    }
+}

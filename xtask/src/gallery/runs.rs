@@ -1,0 +1,557 @@
+//! Running: conformance runs of a subject (the whole suite, or group by group), the
+//! controls, the probes, and one bug's verdict.
+
+use super::*;
+use std::io::Read;
+use std::time::Duration;
+
+/// Copies a folder, leaving out what a run or an install leaves in a checkout
+/// (`__pycache__`, `build`, `*.egg-info`, `node_modules`).
+pub(super) fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
+        let source = entry.path();
+        let target = to.join(entry.file_name());
+        if source.is_dir() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if !["__pycache__", "build", "node_modules"].contains(&name.as_ref())
+                && !name.ends_with(".egg-info")
+            {
+                copy_dir(&source, &target)?;
+            }
+        } else {
+            std::fs::copy(&source, &target).map_err(|e| format!("{}: {e}", source.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The last lines of a text, for an error message.
+pub(super) fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    all[all.len().saturating_sub(lines)..].join(" | ")
+}
+
+/// An entry's verdict run: the whole suite in one run, or (with [`Context::stages`]) one
+/// run per group of checks, cheapest first, until a group catches it. A caught entry
+/// fails the whole suite (a group's run is the suite's run with a filter), so this is
+/// the whole suite's verdict; the checks of the groups not run are not listed, and an
+/// entry that every group's checks so far fail (it may not run at all) runs every group.
+pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
+    if context.stages.is_empty() {
+        return conformance(context, implementation, None);
+    }
+    let mut failed = Vec::new();
+    let mut total = 0;
+    let mut groups = Vec::new();
+    for (group, count) in &context.stages {
+        match conformance(context, implementation, Some(&format!("{group}/"))) {
+            Run::Broken(message) => return Run::Broken(format!("its {group} checks: {message}")),
+            Run::Report { total: n, .. } if n != *count => {
+                return Run::Broken(format!(
+                    "the runner ran {n} {group} checks, the controls {count}"
+                ));
+            }
+            Run::Report {
+                failed: more,
+                total: n,
+                groups: ran,
+            } => {
+                failed.extend(more);
+                total += n;
+                groups.extend(ran);
+            }
+        }
+        if !failed.is_empty() && failed.len() < total {
+            break;
+        }
+    }
+    Run::Report {
+        failed,
+        total,
+        groups,
+    }
+}
+
+/// One conformance run of `implementation` (only the checks whose `<group>/<name>`
+/// contains `filter`, when given), killed after [`SUBJECT_LIMIT`].
+pub(super) fn conformance(context: &Context, implementation: &str, filter: Option<&str>) -> Run {
+    let mut command = Command::new(&context.binary);
+    command
+        .args(["conformance", "--impl", implementation, "--format", "json"])
+        .args(["--timeout", REQUEST_TIMEOUT_SECS])
+        .args(filter.map(|f| ["--", f]).into_iter().flatten())
+        .current_dir(&context.root)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        command.process_group(0);
+    }
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            return Run::Broken(format!("cannot start {}: {e}", context.binary.display()));
+        }
+    };
+    let read_all = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = read_all(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read_all(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if started.elapsed() < SUBJECT_LIMIT => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Ok(None) => {
+                kill(&mut child);
+                let _ = child.wait();
+                break Err(format!(
+                    "killed after {} s: the run did not finish",
+                    SUBJECT_LIMIT.as_secs()
+                ));
+            }
+            Err(e) => {
+                kill(&mut child);
+                let _ = child.wait();
+                break Err(format!("cannot wait for the runner: {e}"));
+            }
+        }
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    let status = match status {
+        Ok(status) => status,
+        Err(message) => return Run::Broken(message),
+    };
+    let report: Value = match serde_json::from_str(&stdout) {
+        Ok(report) => report,
+        Err(_) => {
+            return Run::Broken(format!(
+                "the runner gave no JSON report ({status}); stderr: {}",
+                tail(&stderr, 4)
+            ));
+        }
+    };
+    let Some(checks) = report.get("checks").and_then(Value::as_array) else {
+        return Run::Broken("the runner's report has no `checks` array".to_owned());
+    };
+    let mut groups: Vec<(String, usize, f64)> = Vec::new();
+    for check in checks {
+        let group = check.get("protocol").and_then(Value::as_str).unwrap_or("?");
+        let ms = check
+            .get("elapsed_ms")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0);
+        match groups.iter_mut().find(|(name, _, _)| name == group) {
+            Some((_, n, time)) => {
+                *n += 1;
+                *time += ms;
+            }
+            None => groups.push((group.to_owned(), 1, ms)),
+        }
+    }
+    let failed = checks
+        .iter()
+        .filter(|check| {
+            check
+                .get("failures")
+                .and_then(Value::as_array)
+                .is_none_or(|failures| !failures.is_empty())
+        })
+        .map(|check| {
+            check
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_owned()
+        })
+        .collect();
+    Run::Report {
+        failed,
+        total: checks.len(),
+        groups,
+    }
+}
+
+/// The `--impl` command of a fresh copy of the gallery's implementation with `files`
+/// written over it (each checked by the runtime first); the copy lives as long as the
+/// returned guard.
+pub(super) fn impl_copy(
+    context: &Context,
+    name: &str,
+    files: &[(String, String)],
+) -> Result<(TempDir, String), String> {
+    let kind = context.kind;
+    let dir = TempDir::new(&format!(
+        "bloomproof-gallery-{}-{}-{name}",
+        kind.name,
+        std::process::id()
+    ))?;
+    let copy = dir.0.join(kind.name);
+    copy_dir(&context.root.join(kind.dir), &copy)?;
+    for (file, text) in files {
+        let path = copy.join(file);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let compiled = Command::new(kind.runtime)
+            .args(kind.check)
+            .arg(&path)
+            .output()
+            .map_err(|e| format!("cannot run {} {}: {e}", kind.runtime, kind.check.join(" ")))?;
+        if !compiled.status.success() {
+            return Err(format!(
+                "the patched {file} does not compile: {}",
+                tail(&String::from_utf8_lossy(&compiled.stderr), 2)
+            ));
+        }
+    }
+    let adapter = copy.join(kind.adapter);
+    let command = format!(
+        "{} {}",
+        kind.runtime,
+        shell_quote(&adapter.to_string_lossy())
+    );
+    Ok((dir, command))
+}
+
+/// The longest wait for a probe's answers.
+pub(super) const PROBE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Sends `requests` (each given the id `probe-<i>`) to the adapter `command` (run by
+/// `sh` in the repository root), closes its input and returns its responses in order.
+pub(super) fn ask(
+    context: &Context,
+    command: &str,
+    requests: &[&Value],
+) -> Result<Vec<Value>, String> {
+    let mut input = String::new();
+    for (i, request) in requests.iter().enumerate() {
+        let mut request = (*request).clone();
+        if let Value::Object(object) = &mut request {
+            object.insert("id".to_owned(), Value::String(format!("probe-{i}")));
+        }
+        input.push_str(&request.to_string());
+        input.push('\n');
+    }
+    let mut shell = Command::new("sh");
+    shell
+        .args(["-c", command])
+        .current_dir(&context.root)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        shell.process_group(0);
+    }
+    let mut child = shell
+        .spawn()
+        .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+    let stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut stdin) = stdin {
+            use std::io::Write as _;
+            let _ = stdin.write_all(input.as_bytes());
+        }
+    });
+    let stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = stdout {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    });
+    let stderr = child.stderr.take();
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = stderr {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    });
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() < PROBE_LIMIT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                kill(&mut child);
+                let _ = child.wait();
+                return Err(format!(
+                    "`{command}` gave no answer to its probe within {} s",
+                    PROBE_LIMIT.as_secs()
+                ));
+            }
+        }
+    }
+    let _ = writer.join();
+    let stdout = reader.join().unwrap_or_default();
+    let stderr = errors.join().unwrap_or_default();
+    let responses: Vec<Value> = stdout
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or(Value::String(line.to_owned())))
+        .collect();
+    if responses.len() != requests.len() {
+        return Err(format!(
+            "`{command}` answered {} of {} probe requests; stderr: {}",
+            responses.len(),
+            requests.len(),
+            tail(&stderr, 2)
+        ));
+    }
+    Ok(responses)
+}
+
+/// What a probe picks out of a response (`None`: nothing there).
+pub(super) fn picked<'a>(probe: &Probe, response: &'a Value) -> Option<&'a Value> {
+    response.pointer(&probe.pick)
+}
+
+/// Runs every chosen bug's probe against a fresh clean copy (one adapter for all of
+/// them): each must give the answer `bugs.json` records, or the probes prove nothing.
+pub(super) fn clean_probes(context: &Context, chosen: &[&Bug]) -> Result<(), String> {
+    let probes: Vec<(&Bug, &Probe)> = chosen
+        .iter()
+        .filter_map(|bug| bug.probe.as_ref().map(|probe| (*bug, probe)))
+        .collect();
+    if probes.is_empty() {
+        return Ok(());
+    }
+    let (_dir, command) = impl_copy(context, "probes", &[])?;
+    let requests: Vec<&Value> = probes.iter().map(|(_, probe)| &probe.request).collect();
+    let responses = ask(context, &command, &requests)?;
+    let stale: Vec<String> = probes
+        .iter()
+        .zip(&responses)
+        .filter(|((_, probe), response)| picked(probe, response) != Some(&probe.answer))
+        .map(|((bug, probe), response)| {
+            format!(
+                "bug {}: its probe's recorded answer is {}, the clean copy gives {} at {}",
+                bug.id,
+                probe.answer,
+                picked(probe, response).map_or("nothing".to_owned(), Value::to_string),
+                probe.pick
+            )
+        })
+        .collect();
+    if stale.is_empty() {
+        println!(
+            "ok        {} probes give their recorded answers on the clean copy",
+            probes.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "stale probes (fix the recorded answer or the probe):\n  {}",
+            stale.join("\n  ")
+        ))
+    }
+}
+
+/// `Some(message)` when the bug's probe gives the clean answer through `command`.
+pub(super) fn inert(context: &Context, bug: &Bug, command: &str) -> Result<Option<String>, String> {
+    let Some(probe) = &bug.probe else {
+        return Ok(None);
+    };
+    let responses = ask(context, command, &[&probe.request])?;
+    let answer = responses
+        .first()
+        .and_then(|response| picked(probe, response));
+    Ok((answer == Some(&probe.answer)).then(|| {
+        format!(
+            "its probe gives the clean answer ({} at {}): the bug is not shown to change an answer",
+            probe.answer, probe.pick
+        )
+    }))
+}
+
+/// Runs the controls; returns the number of checks they ran and their groups of checks
+/// (name, count), cheapest first (by the time the unpatched implementation took).
+pub(super) fn controls(
+    context: &Context,
+    gallery: &Gallery,
+) -> Result<(usize, Vec<(String, usize)>), String> {
+    let mut commands: Vec<String> = Vec::new();
+    for bug in &gallery.bugs {
+        if let Plant::Liar { command, .. } = &bug.plant
+            && !commands.contains(command)
+        {
+            commands.push(command.clone());
+        }
+    }
+    let mut names = vec![format!(
+        "the unpatched implementation (a fresh copy of {})",
+        context.kind.dir
+    )];
+    names.extend(
+        commands
+            .iter()
+            .map(|c| format!("liar.py passthrough -- {c}")),
+    );
+    println!("==> controls: each must pass every check");
+    let runs = parallel(
+        JOBS,
+        &names,
+        |index, _| {
+            let started = Instant::now();
+            let run = if index == 0 {
+                match impl_copy(context, "control", &[]) {
+                    Ok((_dir, command)) => conformance(context, &command, None),
+                    Err(message) => Run::Broken(message),
+                }
+            } else {
+                let command = commands.get(index - 1).map(String::as_str).unwrap_or("");
+                conformance(
+                    context,
+                    &liar_command(context, "passthrough", command),
+                    None,
+                )
+            };
+            (run, started.elapsed().as_secs_f64())
+        },
+        |index, (run, seconds)| {
+            let name = names.get(index).map(String::as_str).unwrap_or("?");
+            match run {
+                Run::Report { failed, total, .. } if failed.is_empty() => {
+                    println!("ok        {name}: {total} checks passed ({seconds:.1}s)");
+                }
+                Run::Report { failed, total, .. } => println!(
+                    "FAILED    {name}: {} of {total} checks failed ({seconds:.1}s)",
+                    failed.len()
+                ),
+                Run::Broken(message) => println!("ERROR     {name}: {message}"),
+            }
+        },
+    );
+    let mut total = None;
+    for (name, (run, _)) in names.iter().zip(&runs) {
+        match run {
+            Run::Report {
+                failed, total: n, ..
+            } if failed.is_empty() && *n > 0 => {
+                if total.is_some_and(|t| t != *n) {
+                    return Err(format!(
+                        "the controls ran different numbers of checks ({n} for {name})"
+                    ));
+                }
+                total = Some(*n);
+            }
+            Run::Report {
+                failed, total: n, ..
+            } => {
+                return Err(format!(
+                    "{name} fails {} of {n} checks ({}): the gallery is meaningless until it passes every check",
+                    failed.len(),
+                    failed.join(", ")
+                ));
+            }
+            Run::Broken(message) => {
+                return Err(format!(
+                    "{name} could not be run ({message}): the gallery is meaningless until it passes every check"
+                ));
+            }
+        }
+    }
+    let total = total.ok_or_else(|| "no control ran".to_owned())?;
+    let mut stages: Vec<(String, usize, f64)> = match runs.first() {
+        Some((Run::Report { groups, .. }, _)) => groups.clone(),
+        _ => Vec::new(),
+    };
+    stages.sort_by(|a, b| a.2.total_cmp(&b.2));
+    Ok((
+        total,
+        stages.into_iter().map(|(name, n, _)| (name, n)).collect(),
+    ))
+}
+
+/// A subject's probe, then (when it shows a change) its conformance run.
+pub(super) enum Probed {
+    Inert(String),
+    Ran(Run),
+}
+
+pub(super) fn probed(context: &Context, bug: &Bug, command: &str) -> Probed {
+    match inert(context, bug, command) {
+        Ok(Some(message)) => Probed::Inert(message),
+        Ok(None) => Probed::Ran(verdict_run(context, command)),
+        Err(message) => Probed::Ran(Run::Broken(format!("its probe: {message}"))),
+    }
+}
+
+pub(super) fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subject) -> Row {
+    let started = Instant::now();
+    let run = match subject {
+        Subject::Stale(message) => {
+            return Row {
+                verdict: Verdict::Stale(message.clone()),
+                seconds: 0.0,
+            };
+        }
+        Subject::Patched(files) => match impl_copy(context, &index.to_string(), files) {
+            Ok((_dir, command)) => probed(context, bug, &command),
+            Err(message) => Probed::Ran(Run::Broken(message)),
+        },
+        Subject::Liar(command) => probed(context, bug, command),
+    };
+    let run = match run {
+        Probed::Inert(message) => {
+            return Row {
+                verdict: Verdict::Inert(message),
+                seconds: started.elapsed().as_secs_f64(),
+            };
+        }
+        Probed::Ran(run) => run,
+    };
+    let verdict = match run {
+        Run::Broken(message) => Verdict::Error(message),
+        Run::Report { total, .. }
+            if total != context.total && (context.stages.is_empty() || total > context.total) =>
+        {
+            Verdict::Error(format!(
+                "the runner ran {total} checks for {}, the controls {}",
+                bug.id, context.total
+            ))
+        }
+        Run::Report { failed, .. } if failed.is_empty() => Verdict::Survived,
+        Run::Report { failed, total, .. } if failed.len() == total => Verdict::Error(format!(
+            "every check failed: the subject does not run at all, which is no realistic planted bug (first failure: {})",
+            failed.first().map(String::as_str).unwrap_or("?")
+        )),
+        Run::Report { failed, .. } => Verdict::Caught(failed),
+    };
+    Row {
+        verdict,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}

@@ -1,0 +1,64 @@
+//! Preparing a subject: a bug's patch applied in memory, or a liar's command.
+
+use super::*;
+
+/// Applies a bug's edits, in memory, to the current files of the implementation's folder.
+pub(super) fn patch(
+    root: &Path,
+    dir: &str,
+    bug: &Bug,
+    edits: &[Edit],
+) -> Result<Vec<(String, String)>, String> {
+    let mut files: BTreeMap<&str, String> = BTreeMap::new();
+    for edit in edits {
+        let current = match files.remove(edit.file.as_str()) {
+            Some(text) => text,
+            None => {
+                let path = root.join(dir).join(&edit.file);
+                std::fs::read_to_string(&path).map_err(|e| {
+                    format!(
+                        "stale patch: bug {}: cannot read {dir}/{}: {e}",
+                        bug.id, edit.file
+                    )
+                })?
+            }
+        };
+        let found = current.matches(edit.find.as_str()).count();
+        if found != 1 {
+            return Err(format!(
+                "stale patch: bug {}: its find text occurs {found} times in {dir}/{} (it must occur exactly once): {:?}",
+                bug.id, edit.file, edit.find
+            ));
+        }
+        files.insert(&edit.file, current.replacen(&edit.find, &edit.replace, 1));
+    }
+    Ok(files
+        .into_iter()
+        .map(|(file, text)| (file.to_owned(), text))
+        .collect())
+}
+
+/// The `--impl` command of a liar: `python3 liar.py MODE -- COMMAND`, with a leading
+/// `target/debug/bloomproof` in COMMAND replaced by the binary just built.
+pub(super) fn liar_command(context: &Context, mode: &str, command: &str) -> String {
+    let command = match command.strip_prefix(BINARY_WORD) {
+        Some(rest) if rest.is_empty() || rest.starts_with(' ') => {
+            format!("{}{rest}", shell_quote(&context.binary.to_string_lossy()))
+        }
+        _ => command.to_owned(),
+    };
+    format!(
+        "python3 {} {mode} -- {command}",
+        shell_quote(&context.root.join(LIAR).to_string_lossy())
+    )
+}
+
+pub(super) fn prepare(context: &Context, bug: &Bug) -> Subject {
+    match &bug.plant {
+        Plant::Patch(edits) => match patch(&context.root, context.kind.dir, bug, edits) {
+            Ok(files) => Subject::Patched(files),
+            Err(message) => Subject::Stale(message),
+        },
+        Plant::Liar { mode, command } => Subject::Liar(liar_command(context, mode, command)),
+    }
+}
