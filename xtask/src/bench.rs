@@ -1,5 +1,8 @@
-//! `cargo xtask bench [--quick]`: runs every benchmark of `crates/bench` once and
-//! prints each figure and each ratio with its goal, PASS or MISS.
+//! `cargo xtask bench [--quick | --record]`: runs every benchmark of `crates/bench`
+//! once and prints each figure and each ratio with its goal, PASS or MISS, with the
+//! 1-minute load average at the start and at the end and the commit. `--record` (a
+//! full run) refuses to start when the load average is 1 or more, and writes the
+//! report into BENCHMARKS.md between its record markers, as the run of record.
 //!
 //! Steps, all in one run so that every ratio compares figures measured together:
 //!
@@ -52,9 +55,91 @@ const BATCH_SPEEDUP_MIN: f64 = 1.8;
 /// Largest "small constant" of the snapshot-overhead goal, in bytes.
 const OVERHEAD_CONSTANT_MAX: f64 = 64.0;
 
-/// Runs the benchmarks and prints the report.
-pub fn run(quick: bool) -> Result<(), String> {
+/// The markers of the run-of-record section in BENCHMARKS.md, which `--record` rewrites.
+const RECORD_START: &str = "<!-- bench:record:start (written by `cargo xtask bench --record`) -->";
+const RECORD_END: &str = "<!-- bench:record:end -->";
+/// The 1-minute load average at or above which a run is not a run of record.
+const RECORD_LOAD_MAX: f64 = 1.0;
+
+/// How the benchmarks are run.
+#[derive(Debug, PartialEq)]
+enum Mode {
+    /// Criterion's defaults.
+    Full,
+    /// Fewer, shorter samples.
+    Quick,
+    /// A full run whose report replaces the run of record in BENCHMARKS.md.
+    Record,
+}
+
+/// The mode of `--quick` and `--record`, which exclude each other.
+fn mode(quick: bool, record: bool) -> Result<Mode, String> {
+    match (quick, record) {
+        (false, false) => Ok(Mode::Full),
+        (true, false) => Ok(Mode::Quick),
+        (false, true) => Ok(Mode::Record),
+        (true, true) => {
+            Err("bench takes --quick or --record, not both: a run of record is a full run".into())
+        }
+    }
+}
+
+/// The 1-minute load average (`/proc/loadavg`), where the system tells it.
+fn load_average() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// The load average as a run states it.
+fn shown_load(load: Option<f64>) -> String {
+    load.map_or_else(|| "unknown".to_string(), |load| format!("{load:.2}"))
+}
+
+/// The output of a command run in `root`, trimmed; empty when it fails.
+fn command_text(root: &Path, program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// `text` (BENCHMARKS.md) with what lies between the record markers replaced by
+/// `section`; an error when the markers are missing or out of order.
+fn replace_record(text: &str, section: &str) -> Result<String, String> {
+    let start = text
+        .find(RECORD_START)
+        .ok_or_else(|| format!("BENCHMARKS.md has no line {RECORD_START}"))?;
+    let after_start = start + RECORD_START.len();
+    let end = text[after_start..]
+        .find(RECORD_END)
+        .map(|at| after_start + at)
+        .ok_or_else(|| format!("BENCHMARKS.md has no line {RECORD_END} after {RECORD_START}"))?;
+    Ok(format!(
+        "{}\n{}\n{}",
+        &text[..after_start],
+        section.trim_end(),
+        &text[end..]
+    ))
+}
+
+/// Runs the benchmarks and prints the report; with `--record`, on a quiet machine
+/// only, writes it into BENCHMARKS.md as the run of record.
+pub fn run(quick: bool, record: bool) -> Result<(), String> {
+    let mode = mode(quick, record)?;
+    let quick = mode == Mode::Quick;
     let root = super::root();
+    let load_at_start = load_average();
+    let started_at = command_text(&root, "date", &["-u", "+%Y-%m-%d %H:%M UTC"]);
+    if mode == Mode::Record && load_at_start.is_none_or(|load| load >= RECORD_LOAD_MAX) {
+        return Err(format!(
+            "not a run of record: the 1-minute load average is {} (a record needs it under {RECORD_LOAD_MAX}); run `cargo xtask bench` for figures, or wait for a quiet machine",
+            shown_load(load_at_start)
+        ));
+    }
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .map(|dir| {
@@ -129,7 +214,41 @@ pub fn run(quick: bool) -> Result<(), String> {
     report.seed_python(seed);
     report.runner(&runner)?;
     report.snapshot(&snapshot)?;
-    report.print();
+    let rendered = report.render();
+    let load_at_end = load_average();
+    let commit = command_text(&root, "git", &["rev-parse", "--short", "HEAD"]);
+    let dirty = !command_text(
+        &root,
+        "git",
+        &["status", "--porcelain", "--untracked-files=no"],
+    )
+    .is_empty();
+    let ended_at = command_text(&root, "date", &["-u", "+%H:%M UTC"]);
+    let header = format!(
+        "`cargo xtask bench{}`, {started_at} to {ended_at}, 1-minute load average {} at the start and {} at the end (the run's own load raises it), commit {commit}{}",
+        match mode {
+            Mode::Full => "",
+            Mode::Quick => " --quick",
+            Mode::Record => " --record",
+        },
+        shown_load(load_at_start),
+        shown_load(load_at_end),
+        if dirty {
+            " with uncommitted changes"
+        } else {
+            ""
+        },
+    );
+    println!("{header}\n{rendered}");
+    if mode == Mode::Record {
+        let path = root.join("BENCHMARKS.md");
+        let text =
+            std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        let section = format!("{header}:\n\n```text\n{}\n```\n", rendered.trim());
+        let updated = replace_record(&text, &section)?;
+        std::fs::write(&path, updated).map_err(|err| format!("{}: {err}", path.display()))?;
+        println!("wrote the run of record into {}", path.display());
+    }
     Ok(())
 }
 
@@ -667,6 +786,18 @@ impl Report {
             verdict: if min <= RUNNER_US_MAX { "PASS" } else { "MISS" },
             raw: false,
         });
+        if let (Ok(cases), Ok(per_case)) = (
+            number(runner, "wire_cases"),
+            number(runner, "wire_cpu_us_per_case_median"),
+        ) {
+            self.figure(
+                "runner_cpu_per_wire_case",
+                format!(
+                    "{:.2} ms median over {cases} cases of the adapter protocol's own checks, each on a fresh adapter process (counted apart: mostly starting the process)",
+                    per_case / 1e3
+                ),
+            );
+        }
         Ok(())
     }
 
@@ -699,12 +830,18 @@ impl Report {
         Ok(())
     }
 
-    fn print(&self) {
+    /// The report as printed (and as `--record` writes it).
+    fn render(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
         let width = 1 + self.lines.iter().map(|l| l.name.len()).max().unwrap_or(0);
-        println!("\nbloomproof benchmarks (one run; medians of criterion's samples)\n");
+        let _ = writeln!(
+            out,
+            "\nbloomproof benchmarks (one run; medians of criterion's samples)\n"
+        );
         for line in &self.lines {
             if line.raw {
-                println!("{}: {}", line.name, line.value);
+                let _ = writeln!(out, "{}: {}", line.name, line.value);
                 continue;
             }
             let tail = match (line.goal.is_empty(), line.verdict.is_empty()) {
@@ -712,18 +849,23 @@ impl Report {
                 (false, true) => format!("  [{}]", line.goal),
                 (false, false) => format!("  [{}] {}", line.goal, line.verdict),
             };
-            println!(
+            let _ = writeln!(
+                out,
                 "{:<width$}  {}{tail}",
                 format!("{}:", line.name),
                 line.value
             );
         }
         for note in &self.notes {
-            println!("note: {note}");
+            let _ = writeln!(out, "note: {note}");
         }
         let missed = self.lines.iter().filter(|l| l.verdict == "MISS").count();
         let passed = self.lines.iter().filter(|l| l.verdict == "PASS").count();
-        println!("\ngoals: {passed} met, {missed} missed (see BENCHMARKS.md for what bounds each)");
+        let _ = writeln!(
+            out,
+            "\ngoals: {passed} met, {missed} missed (see BENCHMARKS.md for what bounds each)"
+        );
+        out
     }
 }
 
@@ -773,6 +915,25 @@ mod tests {
         }
         let mut report = Report::default();
         assert!(report.runner(&key_values("runner_runs=7\n")).is_err());
+    }
+
+    #[test]
+    fn reads_the_mode() {
+        assert_eq!(mode(false, false), Ok(Mode::Full));
+        assert_eq!(mode(true, false), Ok(Mode::Quick));
+        assert_eq!(mode(false, true), Ok(Mode::Record));
+        assert!(mode(true, true).is_err());
+    }
+
+    #[test]
+    fn the_record_replaces_only_what_lies_between_its_markers() {
+        let text = format!("# B\n\nbefore\n{RECORD_START}\nold run\nmore\n{RECORD_END}\nafter\n");
+        assert_eq!(
+            replace_record(&text, "new run\n").unwrap(),
+            format!("# B\n\nbefore\n{RECORD_START}\nnew run\n{RECORD_END}\nafter\n")
+        );
+        assert!(replace_record("no markers", "x").is_err());
+        assert!(replace_record(&format!("{RECORD_END}\n{RECORD_START}\n"), "x").is_err());
     }
 
     #[test]

@@ -129,11 +129,16 @@ enum Task {
         #[arg(value_parser = ["python", "js"])]
         which: Option<String>,
     },
-    /// Run the benchmarks once; print each figure, ratio and goal
+    /// Run the benchmarks once; print each figure, ratio and goal, with the load and the
+    /// commit
     Bench {
         /// Fewer samples
         #[arg(long)]
         quick: bool,
+        /// A full run written into BENCHMARKS.md as the run of record; refused at a
+        /// 1-minute load average of 1 or more
+        #[arg(long, conflicts_with = "quick")]
+        record: bool,
     },
     /// Load-test `bloomproof adapter` and `explore` on loopback: p50/p99 latency, peak
     /// memory (BENCHMARKS.md)
@@ -180,7 +185,7 @@ fn main() -> ExitCode {
             browser: !no_browser,
         }),
         Task::Packages { which } => packages::run(which.as_deref()),
-        Task::Bench { quick } => bench::run(quick),
+        Task::Bench { quick, record } => bench::run(quick, record),
         Task::Load { quick } => load::run(quick),
         Task::Ci => ci::run(),
     };

@@ -104,7 +104,8 @@ fn call<T: for<'de> Deserialize<'de>>(
 /// The typed result of an answer to `op`.
 fn result<T: for<'de> Deserialize<'de>>(answer: Answer<Value>, op: &impl Serialize) -> Answer<T> {
     let value = answer?;
-    serde_json::from_value(value.clone()).map_err(|err| {
+    // Read from the tree in place: a copy of it would cost as much as the reading.
+    T::deserialize(&value).map_err(|err| {
         SubjectError::Broken(format!(
             "unexpected result shape for `{}`: {err}; the result was: {}",
             serde_json::to_value(op)

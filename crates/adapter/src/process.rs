@@ -264,9 +264,29 @@ impl AdapterProcess {
         let (to_writer, requests) = sync_channel::<Vec<u8>>(IN_FLIGHT);
         let (done, written) = sync_channel::<std::io::Result<()>>(IN_FLIGHT);
         spawn_thread("adapter stdin", move || {
-            for line in requests {
-                let result = stdin.write_all(&line).and_then(|()| stdin.flush());
+            // The lines queued by the time one is taken are written together, with one
+            // system call for a pipelined batch instead of one per request; each
+            // line's result is then reported, in order.
+            let mut batch = Vec::new();
+            while let Ok(line) = requests.recv() {
+                batch.clear();
+                batch.extend_from_slice(&line);
+                let mut lines = 1;
+                while let Ok(more) = requests.try_recv() {
+                    batch.extend_from_slice(&more);
+                    lines += 1;
+                }
+                let result = stdin.write_all(&batch).and_then(|()| stdin.flush());
                 let failed = result.is_err();
+                for _ in 1..lines {
+                    let copy = match &result {
+                        Ok(()) => Ok(()),
+                        Err(err) => Err(std::io::Error::new(err.kind(), err.to_string())),
+                    };
+                    if done.send(copy).is_err() {
+                        return;
+                    }
+                }
                 if done.send(result).is_err() || failed {
                     return;
                 }

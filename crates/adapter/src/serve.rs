@@ -193,7 +193,7 @@ fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, St
 fn out_of_type_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
     let integer = |name: &str| op.get(name).filter(|v| v.is_i64() || v.is_u64());
     match (protocol, op.get("op").and_then(Value::as_str)) {
-        (DOC, Some("frame")) => {
+        (bloomproof_protocol::doc_membership_v1::NAME, Some("frame")) => {
             let index = integer("index")?;
             if index.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)) {
                 return None;
@@ -203,7 +203,7 @@ fn out_of_type_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String,
                 format!("index = {index} is out of bounds: a hash index is below k (at most 8)"),
             ))
         }
-        (FNV, Some("estimates")) => ["m", "k", "n"].into_iter().find_map(|name| {
+        (bloomproof_protocol::fnv1a_utf16_v1::NAME, Some("estimates")) => ["m", "k", "n"].into_iter().find_map(|name| {
             let n = integer(name)?.as_i64().filter(|n| *n < 0)?;
             Some((
                 name.to_string(),

@@ -64,7 +64,10 @@ fn the_readme_samples_are_what_the_binary_prints() {
     for (at, _) in readme.match_indices("<!-- sample: ") {
         let rest = &readme[at + "<!-- sample: ".len()..];
         let args = &rest[..rest.find(" -->").expect("the marker's end")];
-        let body = &rest[rest.find("```text\n").expect("a text block after the marker") + 8..];
+        let body = &rest[rest
+            .find("```text\n")
+            .expect("a text block after the marker")
+            + 8..];
         let shown = &body[..body.find("```\n").expect("the block's end")];
         let out = Command::new(BIN)
             .args(args.split_whitespace())

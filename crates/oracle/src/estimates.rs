@@ -41,18 +41,18 @@ pub fn exact(m: u32, k: u32, n: u32) -> f64 {
     let mut clear = vec![0.0f64; bits + 1];
     clear[bits] = 1.0;
     let throws = u64::from(k) * u64::from(n);
+    // The chances of a throw, divided once here rather than on every throw (the same
+    // quotients, so the same result bit for bit): stays[c] = (m - c)/m keeps c clear
+    // bits, arrives[c] = c/m takes c clear bits to c - 1.
+    let stays: Vec<f64> = (0..=bits).map(|c| (mf - c as f64) / mf).collect();
+    let arrives: Vec<f64> = (0..=bits).map(|c| c as f64 / mf).collect();
     let mut lowest = bits; // no c below `lowest` is reachable yet
     for _ in 0..throws {
         let floor = lowest.saturating_sub(1);
-        for c in floor..=bits {
-            let stays = clear[c] * ((mf - c as f64) / mf);
-            let arrives = if c < bits {
-                clear[c + 1] * ((c + 1) as f64 / mf)
-            } else {
-                0.0
-            };
-            clear[c] = stays + arrives;
+        for c in floor..bits {
+            clear[c] = clear[c] * stays[c] + clear[c + 1] * arrives[c + 1];
         }
+        clear[bits] *= stays[bits];
         lowest = floor;
     }
     let mut sum = 0.0;

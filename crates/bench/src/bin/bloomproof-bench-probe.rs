@@ -8,15 +8,19 @@
 //!   memory (`VmHWM`) before and after.
 //! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m.
 //! * `runner SPEC_DIR RUNS BLOOMPROOF`: the runner's own cost per request. Runs the
-//!   whole suite RUNS times through `BLOOMPROOF adapter` (a subprocess), and prints
-//!   this process's CPU time (all its threads, user and system, `CLOCK_PROCESS_CPUTIME_ID`)
-//!   during each run divided by the requests the run sent: sending, pipelining,
-//!   reading, parsing and comparing, without the adapter's CPU, which is another
-//!   process's. The spec is loaded before the clock starts. The requests are counted
-//!   as the lines the adapter's stdin received (`tee` to a file in front of it). The
-//!   same suite in process (`Subjects::rust`) is timed the same way beside it.
-//! * `runner-once SPEC_DIR BLOOMPROOF`: one such run through the adapter alone, for a
-//!   profiler.
+//!   suite's protocol checks RUNS times through one `BLOOMPROOF adapter` (a
+//!   subprocess, started again only if it ends), and prints this process's CPU time
+//!   (all its threads, user and system, `CLOCK_PROCESS_CPUTIME_ID`) during each run
+//!   divided by the requests the run sent: sending, pipelining, reading, parsing and
+//!   comparing, without the adapter's CPU, which is another process's. The spec is
+//!   loaded before the clock starts. The requests are counted as the lines the
+//!   adapter's stdin received (`tee -a` to a file in front of it), the handshake of
+//!   each start included. The adapter protocol's own checks (`adapter-protocol.json`),
+//!   which start a fresh adapter for each case, are timed apart, per case (`wire_`
+//!   keys): their cost is mostly starting processes. The same suite in process
+//!   (`Subjects::rust`) is timed the same way beside it.
+//! * `runner-once SPEC_DIR BLOOMPROOF`: one run of the protocol checks through the
+//!   adapter alone, for a profiler.
 //! * `fnv-input PATH`: writes the fnv benchmark strings and their Rust answers as
 //!   JSON to PATH, for the Node timing script, and prints their checksum.
 
@@ -123,26 +127,45 @@ fn sh_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
 }
 
-/// The `sh` command of the adapter with a `tee` of its stdin to `log` in front of it.
+/// The `sh` command of the adapter with a `tee -a` of its stdin to `log` in front of it
+/// (appending: a restarted adapter's requests add to the count).
 fn counted_adapter(bloomproof: &Path, log: &Path) -> String {
     format!(
-        "tee {} | {} adapter",
+        "tee -a {} | {} adapter",
         sh_quote(&log.to_string_lossy()),
         sh_quote(&bloomproof.to_string_lossy())
     )
 }
 
-/// One run of the whole suite through the adapter: this process's CPU nanoseconds
-/// during it, and the requests it sent.
+/// The log of the requests sent, for this process.
+fn request_log() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("bloomproof-runner-{}.jsonl", std::process::id()))
+}
+
+/// The lines `log` holds (the requests sent), the log removed.
+fn count_requests(log: &Path) -> Result<usize, String> {
+    let sent = std::fs::read(log).map_err(|err| format!("{}: {err}", log.display()))?;
+    let _ = std::fs::remove_file(log);
+    Ok(sent.iter().filter(|&&byte| byte == b'\n').count())
+}
+
+/// One run of the suite's protocol checks (every check but the adapter protocol's
+/// own) through one adapter: this process's CPU nanoseconds during it, and the
+/// requests it sent.
 fn adapter_run(
     spec: &bloomproof_conformance::Spec,
     bloomproof: &Path,
 ) -> Result<(f64, usize), String> {
-    let log = std::env::temp_dir().join(format!("bloomproof-runner-{}.jsonl", std::process::id()));
+    let log = request_log();
+    let _ = std::fs::remove_file(&log);
     let command = counted_adapter(bloomproof, &log);
+    let protocols_only = bloomproof_conformance::Spec {
+        wire: None,
+        ..spec.clone()
+    };
     let mut subjects = Subjects::adapter(&command, std::time::Duration::from_secs(60))?;
     let started = process_cpu_ns();
-    let report = bloomproof_conformance::run::run(spec, &mut subjects, None);
+    let report = bloomproof_conformance::run::run(&protocols_only, &mut subjects, None);
     let cpu = process_cpu_ns() - started;
     // Ends the adapter (and tee) before the log is read.
     drop(subjects);
@@ -152,19 +175,47 @@ fn adapter_run(
             report.render_text()
         ));
     }
-    let sent = std::fs::read(&log).map_err(|err| format!("{}: {err}", log.display()))?;
-    let _ = std::fs::remove_file(&log);
-    let requests = sent.iter().filter(|&&byte| byte == b'\n').count();
+    let requests = count_requests(&log)?;
     if requests == 0 {
         return Err("the run through the adapter sent no requests".into());
     }
     Ok((cpu, requests))
 }
 
+/// The adapter protocol's own checks through the adapter (a fresh process per case):
+/// this process's CPU nanoseconds during them, the cases and the lines sent.
+fn wire_run(
+    spec: &bloomproof_conformance::Spec,
+    bloomproof: &Path,
+) -> Result<(f64, usize, usize), String> {
+    let Some(wire) = &spec.wire else {
+        return Ok((0.0, 0, 0));
+    };
+    let log = request_log();
+    let _ = std::fs::remove_file(&log);
+    let command = counted_adapter(bloomproof, &log);
+    let started = process_cpu_ns();
+    let outcomes =
+        bloomproof_conformance::wire::run(wire, &command, std::time::Duration::from_secs(60), None);
+    let cpu = process_cpu_ns() - started;
+    if let Some(failed) = outcomes
+        .iter()
+        .find(|o| !o.failures.is_empty() || o.crashed)
+    {
+        return Err(format!(
+            "the adapter protocol's check {} failed through the adapter",
+            failed.name
+        ));
+    }
+    let cases = outcomes.iter().map(|o| o.cases).sum();
+    Ok((cpu, cases, count_requests(&log)?))
+}
+
 fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, String> {
     let mut out = String::new();
     let spec = load_spec(spec_dir)?;
     let (mut per_request, mut in_process, mut requests) = (Vec::new(), Vec::new(), 0);
+    let (mut wire_per_case, mut wire_cases, mut wire_lines) = (Vec::new(), 0, 0);
     for _ in 0..runs.max(1) {
         let started = process_cpu_ns();
         let report = bloomproof_conformance::run::run(&spec, &mut Subjects::rust(), None);
@@ -175,7 +226,11 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
         let (cpu, sent) = adapter_run(&spec, bloomproof)?;
         requests = sent;
         per_request.push(cpu / 1e3 / sent as f64);
+        let (cpu, cases, lines) = wire_run(&spec, bloomproof)?;
+        (wire_cases, wire_lines) = (cases, lines);
+        wire_per_case.push(cpu / 1e3 / cases.max(1) as f64);
     }
+    wire_per_case.sort_by(f64::total_cmp);
     per_request.sort_by(f64::total_cmp);
     in_process.sort_by(f64::total_cmp);
     let _ = writeln!(out, "runner_runs={}", per_request.len());
@@ -187,6 +242,13 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
         per_request[per_request.len() / 2]
     );
     let _ = writeln!(out, "in_process_cpu_ms_min={:.3}", in_process[0]);
+    let _ = writeln!(out, "wire_cases={wire_cases}");
+    let _ = writeln!(out, "wire_lines={wire_lines}");
+    let _ = writeln!(
+        out,
+        "wire_cpu_us_per_case_median={:.3}",
+        wire_per_case[wire_per_case.len() / 2]
+    );
     Ok(out)
 }
 

@@ -135,16 +135,19 @@ where
         failure_persistence: None,
         ..Config::default()
     };
-    let mut runner = TestRunner::new_with_rng(config, rng);
-    let mut trees = Vec::new();
+    // Only the values are kept: a value tree can be far larger than its value (a
+    // string's tree holds every alternative of every unit), and `count` of them would
+    // cost tens of MiB. The tree of a failing input is drawn again from the same
+    // generator state, which gives the same tree.
+    let draw_from = rng.clone();
+    let mut runner = TestRunner::new_with_rng(config.clone(), rng);
+    let mut values: Vec<S::Value> = Vec::new();
     for _ in 0..count {
-        trees.push(
-            strategy
-                .new_tree(&mut runner)
-                .map_err(|err| format!("cannot draw an input: {err}"))?,
-        );
+        let tree = strategy
+            .new_tree(&mut runner)
+            .map_err(|err| format!("cannot draw an input: {err}"))?;
+        values.push(tree.current());
     }
-    let values: Vec<S::Value> = trees.iter().map(ValueTree::current).collect();
     let verdicts = judge(&values);
     let failing = verdicts.iter().filter(|v| v.is_some()).count();
     let Some((index, mismatch)) = verdicts
@@ -154,7 +157,19 @@ where
     else {
         return Ok(None);
     };
-    let mut tree = trees.swap_remove(index);
+    drop(values);
+    let mut runner = TestRunner::new_with_rng(config, draw_from);
+    let mut drawn = None;
+    for _ in 0..=index {
+        drawn = Some(
+            strategy
+                .new_tree(&mut runner)
+                .map_err(|err| format!("cannot draw an input: {err}"))?,
+        );
+    }
+    let Some(mut tree) = drawn else {
+        return Err("cannot draw the failing input again".into());
+    };
     let mut found = Found {
         index,
         failing,
