@@ -1314,13 +1314,150 @@ def cases():
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
                     {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
-    unknown = sorted(set(IMPORT_STEPS) - {c["id"] for c in out})
-    if unknown:
-        raise SystemExit(f"IMPORT_STEPS names cases that do not exist: {unknown}")
+    ids = {c["id"] for c in out}
+    for name, table in [("IMPORT_STEPS", IMPORT_STEPS), ("SESSION_RULES", SESSION_RULES)]:
+        unknown = sorted(set(table) - ids)
+        if unknown:
+            raise SystemExit(f"{name} names cases that do not exist: {unknown}")
+    without = sorted(c["id"] for c in out if c["id"] not in SESSION_RULES)
+    if without:
+        raise SystemExit(f"SESSION_RULES has no entry for the cases {without}")
     for c in out:
         steps = IMPORT_STEPS.get(c["id"], ())
-        c["rules"] = list(c.get("rules", ())) + ["SESSION-10.%d" % n for n in steps]
+        own = ["SESSION-" + rule for rule in list(SESSION_RULES[c["id"]]) + session_runner_rules(c)]
+        c["rules"] = list(dict.fromkeys(list(c.get("rules", ())) + ["SESSION-10.%d" % n for n in steps] + own))
     return out
+
+
+# The rules of SESSION.md sections 6 and 12 a script case pins by what it holds: every
+# script is run on a new session and judged step by step (12.1, 12.2, 12.5); a step
+# expecting an error pins the error object (5.10) and that a rejected step changes
+# nothing (12.3); each helper op the script uses pins that op's rule (section 6), and
+# the runner's rule for its answer (12.4 roundtrip, 12.6 save, 12.7 an expected export).
+# An estimates case is compared as 12.8 says.
+HELPER_OPS = {"insert_many": ("6.1",), "roundtrip": ("6.2", "12.4"), "import": ("6.3",),
+              "import_text": ("6.4",), "import_padded": ("6.5",), "save_local": ("6.6", "12.6"),
+              "export": ("6.7",)}
+
+
+def session_runner_rules(c):
+    if c["shape"] == "estimates":
+        return ["12.8"]
+    if c["shape"] != "script":
+        return []
+    rules = ["12.1", "12.2", "12.5"]
+    steps = c["expect"]["steps"]
+    if any("error" in step for step in steps):
+        rules += ["5.10.1", "5.10.2", "12.3"]
+    if any("export" in step for step in steps):
+        rules.append("12.7")
+    for step in c["input"]["script"]:
+        rules += HELPER_OPS.get(step["op"], ())
+    return list(dict.fromkeys(rules))
+
+
+# The rules of SESSION.md (ids SESSION-<n>, tagged in its text) each case pins beyond its
+# check's and beyond what session_runner_rules reads off the script: the rule whose
+# figure, outcome or error the case expects. Every case has an entry (an empty one when
+# its check's rules are all it pins); the import steps are IMPORT_STEPS'.
+_CLAMPED = ("8.1", "8.2", "8.3", "8.4", "8.5")
+_ESTIMATE = ("8.2", "8.3", "8.4", "8.5")
+SESSION_RULES = {
+    "seed/a": ("1.1", "1.4"),
+    "ascii/hello": ("1.1",),
+    "bmp/e-acute": ("1.1",),
+    "bmp/e-combining-acute": ("1.1",),
+    "pair/grinning-face": ("1.1",),
+    "lone/high-d800": ("1.1", "1.4"),
+    "lone/low-dfff-then-a": ("1.1",),
+    "units/nul-and-ffff": ("1.1",),
+    "max/256-units": ("1.1",),
+    "wrap/97-m1000": ("1.2", "1.4"),
+    "wrap/98-m1000": ("1.2",),
+    "wrap/104-m1000": ("1.2",),
+    "wrap/55357-m1000": ("1.2",),
+    "session/wrap-in-last-operation": ("1.2", "1.4", "5.8.1", "7.3"),
+    "m8-k12/a": ("1.3",),
+    "m24-k12/bloom": ("1.3",),
+    "session/insert-a-m8-k12": ("1.3", "5.8.2", "5.8.4"),
+    "session/repeated-positions-same-pair": ("1.3", "5.8.2", "5.8.3", "5.8.4"),
+    **{"seed/" + letter: ("1.4",) for letter in "bcdefghi"},
+    "session/example-then-new-strings": ("3.4", "5.5.1"),
+    "session/insert-one-by-one": ("3.4", "5.3.1"),
+    "example/over-entries": ("5.3.3", "5.5.1"),
+    "seed/insert-a-query-i-a-b": ("5.4.1", "5.9", "7.2", "7.6"),
+    "fresh-and-present-only": ("5.4.1", "7.2"),
+    "after-reset": ("7.2",),
+    "repeated-and-present": ("5.4.1", "5.4.2"),
+    "rate-value": ("7.2", "7.4"),
+    "insert-twice": ("5.3.3", "5.8.3"),
+    "view-estimates": ("8.0", "8.6", "8.7"),
+    "insert-new": ("3.5", "5.3.2"),
+    "new-string-on-set-bits": ("3.5", "5.3.2"),
+    "units": ("4.2", "4.3", "5.0"),
+    "drafts/1024-units": ("3.3", "5.1.1", "5.1.2", "5.1.3", "5.2.1", "5.2.4"),
+    "forms": ("4.1",),
+    "limit": ("5.0", "5.3.3"),
+    "combined/too-long-and-too-many-entries": ("5.0", "5.0.1"),
+    "insert-many-zero": (),
+    "example/near-the-cap": ("5.5.2",),
+    "create": ("5.2.1", "5.2.2"),
+    "no-filter-yet": ("5.0",),
+    "combined/m-syntax-and-m-bounds": ("5.0.1", "5.2.1", "5.2.3"),
+    "combined/m-bounds-and-k-syntax": ("5.0.1", "5.2.2", "5.2.3"),
+    "combined/k-syntax-and-k-bounds": ("5.0.1", "5.2.1"),
+    "combined/m-syntax-and-k-bounds": ("5.0.1", "5.2.3"),
+    "combined/no-filter-and-empty-string": ("5.0", "5.0.1"),
+    "combined/no-filter-and-too-long": ("5.0", "5.0.1"),
+    "drafts": ("3.1",),
+    "panels/after-operations": ("3.2", "5.2.4", "5.7", "6.8"),
+    "reset/no-filter": ("5.0",),
+    "m-and-k": ("3.1", "5.1.3"),
+    "drafts/almost-denote": ("5.1.3",),
+    "drafts/too-long-keeps-filter": ("5.1.1",),
+    "display-and-order": ("4.4", "5.8.1", "5.8.5"),
+    "history/cap-256": ("5.8.1", "5.8.5"),
+    "display/escapes": ("4.4", "4.5"),
+    "populated": ("9.1", "9.2"),
+    "no-filter": ("9.7",),
+    "full-history": ("5.8.1",),
+    "counters/saturate-at-max": ("5.4.3",),
+    "layout": ("4.3", "9.2", "9.4", "9.5", "9.6", "9.7", "9.8", "11.2"),
+    "two-mib": (),
+    "combined/too-large-and-syntax": (),
+    "two-mib-non-ascii": (),
+    "each-kind": ("3.7", "6.8"),
+    "v1-fixture": ("9.1", "9.9"),
+    "hundred-thousand": ("11.1", "11.2", "11.3"),
+    "clamped-m2000-k20-n5000": _CLAMPED,
+    "clamped-m4-k0-n3": _CLAMPED,
+    "m8-k1-n8": _ESTIMATE + ("8.7",),
+    "m8-k1-n1": _ESTIMATE + ("8.7",),
+    "m64-k3-n10": _ESTIMATE + ("8.7",),
+    "m8-k12-n1": _ESTIMATE + ("8.7",),
+    "m512-k4-n0": _ESTIMATE + ("8.6",),
+    **{"m%d-k%d-n%d" % mkn: _ESTIMATE for mkn in [(1024, 12, 1024), (1024, 1, 1), (100, 7, 14), (8, 12, 1024),
+                                                   (1000, 5, 200), (8, 1, 2), (64, 1, 1), (100, 3, 7), (18, 3, 5),
+                                                   (15, 2, 7), (1024, 2, 490), (200, 12, 30)]},
+    "generated/hashes": ("1.1", "1.2", "1.3"),
+    "generated/estimates": _CLAMPED,
+    "generated/sessions": ("3.6", "5.0", "5.8.1", "6.2", "6.3", "6.5", "6.6", "6.7", "7.1", "7.3", "7.4", "7.5",
+                           "9.8"),
+    # the import cases of section 10 (their steps are IMPORT_STEPS')
+    **{name: () for name in [
+        "combined/syntax-and-not-an-object", "combined/format-and-version", "combined/version-and-shape",
+        "combined/shape-and-rules", "combined/protocol-and-draft-length", "combined/draft-length-and-no-filter",
+        "combined/draft-length-and-params-bounds", "combined/params-bounds-and-draft-denotes",
+        "combined/draft-denotes-and-entry-count", "combined/entry-count-and-entry-rules",
+        "combined/entry-duplicate-then-next-entry", "combined/entry-too-long-and-duplicate",
+        "combined/entries-and-counters", "combined/counters-and-history-rules",
+        "combined/history-count-and-item-rules", "combined/history-item-too-long-and-outcome",
+        "combined/history-item-empty-and-outcome", "combined/history-item-outcome-then-next-item",
+        "combined/history-items-and-accounting", "duplicate-keys", "combined/syntax-and-duplicate-key",
+        "byte-order-mark", "raw-control-character", "nesting-depth", "number-range", "version-forms",
+        "nested-objects-need-every-key", "params-integer-forms", "lone-surrogate-escapes",
+        "full-history-extra-counts", "last-operation-fields"]},
+}
 
 
 # The steps of SESSION.md section 10 (rule ids SESSION-10.N) each import case pins: the
@@ -1329,6 +1466,7 @@ def cases():
 IMPORT_STEPS = {
     "v1-fixture": (16, 17, 18, 19),
     "populated": (16, 19),
+    "full-history": (14, 15, 16, 17),
     "counters/saturate-at-max": (17,),
     "full-history-extra-counts": (17,),
     "last-operation-fields": (18,),
