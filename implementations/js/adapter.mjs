@@ -687,6 +687,7 @@ function fnvProtocol(req, line) {
         const v = intArg(req, name);
         // Clamped, not rejected, except below 0: out of bounds, a value error naming it (ADAPTER.md, the error table).
         if (v < 0) throw Object.assign(new RangeError(`${name}: ${name} = ${v} is out of bounds: estimates take integers from 0`), { field: name });
+        if (v > 0xffffffff) throw bad(`${name}: ${v} is past the wire's width (an estimates input is below 2^32)`);
         return v;
       });
       const e = session.estimates(m, k, n);

@@ -13,6 +13,7 @@ pub mod accumulated;
 pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
+pub mod expected;
 pub mod fnv_checks;
 pub mod generated;
 mod hooks;

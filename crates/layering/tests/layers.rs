@@ -72,7 +72,7 @@ const TABLE: &[Row] = &[
         &[],
     ),
     // 5: what runs the harness.
-    row("matrix", 5, &["conformance", "format", "oracle"], &[]),
+    row("matrix", 5, &["conformance", "format"], &[]),
     row("bench", 5, &["protocol", "filter", "conformance"], &[]),
     row(
         "fuzzing",

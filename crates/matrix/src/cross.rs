@@ -23,9 +23,7 @@ use bloomproof_format::cross::SessionsFile;
 pub use bloomproof_format::cross::{
     DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
 };
-use bloomproof_oracle::doc_membership as oracle;
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// A value as JSON text, for a cell's message.
 fn json(value: &impl serde::Serialize) -> String {
@@ -124,22 +122,14 @@ fn oracle_answers(case: &SnapshotCase) -> (String, Vec<Triple>) {
         u32::try_from(case.params.m).unwrap_or(u32::MAX),
         u32::try_from(case.params.k).unwrap_or(u32::MAX),
     );
-    let seed = &case.params.seed;
-    let occupied = oracle::occupied(&case.records, m, k, seed);
-    let documents: BTreeSet<&Vec<u8>> = case.records.iter().collect();
-    let answers = case
-        .items
-        .iter()
-        .map(|item| {
-            let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
-            Triple {
-                maybe_present: maybe,
-                exact_checked: maybe,
-                duplicate: maybe && documents.contains(item),
-            }
-        })
-        .collect();
-    (oracle::packed_hex(&occupied, m), answers)
+    let expected = bloomproof_conformance::expected::snapshot(
+        &case.records,
+        m,
+        k,
+        &case.params.seed,
+        &case.items,
+    );
+    (expected.packed_hex, expected.triples)
 }
 
 /// What a producer wrote for one snapshot: its packed bits and its lookups, or why it

@@ -25,6 +25,9 @@ import bloomproof_py  # noqa: E402
 from bloomproof_py import typed  # noqa: E402
 
 
+U32_MAX = 2**32 - 1
+
+
 class BadRequest(Exception):
     pass
 
@@ -629,6 +632,8 @@ def fnv_estimates(req):
     for name, value in (("m", m), ("k", k), ("n", n)):
         if value < 0:
             raise fnv.ContractValueError(name, f"{name} = {value} is out of bounds: estimates take integers from 0")
+        if value > U32_MAX:
+            raise BadRequest(f"{name}: {value} is past the wire's width (an estimates input is below 2^32)")
     obj = session_estimates(m, k, n)
     return {key: obj[key] for key in ("classic", "finite_m", "exact", "optimal_k")}
 

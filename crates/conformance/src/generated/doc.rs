@@ -337,22 +337,13 @@ fn expected(value: &Snapshot) -> Expected {
         narrow(value.params.k),
         &value.params.seed,
     );
-    let occupied = oracle::occupied(&value.records, m, k, seed);
-    let packed =
-        bloomproof_format::decode_hex(&oracle::packed_hex(&occupied, m)).unwrap_or_default();
+    let crate::expected::OracleSnapshot {
+        occupied,
+        packed_hex,
+        triples,
+    } = crate::expected::snapshot(&value.records, m, k, seed, &value.items());
+    let packed = bloomproof_format::decode_hex(&packed_hex).unwrap_or_default();
     let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
-    let triples = value
-        .items()
-        .iter()
-        .map(|item| {
-            let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
-            Triple {
-                maybe_present: maybe,
-                exact_checked: maybe,
-                duplicate: maybe && documents.contains(item),
-            }
-        })
-        .collect();
     let mut damaged = packed.clone();
     let packed_bits = "packed_bits".to_string();
     let flip = |damaged: &mut Vec<u8>, bit: u32| {
