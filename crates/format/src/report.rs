@@ -61,7 +61,7 @@ pub const VALUE_SHOWN: usize = crate::QUOTE_MAX;
 /// The most characters the text report shows of an expected or actual text that is
 /// a message rather than a value (a runner's diagnosis, an adapter's error quoted):
 /// four lines of a terminal; `--format json` keeps [`FIELD_KEPT`].
-pub const MESSAGE_SHOWN: usize = 320;
+pub const MESSAGE_SHOWN: usize = 420;
 
 /// The most kinds of failure (failures not alike) the text report shows in full under
 /// one check, besides its diagnoses (`first difference ...`, always shown); the rest
@@ -186,9 +186,26 @@ fn blank_numbers(text: &str, max: usize) -> String {
 /// `text` as the text report shows an expected or actual value: a JSON value cut to
 /// [`VALUE_SHOWN`] characters, a message to [`MESSAGE_SHOWN`]; escaped either way.
 fn shown(text: &str) -> String {
-    let value = serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
-    crate::untrusted(text, if value { VALUE_SHOWN } else { MESSAGE_SHOWN })
+    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        return crate::untrusted(text, VALUE_SHOWN);
+    }
+    let count = text.chars().count();
+    if count <= MESSAGE_SHOWN {
+        return crate::untrusted(text, MESSAGE_SHOWN);
+    }
+    // A long message keeps its end too: that is where a crash's stderr is quoted.
+    let tail: String = text.chars().skip(count - MESSAGE_TAIL).collect();
+    let head: String = text.chars().take(MESSAGE_SHOWN - MESSAGE_TAIL).collect();
+    format!(
+        "{} … {} ({} bytes)",
+        crate::untrusted(&head, MESSAGE_SHOWN),
+        crate::untrusted(&tail, MESSAGE_SHOWN),
+        text.len()
+    )
 }
+
+/// How many of a long message's last characters the text report keeps beside its first.
+const MESSAGE_TAIL: usize = 120;
 
 impl CheckOutcome {
     /// Whether the check passed.
