@@ -254,7 +254,7 @@ fn conformance(args: &[String]) -> ExitCode {
 /// inputs the generator and the cross-reading expand), each beside its file.
 fn data_schemas() -> Vec<(&'static str, String)> {
     use bloomproof_conformance::schemas::render;
-    use bloomproof_format::{cross::SessionsFile, hand_picked};
+    use bloomproof_wire::{cross::SessionsFile, hand_picked};
     vec![
         (
             "crates/vectors-generate/data/doc-membership-v1.hand-picked.schema.json",

@@ -193,7 +193,7 @@ mod tests {
         let root = super::super::root();
         let file = root.join(IMPLEMENTATIONS);
         let text = std::fs::read_to_string(&file).expect("the file exists");
-        let list = bloomproof_format::matrix::Implementations::parse(&text, IMPLEMENTATIONS)
+        let list = bloomproof_wire::matrix::Implementations::parse(&text, IMPLEMENTATIONS)
             .expect("it parses");
         let names: Vec<&str> = list
             .implementations

@@ -2,7 +2,7 @@
 //! (installed when missing), of one part of the workspace at a time:
 //!
 //! * by default the core: the protocol, filter and session crates, and the session
-//!   model's wire types in `bloomproof-format` (`crates/format/src/session/`);
+//!   model's wire types in `bloomproof-wire` (`crates/wire/src/session/`);
 //! * with `--runner`, the conformance runner's own logic: the loader, the hooks, the
 //!   evaluators and cross-reading in `bloomproof-conformance` (its tests run the whole
 //!   spec for every mutant).
@@ -26,20 +26,20 @@ struct Part {
 }
 
 /// The core: the protocol, filter and session crates, and the session model's wire
-/// types in `bloomproof-format` (their accessors and the `Text` codec; the format
+/// types in `bloomproof-wire` (their accessors and the `Text` codec; the format
 /// crate's own unit tests must catch them).
 const CORE: Part = Part {
     packages: &[
         "bloomproof-protocol",
         "bloomproof-filter",
         "bloomproof-session",
-        "bloomproof-format",
+        "bloomproof-wire",
     ],
     files: &[
         "crates/protocol/src/**/*.rs",
         "crates/filter/src/**/*.rs",
         "crates/session/src/**/*.rs",
-        "crates/format/src/session/*.rs",
+        "crates/wire/src/session/*.rs",
     ],
 };
 
@@ -58,7 +58,7 @@ const RUNNER: Part = Part {
 
 /// What `cargo xtask mutants --help` says after the options.
 pub const ABOUT: &str = "By default it mutates the core: bloomproof-protocol, bloomproof-filter, \
-bloomproof-session and bloomproof-format's crates/format/src/session/; --runner: the conformance \
+bloomproof-session and bloomproof-wire's crates/wire/src/session/; --runner: the conformance \
 runner (bloomproof-conformance's hooks.rs, load.rs, fnv_checks.rs, doc_checks/*.rs, and bloomproof-matrix's cross.rs). \
 A --file of your own replaces the part's list. Each part takes 30 to 40 minutes on 2 cores; \
 `-- --list` lists the mutants without running them. Arguments after `--` go to cargo-mutants \
@@ -226,9 +226,9 @@ mod tests {
         assert_eq!(
             cargo_args(false, &args("--list")).join(" "),
             "--package bloomproof-protocol --package bloomproof-filter \
-             --package bloomproof-session --package bloomproof-format \
+             --package bloomproof-session --package bloomproof-wire \
              --file crates/protocol/src/**/*.rs --file crates/filter/src/**/*.rs \
-             --file crates/session/src/**/*.rs --file crates/format/src/session/*.rs \
+             --file crates/session/src/**/*.rs --file crates/wire/src/session/*.rs \
              --no-shuffle --list"
         );
     }

@@ -6,7 +6,7 @@
 //! response per line, in order: `{"id": 7, "result": {"positions": [10, 4, 1]}}` or
 //! `{"id": 7, "error": {"kind": "value", "field": "m", "message": "..."}}`.
 //!
-//! The request and result types are `bloomproof_format::adapter`'s, shared with the
+//! The request and result types are `bloomproof_wire::adapter`'s, shared with the
 //! serving side (`bloomproof adapter`, in the `bloomproof` crate): [`AdapterProcess`]
 //! runs the subprocess, [`AdapterDoc`] and [`AdapterFnv`] are the subjects built on it.
 
@@ -16,12 +16,12 @@ use crate::subject::{
     Triple,
 };
 use crate::{DOC, FNV};
-use bloomproof_format::adapter::{
+use bloomproof_wire::adapter::{
     DigestResult, MutateResult, PositionsResult, TriplesResult, TypedResult,
 };
-pub use bloomproof_format::adapter::{DocOp, FnvOp, OtherSnapshot, TypedCall};
-use bloomproof_format::adapter::{MutationAttempt, ScriptOp};
-use bloomproof_format::{DocParams, Hex};
+pub use bloomproof_wire::adapter::{DocOp, FnvOp, OtherSnapshot, TypedCall};
+use bloomproof_wire::adapter::{MutationAttempt, ScriptOp};
+use bloomproof_wire::{DocParams, Hex};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
@@ -252,7 +252,7 @@ impl DocSubject for AdapterDoc {
             .map(|p| (p.command().to_string(), p.timeout()))
     }
 
-    fn started(&self) -> Option<bloomproof_format::adapter::Started> {
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
         self.0.lock().ok()?.started().cloned()
     }
 

@@ -1,7 +1,7 @@
 //! A typed value (the spec's and the adapter protocol's) as the filter's dynamic value.
 
 use bloomproof_filter::dynamic::Value;
-use bloomproof_format::TypedValue;
+use bloomproof_wire::TypedValue;
 
 /// The one conversion of a [`TypedValue`] into `bloomproof_filter::dynamic::Value`,
 /// for the in-process subject and the vector generator.

@@ -4,7 +4,7 @@
 
 use crate::client::{RESPONSE_MAX, STDERR_KEPT};
 use crate::subject::{Answer, Between, SubjectError};
-use bloomproof_format::adapter::{ADAPTER_PROTOCOL, Start, Started};
+use bloomproof_wire::adapter::{ADAPTER_PROTOCOL, Start, Started};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, VecDeque};

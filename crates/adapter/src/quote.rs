@@ -2,7 +2,7 @@
 //! [`QUOTE_MAX`] characters of it and its length, never echoed whole (a 10 MB bad hex
 //! string gives a one-line error, not a 10 MB one).
 
-pub use bloomproof_format::{QUOTE_MAX, quote_prefix as prefix, untrusted};
+pub use bloomproof_wire::{QUOTE_MAX, quote_prefix as prefix, untrusted};
 
 /// `message` with every quoted run (between `"` or between `` ` ``) longer than
 /// [`QUOTE_MAX`] characters cut to its first [`QUOTE_MAX`] and `…` (backslash escapes

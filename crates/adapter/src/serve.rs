@@ -2,7 +2,7 @@
 //! adapter`: it reads requests and answers them with the production crates, through the
 //! in-process subjects of `crate::subject` (so the in-process run and
 //! this adapter are the same code). The request and result types are
-//! `bloomproof_format::adapter`'s, which the runner's client uses too.
+//! `bloomproof_wire::adapter`'s, which the runner's client uses too.
 //!
 //! Whatever a line holds, it gets one response line, in bounded memory: [`serve`] reads
 //! at most [`REQUEST_MAX`] bytes a line, [`parse_request`] refuses more than
@@ -15,12 +15,12 @@ use crate::subject::{
     SubjectError,
 };
 use crate::{DOC, FNV, lines, quote, scan};
-use bloomproof_format::adapter::ScriptOp;
-use bloomproof_format::adapter::{
+use bloomproof_wire::adapter::ScriptOp;
+use bloomproof_wire::adapter::{
     ADAPTER_PROTOCOL, DigestResult, ErrorBody, ImplementationInfo, MutateResult, MutationOutcome,
     PositionsResult, Response, Start, Started, TriplesResult, TypedResult,
 };
-use bloomproof_format::{DocParams, Hex};
+use bloomproof_wire::{DocParams, Hex};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::{BufRead, Write};

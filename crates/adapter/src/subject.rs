@@ -8,12 +8,12 @@
 use crate::ToDynamic;
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
-use bloomproof_format::adapter::MutationAttempt;
-pub use bloomproof_format::adapter::{
+use bloomproof_protocol::doc_membership_v1 as protocol;
+use bloomproof_wire::adapter::MutationAttempt;
+pub use bloomproof_wire::adapter::{
     Built, EstimatesAnswer, FnvHashes, Framed, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
     Triple, TypedCall,
 };
-use bloomproof_protocol::doc_membership_v1 as protocol;
 use std::fmt;
 
 /// Why an operation gave no result.
@@ -90,7 +90,7 @@ pub trait DocSubject {
 
     /// What the implementation's handshake said (an adapter's; `None` in process):
     /// who answers and the protocols it implements.
-    fn started(&self) -> Option<bloomproof_format::adapter::Started> {
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
         None
     }
     /// Between two checks (and after the last): whether the run goes on. An adapter
@@ -206,7 +206,7 @@ pub trait DocSubject {
 
     /// The adapter command and the timeout per request, when this subject speaks the
     /// adapter protocol: the runner then also runs the adapter protocol's own checks
-    /// (`bloomproof_conformance::wire`), each on a fresh process of the command. `None` (the default)
+    /// (`bloomproof_conformance::adapter_checks`), each on a fresh process of the command. `None` (the default)
     /// in process.
     fn adapter(&self) -> Option<(String, std::time::Duration)> {
         None
@@ -278,7 +278,7 @@ pub enum FnvCall {
         n: u32,
     },
     Session {
-        script: Vec<bloomproof_format::adapter::ScriptOp>,
+        script: Vec<bloomproof_wire::adapter::ScriptOp>,
     },
 }
 
@@ -527,7 +527,7 @@ pub trait FnvSubject {
     /// h1, h2 and the k positions of a string of code units.
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes>;
     /// Runs a script on a new session.
-    fn session(&mut self, script: &[bloomproof_format::adapter::ScriptOp]) -> Answer<ScriptAnswer>;
+    fn session(&mut self, script: &[bloomproof_wire::adapter::ScriptOp]) -> Answer<ScriptAnswer>;
     /// The estimates for (m, k, n).
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
     /// Answers each call of `calls`, in order: the same requests as calling the
@@ -582,7 +582,7 @@ impl RustFnv {
     /// error, of a step or of `each`, ends the script. This is how `bloomproof adapter`
     /// bounds what one answer holds.
     pub fn run_script(
-        script: &[bloomproof_format::adapter::ScriptOp],
+        script: &[bloomproof_wire::adapter::ScriptOp],
         mut each: impl FnMut(StepAnswer) -> Answer<()>,
     ) -> Answer<serde_json::Value> {
         let mut session = bloomproof_session::Session::new();
@@ -597,10 +597,10 @@ impl RustFnv {
     /// reference answer the generated session checks compare with.
     pub fn step(
         session: &mut bloomproof_session::Session,
-        op: &bloomproof_format::adapter::ScriptOp,
+        op: &bloomproof_wire::adapter::ScriptOp,
     ) -> Answer<StepAnswer> {
-        use bloomproof_format::adapter::ScriptOp;
         use bloomproof_session::{Op, Session, Text};
+        use bloomproof_wire::adapter::ScriptOp;
         let mut error = None;
         let mut save = None;
         let mut export = None;
@@ -726,7 +726,7 @@ impl FnvSubject for RustFnv {
         })
     }
 
-    fn session(&mut self, script: &[bloomproof_format::adapter::ScriptOp]) -> Answer<ScriptAnswer> {
+    fn session(&mut self, script: &[bloomproof_wire::adapter::ScriptOp]) -> Answer<ScriptAnswer> {
         let mut steps = Vec::with_capacity(script.len());
         let initial = Self::run_script(script, |step| {
             steps.push(step);

@@ -3,11 +3,11 @@
 
 use bloomproof_conformance::diagnose::message_layout;
 use bloomproof_conformance::quote::prefix;
-use bloomproof_format::positions::{DocPositions, FnvPositions};
-use bloomproof_format::spec::Stage;
-use bloomproof_format::{DocParams, Hex};
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+use bloomproof_wire::positions::{DocPositions, FnvPositions};
+use bloomproof_wire::spec::Stage;
+use bloomproof_wire::{DocParams, Hex};
 use clap::{ArgGroup, Args, Subcommand};
 use std::fmt::Write as _;
 
@@ -70,7 +70,7 @@ pub struct FnvArgs {
 fn bytes(hex_text: Option<&str>, text: Option<&str>, what: &str) -> Result<Vec<u8>, String> {
     match (hex_text, text) {
         (Some(h), _) => {
-            bloomproof_format::decode_hex(h.trim()).map_err(|err| format!("--{what}-hex: {err}"))
+            bloomproof_wire::decode_hex(h.trim()).map_err(|err| format!("--{what}-hex: {err}"))
         }
         (None, Some(t)) => Ok(t.as_bytes().to_vec()),
         (None, None) => Ok(Vec::new()),

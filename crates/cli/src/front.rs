@@ -142,14 +142,14 @@ pub fn conformance(options: &Options) -> ExitCode {
     if let Some(paragraph) = paragraph {
         eprintln!(
             "bloomproof conformance: {}",
-            bloomproof_format::untrusted(&paragraph, 4000)
+            bloomproof_wire::untrusted(&paragraph, 4000)
         );
         return ExitCode::from(2);
     }
     if report.checks.is_empty() {
         eprintln!(
             "bloomproof conformance: no check's name contains {}: nothing was run (the names are <protocol>/<check>, as the report lists them)",
-            bloomproof_format::quote_prefix(options.filter.as_deref().unwrap_or_default())
+            bloomproof_wire::quote_prefix(options.filter.as_deref().unwrap_or_default())
         );
         return ExitCode::from(2);
     }

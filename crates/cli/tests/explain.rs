@@ -52,7 +52,7 @@ fn doc_positions_json_matches_the_oracle() {
     );
     assert_eq!(json["item_hex"], "646f632d3034");
     // The spec's field names, nothing else: it reads back strictly as the one type.
-    serde_json::from_value::<bloomproof_format::positions::DocPositions>(json).unwrap();
+    serde_json::from_value::<bloomproof_wire::positions::DocPositions>(json).unwrap();
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn fnv_positions_json_matches_the_oracle_with_a_lone_surrogate() {
     assert_eq!(json["h2"], fnv::h2(&units));
     let positions: Vec<u32> = serde_json::from_value(json["positions"].clone()).unwrap();
     assert_eq!(positions, fnv::positions(1000, 12, &units));
-    serde_json::from_value::<bloomproof_format::positions::FnvPositions>(json).unwrap();
+    serde_json::from_value::<bloomproof_wire::positions::FnvPositions>(json).unwrap();
 }
 
 #[test]

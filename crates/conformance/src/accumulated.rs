@@ -17,7 +17,7 @@
 
 use crate::report::{CheckOutcome, Failure, Figures};
 use crate::subject::{DocCall, DocReply, DocSubject, FnvCall, FnvReply, FnvSubject, RawParams};
-pub use bloomproof_format::accumulated::{AccumulatedFile, Checkpoint, Published};
+pub use bloomproof_wire::accumulated::{AccumulatedFile, Checkpoint, Published};
 use std::time::Instant;
 
 /// The generator's name, and the first bytes of every stream block's hashed input.
@@ -258,8 +258,8 @@ fn low_16(p: u32) -> u16 {
 fn show(input: &Input) -> serde_json::Value {
     match input {
         Input::Doc(i) => serde_json::json!({
-            "params": {"m": i.m, "k": i.k, "seed_hex": bloomproof_format::encode_hex(&i.seed)},
-            "item_hex": bloomproof_format::encode_hex(&i.item),
+            "params": {"m": i.m, "k": i.k, "seed_hex": bloomproof_wire::encode_hex(&i.seed)},
+            "item_hex": bloomproof_wire::encode_hex(&i.item),
         }),
         Input::Fnv(i) => serde_json::json!({"m": i.m, "k": i.k, "units": i.units}),
     }
@@ -278,7 +278,7 @@ pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> 
     for _ in 0..count {
         hasher.update(&oracle_outputs(&next_input(protocol, &mut stream)));
     }
-    Ok(bloomproof_format::encode_hex(&hasher.finish()))
+    Ok(bloomproof_wire::encode_hex(&hasher.finish()))
 }
 
 /// The implementation's outputs of a chunk of inputs, asked pipelined; an answer
@@ -435,7 +435,7 @@ pub fn run_check(
         }
     }
     let label = if full { "full" } else { "checkpoint" };
-    let hex = bloomproof_format::encode_hex;
+    let hex = bloomproof_wire::encode_hex;
     if let Some((index, input, err)) = unanswered {
         fail(
             &mut outcome,

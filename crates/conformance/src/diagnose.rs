@@ -123,7 +123,7 @@ fn show(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
         Ok("") => "(empty)".to_string(),
         Ok(text) if text.chars().all(|c| !c.is_control()) => json(&text),
-        _ => bloomproof_format::encode_hex(item),
+        _ => bloomproof_wire::encode_hex(item),
     }
 }
 
@@ -160,7 +160,7 @@ pub fn doc_first_difference(
     }
     if let Some(&item) = candidates.first() {
         let want = oracle_doc::packed_hex(&oracle_doc::position_set(m, k, seed, item), m);
-        let want = bloomproof_format::decode_hex(&want).unwrap_or_default();
+        let want = bloomproof_wire::decode_hex(&want).unwrap_or_default();
         match subject.build(params, &[item.to_vec()]) {
             Ok(built) => {
                 let bits = |packed: &[u8], at: usize| -> Vec<usize> {
@@ -208,7 +208,7 @@ fn doc_stages(
     let mut note = String::from("the message and digest equal the oracle's");
     for i in 0..=index.min(usize::from(u8::MAX)) {
         let hash_index = u8::try_from(i).unwrap_or(u8::MAX);
-        let message = bloomproof_format::decode_hex(&oracle_doc::message_hex(
+        let message = bloomproof_wire::decode_hex(&oracle_doc::message_hex(
             m,
             k,
             seed,
@@ -216,7 +216,7 @@ fn doc_stages(
             item,
         ))
         .unwrap_or_default();
-        let digest = bloomproof_format::decode_hex(&oracle_doc::digest_hex(
+        let digest = bloomproof_wire::decode_hex(&oracle_doc::digest_hex(
             m,
             k,
             seed,

@@ -113,7 +113,7 @@ pub fn version<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> String {
         hasher.update((bytes.len() as u64).to_be_bytes());
         hasher.update(bytes);
     }
-    bloomproof_format::encode_hex(&hasher.finalize())
+    bloomproof_wire::encode_hex(&hasher.finalize())
 }
 
 /// The largest spec file read from a folder: 8 MiB (the largest file of the spec is
@@ -194,14 +194,14 @@ pub fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
 /// many were written. A `dir` that exists and is not an empty folder is refused
 /// unless `force` (then files of the same names are overwritten and others are left);
 /// a symbolic link inside it is refused, never followed
-/// ([`bloomproof_format::export`]).
+/// ([`bloomproof_wire::export`]).
 pub fn export(dir: &Path, force: bool) -> Result<usize, String> {
-    bloomproof_format::export::prepare_folder(dir, force)?;
+    bloomproof_wire::export::prepare_folder(dir, force)?;
     let documents = DOCUMENTS
         .iter()
         .map(|(name, text)| (*name, text.as_bytes()));
     for (name, bytes) in FILES.iter().copied().chain(documents) {
-        bloomproof_format::export::write_inside(dir, name, bytes)?;
+        bloomproof_wire::export::write_inside(dir, name, bytes)?;
     }
     Ok(FILES.len() + DOCUMENTS.len())
 }

@@ -272,7 +272,7 @@ fn fixture_figures(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) 
         figures.set("fixture.occupied_bits", ones);
         figures.set(
             "fixture.packed_little_endian_hex",
-            bloomproof_format::encode_hex(packed),
+            bloomproof_wire::encode_hex(packed),
         );
     }
     if let Some(seen) = lookups {

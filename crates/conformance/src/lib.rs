@@ -10,6 +10,7 @@
 //! and `N passed, M failed`.
 
 pub mod accumulated;
+pub mod adapter_checks;
 pub mod diagnose;
 pub mod doc_checks;
 pub mod embedded;
@@ -23,7 +24,6 @@ pub mod report;
 pub mod run;
 pub mod vectors;
 mod verdict;
-pub mod wire;
 
 pub use load::{LoadError, Spec, load};
 // The adapter protocol and the subjects are `bloomproof-adapter`'s, under the names this

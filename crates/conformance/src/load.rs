@@ -80,10 +80,10 @@ pub struct Spec {
     pub protocols: Vec<ProtocolSpec>,
     /// The adapter protocol's own checks (`adapter-protocol.json`), when the spec
     /// folder has the file; run only against an adapter.
-    pub wire: Option<bloomproof_format::wire::WireFile>,
+    pub wire: Option<bloomproof_wire::adapter_checks::WireFile>,
     /// The rule ids (`rules.json`), when the spec folder has the file; then every rule
     /// has a case (or is a known gap) and every id a check or case names is a rule.
-    pub rules: Option<bloomproof_format::spec::RulesFile>,
+    pub rules: Option<bloomproof_wire::spec::RulesFile>,
     /// `accumulated.json`, when the spec folder has one.
     pub accumulated: Option<crate::accumulated::AccumulatedFile>,
     /// Whether the accumulated check runs the full count rather than the checkpoint
@@ -104,10 +104,7 @@ impl Spec {
             .unwrap_or_default()
     }
 
-    fn rule_cases_of(
-        &self,
-        file: &bloomproof_format::spec::RulesFile,
-    ) -> Vec<(String, Vec<String>)> {
+    fn rule_cases_of(&self, file: &bloomproof_wire::spec::RulesFile) -> Vec<(String, Vec<String>)> {
         let mut pinned: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         for (group, _, case_id, case_rules) in self.case_rules() {
             for rule in case_rules {
@@ -159,7 +156,7 @@ impl Spec {
                     .find(|c| c.name == case.check)
                     .map_or(&[][..], |c| c.rules.as_slice());
                 out.push((
-                    crate::wire::GROUP,
+                    crate::adapter_checks::GROUP,
                     check_rules,
                     case.id.as_str(),
                     case.rules.as_slice(),
@@ -224,7 +221,7 @@ impl Loader {
                 "no protocol folder with a checks.json: an empty spec is a failure, not a pass",
             );
         }
-        let wire = self.wire(&root.join(crate::wire::FILE));
+        let wire = self.wire(&root.join(crate::adapter_checks::FILE));
         let mut spec = Spec {
             protocols,
             wire,
@@ -245,12 +242,12 @@ impl Loader {
     /// `rules.json`, when the spec has it: the count, ids unique, every id a check or
     /// case names a rule, every rule pinned by a case or listed as a known gap (and no
     /// gap pinned).
-    fn rules(&mut self, file: &Path, spec: &Spec) -> Option<bloomproof_format::spec::RulesFile> {
+    fn rules(&mut self, file: &Path, spec: &Spec) -> Option<bloomproof_wire::spec::RulesFile> {
         if !(self.texts.contains_key(file) || self.from_disk && file.exists()) {
             return None;
         }
         let value = self.read_json(file)?;
-        let rules: bloomproof_format::spec::RulesFile = self.typed(file, None, value)?;
+        let rules: bloomproof_wire::spec::RulesFile = self.typed(file, None, value)?;
         if rules.rule_count != rules.rules.len() {
             let message = format!(
                 "`rule_count` says {} but the file has {}",
@@ -314,12 +311,12 @@ impl Loader {
 
     /// `adapter-protocol.json`, when the spec has it: counts, versions, case ids
     /// unique, every case's check documented, every check with a case.
-    fn wire(&mut self, file: &Path) -> Option<bloomproof_format::wire::WireFile> {
+    fn wire(&mut self, file: &Path) -> Option<bloomproof_wire::adapter_checks::WireFile> {
         if !(self.texts.contains_key(file) || self.from_disk && file.exists()) {
             return None;
         }
         let value = self.read_json(file)?;
-        let wire: bloomproof_format::wire::WireFile = self.typed(file, None, value)?;
+        let wire: bloomproof_wire::adapter_checks::WireFile = self.typed(file, None, value)?;
         if wire.format_version != FORMAT_VERSION {
             let message = format!(
                 "`format_version` is {}; this runner reads {FORMAT_VERSION}",

@@ -1,8 +1,8 @@
 //! The report: one outcome per documented check, the published figures, the totals.
-//! The types are wire types, defined in `bloomproof_format::report`.
+//! The types are wire types, defined in `bloomproof_wire::report`.
 
-use bloomproof_format::report::PublishedFigure;
-pub use bloomproof_format::report::{CheckOutcome, Failure, FigureLine, Figures, Level, Report};
+use bloomproof_wire::report::PublishedFigure;
+pub use bloomproof_wire::report::{CheckOutcome, Failure, FigureLine, Figures, Level, Report};
 
 /// The figure lines of one protocol's run: every observed figure in recording order,
 /// beside its published value, then every published figure that a check of `ran`

@@ -5,7 +5,7 @@ use crate::model::{DocCase, FnvCase};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::{Between, DocSubject, FnvSubject};
 use crate::{doc_checks, fnv_checks, generated};
-use bloomproof_format::report::NotImplemented;
+use bloomproof_wire::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -56,7 +56,7 @@ impl Subjects {
 }
 
 /// Runs one documented check of one protocol: every case of it, every mismatch kept
-/// (up to [`bloomproof_format::report::FAILURES_KEPT`]).
+/// (up to [`bloomproof_wire::report::FAILURES_KEPT`]).
 pub fn run_check(
     protocol: &ProtocolSpec,
     check: &str,
@@ -354,7 +354,7 @@ pub fn run_with_threads(
     if stopped.is_none()
         && let (Some(wire), Some((command, timeout))) = (&spec.wire, subjects.doc.adapter())
     {
-        for outcome in crate::wire::run(wire, &command, timeout, filter) {
+        for outcome in crate::adapter_checks::run(wire, &command, timeout, filter) {
             report.push(outcome);
         }
     }

@@ -31,35 +31,35 @@ pub fn all() -> Vec<(&'static str, String)> {
         ),
         (
             "adapter.schema.json",
-            render::<bloomproof_format::adapter::Messages>(
+            render::<bloomproof_wire::adapter::Messages>(
                 "bloomproof adapter messages (spec/ADAPTER.md): each property is one request or result",
             ),
         ),
         (
             "accumulated.schema.json",
-            render::<bloomproof_format::accumulated::AccumulatedFile>(
+            render::<bloomproof_wire::accumulated::AccumulatedFile>(
                 "bloomproof accumulated checks: the published digests (spec/accumulated.json)",
             ),
         ),
         (
             "session-file.schema.json",
-            render::<bloomproof_format::session::file::FileV1>(
+            render::<bloomproof_wire::session::file::FileV1>(
                 "bloomproof session export file, version 1 (spec/fnv1a-utf16-v1/SESSION.md)",
             ),
         ),
         (
             "rules.schema.json",
-            render::<bloomproof_format::spec::RulesFile>("bloomproof rule ids (spec/rules.json)"),
+            render::<bloomproof_wire::spec::RulesFile>("bloomproof rule ids (spec/rules.json)"),
         ),
         (
             "adapter-protocol.schema.json",
-            render::<bloomproof_format::wire::WireFile>(
+            render::<bloomproof_wire::adapter_checks::WireFile>(
                 "bloomproof adapter protocol checks (spec/adapter-protocol.json)",
             ),
         ),
         (
             "report.schema.json",
-            render::<bloomproof_format::report::Report>(
+            render::<bloomproof_wire::report::Report>(
                 "bloomproof conformance report (`bloomproof conformance --format json`)",
             ),
         ),

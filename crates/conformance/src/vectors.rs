@@ -18,8 +18,8 @@ use crate::subject::{
     Answer, DocCall, DocReply, DocSubject, FnvCall, FnvReply, FnvSubject, RawParams, SubjectError,
 };
 use crate::verdict::json;
-use bloomproof_format::encode_hex;
-use bloomproof_format::vectors::VectorFile;
+use bloomproof_wire::encode_hex;
+use bloomproof_wire::vectors::VectorFile;
 use std::path::Path;
 use std::time::Instant;
 
@@ -111,7 +111,7 @@ impl Failures {
     }
 }
 
-fn raw(params: &bloomproof_format::DocParams) -> RawParams {
+fn raw(params: &bloomproof_wire::DocParams) -> RawParams {
     RawParams {
         m: params.m,
         k: params.k,

@@ -52,7 +52,7 @@ pub mod site;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
-pub use bloomproof_format::explorer::ErrorAnswer;
+pub use bloomproof_wire::explorer::ErrorAnswer;
 pub use guard::{
     BODY_LIMIT, DEFAULT_READ_TIMEOUT, LOOPBACK_NAMES, Limits, Timeouts, app, host_allowed,
 };

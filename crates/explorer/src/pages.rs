@@ -4,8 +4,8 @@
 use axum::Router;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use bloomproof_format::adapter::ErrorBody;
-use bloomproof_format::explorer::ErrorAnswer;
+use bloomproof_wire::adapter::ErrorBody;
+use bloomproof_wire::explorer::ErrorAnswer;
 
 use crate::site;
 

@@ -233,14 +233,14 @@ pub fn standalone_html() -> Result<String, String> {
 /// Returns the paths written, relative to `dir`.
 pub fn export_site(dir: &Path, force: bool) -> Result<Vec<String>, String> {
     let standalone = standalone_html()?;
-    bloomproof_format::export::prepare_folder(dir, force)?;
+    bloomproof_wire::export::prepare_folder(dir, force)?;
     let mut written = Vec::new();
     let files = FILES
         .iter()
         .map(|file| (file.path, file.text))
         .chain([(STANDALONE_NAME, standalone.as_str())]);
     for (path, text) in files {
-        bloomproof_format::export::write_inside(dir, path, text.as_bytes())?;
+        bloomproof_wire::export::write_inside(dir, path, text.as_bytes())?;
         written.push(path.to_owned());
     }
     Ok(written)

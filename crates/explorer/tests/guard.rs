@@ -46,7 +46,7 @@ async fn call(
 }
 
 /// The kind of an error answer, read strictly as the one error shape
-/// (`bloomproof_format::explorer::ErrorAnswer`: no other key, no field named); empty for
+/// (`bloomproof_wire::explorer::ErrorAnswer`: no other key, no field named); empty for
 /// any other answer.
 fn kind(answer: &(StatusCode, Value)) -> String {
     match serde_json::from_value::<ErrorAnswer>(answer.1.clone()) {

@@ -17,8 +17,8 @@
 
 use bloomproof_adapter::serve::{self as adapter, Request};
 use bloomproof_conformance::load::parse_protocol;
-use bloomproof_format::adapter::{DocOp, FnvOp, ScriptOp};
 use bloomproof_session::{DraftField, Op, Session};
+use bloomproof_wire::adapter::{DocOp, FnvOp, ScriptOp};
 
 /// What a target function did with one input. The fuzz targets ignore it; the corpus
 /// test uses it to make sure the valid corpus files really get past the parsers.

@@ -38,19 +38,19 @@ const fn row(
 const TABLE: &[Row] = &[
     // 0: what depends on nothing: the independent reference and the wire vocabulary.
     row("oracle", 0, &[], &[]),
-    row("format", 0, &[], &[]),
+    row("wire", 0, &[], &[]),
     // 1: the hashes.
     row("protocol", 1, &[], &["oracle"]),
     // 2: production models and readers on the hashes; the page's server.
     row("filter", 2, &["protocol"], &["oracle"]),
-    row("session", 2, &["protocol", "format"], &["oracle"]),
-    row("vectors", 2, &["protocol", "format"], &[]),
-    row("explorer", 2, &["format"], &[]),
+    row("session", 2, &["protocol", "wire"], &["oracle"]),
+    row("vectors", 2, &["protocol", "wire"], &[]),
+    row("explorer", 2, &["wire"], &[]),
     // 3: the subjects and the adapter protocol, both sides.
     row(
         "adapter",
         3,
-        &["protocol", "filter", "session", "format"],
+        &["protocol", "filter", "session", "wire"],
         &[],
     ),
     row("filter-compile-fail", 3, &[], &["filter"]),
@@ -59,25 +59,23 @@ const TABLE: &[Row] = &[
         "conformance",
         4,
         &[
-            "protocol", "session", "format", "oracle", "adapter", "vectors",
+            "protocol", "session", "wire", "oracle", "adapter", "vectors",
         ],
         &["filter"],
     ),
     row(
         "vectors-generate",
         4,
-        &[
-            "protocol", "filter", "format", "oracle", "adapter", "vectors",
-        ],
+        &["protocol", "filter", "wire", "oracle", "adapter", "vectors"],
         &[],
     ),
     // 5: what runs the harness.
-    row("matrix", 5, &["conformance", "format"], &[]),
+    row("matrix", 5, &["conformance", "wire"], &[]),
     row("bench", 5, &["protocol", "filter", "conformance"], &[]),
     row(
         "fuzzing",
         5,
-        &["adapter", "conformance", "format", "session", "vectors"],
+        &["adapter", "conformance", "wire", "session", "vectors"],
         &[],
     ),
     // 6: the binary.
@@ -87,7 +85,7 @@ const TABLE: &[Row] = &[
         &[
             "adapter",
             "conformance",
-            "format",
+            "wire",
             "matrix",
             "protocol",
             "explorer",
@@ -98,7 +96,7 @@ const TABLE: &[Row] = &[
     row(
         "xtask",
         7,
-        &["conformance", "format", "matrix", "vectors-generate"],
+        &["conformance", "wire", "matrix", "vectors-generate"],
         &[],
     ),
     row("layering", 7, &[], &[]),

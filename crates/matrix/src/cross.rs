@@ -19,8 +19,8 @@ use bloomproof_conformance::fnv_checks::partial_match;
 use bloomproof_conformance::model::ScriptOp;
 use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subject::{RawParams, Triple};
-use bloomproof_format::cross::SessionsFile;
-pub use bloomproof_format::cross::{
+use bloomproof_wire::cross::SessionsFile;
+pub use bloomproof_wire::cross::{
     DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
 };
 use serde_json::Value;
@@ -113,7 +113,7 @@ fn triples(answers: &[Triple]) -> Vec<String> {
 fn item_text(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
         Ok(text) if !text.chars().any(char::is_control) => json(&text),
-        _ => format!("0x{}", bloomproof_format::encode_hex(item)),
+        _ => format!("0x{}", bloomproof_wire::encode_hex(item)),
     }
 }
 
@@ -181,7 +181,7 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
                     case.id,
                     &format!("{producer}'s packed bits, against the oracle"),
                     packed.clone(),
-                    bloomproof_format::encode_hex(bits),
+                    bloomproof_wire::encode_hex(bits),
                 );
                 let read = match subjects
                     .doc

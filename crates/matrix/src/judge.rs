@@ -11,7 +11,7 @@
 //! An entry naming a check the spec does not have is an error too.
 
 use bloomproof_conformance::report::{Level, Report};
-use bloomproof_format::matrix::{Cell, Implementation, Implementations, Matrix, Status};
+use bloomproof_wire::matrix::{Cell, Implementation, Implementations, Matrix, Status};
 /// How many failures of one check [`judge`] names in its error lines (the cells keep
 /// them all).
 pub const FAILURES_NAMED: usize = 3;
@@ -116,7 +116,7 @@ pub fn schemas() -> Vec<(&'static str, String)> {
 mod tests {
     use super::*;
     use bloomproof_conformance::report::{CheckOutcome, Failure};
-    use bloomproof_format::matrix::{ExpectedFailure, ImplementationResult};
+    use bloomproof_wire::matrix::{ExpectedFailure, ImplementationResult};
 
     fn outcome(name: &str, failed: bool) -> CheckOutcome {
         CheckOutcome {

@@ -17,7 +17,7 @@ pub mod judge;
 pub mod page;
 pub mod run;
 
-pub use bloomproof_format::matrix::{
+pub use bloomproof_wire::matrix::{
     Cell, ExpectedFailure, Implementation, ImplementationResult, Implementations, Matrix,
     MatrixCheck, Status,
 };

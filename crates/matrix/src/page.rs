@@ -8,9 +8,9 @@
 //! needs no network and reads from the file; at a narrow width only its tables scroll
 //! sideways, never the page; it follows the reader's light or dark scheme.
 
-use bloomproof_format::cross::{Grid, GridCell};
-use bloomproof_format::matrix::{Cell, ImplementationResult, Matrix, MatrixCheck, Status};
-use bloomproof_format::report::Level;
+use bloomproof_wire::cross::{Grid, GridCell};
+use bloomproof_wire::matrix::{Cell, ImplementationResult, Matrix, MatrixCheck, Status};
+use bloomproof_wire::report::Level;
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -5,7 +5,7 @@ use crate::cross::{self, ExportedSession};
 use crate::judge::judge;
 use bloomproof_conformance::Spec;
 use bloomproof_conformance::run::{Subjects, run as run_suite};
-use bloomproof_format::matrix::{Implementation, ImplementationResult, Matrix, MatrixCheck};
+use bloomproof_wire::matrix::{Implementation, ImplementationResult, Matrix, MatrixCheck};
 use std::path::PathBuf;
 #[cfg(test)]
 use std::process::Command;
@@ -63,7 +63,11 @@ pub fn compute(
     // order the reports hold them), so that every cell of every implementation has one.
     if let Some(wire) = &spec.wire {
         checks.extend(wire.checks.iter().map(|c| MatrixCheck {
-            name: format!("{}/{}", bloomproof_conformance::wire::GROUP, c.name),
+            name: format!(
+                "{}/{}",
+                bloomproof_conformance::adapter_checks::GROUP,
+                c.name
+            ),
             asserts: c.asserts.clone(),
             source: c.source.clone(),
             level: c.level,
@@ -199,7 +203,7 @@ pub fn compute(
 
 /// The row of a check no `checks.json` documents: the accumulated digests and the vector
 /// files (spec/README.md says what each asserts).
-fn undocumented(name: &str, level: bloomproof_format::report::Level) -> MatrixCheck {
+fn undocumented(name: &str, level: bloomproof_wire::report::Level) -> MatrixCheck {
     let check = name.rsplit('/').next().unwrap_or(name);
     let (asserts, source) = if check == bloomproof_conformance::accumulated::CHECK {
         (

@@ -5,8 +5,8 @@
 //! bits. They are **not** the exact rate of the deterministic `fnv1a-utf16-v1`
 //! filter, whose positions are fixed functions of the strings.
 
-pub use bloomproof_format::session::Estimates;
 use bloomproof_protocol::fnv1a_utf16_v1::{K_MAX, K_MIN, M_MAX, M_MIN};
+pub use bloomproof_wire::session::Estimates;
 
 use crate::MAX_ENTRIES;
 

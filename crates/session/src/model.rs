@@ -1,11 +1,11 @@
 //! The session: drafts, the active filter, the reference entries, counters,
 //! the last operation, history and panels; operations and the view.
 
-use bloomproof_format::session::{
+use bloomproof_protocol::fnv1a_utf16_v1::{self, BoundError, Field, Params};
+use bloomproof_wire::session::{
     Counters, DraftField, Drafts, HistoryEntry, LastOperation, Op, OpKind, Outcome, Panel, Panels,
     ParamsView, PositionStep, Rate, View, json_display,
 };
-use bloomproof_protocol::fnv1a_utf16_v1::{self, BoundError, Field, Params};
 
 use crate::error::SessionError;
 use crate::estimates::{Estimates, estimates};

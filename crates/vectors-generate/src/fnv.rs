@@ -7,10 +7,10 @@
 use super::{Figures, FlagSet, has_repeat, param_flags};
 use crate::fnv_hand_picked;
 use crate::prng::SplitMix64;
-use bloomproof_format::vectors::{FnvPositionCase, FnvRejectionCase};
-use bloomproof_format::{ErrorKindName, RejectExpect};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
+use bloomproof_wire::vectors::{FnvPositionCase, FnvRejectionCase};
+use bloomproof_wire::{ErrorKindName, RejectExpect};
 
 /// The m values every boundary grid covers.
 const MS: [u32; 24] = [
@@ -239,7 +239,7 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
             )?);
         }
     }
-    for bloomproof_format::hand_picked::fnv::Named { name, units } in hand_picked.strings {
+    for bloomproof_wire::hand_picked::fnv::Named { name, units } in hand_picked.strings {
         let units = fnv_hand_picked::units(&units);
         for (m, k) in [(1000, 12), (1024, 12), (8, 1), (257, 7)] {
             cases.push(position_case(
@@ -270,7 +270,7 @@ pub(super) fn positions() -> Result<Vec<FnvPositionCase>, String> {
 /// Checks the figures a hand-picked position case states (`expect` in the data file).
 fn reproduces(
     case: &FnvPositionCase,
-    expect: &bloomproof_format::hand_picked::fnv::PositionExpect,
+    expect: &bloomproof_wire::hand_picked::fnv::PositionExpect,
 ) -> Result<(), String> {
     let mut figures = Figures::default();
     figures.compare("positions", expect.positions.as_ref(), &case.positions);

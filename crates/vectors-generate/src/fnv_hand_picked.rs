@@ -1,14 +1,14 @@
 //! The hand-picked `fnv1a-utf16-v1` inputs, read from
 //! `data/fnv1a-utf16-v1.hand-picked.json` (compiled in): the published positions with
 //! the figures they must reproduce, the named strings of the boundary grid, and the
-//! rejections (the types: `bloomproof_format::hand_picked::fnv`). (The m and k grids
+//! rejections (the types: `bloomproof_wire::hand_picked::fnv`). (The m and k grids
 //! and the sweeps are computed in `fnv.rs`.)
 //!
 //! A string is a list of pieces, concatenated: `{"text": "a"}` (its UTF-16 code
 //! units), `{"units": [55296]}` (code units as they are, lone surrogates included) or
 //! `{"repeat": {"times": 255, "of": [...]}}`.
 
-use bloomproof_format::hand_picked::fnv::{HandPickedFile, Piece};
+use bloomproof_wire::hand_picked::fnv::{HandPickedFile, Piece};
 
 /// Where the data lives, for error messages.
 pub const PATH: &str = "crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.json";

@@ -1,7 +1,7 @@
 //! The hand-picked `doc-membership-v1` cases, read from
 //! `data/doc-membership-v1.hand-picked.json` (compiled in): the published positions,
 //! the published and empty snapshots, and the rejections; the file's types are
-//! `bloomproof_format::hand_picked::doc`, their expansion is here. (The boundary grids
+//! `bloomproof_wire::hand_picked::doc`, their expansion is here. (The boundary grids
 //! and the sweeps are computed in `doc/`.)
 //!
 //! A position is parameters and an item; a snapshot is parameters, records and
@@ -19,13 +19,13 @@
 //! [`DERIVED`]); an entry lists only the others (`published`, `multiple-faults`).
 //! Production must then give exactly the expected error, as for every rejection.
 
-use bloomproof_format::adapter::TypedCall;
-use bloomproof_format::hand_picked::doc::{
+use bloomproof_wire::adapter::TypedCall;
+use bloomproof_wire::hand_picked::doc::{
     ByteString, BytesRepeat, HandPickedFile, Inputs, RejectionEntry, Shorthand, SnapshotExpect,
     Value,
 };
-use bloomproof_format::vectors::DocRejectionCase;
-use bloomproof_format::{DocParams, Hex, TypedValue};
+use bloomproof_wire::vectors::DocRejectionCase;
+use bloomproof_wire::{DocParams, Hex, TypedValue};
 
 /// Where the data lives, for error messages.
 pub const PATH: &str = "crates/vectors-generate/data/doc-membership-v1.hand-picked.json";

@@ -1,6 +1,6 @@
 //! # bloomproof-vectors-generate: the generator of the test vectors
 //!
-//! Writes the files of `vectors/` (types: `bloomproof_format::vectors`): every value
+//! Writes the files of `vectors/` (types: `bloomproof_wire::vectors`): every value
 //! computed by the production crates (`bloomproof-protocol`, `bloomproof-filter`),
 //! checked against the independent oracle (`bloomproof-oracle`), rendered, and read back
 //! by the strict loader (`bloomproof-vectors`) before anything is returned ([`generate`],
@@ -21,7 +21,7 @@ mod hand_picked;
 pub mod prng;
 pub mod schemas;
 
-use bloomproof_format::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
+use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,7 +3,7 @@
 //! Each file kind has its own schema, `vectors/schemas/<protocol>.<kind>.schema.json`,
 //! with `protocol`, `kind`, `format_version` and `$schema` pinned to their one value.
 
-use bloomproof_format::vectors::{
+use bloomproof_wire::vectors::{
     DocPositionCase, DocRejectionCase, DocSnapshotCase, FORMAT_VERSION, FileKind, FnvPositionCase,
     FnvRejectionCase, VectorFileOf,
 };

@@ -11,7 +11,7 @@
 //! | `vectors/fnv1a-utf16-v1/positions.json` | code units, text, h1, h2 and positions |
 //! | `vectors/fnv1a-utf16-v1/rejections.json` | out-of-range m or k and the expected error |
 //!
-//! The file types are `bloomproof_format::vectors` (re-exported here as [`model`]).
+//! The file types are `bloomproof_wire::vectors` (re-exported here as [`model`]).
 //! This crate is the strict loader ([`load_file`], [`parse`], [`parse_bytes`]), which
 //! refuses any malformed file with a [`VectorError`] naming the file and case, and never
 //! panics (it is a fuzz target). The generator, which needs production and the oracle,
@@ -26,7 +26,7 @@
 
 mod load;
 
-pub use bloomproof_format::vectors as model;
+pub use bloomproof_wire::vectors as model;
 pub use load::{Problem, VectorError, load_file, parse, parse_bytes, parse_named};
 pub use model::{FileKind, VectorFile};
 

@@ -4,7 +4,7 @@
 //!
 //! * anything that is not one JSON object of the format (bad JSON, trailing text, a
 //!   missing or unknown field anywhere, a duplicate key, a wrong type, bad hex:
-//!   hex is two digits per byte, read in either case as `bloomproof_format::Hex` says);
+//!   hex is two digits per byte, read in either case as `bloomproof_wire::Hex` says);
 //! * an unknown `protocol`/`kind` pair, a `format_version` other than
 //!   [`FORMAT_VERSION`], a `$schema`
 //!   that is not `../schemas/<protocol>.<kind>.schema.json`;
@@ -24,13 +24,13 @@
 //! the input (it is a fuzz target): JSON nesting is bounded by `serde_json`'s recursion
 //! limit, and every check is plain arithmetic on bounded values.
 
-use bloomproof_format::vectors::{
+use bloomproof_protocol::doc_membership_v1 as doc;
+use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+use bloomproof_wire::vectors::{
     CaseHeader, DocPositionCase, DocRejectionCase, DocSnapshotCase, FORMAT_VERSION, FileKind,
     FnvPositionCase, FnvRejectionCase, VectorFile, VectorFileOf,
 };
-use bloomproof_format::{DocParams, ErrorKindName};
-use bloomproof_protocol::doc_membership_v1 as doc;
-use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
+use bloomproof_wire::{DocParams, ErrorKindName};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;

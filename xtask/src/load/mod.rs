@@ -41,12 +41,12 @@ use explore::*;
 use fleet::*;
 use stats::*;
 
-use bloomproof_format::adapter::{
+use bloomproof_wire::adapter::{
     Built, DocOp, EstimatesAnswer, FnvHashes, FnvOp, PositionsResult, ScriptAnswer, ScriptOp,
     TextValue, TriplesResult,
 };
-use bloomproof_format::session::DraftField;
-use bloomproof_format::{DocParams, Hex};
+use bloomproof_wire::session::DraftField;
+use bloomproof_wire::{DocParams, Hex};
 use http::{Caller, Client, Method, Request, shorten};
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -195,8 +195,12 @@ fn wire_run(
     let _ = std::fs::remove_file(&log);
     let command = counted_adapter(bloomproof, &log);
     let started = process_cpu_ns();
-    let outcomes =
-        bloomproof_conformance::wire::run(wire, &command, std::time::Duration::from_secs(60), None);
+    let outcomes = bloomproof_conformance::adapter_checks::run(
+        wire,
+        &command,
+        std::time::Duration::from_secs(60),
+        None,
+    );
     let cpu = process_cpu_ns() - started;
     if let Some(failed) = outcomes
         .iter()

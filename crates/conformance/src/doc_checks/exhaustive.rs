@@ -83,19 +83,17 @@ pub(super) fn exhaustive(
             let answers = subject.build_and_lookup_each(&params, &subsets, &queries);
             for ((mask, subset), (built, looked_up)) in chunk.iter().zip(&subsets).zip(answers) {
                 let occupied = memo.occupied(subset);
-                let expected_bits = bloomproof_format::decode_hex(&oracle::packed_hex(
-                    &occupied,
-                    narrow(profile.m),
-                ))
-                .unwrap_or_default();
+                let expected_bits =
+                    bloomproof_wire::decode_hex(&oracle::packed_hex(&occupied, narrow(profile.m)))
+                        .unwrap_or_default();
                 let built = v.answer("build", built)?;
                 snapshots += 1;
                 if built.packed_bits != expected_bits && mismatches < 20 {
                     mismatches += 1;
                     v.fail(
                         format!("bits of subset {mask:#06x} under {}", json(profile)),
-                        bloomproof_format::encode_hex(&expected_bits),
-                        bloomproof_format::encode_hex(&built.packed_bits),
+                        bloomproof_wire::encode_hex(&expected_bits),
+                        bloomproof_wire::encode_hex(&built.packed_bits),
                     );
                     diagnose(v, subject, &params, subset);
                 }

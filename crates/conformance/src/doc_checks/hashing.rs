@@ -31,14 +31,14 @@ pub(super) fn stages(
             oracle::message_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
         v.eq(
             &format!("oracle message[{index}] agrees with the spec"),
-            &bloomproof_format::encode_hex(&stage.message_hex.0),
+            &bloomproof_wire::encode_hex(&stage.message_hex.0),
             &oracle_message,
         );
         let oracle_digest =
             oracle::digest_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
         v.eq(
             &format!("oracle digest[{index}] agrees with the spec"),
-            &bloomproof_format::encode_hex(&stage.digest_hex.0),
+            &bloomproof_wire::encode_hex(&stage.digest_hex.0),
             &oracle_digest,
         );
         let oracle_position = oracle::positions(narrow(p.m), narrow(p.k), &p.seed_hex.0, item)
@@ -97,7 +97,7 @@ pub(super) fn framing(
             if let Some(expected) = &expect.digest_hex {
                 v.eq(
                     "oracle SHA-256 agrees with the spec",
-                    &bloomproof_format::encode_hex(&expected.0),
+                    &bloomproof_wire::encode_hex(&expected.0),
                     &oracle_digest,
                 );
                 if let Some(got) = v.answer("sha256", subject.sha256(&data_hex.0)) {
@@ -127,13 +127,13 @@ pub(super) fn framing(
                 v.eq(
                     "message equals the oracle's hex framing",
                     &oracle_message,
-                    &bloomproof_format::encode_hex(&framed.message),
+                    &bloomproof_wire::encode_hex(&framed.message),
                 );
                 if let Some(message) = &expect.message_hex {
                     v.eq("message bytes", message, &Hex(framed.message.clone()));
                     v.eq(
                         "oracle agrees with the spec's message",
-                        &bloomproof_format::encode_hex(&message.0),
+                        &bloomproof_wire::encode_hex(&message.0),
                         &oracle_message,
                     );
                 }
@@ -191,7 +191,7 @@ pub(super) fn framing(
                     false => "the two messages are the same",
                 };
                 v.holds(what, (x.message != y.message) == differ, || {
-                    bloomproof_format::encode_hex(&x.message)
+                    bloomproof_wire::encode_hex(&x.message)
                 });
             }
         }

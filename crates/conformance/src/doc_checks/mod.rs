@@ -63,7 +63,7 @@ fn oracle_occupied(params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
 
 fn oracle_packed(params: &DocParams, records: &[Vec<u8>]) -> Vec<u8> {
     let packed = oracle::packed_hex(&oracle_occupied(params, records), narrow(params.m));
-    bloomproof_format::decode_hex(&packed).unwrap_or_default()
+    bloomproof_wire::decode_hex(&packed).unwrap_or_default()
 }
 
 fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
@@ -80,7 +80,7 @@ fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bo
 pub(crate) fn text(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) if s.chars().all(|c| !c.is_control()) => s.to_string(),
-        _ => bloomproof_format::encode_hex(bytes),
+        _ => bloomproof_wire::encode_hex(bytes),
     }
 }
 
@@ -476,8 +476,8 @@ fn extension(
             || {
                 format!(
                     "base {} extended {}",
-                    bloomproof_format::encode_hex(&x.packed_bits),
-                    bloomproof_format::encode_hex(&y.packed_bits)
+                    bloomproof_wire::encode_hex(&x.packed_bits),
+                    bloomproof_wire::encode_hex(&y.packed_bits)
                 )
             },
         );

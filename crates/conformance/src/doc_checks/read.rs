@@ -100,7 +100,7 @@ pub(super) fn shared_bit_fault(
     v.holds(
         "the shared bit is set before the fault",
         bit(&built.packed_bits, cleared),
-        || bloomproof_format::encode_hex(&built.packed_bits),
+        || bloomproof_wire::encode_hex(&built.packed_bits),
     );
     if let Some(answers) = v.answer(
         "read the intact snapshot",
@@ -202,8 +202,7 @@ fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<()
     }) {
         return Err(format!("records[{index}]"));
     }
-    if bloomproof_format::encode_hex(packed) != oracle::packed_hex(&oracle_occupied(p, records), m)
-    {
+    if bloomproof_wire::encode_hex(packed) != oracle::packed_hex(&oracle_occupied(p, records), m) {
         return Err("packed_bits".into());
     }
     Ok(())

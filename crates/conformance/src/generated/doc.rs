@@ -6,8 +6,8 @@ use super::{Mismatch, size, span};
 use crate::model::GeneratedInput;
 use crate::subject::{Answer, DocCall, DocReply, DocSubject, RawParams, SubjectError, Triple};
 use crate::verdict::json;
-use bloomproof_format::encode_hex;
 use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_wire::encode_hex;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::collections::BTreeSet;
@@ -342,7 +342,7 @@ fn expected(value: &Snapshot) -> Expected {
         packed_hex,
         triples,
     } = crate::expected::snapshot(&value.records, m, k, seed, &value.items());
-    let packed = bloomproof_format::decode_hex(&packed_hex).unwrap_or_default();
+    let packed = bloomproof_wire::decode_hex(&packed_hex).unwrap_or_default();
     let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
     let mut damaged = packed.clone();
     let packed_bits = "packed_bits".to_string();

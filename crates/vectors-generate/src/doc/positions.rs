@@ -8,10 +8,10 @@ use super::{
 use crate::hand_picked;
 use crate::prng::SplitMix64;
 use crate::{FlagSet, has_repeat};
-use bloomproof_format::vectors::{DocHash, DocPositionCase};
-use bloomproof_format::{DocParams, Hex, encode_hex};
 use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_protocol::doc_membership_v1::{self as protocol, Params};
+use bloomproof_wire::vectors::{DocHash, DocPositionCase};
+use bloomproof_wire::{DocParams, Hex, encode_hex};
 
 /// One position case: production stages, each compared with the oracle.
 fn position_case(

@@ -8,10 +8,10 @@ use crate::prng::SplitMix64;
 use bloomproof_adapter::ToDynamic;
 use bloomproof_filter::ErrorKind;
 use bloomproof_filter::dynamic;
-use bloomproof_format::adapter::TypedCall;
-use bloomproof_format::vectors::DocRejectionCase;
-use bloomproof_format::{ErrorKindName, Hex, RejectExpect, TypedValue};
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use bloomproof_wire::adapter::TypedCall;
+use bloomproof_wire::vectors::DocRejectionCase;
+use bloomproof_wire::{ErrorKindName, Hex, RejectExpect, TypedValue};
 
 /// The largest integer every JSON reader holds exactly (2^53 - 1).
 const SAFE_INT: i64 = (1 << 53) - 1;

@@ -7,11 +7,11 @@ use super::{
 use crate::prng::SplitMix64;
 use crate::{Figures, FlagSet, hand_picked};
 use bloomproof_filter::DocumentPrefilter;
-use bloomproof_format::adapter::Triple;
-use bloomproof_format::vectors::{DocLookup, DocSnapshotCase};
-use bloomproof_format::{DocParams, Hex, encode_hex};
 use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use bloomproof_wire::adapter::Triple;
+use bloomproof_wire::vectors::{DocLookup, DocSnapshotCase};
+use bloomproof_wire::{DocParams, Hex, encode_hex};
 use std::collections::BTreeSet;
 
 /// One snapshot case: production snapshot and lookups, each compared with the oracle.
@@ -126,7 +126,7 @@ fn snapshot_case(
 /// Checks the figures a hand-picked snapshot states (`expect` in the data file).
 fn reproduces(
     case: &DocSnapshotCase,
-    expect: &bloomproof_format::hand_picked::doc::SnapshotExpect,
+    expect: &bloomproof_wire::hand_picked::doc::SnapshotExpect,
 ) -> Result<(), String> {
     let false_positives = case
         .lookups

@@ -1,4 +1,4 @@
-//! # bloomproof-format: the wire vocabulary
+//! # bloomproof-wire: the wire vocabulary
 //!
 //! The types every JSON file and message of bloomproof shares, defined once: the spec
 //! files (`spec/<protocol>/cases.json`), the vector files (`vectors/`) and the adapter
@@ -23,7 +23,7 @@
 //!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
 //! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape);
-//! * [`wire`]: the adapter protocol's own checks (`spec/adapter-protocol.json`).
+//! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`).
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars; no workspace crate. The one
@@ -45,6 +45,7 @@
 
 pub mod accumulated;
 pub mod adapter;
+pub mod adapter_checks;
 pub mod cross;
 pub mod explorer;
 pub mod export;
@@ -58,7 +59,6 @@ pub mod session;
 pub mod spec;
 mod typed;
 pub mod vectors;
-pub mod wire;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix, untrusted};
 pub use params::DocParams;

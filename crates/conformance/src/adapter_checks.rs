@@ -7,9 +7,9 @@
 
 use crate::adapter::AdapterProcess;
 use crate::report::{CheckOutcome, Failure};
-use bloomproof_format::Hex;
-use bloomproof_format::adapter::DocOp;
-use bloomproof_format::wire::{WireCase, WireExpect, WireFile, WireSend};
+use bloomproof_wire::Hex;
+use bloomproof_wire::adapter::DocOp;
+use bloomproof_wire::adapter_checks::{WireCase, WireExpect, WireFile, WireSend};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
