@@ -1311,6 +1311,18 @@ def cases():
     out.append(case("generated/estimates", "generated_estimates_agree_with_oracle", "generated",
                     {"generator": "fnv_estimates", "count": 32, **whole, "n": [0, 1024]},
                     {"equal_to": "oracle", "compared": ["estimates"]}))
+    # Out of range (SESSION.md 8, step 1): between them and the case above, each input is
+    # drawn from the wire's whole width (a 32-bit unsigned integer, ADAPTER.md), below its
+    # bounds and above them, where an input read into a narrower or signed type, or clamped
+    # to a wrong bound, goes wrong. Each keeps the filter far from full (a full one estimates
+    # 1 whatever its inputs) and the exact estimate cheap (its cost grows with m * k * n).
+    wire = 4294967295
+    for name, count, domain in [("small", 16, {"m": [0, 16], "k": [0, 2], "n": [0, 4]}),
+                                ("large", 16, {"m": [1000, wire], "k": [10, wire], "n": [0, 2]}),
+                                ("entries", 8, {"m": [512, 1024], "k": [0, 1], "n": [1000, wire]})]:
+        out.append(case("generated/estimates-clamped-" + name, "generated_estimates_agree_with_oracle", "generated",
+                        {"generator": "fnv_estimates", "count": count, **domain},
+                        {"equal_to": "oracle", "compared": ["estimates"]}))
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
                     {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
@@ -1440,7 +1452,10 @@ SESSION_RULES = {
                                                    (1000, 5, 200), (8, 1, 2), (64, 1, 1), (100, 3, 7), (18, 3, 5),
                                                    (15, 2, 7), (1024, 2, 490), (200, 12, 30)]},
     "generated/hashes": ("1.1", "1.2", "1.3"),
-    "generated/estimates": _CLAMPED,
+    "generated/estimates": _ESTIMATE,
+    "generated/estimates-clamped-small": _CLAMPED,
+    "generated/estimates-clamped-large": _CLAMPED,
+    "generated/estimates-clamped-entries": _CLAMPED,
     "generated/sessions": ("3.6", "5.0", "5.8.1", "6.2", "6.3", "6.5", "6.6", "6.7", "7.1", "7.3", "7.4", "7.5",
                            "9.8"),
     # the import cases of section 10 (their steps are IMPORT_STEPS')

@@ -311,14 +311,23 @@ pub fn domain_error(
             input.generator
         ));
     }
+    // The estimates clamp their inputs (SESSION.md 8, step 1), so theirs may be drawn from
+    // the wire's whole width; every other generator stays within its protocol's bounds.
+    let wire = [0, u32::MAX];
+    let clamped = matches!(input.generator, Generator::FnvEstimates);
+    let (m, k) = match (clamped, doc) {
+        (true, _) => (wire, wire),
+        (false, true) => ([8, 512], [1, 8]),
+        (false, false) => ([8, 1024], [1, 12]),
+    };
     let spans = [
-        ("m", Some(input.m), if doc { [8, 512] } else { [8, 1024] }),
-        ("k", Some(input.k), if doc { [1, 8] } else { [1, 12] }),
+        ("m", Some(input.m), m),
+        ("k", Some(input.k), k),
         ("seed_bytes", input.seed_bytes, [0, 16]),
         ("item_bytes", input.item_bytes, [0, 64]),
         ("records", input.records, [0, 64]),
         ("units", input.units, [1, 256]),
-        ("n", input.n, [0, 1024]),
+        ("n", input.n, if clamped { wire } else { [0, 1024] }),
         ("steps", input.steps, [1, 64]),
     ];
     for (name, value, bounds) in spans {
