@@ -1,4 +1,4 @@
-//! Processes and tool installs, for every task: the target folder, building the runner,
+//! Processes and tool installs, for every task: the target folder, building `bloomproof`,
 //! running a named step, killing a process group, quoting for `sh`, a small worker
 //! pool, a temporary folder, and installing what a task needs (Debian packages,
 //! Chromium, the Playwright install of `crates/explorer/e2e`).
@@ -22,18 +22,45 @@ pub fn target_dir(root: &Path) -> PathBuf {
     }
 }
 
-/// Builds the runner (`cargo build -q -p bloomproof --locked`); returns the binary.
+/// Builds the runner (`cargo build -p bloomproof --locked`); returns the binary.
 pub fn build_runner(root: &Path) -> Result<PathBuf, String> {
-    println!("==> cargo build -q -p bloomproof --locked");
-    let status = Command::new("cargo")
-        .args(["build", "-q", "-p", "bloomproof", "--locked"])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run cargo build: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo build -p bloomproof failed ({status})"));
+    build_bloomproof(root, false)
+}
+
+/// Builds `bloomproof` (`--release` when `release`, `--locked` always), its compiler
+/// messages shown; returns the binary's path as cargo reports it, so that a
+/// `$CARGO_TARGET_DIR` or a profile's own folder needs no guessing.
+pub fn build_bloomproof(root: &Path, release: bool) -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.args(["build", "-q", "-p", "bloomproof", "--locked"]);
+    if release {
+        command.arg("--release");
     }
-    Ok(target_dir(root).join("debug").join("bloomproof"))
+    command
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit());
+    let shown = if release { " --release" } else { "" };
+    println!("==> cargo build -q -p bloomproof --locked{shown}");
+    let output = command
+        .output()
+        .map_err(|err| format!("cannot run cargo build: {err}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo build -p bloomproof{shown} failed ({})",
+            output.status
+        ));
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact" && message["target"]["name"] == "bloomproof"
+        })
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo reported no bloomproof executable".to_string())
 }
 
 /// Runs `command` as the step `what` of `task`, its output straight to the terminal,

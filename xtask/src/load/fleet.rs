@@ -1,4 +1,4 @@
-//! The machine and the subjects: load average, peak memory, the release build, the
+//! The machine and the subjects: load average, peak memory, the
 //! processes under test, the watchdog and the client threads.
 
 use super::*;
@@ -26,33 +26,6 @@ pub(super) fn peak_rss_kib(pid: u32) -> Option<u64> {
         .lines()
         .find_map(|line| line.strip_prefix("VmHWM:"))
         .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
-/// `cargo build --release -p bloomproof`; the path of the binary, as cargo reports it.
-pub(super) fn build(root: &Path) -> Result<PathBuf, String> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .args(["build", "--release", "-p", "bloomproof"])
-        .arg("--message-format=json-render-diagnostics")
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stderr(Stdio::inherit());
-    println!("==> cargo build --release -p bloomproof");
-    let output = command
-        .output()
-        .map_err(|err| format!("{command:?}: {err}"))?;
-    if !output.status.success() {
-        return Err(format!("{command:?} failed: {}", output.status));
-    }
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| {
-            message["reason"] == "compiler-artifact" && message["target"]["name"] == "bloomproof"
-        })
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "cargo reported no bloomproof executable".to_string())
 }
 
 /// The processes under test: killed and reaped when dropped, whatever happened.

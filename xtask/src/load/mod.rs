@@ -1,7 +1,7 @@
 //! `cargo xtask load [--quick]`: a load test of `bloomproof adapter` and `bloomproof
 //! explore` on this machine, loopback only, bounded in count and in time.
 //!
-//! 1. Builds the binary: `cargo build --release -p bloomproof`.
+//! 1. Builds the binary: `cargo build --release -p bloomproof` (`process::build_bloomproof`).
 //! 2. **adapter**: starts one `bloomproof adapter` process per client (JSON lines on
 //!    stdin/stdout, `spec/ADAPTER.md`). Each client sends a fixed number of requests, one
 //!    at a time, from a weighted mix (`adapter_kinds`): small ones (positions of both
@@ -53,7 +53,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -113,7 +113,7 @@ pub fn run(quick: bool) -> Result<(), String> {
     let root = super::root();
     let load_start = load_average();
     let build_started = Instant::now();
-    let binary = build(&root)?;
+    let binary = crate::process::build_bloomproof(&root, true)?;
     let build_time = build_started.elapsed();
 
     let started = Instant::now();
