@@ -50,7 +50,10 @@ pub fn exact(m: u32, k: u32, n: u32) -> f64 {
     for _ in 0..throws {
         let floor = lowest.saturating_sub(1);
         for c in floor..bits {
-            clear[c] = clear[c] * stays[c] + clear[c + 1] * arrives[c + 1];
+            let p = clear[c] * stays[c] + clear[c + 1] * arrives[c + 1];
+            // Below the smallest normal f64, a probability is taken as 0: that moves the
+            // result by about 1e-300 at most, and subnormal arithmetic is very slow.
+            clear[c] = if p < f64::MIN_POSITIVE { 0.0 } else { p };
         }
         clear[bits] *= stays[bits];
         lowest = floor;
