@@ -11,6 +11,7 @@ use bloomproof_wire::Hex;
 use bloomproof_wire::adapter::DocOp;
 use bloomproof_wire::adapter_checks::{WireCase, WireExpect, WireFile, WireSend};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The file's name in the spec folder.
@@ -23,20 +24,67 @@ pub const GROUP: &str = "adapter-protocol";
 const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /// Runs every check of `wire` whose full name contains `filter` (all when `None`)
-/// against `command`, `timeout` per request, in file order.
+/// against `command`, `timeout` per request; the outcomes in file order.
+///
+/// The cases are independent (each on a fresh process), so they run on every core
+/// ([`std::thread::available_parallelism`]), each worker taking the next case not yet
+/// taken; at most that many adapter processes run at once. A check's time is the sum
+/// of its cases' times.
 pub fn run(
     wire: &WireFile,
     command: &str,
     timeout: Duration,
     filter: Option<&str>,
 ) -> Vec<CheckOutcome> {
-    let mut outcomes = Vec::new();
-    for check in &wire.checks {
-        if filter.is_some_and(|f| !format!("{GROUP}/{}", check.name).contains(f)) {
-            continue;
+    let checks: Vec<_> = wire
+        .checks
+        .iter()
+        .filter(|check| filter.is_none_or(|f| format!("{GROUP}/{}", check.name).contains(f)))
+        .collect();
+    let cases: Vec<(usize, &WireCase)> = checks
+        .iter()
+        .enumerate()
+        .flat_map(|(index, check)| {
+            wire.cases
+                .iter()
+                .filter(move |c| c.check == check.name)
+                .map(move |c| (index, c))
+        })
+        .collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(check, case)) = cases.get(index) else {
+                break;
+            };
+            let started = Instant::now();
+            let failures = run_case(case, command, timeout);
+            done.push((index, check, failures, started.elapsed()));
         }
-        let started = Instant::now();
-        let mut outcome = CheckOutcome {
+        done
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(cases.len())
+        .max(1);
+    let mut results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+        let mut all = work();
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => all.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    // Back in file order (each worker kept the cases it took).
+    results.sort_by_key(|(index, ..)| *index);
+    let mut outcomes: Vec<CheckOutcome> = checks
+        .iter()
+        .map(|check| CheckOutcome {
             protocol: GROUP.to_string(),
             name: check.name.clone(),
             level: check.level,
@@ -45,14 +93,17 @@ pub fn run(
             failures: Vec::new(),
             more_failures: 0,
             crashed: false,
-            elapsed_ms: None,
-        };
-        for case in wire.cases.iter().filter(|c| c.check == check.name) {
+            elapsed_ms: Some(0.0),
+        })
+        .collect();
+    for (_, check, failures, elapsed) in results {
+        if let Some(outcome) = outcomes.get_mut(check) {
             outcome.cases += 1;
-            outcome.add_failures(run_case(case, command, timeout));
+            outcome.add_failures(failures);
+            if let Some(ms) = outcome.elapsed_ms.as_mut() {
+                *ms += elapsed.as_secs_f64() * 1e3;
+            }
         }
-        outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
-        outcomes.push(outcome);
     }
     outcomes
 }
