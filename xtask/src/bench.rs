@@ -20,8 +20,13 @@
 //!    (release build), as whole processes, in pairs.
 //! 5. `bloomproof-bench-probe runner`: the whole suite through `bloomproof adapter`
 //!    (release build), and the runner process's own CPU time per request sent.
+//! 6. The suite through the Python and JavaScript adapters beside each
+//!    implementation's own replay of the same requests in one process: the harness's
+//!    share (`bench/harness.rs`).
 //!
 //! Goals are checked here, never in tests: timings vary from machine to machine.
+
+mod harness;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -200,6 +205,14 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
         if quick { "3" } else { "7" },
         &binary.to_string_lossy(),
     ])?;
+    let shares: Vec<_> = harness::HARNESSED
+        .iter()
+        .map(|subject| {
+            let measured =
+                harness::measure(&root, &binary, &target, subject, if quick { 3 } else { 7 });
+            (subject.name, measured)
+        })
+        .collect();
 
     let estimates = Estimates {
         dir: target.join("criterion"),
@@ -213,6 +226,9 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
     report.suite(&suite)?;
     report.seed_python(seed);
     report.runner(&runner)?;
+    for (name, share) in shares {
+        report.harness_share(name, share);
+    }
     report.snapshot(&snapshot)?;
     let rendered = report.render();
     let load_at_end = load_average();
@@ -801,6 +817,49 @@ impl Report {
         Ok(())
     }
 
+    /// The suite through `name`'s adapter beside its own replay (`harness.rs`).
+    fn harness_share(&mut self, name: &str, share: Result<harness::Share, String>) {
+        let share = match share {
+            Err(why) => {
+                self.lines.push(Line {
+                    name: format!("{name}_harness_share"),
+                    value: format!("skipped ({why})"),
+                    goal: String::new(),
+                    verdict: "",
+                    raw: true,
+                });
+                return;
+            }
+            Ok(share) => share,
+        };
+        self.figure(
+            format!("{name}_through_adapter"),
+            format!(
+                "{:.1} ms through the adapter (`bloomproof conformance --impl`, the protocol checks, whole process), \
+                 {:.1} ms in its own process ({:.1} ms CPU: the adapter's line handler on the {} recorded requests, \
+                 {} answers checked), medians of {} pairs",
+                share.through_adapter_s * 1e3,
+                share.replay_ms,
+                share.replay_cpu_ms,
+                share.requests,
+                share.answers,
+                share.runs,
+            ),
+        );
+        self.ratio(
+            format!("{name}_harness_share"),
+            share.share,
+            Goal::AtMost(harness::HARNESS_SHARE_MAX),
+        );
+        self.figure(
+            format!("{name}_adapter_protocol_checks"),
+            format!(
+                "{:.1} ms, whole process (counted apart: each case a fresh adapter process)",
+                share.wire_s * 1e3
+            ),
+        );
+    }
+
     fn snapshot(&mut self, snapshot: &BTreeMap<String, String>) -> Result<(), String> {
         let mut worst: f64 = 0.0;
         let mut parts = Vec::new();
@@ -915,6 +974,44 @@ mod tests {
         }
         let mut report = Report::default();
         assert!(report.runner(&key_values("runner_runs=7\n")).is_err());
+    }
+
+    #[test]
+    fn the_harness_share_line_holds_its_goal() {
+        let share = |share: f64| harness::Share {
+            requests: 12521,
+            answers: 12521,
+            through_adapter_s: 2.5,
+            replay_ms: 2500.0 * (1.0 - share),
+            replay_cpu_ms: 1000.0,
+            share,
+            runs: 7,
+            wire_s: 3.0,
+        };
+        for (value, verdict) in [(0.49, "PASS"), (0.5, "PASS"), (0.51, "MISS")] {
+            let mut report = Report::default();
+            report.harness_share("python", Ok(share(value)));
+            let names: Vec<&str> = report.lines.iter().map(|l| l.name.as_str()).collect();
+            assert_eq!(
+                names,
+                [
+                    "python_through_adapter",
+                    "python_harness_share",
+                    "python_adapter_protocol_checks"
+                ]
+            );
+            let line = &report.lines[1];
+            assert_eq!((line.goal.as_str(), line.verdict), ("goal <= 0.5", verdict));
+            assert!(
+                report.lines[0].value.contains("12521 recorded requests"),
+                "{}",
+                report.lines[0].value
+            );
+        }
+        let mut report = Report::default();
+        report.harness_share("js", Err("node missing".into()));
+        assert_eq!(report.lines[0].name, "js_harness_share");
+        assert!(report.lines[0].value.contains("skipped (node missing)"));
     }
 
     #[test]
