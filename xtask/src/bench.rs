@@ -45,7 +45,7 @@ const VARIANTS: [&str; 4] = [
     "k8_item64_seed16",
 ];
 /// Batch sizes of the batch benchmark (`bloomproof_bench::BATCH_SIZES`).
-const BATCH_SIZES: [usize; 3] = [256, 4096, 65536];
+const BATCH_SIZES: [usize; 6] = [32, 64, 128, 256, 4096, 65536];
 /// The JavaScript implementation the ratio is taken against.
 const JS_MODULE: &str = "implementations/js/fnv1a_utf16_v1.mjs";
 /// The goal of `conformance_suite_ms`: the fastest run, in milliseconds (issue 28: 50 ms
@@ -221,7 +221,11 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
     report.machine(&root);
     report.doc_lookup(&estimates)?;
     report.doc_build(&estimates)?;
-    report.batch(&estimates)?;
+    let parallel_min = snapshot
+        .get("batch_parallel_min")
+        .and_then(|value| value.parse().ok())
+        .ok_or("probe printed no batch_parallel_min")?;
+    report.batch(&estimates, parallel_min)?;
     report.fnv(&estimates, &fnv, js)?;
     report.suite(&suite)?;
     report.seed_python(seed);
@@ -628,7 +632,8 @@ impl Report {
         Ok(())
     }
 
-    fn batch(&mut self, estimates: &Estimates) -> Result<(), String> {
+    fn batch(&mut self, estimates: &Estimates, parallel_min: usize) -> Result<(), String> {
+        let mut all_cores = Vec::new();
         for len in BATCH_SIZES {
             let batch = estimates.median_ns("batch_lookup", &format!("batch_{len}"))?;
             let parallel = estimates.median_ns("batch_lookup", &format!("parallel_{len}"))?;
@@ -642,20 +647,70 @@ impl Report {
                     one / 1e6
                 ),
             );
-            // Every size has the goal: issue 28 adds the 256-query batch.
+            // The goal from `BATCH_PARALLEL_MIN` up (issue 28 adds the 256-query batch);
+            // below it `lookup_batch` is the one-core path, reported.
             let name = if len == 4096 {
                 "batch_lookup_parallel_speedup".to_string()
             } else {
                 format!("batch_lookup_parallel_speedup.q{len}")
             };
-            self.ratio(name, one / batch, Goal::AtLeast(BATCH_SPEEDUP_MIN));
+            let goal = if len >= parallel_min {
+                Goal::AtLeast(BATCH_SPEEDUP_MIN)
+            } else {
+                Goal::None
+            };
+            self.ratio(name, one / batch, goal);
             self.ratio(
                 format!("batch_lookup_all_cores_speedup.q{len}"),
                 one / parallel,
                 Goal::None,
             );
+            all_cores.push((len, one / parallel));
         }
+        self.batch_threshold(parallel_min, &all_cores);
         Ok(())
+    }
+
+    /// `BATCH_PARALLEL_MIN` against the break-even measured: the smallest batch size
+    /// from which all cores beat one core at every size measured. The goal: the
+    /// threshold at that size or at most one doubling above it (`BATCH_SIZES` double
+    /// up to 256), so that no measured batch stays on one core where all cores pay and
+    /// none goes to all cores where one core is cheaper.
+    fn batch_threshold(&mut self, parallel_min: usize, all_cores: &[(usize, f64)]) {
+        let break_even = all_cores
+            .iter()
+            .enumerate()
+            .find(|(at, _)| all_cores[*at..].iter().all(|(_, speedup)| *speedup > 1.0))
+            .map(|(_, (len, _))| *len);
+        let measured: Vec<String> = all_cores
+            .iter()
+            .filter(|(len, _)| *len <= parallel_min.max(256))
+            .map(|(len, speedup)| format!("q{len} {speedup:.2}"))
+            .collect();
+        let (found, verdict) = match break_even {
+            Some(len) => (
+                format!("all cores faster than one core from q{len} up"),
+                if len <= parallel_min && parallel_min <= 2 * len {
+                    "PASS"
+                } else {
+                    "MISS"
+                },
+            ),
+            None => (
+                "all cores never faster than one core at every larger size".to_string(),
+                "MISS",
+            ),
+        };
+        self.lines.push(Line {
+            name: "batch_parallel_min".to_string(),
+            value: format!(
+                "{parallel_min} queries (`BATCH_PARALLEL_MIN`); measured: {found} (one core / all cores: {})",
+                measured.join(", ")
+            ),
+            goal: "goal: the break-even measured, or one doubling above it".to_string(),
+            verdict,
+            raw: false,
+        });
     }
 
     fn fnv(
@@ -1012,6 +1067,32 @@ mod tests {
         report.harness_share("js", Err("node missing".into()));
         assert_eq!(report.lines[0].name, "js_harness_share");
         assert!(report.lines[0].value.contains("skipped (node missing)"));
+    }
+
+    #[test]
+    fn the_batch_threshold_is_held_to_the_break_even_measured() {
+        let verdict = |parallel_min: usize, speedups: [f64; 5]| {
+            let sizes = [32, 64, 128, 256, 4096];
+            let all_cores: Vec<(usize, f64)> = sizes.into_iter().zip(speedups).collect();
+            let mut report = Report::default();
+            report.batch_threshold(parallel_min, &all_cores);
+            let line = &report.lines[0];
+            assert_eq!(line.name, "batch_parallel_min");
+            (line.verdict, line.value.clone())
+        };
+        // All cores pay from 64 up: 64 and 128 meet the goal, 32 and 256 do not.
+        let pays_from_64 = [0.8, 1.1, 1.3, 1.5, 1.8];
+        for (parallel_min, expected) in [(32, "MISS"), (64, "PASS"), (128, "PASS"), (256, "MISS")] {
+            let (got, value) = verdict(parallel_min, pays_from_64);
+            assert_eq!(got, expected, "{parallel_min}: {value}");
+            assert!(value.contains("from q64 up"), "{value}");
+        }
+        // A dip below 1 at 128 moves the break-even to 256.
+        let (got, value) = verdict(256, [1.1, 1.2, 0.9, 1.4, 1.8]);
+        assert_eq!(got, "PASS", "{value}");
+        assert!(value.contains("from q256 up"), "{value}");
+        // Never paying at the largest size: no break-even.
+        assert_eq!(verdict(256, [0.5, 0.6, 0.7, 0.8, 0.9]).0, "MISS");
     }
 
     #[test]

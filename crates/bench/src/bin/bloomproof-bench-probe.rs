@@ -6,7 +6,8 @@
 //!   (`bloomproof_conformance::load` + `run`) RUNS times (default 5) in this process,
 //!   and prints the fastest and the median wall time and the process's peak resident
 //!   memory (`VmHWM`) before and after.
-//! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m.
+//! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m, and
+//!   `BATCH_PARALLEL_MIN` (for the batch threshold's goal).
 //! * `runner SPEC_DIR RUNS BLOOMPROOF`: the runner's own cost per request. Runs the
 //!   suite's protocol checks RUNS times through one `BLOOMPROOF adapter` (a
 //!   subprocess, started again only if it ends), and prints this process's CPU time
@@ -271,6 +272,11 @@ fn snapshot() -> Result<String, String> {
     let fixed = size_of::<DocumentPrefilter>() - size_of::<Documents>();
     let _ = writeln!(out, "size_of_snapshot={}", size_of::<DocumentPrefilter>());
     let _ = writeln!(out, "size_of_documents={}", size_of::<Documents>());
+    let _ = writeln!(
+        out,
+        "batch_parallel_min={}",
+        bloomproof_filter::BATCH_PARALLEL_MIN
+    );
     for m in [8u64, 16, 64, 65, 128, 256, 512] {
         let records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 64]).collect();
         let snapshot =
