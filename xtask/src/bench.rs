@@ -846,11 +846,14 @@ impl Report {
         let requests = number(runner, "runner_requests")?;
         let runs = number(runner, "runner_runs")?;
         let in_process = number(runner, "in_process_cpu_ms_min")?;
+        let kernel = number(runner, "runner_system_share_median")
+            .map(|share| format!(", {:.0} % of it kernel time (median)", share * 100.0))
+            .unwrap_or_default();
         self.lines.push(Line {
             name: "runner_cpu_per_request".to_string(),
             value: format!(
                 "{min:.2} us least, {median:.2} us median of {runs} runs of {requests} requests \
-                 through `bloomproof adapter` (the runner process's CPU, every thread; the \
+                 through `bloomproof adapter` (the runner process's CPU, every thread{kernel}; the \
                  same suite in process: {in_process:.1} ms CPU)"
             ),
             goal: format!("goal <= {RUNNER_US_MAX} us"),
@@ -1027,6 +1030,15 @@ mod tests {
             assert!(line.value.contains("2325 requests"), "{}", line.value);
             assert_eq!(line.goal, "goal <= 10 us");
         }
+        let mut with_kernel = probe("46.1");
+        with_kernel.insert("runner_system_share_median".into(), "0.237".into());
+        let mut report = Report::default();
+        report.runner(&with_kernel).unwrap();
+        assert!(
+            report.lines[0].value.contains("24 % of it kernel time"),
+            "{}",
+            report.lines[0].value
+        );
         let mut report = Report::default();
         assert!(report.runner(&key_values("runner_runs=7\n")).is_err());
     }
