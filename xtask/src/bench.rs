@@ -20,8 +20,13 @@
 //!    (release build), as whole processes, in pairs.
 //! 5. `bloomproof-bench-probe runner`: the whole suite through `bloomproof adapter`
 //!    (release build), and the runner process's own CPU time per request sent.
+//! 6. The suite through the Python and JavaScript adapters beside each
+//!    implementation's own replay of the same requests in one process: the harness's
+//!    share (`bench/harness.rs`).
 //!
 //! Goals are checked here, never in tests: timings vary from machine to machine.
+
+mod harness;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,7 +45,7 @@ const VARIANTS: [&str; 4] = [
     "k8_item64_seed16",
 ];
 /// Batch sizes of the batch benchmark (`bloomproof_bench::BATCH_SIZES`).
-const BATCH_SIZES: [usize; 3] = [256, 4096, 65536];
+const BATCH_SIZES: [usize; 6] = [32, 64, 128, 256, 4096, 65536];
 /// The JavaScript implementation the ratio is taken against.
 const JS_MODULE: &str = "implementations/js/fnv1a_utf16_v1.mjs";
 /// The goal of `conformance_suite_ms`: the fastest run, in milliseconds (issue 28: 50 ms
@@ -200,6 +205,14 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
         if quick { "3" } else { "7" },
         &binary.to_string_lossy(),
     ])?;
+    let shares: Vec<_> = harness::HARNESSED
+        .iter()
+        .map(|subject| {
+            let measured =
+                harness::measure(&root, &binary, &target, subject, if quick { 3 } else { 7 });
+            (subject.name, measured)
+        })
+        .collect();
 
     let estimates = Estimates {
         dir: target.join("criterion"),
@@ -208,11 +221,18 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
     report.machine(&root);
     report.doc_lookup(&estimates)?;
     report.doc_build(&estimates)?;
-    report.batch(&estimates)?;
+    let parallel_min = snapshot
+        .get("batch_parallel_min")
+        .and_then(|value| value.parse().ok())
+        .ok_or("probe printed no batch_parallel_min")?;
+    report.batch(&estimates, parallel_min)?;
     report.fnv(&estimates, &fnv, js)?;
     report.suite(&suite)?;
     report.seed_python(seed);
     report.runner(&runner)?;
+    for (name, share) in shares {
+        report.harness_share(name, share);
+    }
     report.snapshot(&snapshot)?;
     let rendered = report.render();
     let load_at_end = load_average();
@@ -612,7 +632,8 @@ impl Report {
         Ok(())
     }
 
-    fn batch(&mut self, estimates: &Estimates) -> Result<(), String> {
+    fn batch(&mut self, estimates: &Estimates, parallel_min: usize) -> Result<(), String> {
+        let mut all_cores = Vec::new();
         for len in BATCH_SIZES {
             let batch = estimates.median_ns("batch_lookup", &format!("batch_{len}"))?;
             let parallel = estimates.median_ns("batch_lookup", &format!("parallel_{len}"))?;
@@ -626,20 +647,70 @@ impl Report {
                     one / 1e6
                 ),
             );
-            // Every size has the goal: issue 28 adds the 256-query batch.
+            // The goal from `BATCH_PARALLEL_MIN` up (issue 28 adds the 256-query batch);
+            // below it `lookup_batch` is the one-core path, reported.
             let name = if len == 4096 {
                 "batch_lookup_parallel_speedup".to_string()
             } else {
                 format!("batch_lookup_parallel_speedup.q{len}")
             };
-            self.ratio(name, one / batch, Goal::AtLeast(BATCH_SPEEDUP_MIN));
+            let goal = if len >= parallel_min {
+                Goal::AtLeast(BATCH_SPEEDUP_MIN)
+            } else {
+                Goal::None
+            };
+            self.ratio(name, one / batch, goal);
             self.ratio(
                 format!("batch_lookup_all_cores_speedup.q{len}"),
                 one / parallel,
                 Goal::None,
             );
+            all_cores.push((len, one / parallel));
         }
+        self.batch_threshold(parallel_min, &all_cores);
         Ok(())
+    }
+
+    /// `BATCH_PARALLEL_MIN` against the break-even measured: the smallest batch size
+    /// from which all cores beat one core at every size measured. The goal: the
+    /// threshold at that size or at most one doubling above it (`BATCH_SIZES` double
+    /// up to 256), so that no measured batch stays on one core where all cores pay and
+    /// none goes to all cores where one core is cheaper.
+    fn batch_threshold(&mut self, parallel_min: usize, all_cores: &[(usize, f64)]) {
+        let break_even = all_cores
+            .iter()
+            .enumerate()
+            .find(|(at, _)| all_cores[*at..].iter().all(|(_, speedup)| *speedup > 1.0))
+            .map(|(_, (len, _))| *len);
+        let measured: Vec<String> = all_cores
+            .iter()
+            .filter(|(len, _)| *len <= parallel_min.max(256))
+            .map(|(len, speedup)| format!("q{len} {speedup:.2}"))
+            .collect();
+        let (found, verdict) = match break_even {
+            Some(len) => (
+                format!("all cores faster than one core from q{len} up"),
+                if len <= parallel_min && parallel_min <= 2 * len {
+                    "PASS"
+                } else {
+                    "MISS"
+                },
+            ),
+            None => (
+                "all cores never faster than one core at every larger size".to_string(),
+                "MISS",
+            ),
+        };
+        self.lines.push(Line {
+            name: "batch_parallel_min".to_string(),
+            value: format!(
+                "{parallel_min} queries (`BATCH_PARALLEL_MIN`); measured: {found} (one core / all cores: {})",
+                measured.join(", ")
+            ),
+            goal: "goal: the break-even measured, or one doubling above it".to_string(),
+            verdict,
+            raw: false,
+        });
     }
 
     fn fnv(
@@ -775,11 +846,14 @@ impl Report {
         let requests = number(runner, "runner_requests")?;
         let runs = number(runner, "runner_runs")?;
         let in_process = number(runner, "in_process_cpu_ms_min")?;
+        let kernel = number(runner, "runner_system_share_median")
+            .map(|share| format!(", {:.0} % of it kernel time (median)", share * 100.0))
+            .unwrap_or_default();
         self.lines.push(Line {
             name: "runner_cpu_per_request".to_string(),
             value: format!(
                 "{min:.2} us least, {median:.2} us median of {runs} runs of {requests} requests \
-                 through `bloomproof adapter` (the runner process's CPU, every thread; the \
+                 through `bloomproof adapter` (the runner process's CPU, every thread{kernel}; the \
                  same suite in process: {in_process:.1} ms CPU)"
             ),
             goal: format!("goal <= {RUNNER_US_MAX} us"),
@@ -799,6 +873,49 @@ impl Report {
             );
         }
         Ok(())
+    }
+
+    /// The suite through `name`'s adapter beside its own replay (`harness.rs`).
+    fn harness_share(&mut self, name: &str, share: Result<harness::Share, String>) {
+        let share = match share {
+            Err(why) => {
+                self.lines.push(Line {
+                    name: format!("{name}_harness_share"),
+                    value: format!("skipped ({why})"),
+                    goal: String::new(),
+                    verdict: "",
+                    raw: true,
+                });
+                return;
+            }
+            Ok(share) => share,
+        };
+        self.figure(
+            format!("{name}_through_adapter"),
+            format!(
+                "{:.1} ms through the adapter (`bloomproof conformance --impl`, the protocol checks, whole process), \
+                 {:.1} ms in its own process ({:.1} ms CPU: the adapter's line handler on the {} recorded requests, \
+                 {} answers checked), medians of {} pairs",
+                share.through_adapter_s * 1e3,
+                share.replay_ms,
+                share.replay_cpu_ms,
+                share.requests,
+                share.answers,
+                share.runs,
+            ),
+        );
+        self.ratio(
+            format!("{name}_harness_share"),
+            share.share,
+            Goal::AtMost(harness::HARNESS_SHARE_MAX),
+        );
+        self.figure(
+            format!("{name}_adapter_protocol_checks"),
+            format!(
+                "{:.1} ms, whole process (counted apart: each case a fresh adapter process)",
+                share.wire_s * 1e3
+            ),
+        );
     }
 
     fn snapshot(&mut self, snapshot: &BTreeMap<String, String>) -> Result<(), String> {
@@ -913,8 +1030,81 @@ mod tests {
             assert!(line.value.contains("2325 requests"), "{}", line.value);
             assert_eq!(line.goal, "goal <= 10 us");
         }
+        let mut with_kernel = probe("46.1");
+        with_kernel.insert("runner_system_share_median".into(), "0.237".into());
+        let mut report = Report::default();
+        report.runner(&with_kernel).unwrap();
+        assert!(
+            report.lines[0].value.contains("24 % of it kernel time"),
+            "{}",
+            report.lines[0].value
+        );
         let mut report = Report::default();
         assert!(report.runner(&key_values("runner_runs=7\n")).is_err());
+    }
+
+    #[test]
+    fn the_harness_share_line_holds_its_goal() {
+        let share = |share: f64| harness::Share {
+            requests: 12521,
+            answers: 12521,
+            through_adapter_s: 2.5,
+            replay_ms: 2500.0 * (1.0 - share),
+            replay_cpu_ms: 1000.0,
+            share,
+            runs: 7,
+            wire_s: 3.0,
+        };
+        for (value, verdict) in [(0.49, "PASS"), (0.5, "PASS"), (0.51, "MISS")] {
+            let mut report = Report::default();
+            report.harness_share("python", Ok(share(value)));
+            let names: Vec<&str> = report.lines.iter().map(|l| l.name.as_str()).collect();
+            assert_eq!(
+                names,
+                [
+                    "python_through_adapter",
+                    "python_harness_share",
+                    "python_adapter_protocol_checks"
+                ]
+            );
+            let line = &report.lines[1];
+            assert_eq!((line.goal.as_str(), line.verdict), ("goal <= 0.5", verdict));
+            assert!(
+                report.lines[0].value.contains("12521 recorded requests"),
+                "{}",
+                report.lines[0].value
+            );
+        }
+        let mut report = Report::default();
+        report.harness_share("js", Err("node missing".into()));
+        assert_eq!(report.lines[0].name, "js_harness_share");
+        assert!(report.lines[0].value.contains("skipped (node missing)"));
+    }
+
+    #[test]
+    fn the_batch_threshold_is_held_to_the_break_even_measured() {
+        let verdict = |parallel_min: usize, speedups: [f64; 5]| {
+            let sizes = [32, 64, 128, 256, 4096];
+            let all_cores: Vec<(usize, f64)> = sizes.into_iter().zip(speedups).collect();
+            let mut report = Report::default();
+            report.batch_threshold(parallel_min, &all_cores);
+            let line = &report.lines[0];
+            assert_eq!(line.name, "batch_parallel_min");
+            (line.verdict, line.value.clone())
+        };
+        // All cores pay from 64 up: 64 and 128 meet the goal, 32 and 256 do not.
+        let pays_from_64 = [0.8, 1.1, 1.3, 1.5, 1.8];
+        for (parallel_min, expected) in [(32, "MISS"), (64, "PASS"), (128, "PASS"), (256, "MISS")] {
+            let (got, value) = verdict(parallel_min, pays_from_64);
+            assert_eq!(got, expected, "{parallel_min}: {value}");
+            assert!(value.contains("from q64 up"), "{value}");
+        }
+        // A dip below 1 at 128 moves the break-even to 256.
+        let (got, value) = verdict(256, [1.1, 1.2, 0.9, 1.4, 1.8]);
+        assert_eq!(got, "PASS", "{value}");
+        assert!(value.contains("from q256 up"), "{value}");
+        // Never paying at the largest size: no break-even.
+        assert_eq!(verdict(256, [0.5, 0.6, 0.7, 0.8, 0.9]).0, "MISS");
     }
 
     #[test]

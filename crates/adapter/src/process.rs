@@ -853,18 +853,14 @@ enum Pending {
 /// malformed.
 fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
     // A key given twice is malformed (spec/ADAPTER.md), as in a request: serde_json
-    // alone would keep the last value.
-    match crate::scan::check(text, usize::MAX) {
-        Ok(()) => {}
+    // alone would keep the last value. One pass reads the line and checks its keys.
+    let mut response: Map<String, Value> = match crate::scan::read(text) {
+        Ok(Value::Object(object)) => object,
+        Ok(_) => return Err("not a JSON object".into()),
         Err(crate::scan::ScanError::Syntax(err)) => return Err(format!("not JSON ({err})")),
         Err(
             crate::scan::ScanError::Refused(why) | crate::scan::ScanError::RefusedWithId(why, _),
         ) => return Err(why.replacen("in the request", "in the response", 1)),
-    }
-    let mut response: Map<String, Value> = match serde_json::from_str(text) {
-        Ok(Value::Object(object)) => object,
-        Ok(_) => return Err("not a JSON object".into()),
-        Err(err) => return Err(format!("not JSON ({err})")),
     };
     if response.get("id") != Some(&json!(id)) {
         let got = response

@@ -94,30 +94,35 @@ impl State {
 
     /// Where the pass stands: `the request`, `script[3].document`, ...
     fn place(&self) -> String {
-        if self.path.is_empty() {
-            return "the top level".into();
-        }
-        let mut out = String::new();
-        for segment in &self.path {
-            match segment {
-                Segment::Index(i) => out.push_str(&format!("[{i}]")),
-                Segment::Key(key) => {
-                    let plain = !key.is_empty()
-                        && key.len() <= quote::QUOTE_MAX
-                        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    if plain {
-                        out.push_str(key);
-                    } else {
-                        out.push_str(&quote::prefix(key));
-                    }
+        place_of(&self.path)
+    }
+}
+
+/// `path` as a message names it: `the top level`, `script[3].document`, ...
+fn place_of(path: &[Segment]) -> String {
+    if path.is_empty() {
+        return "the top level".into();
+    }
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            Segment::Key(key) => {
+                let plain = !key.is_empty()
+                    && key.len() <= quote::QUOTE_MAX
+                    && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                if plain {
+                    out.push_str(key);
+                } else {
+                    out.push_str(&quote::prefix(key));
                 }
             }
         }
-        out
     }
+    out
 }
 
 struct Node<'s> {
@@ -194,14 +199,7 @@ impl<'de> Visitor<'de> for Node<'_> {
         while let Some(key) = map.next_key::<String>()? {
             self.state.count()?;
             if keys.contains(&key) {
-                let why = format!(
-                    "duplicate key {} in {}",
-                    quote::prefix(&key),
-                    match self.state.place().as_str() {
-                        "the top level" => "the request".to_string(),
-                        place => format!("`{place}`"),
-                    }
-                );
+                let why = duplicate_key(&key, &self.state.place());
                 self.state.duplicate = true;
                 return Err(self.state.refuse(why));
             }
@@ -215,6 +213,141 @@ impl<'de> Visitor<'de> for Node<'_> {
             keys.insert(key);
         }
         Ok(())
+    }
+}
+
+/// The message of a duplicate `key` in the object at `place` ([`place_of`]).
+fn duplicate_key(key: &str, place: &str) -> String {
+    format!(
+        "duplicate key {} in {}",
+        quote::prefix(key),
+        match place {
+            "the top level" => "the request".to_string(),
+            place => format!("`{place}`"),
+        }
+    )
+}
+
+/// Reads `line` into a value in one pass, refusing a duplicate key in any object as
+/// [`check`] does, with the same messages: `check` with no limit on the number of
+/// values, then `serde_json::from_str`, in one pass instead of two. For the runner's
+/// reading of answers, which needs the tree anyway.
+pub fn read(line: &str) -> Result<serde_json::Value, ScanError> {
+    let mut state = Reading {
+        duplicate: None,
+        path: Vec::new(),
+    };
+    let mut reader = serde_json::Deserializer::from_str(line);
+    let result = Builder { state: &mut state }
+        .deserialize(&mut reader)
+        .and_then(|value| reader.end().map(|()| value));
+    match (result, state.duplicate) {
+        (Ok(value), _) => Ok(value),
+        (Err(_), Some(key)) => {
+            // The segments were pushed from the innermost object outwards.
+            state.path.reverse();
+            Err(ScanError::Refused(duplicate_key(
+                &key,
+                &place_of(&state.path),
+            )))
+        }
+        (Err(err), None) => Err(ScanError::Syntax(err.to_string())),
+    }
+}
+
+/// What [`read`] found: the duplicate key, and the path to its object, pushed as the
+/// error unwinds (nothing is kept on the way down).
+struct Reading {
+    duplicate: Option<String>,
+    path: Vec<Segment>,
+}
+
+struct Builder<'s> {
+    state: &'s mut Reading,
+}
+
+impl<'de> DeserializeSeed<'de> for Builder<'_> {
+    type Value = serde_json::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Builder<'_> {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(b.into())
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(n.into())
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(n.into())
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        // As serde_json's own `Value` reads it (JSON has no NaN or infinity).
+        Ok(serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, Into::into))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(text.into())
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Self::Value, E> {
+        Ok(text.into())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        loop {
+            let index = items.len();
+            match seq.next_element_seed(Builder {
+                state: &mut *self.state,
+            }) {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => return Ok(items.into()),
+                Err(err) => {
+                    self.state.path.push(Segment::Index(index));
+                    return Err(err);
+                }
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                let error = de::Error::custom(format!("duplicate key {}", quote::prefix(&key)));
+                self.state.duplicate = Some(key);
+                return Err(error);
+            }
+            match map.next_value_seed(Builder {
+                state: &mut *self.state,
+            }) {
+                Ok(value) => {
+                    object.insert(key, value);
+                }
+                Err(err) => {
+                    self.state.path.push(Segment::Key(key));
+                    return Err(err);
+                }
+            }
+        }
+        Ok(object.into())
     }
 }
 
@@ -270,6 +403,58 @@ mod tests {
             Err(ScanError::Refused(why)) => why,
             other => format!("{other:?}"),
         }
+    }
+
+    /// `read` against the two passes it replaces: `check` (no limit on values) then
+    /// `serde_json::from_str`.
+    fn two_passes(line: &str) -> Result<serde_json::Value, String> {
+        match check(line, usize::MAX) {
+            Ok(()) => serde_json::from_str(line).map_err(|err| format!("syntax {err}")),
+            Err(ScanError::Syntax(err)) => Err(format!("syntax {err}")),
+            Err(ScanError::Refused(why) | ScanError::RefusedWithId(why, _)) => {
+                Err(format!("refused {why}"))
+            }
+        }
+    }
+
+    fn one_pass(line: &str) -> Result<serde_json::Value, String> {
+        read(line).map_err(|err| match err {
+            ScanError::Syntax(err) => format!("syntax {err}"),
+            ScanError::Refused(why) | ScanError::RefusedWithId(why, _) => format!("refused {why}"),
+        })
+    }
+
+    #[test]
+    fn read_is_check_then_from_str_in_one_pass() {
+        let lines = [
+            r#"{"id":1,"result":{"positions":[1,2,3]}}"#,
+            r#"{"id":1,"m":1,"m":2}"#,
+            r#"{"id":7,"id":8}"#,
+            r#"{"script":[{"op":"a"},{"op":"import","document":{"v":1,"v":2}}]}"#,
+            r#"{"a b":{"x":1,"x":1}}"#,
+            r#"{"a":{"m":1},"b":{"m":1},"m":[{"m":1},{"m":2}]}"#,
+            r#"[[0,[1,{"k":{"k":1,"j":[{"q":1,"q":2}]}}]]]"#,
+            r#"{"m":1,"m":}"#,
+            r#"{"x":[1,2,{"y":true,"y":false}],"z":null}"#,
+            r#"{"f":-0.5,"e":1e300,"i":-9223372036854775808,"u":18446744073709551615,"s":"\u00e9\ud83d\ude00\"","t":true,"n":null}"#,
+            r#"{"big":1e400}"#,
+            r#"{"id":1,"result":{}} x"#,
+            r#"{"id":1,"result":{}}  "#,
+            r#"{"a":"#,
+            "1 2",
+            "",
+            r#"{"\u0061":1,"a":2}"#,
+            r#"{"k":"\ud800"}"#,
+        ];
+        for line in lines {
+            assert_eq!(one_pass(line), two_passes(line), "{line}");
+        }
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(one_pass(&deep), two_passes(&deep));
+        assert_eq!(
+            one_pass(r#"{"script":[{"op":"a"},{"op":"import","document":{"v":1,"v":2}}]}"#),
+            Err("refused duplicate key \"v\" in `script[1].document`".to_string())
+        );
     }
 
     #[test]

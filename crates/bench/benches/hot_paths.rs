@@ -6,10 +6,11 @@
 //!   lookups per iteration; the floors run the block function alone on the same
 //!   messages, pre-framed and pre-padded.
 //! * `doc_build/{max_snapshot,floor}`: the 64-record maximum snapshot.
-//! * `batch_lookup/{batch,parallel,one_core}_<n>`: batches of 256, 4096 and 65536
-//!   queries (half members) against the maximum snapshot: `lookup_batch` (on all cores
-//!   from `BATCH_PARALLEL_MIN` queries), `lookup_batch_parallel` (always on all cores)
-//!   and `lookup_batch_sequential`.
+//! * `batch_lookup/{batch,parallel,one_core}_<n>`: batches of 32, 64, 128, 256, 4096
+//!   and 65536 queries (half members) against the maximum snapshot: `lookup_batch` (on
+//!   all cores from `BATCH_PARALLEL_MIN` queries), `lookup_batch_parallel` (always on
+//!   all cores) and `lookup_batch_sequential`. The sizes below 256 show where all cores
+//!   stop paying (`batch_parallel_min` in `cargo xtask bench`).
 //! * `fnv/{positions,floor,floor_chained}_256`: 64 strings of 256 code units per iteration.
 #![allow(
     clippy::unwrap_used,

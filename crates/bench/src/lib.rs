@@ -177,8 +177,9 @@ pub fn non_member_padded_blocks(
     messages
 }
 
-/// Batch sizes of the batch benchmark.
-pub const BATCH_SIZES: [usize; 3] = [256, 4096, 65536];
+/// Batch sizes of the batch benchmark: doubling up to 256 (where all cores start to pay
+/// against one core: `BATCH_PARALLEL_MIN`), then two large ones.
+pub const BATCH_SIZES: [usize; 6] = [32, 64, 128, 256, 4096, 65536];
 
 /// `len` queries against the maximum snapshot: `len / 2` pseudo-random 64-byte
 /// non-members, then the 64 records over and over up to `len` (the costly queries,

@@ -731,26 +731,36 @@ def _dumps(obj):
     return json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 
 
+def answer(raw):
+    """The response line (without its newline) to one request line `raw` (bytes, its
+    newline dropped or not), or None for a blank line, which carries no request: what
+    main() writes for it."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        # One bad byte ends neither the adapter nor the exchange: answered, next line served.
+        response = {"id": None, "error": _error("bad_request", f"the request line is not UTF-8 (invalid byte at offset {e.start})")}
+    else:
+        if not line.strip():
+            return None
+        response = respond(line)
+    try:
+        text = _dumps(response)
+    except (TypeError, ValueError) as e:  # a result that is not JSON: never die on it
+        text = _dumps({"id": response.get("id"), "error": _error("internal", f"unserialisable result: {e}")})
+    if len(text) > RESPONSE_MAX:  # ASCII only (ensure_ascii): characters are bytes
+        text = _dumps({"id": response.get("id"), "error": _error(
+            "bad_request", f"the answer would be a {len(text)}-byte line: a response line has at most "
+                           f"{RESPONSE_MAX} bytes (1 MiB); ask for less at a time")})
+    return text
+
+
 def main():
     out = sys.stdout
     for raw in sys.stdin.buffer:
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            # One bad byte ends neither the adapter nor the exchange: answered, next line served.
-            response = {"id": None, "error": _error("bad_request", f"the request line is not UTF-8 (invalid byte at offset {e.start})")}
-        else:
-            if not line.strip():
-                continue
-            response = respond(line)
-        try:
-            text = _dumps(response)
-        except (TypeError, ValueError) as e:  # a result that is not JSON: never die on it
-            text = _dumps({"id": response.get("id"), "error": _error("internal", f"unserialisable result: {e}")})
-        if len(text) > RESPONSE_MAX:  # ASCII only (ensure_ascii): characters are bytes
-            text = _dumps({"id": response.get("id"), "error": _error(
-                "bad_request", f"the answer would be a {len(text)}-byte line: a response line has at most "
-                               f"{RESPONSE_MAX} bytes (1 MiB); ask for less at a time")})
+        text = answer(raw)
+        if text is None:
+            continue
         out.write(text + "\n")
         out.flush()
 

@@ -6,7 +6,8 @@
 //!   (`bloomproof_conformance::load` + `run`) RUNS times (default 5) in this process,
 //!   and prints the fastest and the median wall time and the process's peak resident
 //!   memory (`VmHWM`) before and after.
-//! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m.
+//! * `snapshot`: the bytes a snapshot holds beyond its documents, for several m, and
+//!   `BATCH_PARALLEL_MIN` (for the batch threshold's goal).
 //! * `runner SPEC_DIR RUNS BLOOMPROOF`: the runner's own cost per request. Runs the
 //!   suite's protocol checks RUNS times through one `BLOOMPROOF adapter` (a
 //!   subprocess, started again only if it ends), and prints this process's CPU time
@@ -18,7 +19,8 @@
 //!   each start included. The adapter protocol's own checks (`adapter-protocol.json`),
 //!   which start a fresh adapter for each case, are timed apart, per case (`wire_`
 //!   keys): their cost is mostly starting processes. The same suite in process
-//!   (`Subjects::rust`) is timed the same way beside it.
+//!   (`Subjects::rust`) is timed the same way beside it. The system's share of the
+//!   runner's CPU (kernel time, from `/proc/self/stat`) is printed beside it.
 //! * `runner-once SPEC_DIR BLOOMPROOF`: one run of the protocol checks through the
 //!   adapter alone, for a profiler.
 //! * `fnv-input PATH`: writes the fnv benchmark strings and their Rust answers as
@@ -114,6 +116,16 @@ fn process_cpu_ns() -> f64 {
     now.tv_sec as f64 * 1e9 + now.tv_nsec as f64
 }
 
+/// User and system CPU time of this process so far (every thread), in clock ticks
+/// (`/proc/self/stat`, fields 14 and 15), where `/proc` tells them.
+fn user_and_system_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's closing parenthesis, from field 3 (the state).
+    let (_, after) = stat.rsplit_once(')')?;
+    let mut fields = after.split_whitespace().skip(11);
+    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+}
+
 /// Loads the spec; a spec that does not load is an error naming every problem.
 fn load_spec(spec_dir: &Path) -> Result<bloomproof_conformance::Spec, String> {
     bloomproof_conformance::load(spec_dir).map_err(|errors| {
@@ -150,12 +162,13 @@ fn count_requests(log: &Path) -> Result<usize, String> {
 }
 
 /// One run of the suite's protocol checks (every check but the adapter protocol's
-/// own) through one adapter: this process's CPU nanoseconds during it, and the
-/// requests it sent.
+/// own) through one adapter: this process's CPU nanoseconds during it, the requests
+/// it sent, and the system's share of that CPU time (kernel time: system calls,
+/// wake-ups), where `/proc` tells it.
 fn adapter_run(
     spec: &bloomproof_conformance::Spec,
     bloomproof: &Path,
-) -> Result<(f64, usize), String> {
+) -> Result<(f64, usize, Option<f64>), String> {
     let log = request_log();
     let _ = std::fs::remove_file(&log);
     let command = counted_adapter(bloomproof, &log);
@@ -164,9 +177,18 @@ fn adapter_run(
         ..spec.clone()
     };
     let mut subjects = Subjects::adapter(&command, std::time::Duration::from_secs(60))?;
+    let ticks_before = user_and_system_ticks();
     let started = process_cpu_ns();
     let report = bloomproof_conformance::run::run(&protocols_only, &mut subjects, None);
     let cpu = process_cpu_ns() - started;
+    let system_share = match (ticks_before, user_and_system_ticks()) {
+        (Some((user0, system0)), Some((user1, system1))) => {
+            let system = system1.saturating_sub(system0);
+            let all = system + user1.saturating_sub(user0);
+            (all > 0).then(|| system as f64 / all as f64)
+        }
+        _ => None,
+    };
     // Ends the adapter (and tee) before the log is read.
     drop(subjects);
     if report.failed > 0 || report.passed == 0 {
@@ -179,7 +201,7 @@ fn adapter_run(
     if requests == 0 {
         return Err("the run through the adapter sent no requests".into());
     }
-    Ok((cpu, requests))
+    Ok((cpu, requests, system_share))
 }
 
 /// The adapter protocol's own checks through the adapter (a fresh process per case):
@@ -220,6 +242,7 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
     let spec = load_spec(spec_dir)?;
     let (mut per_request, mut in_process, mut requests) = (Vec::new(), Vec::new(), 0);
     let (mut wire_per_case, mut wire_cases, mut wire_lines) = (Vec::new(), 0, 0);
+    let mut system_shares = Vec::new();
     for _ in 0..runs.max(1) {
         let started = process_cpu_ns();
         let report = bloomproof_conformance::run::run(&spec, &mut Subjects::rust(), None);
@@ -227,8 +250,9 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
         if report.failed > 0 || report.passed == 0 {
             return Err(format!("the suite failed:\n{}", report.render_text()));
         }
-        let (cpu, sent) = adapter_run(&spec, bloomproof)?;
+        let (cpu, sent, system_share) = adapter_run(&spec, bloomproof)?;
         requests = sent;
+        system_shares.extend(system_share);
         per_request.push(cpu / 1e3 / sent as f64);
         let (cpu, cases, lines) = wire_run(&spec, bloomproof)?;
         (wire_cases, wire_lines) = (cases, lines);
@@ -246,6 +270,14 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
         per_request[per_request.len() / 2]
     );
     let _ = writeln!(out, "in_process_cpu_ms_min={:.3}", in_process[0]);
+    if !system_shares.is_empty() {
+        system_shares.sort_by(f64::total_cmp);
+        let _ = writeln!(
+            out,
+            "runner_system_share_median={:.3}",
+            system_shares[system_shares.len() / 2]
+        );
+    }
     let _ = writeln!(out, "wire_cases={wire_cases}");
     let _ = writeln!(out, "wire_lines={wire_lines}");
     let _ = writeln!(
@@ -259,11 +291,15 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
 /// One run through the adapter alone, for a profiler (`valgrind --tool=callgrind`).
 fn runner_once(spec_dir: &Path, bloomproof: &Path) -> Result<String, String> {
     let spec = load_spec(spec_dir)?;
-    let (cpu, requests) = adapter_run(&spec, bloomproof)?;
-    Ok(format!(
+    let (cpu, requests, system_share) = adapter_run(&spec, bloomproof)?;
+    let mut out = format!(
         "runner_requests={requests}\nrunner_cpu_us_per_request={:.3}\n",
         cpu / 1e3 / requests as f64
-    ))
+    );
+    if let Some(share) = system_share {
+        let _ = writeln!(out, "runner_system_share={share:.3}");
+    }
+    Ok(out)
 }
 
 fn snapshot() -> Result<String, String> {
@@ -271,6 +307,11 @@ fn snapshot() -> Result<String, String> {
     let fixed = size_of::<DocumentPrefilter>() - size_of::<Documents>();
     let _ = writeln!(out, "size_of_snapshot={}", size_of::<DocumentPrefilter>());
     let _ = writeln!(out, "size_of_documents={}", size_of::<Documents>());
+    let _ = writeln!(
+        out,
+        "batch_parallel_min={}",
+        bloomproof_filter::BATCH_PARALLEL_MIN
+    );
     for m in [8u64, 16, 64, 65, 128, 256, 512] {
         let records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 64]).collect();
         let snapshot =

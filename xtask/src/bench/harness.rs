@@ -1,0 +1,172 @@
+//! The harness's share of the suite through the Python and JavaScript adapters
+//! (`python_harness_share`, `js_harness_share`; issue 28 item 2).
+//!
+//! For each implementation: one run of the suite's protocol checks (every check but
+//! the adapter protocol's own: filter `-v1/`) through its adapter with a `tee` on each
+//! side records every request line the runner sent and every answer line; then, in
+//! pairs, the same run through the adapter alone (`bloomproof conformance --impl`,
+//! release, the whole process's wall time) and the implementation's own replay of the
+//! recorded requests in one process (`crates/bench/python/adapter_replay.py`,
+//! `crates/bench/js/adapter_replay.mjs`: the adapter's own line handler, no pipe, each
+//! answer checked against the recorded one), each pair's share
+//! `1 - replay / through the adapter`. The adapter protocol's own checks (each case a
+//! fresh adapter process) are timed apart, as whole processes.
+
+use super::{median, run_output, timed};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// The goal of every harness share: at most half of the wall time through the adapter
+/// is the harness's (issue 28 item 2).
+pub const HARNESS_SHARE_MAX: f64 = 0.5;
+
+/// The seed of the generated checks' inputs in every run here, so that each run sends
+/// the requests recorded.
+const SEED: &str = "1";
+/// The filter of the protocol checks (both protocols' names end in `-v1`); the adapter
+/// protocol's own checks are named `adapter-protocol/...`.
+const PROTOCOL_CHECKS: &str = "-v1/";
+const WIRE_CHECKS: &str = "adapter-protocol/";
+
+/// An implementation measured behind its adapter.
+pub struct Harnessed {
+    /// The figure's prefix: `python`, `js`.
+    pub name: &'static str,
+    /// The adapter's command, run by `sh` from the repository's root.
+    pub adapter: &'static str,
+    /// The replay's program and the arguments before the two files.
+    pub replay: &'static [&'static str],
+}
+
+/// The implementations measured.
+pub const HARNESSED: [Harnessed; 2] = [
+    Harnessed {
+        name: "python",
+        adapter: "python3 implementations/python/bloomproof_py/adapter.py",
+        replay: &["python3", "crates/bench/python/adapter_replay.py"],
+    },
+    Harnessed {
+        name: "js",
+        adapter: "node implementations/js/adapter.mjs",
+        replay: &[
+            "node",
+            "crates/bench/js/adapter_replay.mjs",
+            "implementations/js/adapter.mjs",
+        ],
+    },
+];
+
+/// What one implementation measured: medians over the pairs.
+pub struct Share {
+    /// Request lines the runner sent in the recorded run, answers received.
+    pub requests: usize,
+    pub answers: usize,
+    /// Seconds of the whole `bloomproof conformance --impl` process (protocol checks).
+    pub through_adapter_s: f64,
+    /// Milliseconds of the replay's handler calls, wall and CPU.
+    pub replay_ms: f64,
+    pub replay_cpu_ms: f64,
+    /// The median of the pairs' shares.
+    pub share: f64,
+    /// Pairs taken.
+    pub runs: usize,
+    /// Seconds of the whole process running the adapter protocol's own checks.
+    pub wire_s: f64,
+}
+
+/// Quotes `text` for `sh`.
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// `bloomproof conformance` through `adapter` on the checks `filter` selects.
+fn conformance(root: &Path, binary: &Path, adapter: &str, filter: &str) -> Command {
+    let mut command = Command::new(binary);
+    command
+        .args(["conformance", "--spec", "spec", "--seed", SEED, "--impl"])
+        .arg(adapter)
+        .args(["--", filter])
+        .current_dir(root);
+    command
+}
+
+/// Measures `subject`: one recorded run, then `runs` pairs.
+pub fn measure(
+    root: &Path,
+    binary: &Path,
+    target: &Path,
+    subject: &Harnessed,
+    runs: usize,
+) -> Result<Share, String> {
+    let dir = target.join("bench");
+    std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let requests = dir.join(format!("{}_requests.jsonl", subject.name));
+    let answers = dir.join(format!("{}_answers.jsonl", subject.name));
+    for log in [&requests, &answers] {
+        let _ = std::fs::remove_file(log);
+    }
+    // `tee -a`: a restarted adapter's lines add to the logs.
+    let recorded = format!(
+        "tee -a {} | {} | tee -a {}",
+        sh_quote(&requests.to_string_lossy()),
+        subject.adapter,
+        sh_quote(&answers.to_string_lossy())
+    );
+    println!(
+        "==> {} conformance through {} ({PROTOCOL_CHECKS}), recorded, then {runs} pairs with its replay",
+        binary.display(),
+        subject.adapter
+    );
+    timed(
+        &mut conformance(root, binary, &recorded, PROTOCOL_CHECKS),
+        None,
+    )?;
+    let replay = || {
+        let mut command = Command::new(subject.replay[0]);
+        command
+            .args(&subject.replay[1..])
+            .arg(&requests)
+            .arg(&answers)
+            .current_dir(root);
+        command
+    };
+    // One replay before the pairs: it checks every answer, and warms the caches as the
+    // recorded run warmed the adapter's.
+    let first = super::key_values(&run_output(&mut replay())?);
+    let count = |key: &str| -> Result<usize, String> {
+        first
+            .get(key)
+            .and_then(|value| value.parse().ok())
+            .ok_or_else(|| format!("the replay printed no {key}"))
+    };
+    let (sent, answered) = (count("replay_requests")?, count("replay_answers")?);
+    let (mut walls, mut replays, mut cpus, mut shares) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs.max(1) {
+        let wall = timed(
+            &mut conformance(root, binary, subject.adapter, PROTOCOL_CHECKS),
+            None,
+        )?;
+        let replayed: BTreeMap<String, String> = super::key_values(&run_output(&mut replay())?);
+        let ms = super::number(&replayed, "replay_ms")?;
+        cpus.push(super::number(&replayed, "replay_cpu_ms")?);
+        shares.push(1.0 - ms / 1e3 / wall);
+        walls.push(wall);
+        replays.push(ms);
+    }
+    let wire_s = timed(
+        &mut conformance(root, binary, subject.adapter, WIRE_CHECKS),
+        None,
+    )?;
+    Ok(Share {
+        requests: sent,
+        answers: answered,
+        through_adapter_s: median(&mut walls),
+        replay_ms: median(&mut replays),
+        replay_cpu_ms: median(&mut cpus),
+        share: median(&mut shares),
+        runs: shares.len(),
+        wire_s,
+    })
+}
