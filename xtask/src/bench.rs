@@ -197,7 +197,7 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
     let fnv_input = target.join("bench").join("fnv_input.json");
     let fnv = probe(&["fnv-input", &fnv_input.to_string_lossy()])?;
     let js = node_timing(&root, &fnv_input, quick);
-    let binary = build_release(&root, &target)?;
+    let binary = crate::process::build_bloomproof(&root, true)?;
     let seed = seed_python_vs_conformance(&root, &binary, &target, if quick { 5 } else { 15 });
     let runner = probe(&[
         "runner",
@@ -403,17 +403,6 @@ fn timed(command: &mut Command, expect: Option<&str>) -> Result<f64, String> {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
-/// Builds `bloomproof` in release; returns the binary's path.
-fn build_release(root: &Path, target: &Path) -> Result<PathBuf, String> {
-    println!("==> cargo build --release -p bloomproof");
-    run_status(
-        Command::new("cargo")
-            .args(["build", "-q", "--release", "--locked", "-p", "bloomproof"])
-            .current_dir(root),
-    )?;
-    Ok(target.join("release").join("bloomproof"))
 }
 
 /// The seed's Python self-check against `bloomproof conformance` (release build), as
