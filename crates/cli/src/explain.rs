@@ -15,10 +15,10 @@ use std::fmt::Write as _;
 #[derive(Subcommand)]
 pub enum Target {
     /// SHA-256 over the length-framed message, positions digest mod m.
-    #[command(name = "doc-membership-v1")]
+    #[command(name = doc::NAME)]
     Doc(DocArgs),
     /// FNV-1a over UTF-16 code units, positions (h1 + i*h2) mod m.
-    #[command(name = "fnv1a-utf16-v1")]
+    #[command(name = fnv::NAME)]
     Fnv(FnvArgs),
 }
 

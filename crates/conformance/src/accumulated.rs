@@ -16,7 +16,6 @@
 //! bounded by [`COUNT_MAX`]).
 
 use crate::report::{CheckOutcome, Failure, Figures};
-use crate::subject::{DocCall, DocReply, DocSubject, FnvCall, FnvReply, FnvSubject, RawParams};
 pub use bloomproof_wire::accumulated::{AccumulatedFile, Checkpoint, Published};
 use std::time::Instant;
 
@@ -93,7 +92,7 @@ pub fn parse(text: &str) -> Result<AccumulatedFile, String> {
 
 /// The SHA-256 counter stream: block `i` is `SHA-256(GENERATOR || protocol ||
 /// u64_be(i))`, the blocks read one after the other.
-struct Stream {
+pub struct Stream {
     prefix: Vec<u8>,
     counter: u64,
     block: [u8; 32],
@@ -114,7 +113,8 @@ impl Stream {
         }
     }
 
-    fn byte(&mut self) -> u8 {
+    /// The next byte.
+    pub fn byte(&mut self) -> u8 {
         if self.used == 32 {
             let mut input = self.prefix.clone();
             input.extend_from_slice(&self.counter.to_be_bytes());
@@ -127,67 +127,15 @@ impl Stream {
         b
     }
 
-    fn u16(&mut self) -> u16 {
+    /// The next two bytes, big-endian.
+    pub fn u16(&mut self) -> u16 {
         u16::from_be_bytes([self.byte(), self.byte()])
     }
 
-    fn take(&mut self, n: usize) -> Vec<u8> {
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.byte()).collect()
     }
-}
-
-/// One `doc-membership-v1` input.
-struct DocInput {
-    m: u16,
-    k: u8,
-    seed: Vec<u8>,
-    item: Vec<u8>,
-}
-
-fn doc_input(stream: &mut Stream) -> DocInput {
-    let m = 8 + stream.u16() % 505;
-    let k = 1 + stream.byte() % 8;
-    let seed_len = stream.byte() % 17;
-    let seed = stream.take(usize::from(seed_len));
-    let item_len = stream.byte() % 65;
-    let item = stream.take(usize::from(item_len));
-    DocInput { m, k, seed, item }
-}
-
-/// One `fnv1a-utf16-v1` input.
-struct FnvInput {
-    m: u16,
-    k: u8,
-    units: Vec<u16>,
-}
-
-fn fnv_input(stream: &mut Stream) -> FnvInput {
-    let m = 8 + stream.u16() % 1017;
-    let k = 1 + stream.byte() % 12;
-    let t = stream.byte();
-    let u = usize::from(stream.byte());
-    let len = if t < 192 {
-        1 + u % 16
-    } else if t < 240 {
-        1 + u % 64
-    } else {
-        1 + u
-    };
-    let units = (0..len)
-        .map(|_| {
-            let class = stream.byte() % 8;
-            let v = stream.u16();
-            match class {
-                0..=2 => v % 0x80,
-                3 => 0x80 + v % 0x780,
-                4 => v,
-                5 => 0xD800 + v % 0x400,
-                6 => 0xDC00 + v % 0x400,
-                _ => 0xFFFF - v % 16,
-            }
-        })
-        .collect();
-    FnvInput { m, k, units }
 }
 
 /// Which SHA-256 feeds the stream.
@@ -208,61 +156,49 @@ impl Side {
     }
 }
 
-/// One generated input of either protocol.
-enum Input {
-    Doc(DocInput),
-    Fnv(FnvInput),
-}
+/// A chunk of one protocol's accumulated inputs ([`crate::protocols::Protocol::accumulated`]).
+pub trait Inputs {
+    /// How many inputs the chunk has.
+    fn len(&self) -> usize;
 
-fn next_input(protocol: &str, stream: &mut Stream) -> Input {
-    if protocol == crate::doc_checks::PROTOCOL {
-        Input::Doc(doc_input(stream))
-    } else {
-        Input::Fnv(fnv_input(stream))
+    /// Whether the chunk has no input.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
     }
-}
 
-/// The oracle's outputs of one input (`spec/README.md`: 2k bytes for the doc
-/// protocol, 8 + 2k for fnv).
-fn oracle_outputs(input: &Input) -> Vec<u8> {
-    let mut out = Vec::new();
-    match input {
-        Input::Doc(input) => {
-            for p in bloomproof_oracle::doc_membership::positions(
-                u32::from(input.m),
-                u32::from(input.k),
-                &input.seed,
-                &input.item,
-            ) {
-                out.extend_from_slice(&low_16(p).to_be_bytes());
-            }
-        }
-        Input::Fnv(input) => {
-            use bloomproof_oracle::fnv1a_utf16 as oracle;
-            out.extend_from_slice(&oracle::h1(&input.units).to_be_bytes());
-            out.extend_from_slice(&oracle::h2(&input.units).to_be_bytes());
-            for p in oracle::positions(u32::from(input.m), u32::from(input.k), &input.units) {
-                out.extend_from_slice(&low_16(p).to_be_bytes());
-            }
-        }
-    }
-    out
+    /// The oracle's outputs of input `index` (`spec/README.md` lays them out).
+    fn oracle_outputs(&self, index: usize) -> Vec<u8>;
+
+    /// Input `index` as a report shows it.
+    fn show(&self, index: usize) -> serde_json::Value;
+
+    /// The implementation's outputs of every input, asked pipelined of the protocol's
+    /// subject in `subjects`; an answer that is no answer, or breaks the invariants (k
+    /// positions, each below m), is the reason.
+    fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>>;
 }
 
 /// A position is below m <= 1024: its low 16 bits are the position.
-fn low_16(p: u32) -> u16 {
+pub fn low_16(p: u32) -> u16 {
     (p & 0xFFFF) as u16
 }
 
-/// The input as a report shows it.
-fn show(input: &Input) -> serde_json::Value {
-    match input {
-        Input::Doc(i) => serde_json::json!({
-            "params": {"m": i.m, "k": i.k, "seed_hex": bloomproof_wire::encode_hex(&i.seed)},
-            "item_hex": bloomproof_wire::encode_hex(&i.item),
-        }),
-        Input::Fnv(i) => serde_json::json!({"m": i.m, "k": i.k, "units": i.units}),
+/// `positions` as the stream's bytes (each big-endian), when they are `k` positions each
+/// below `m`.
+pub fn positions_bytes(positions: &[u16], m: u16, k: u8) -> Result<Vec<u8>, String> {
+    if positions.len() != usize::from(k) || positions.iter().any(|&p| p >= m) {
+        Err(format!(
+            "positions {positions:?}: not {k} positions each below m = {m}"
+        ))
+    } else {
+        Ok(positions.iter().flat_map(|p| p.to_be_bytes()).collect())
     }
+}
+
+/// The next `n` inputs of `protocol` drawn from `stream`; none for a protocol the
+/// runner does not know.
+fn draw(protocol: &str, stream: &mut Stream, n: usize) -> Option<Box<dyn Inputs>> {
+    crate::protocols::find(protocol).map(|entry| entry.accumulated(stream, n))
 }
 
 /// The running digest of the first `count` inputs of `protocol` as the oracle
@@ -275,89 +211,18 @@ pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> 
     }
     let mut stream = Stream::new(protocol, side.sha256());
     let mut hasher = bloomproof_oracle::sha256::Hasher::new();
-    for _ in 0..count {
-        hasher.update(&oracle_outputs(&next_input(protocol, &mut stream)));
+    let mut done = 0u64;
+    while done < count {
+        let n = usize::try_from((count - done).min(CHUNK as u64)).unwrap_or(CHUNK);
+        let Some(inputs) = draw(protocol, &mut stream, n) else {
+            break;
+        };
+        for index in 0..inputs.len() {
+            hasher.update(&inputs.oracle_outputs(index));
+        }
+        done += n as u64;
     }
     Ok(bloomproof_wire::encode_hex(&hasher.finish()))
-}
-
-/// The implementation's outputs of a chunk of inputs, asked pipelined; an answer
-/// that is no answer, or breaks the invariants (k positions, each below m), is the
-/// reason.
-fn subject_outputs(
-    inputs: &[Input],
-    doc: &mut dyn DocSubject,
-    fnv: &mut dyn FnvSubject,
-) -> Vec<Result<Vec<u8>, String>> {
-    let check = |positions: &[u16], m: u16, k: u8| {
-        if positions.len() != usize::from(k) || positions.iter().any(|&p| p >= m) {
-            Err(format!(
-                "positions {positions:?}: not {k} positions each below m = {m}"
-            ))
-        } else {
-            Ok(positions
-                .iter()
-                .flat_map(|p| p.to_be_bytes())
-                .collect::<Vec<u8>>())
-        }
-    };
-    match inputs.first() {
-        Some(Input::Doc(_)) => {
-            let calls: Vec<DocCall> = inputs
-                .iter()
-                .filter_map(|input| match input {
-                    Input::Doc(i) => Some(DocCall::Positions {
-                        params: RawParams {
-                            m: u64::from(i.m),
-                            k: u64::from(i.k),
-                            seed: i.seed.clone(),
-                        },
-                        item: i.item.clone(),
-                    }),
-                    Input::Fnv(_) => None,
-                })
-                .collect();
-            doc.batch(&calls)
-                .into_iter()
-                .zip(inputs)
-                .map(|(answer, input)| match (answer, input) {
-                    (Ok(DocReply::Positions(p)), Input::Doc(i)) => check(&p, i.m, i.k),
-                    (Ok(other), _) => Err(format!("not positions: {other:?}")),
-                    (Err(err), _) => Err(err.to_string()),
-                })
-                .collect()
-        }
-        Some(Input::Fnv(_)) => {
-            let calls: Vec<FnvCall> = inputs
-                .iter()
-                .filter_map(|input| match input {
-                    Input::Fnv(i) => Some(FnvCall::Positions {
-                        m: u64::from(i.m),
-                        k: u64::from(i.k),
-                        units: i.units.clone(),
-                    }),
-                    Input::Doc(_) => None,
-                })
-                .collect();
-            fnv.batch(&calls)
-                .into_iter()
-                .zip(inputs)
-                .map(|(answer, input)| match (answer, input) {
-                    (Ok(FnvReply::Hashes(h)), Input::Fnv(i)) => {
-                        check(&h.positions, i.m, i.k).map(|positions| {
-                            let mut out = h.h1.to_be_bytes().to_vec();
-                            out.extend_from_slice(&h.h2.to_be_bytes());
-                            out.extend(positions);
-                            out
-                        })
-                    }
-                    (Ok(other), _) => Err(format!("not hashes: {other:?}")),
-                    (Err(err), _) => Err(err.to_string()),
-                })
-                .collect()
-        }
-        None => Vec::new(),
-    }
 }
 
 /// The accumulated check of one protocol as a report shows it: the digest of the
@@ -368,8 +233,7 @@ fn subject_outputs(
 pub fn run_check(
     published: &Published,
     full: bool,
-    doc: &mut dyn DocSubject,
-    fnv: &mut dyn FnvSubject,
+    subjects: &mut crate::run::Subjects,
     figures: &mut Figures,
 ) -> CheckOutcome {
     let started = Instant::now();
@@ -409,22 +273,24 @@ pub fn run_check(
     let mut done = 0u64;
     while done < count {
         let n = usize::try_from((count - done).min(CHUNK as u64)).unwrap_or(CHUNK);
-        let inputs: Vec<Input> = (0..n).map(|_| next_input(protocol, &mut stream)).collect();
-        let answers = subject_outputs(&inputs, doc, fnv);
-        for (offset, (input, answer)) in inputs.iter().zip(answers).enumerate() {
+        let Some(inputs) = draw(protocol, &mut stream, n) else {
+            break;
+        };
+        let answers = inputs.ask(subjects);
+        for (offset, answer) in answers.into_iter().enumerate().take(inputs.len()) {
             let index = done + offset as u64;
-            let want = oracle_outputs(input);
+            let want = inputs.oracle_outputs(offset);
             ours.update(&want);
             match answer {
                 Ok(got) => {
                     if got != want && first_difference.is_none() {
-                        first_difference = Some((index, show(input), want, got.clone()));
+                        first_difference = Some((index, inputs.show(offset), want, got.clone()));
                     }
                     theirs.update(&got);
                 }
                 Err(err) => {
                     if unanswered.is_none() {
-                        unanswered = Some((index, show(input), err));
+                        unanswered = Some((index, inputs.show(offset), err));
                     }
                 }
             }
@@ -507,7 +373,6 @@ pub fn published_figure(published: &Published, full: bool) -> crate::model::Publ
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subject::{RustDoc, RustFnv};
 
     fn spec_dir() -> std::path::PathBuf {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
@@ -523,7 +388,12 @@ mod tests {
     fn checkpoints_match_the_published_digests() {
         for published in &file().protocols {
             let mut figures = Figures::default();
-            let outcome = run_check(published, false, &mut RustDoc, &mut RustFnv, &mut figures);
+            let outcome = run_check(
+                published,
+                false,
+                &mut crate::run::Subjects::rust(),
+                &mut figures,
+            );
             assert!(outcome.passed(), "{}", outcome.render_failures());
             assert_eq!(
                 figures.0,
@@ -548,7 +418,12 @@ mod tests {
     fn full_counts_match_the_published_digests() {
         for published in &file().protocols {
             let mut figures = Figures::default();
-            let outcome = run_check(published, true, &mut RustDoc, &mut RustFnv, &mut figures);
+            let outcome = run_check(
+                published,
+                true,
+                &mut crate::run::Subjects::rust(),
+                &mut figures,
+            );
             assert!(outcome.passed(), "{}", outcome.render_failures());
         }
     }
@@ -565,7 +440,12 @@ mod tests {
         let mut published = file().protocols.remove(0);
         published.checkpoint.count = 3;
         let mut figures = Figures::default();
-        let outcome = run_check(&published, false, &mut RustDoc, &mut RustFnv, &mut figures);
+        let outcome = run_check(
+            &published,
+            false,
+            &mut crate::run::Subjects::rust(),
+            &mut figures,
+        );
         let whats: Vec<&str> = outcome.failures.iter().map(|f| f.what.as_str()).collect();
         assert_eq!(whats.len(), 2, "{whats:?}");
         assert!(whats[0].starts_with("accumulated digest of the implementation's answers to 3"));

@@ -20,6 +20,7 @@ pub mod generated;
 mod hooks;
 pub mod load;
 pub mod model;
+pub mod protocols;
 pub mod report;
 pub mod run;
 pub mod vectors;

@@ -9,10 +9,8 @@
 //! naming the file, the case and what is wrong. Every error is collected, not just
 //! the first. An empty spec folder is an error, never an empty run.
 
-use crate::model::{
-    CasesFile, ChecksFile, DocCase, DocumentedCheck, FORMAT_VERSION, FnvCase, PublishedFigure,
-};
-use crate::{fnv_checks, hooks};
+use crate::hooks;
+use crate::model::{CasesFile, ChecksFile, DocumentedCheck, FORMAT_VERSION, PublishedFigure};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -43,14 +41,6 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// The cases of one protocol (`doc-membership-v1` or `fnv1a-utf16-v1`), typed by shape.
-#[derive(Clone, Debug)]
-#[expect(missing_docs, reason = "one variant per protocol, named for it")]
-pub enum Cases {
-    Doc(Vec<DocCase>),
-    Fnv(Vec<FnvCase>),
-}
-
 /// One protocol's documented checks and cases.
 #[derive(Clone, Debug)]
 pub struct ProtocolSpec {
@@ -62,8 +52,9 @@ pub struct ProtocolSpec {
     pub published_figures: Vec<PublishedFigure>,
     /// Case ids per check name, in file order.
     pub case_ids: BTreeMap<String, Vec<String>>,
-    /// Every case, in file order.
-    pub cases: Cases,
+    /// Every case, in file order, typed by its protocol's registry entry
+    /// ([`crate::protocols::Protocol::new_cases`]).
+    pub cases: Box<dyn crate::protocols::ProtocolCases>,
     /// The seed and count of the generated cases' inputs (the spec's, so that every
     /// protocol of one run draws from one seed): a fresh seed when loaded
     /// ([`Spec::set_generation`] replaces it).
@@ -135,18 +126,13 @@ impl Spec {
                     .map_or(&[][..], |c| c.rules.as_slice())
             };
             let group = protocol.protocol.as_str();
-            match &protocol.cases {
-                Cases::Doc(cases) => out.extend(
-                    cases
-                        .iter()
-                        .map(|c| (group, check_rules(c.check()), c.id(), c.rules())),
-                ),
-                Cases::Fnv(cases) => out.extend(
-                    cases
-                        .iter()
-                        .map(|c| (group, check_rules(c.check()), c.id(), c.rules())),
-                ),
-            }
+            out.extend(
+                protocol
+                    .cases
+                    .each()
+                    .into_iter()
+                    .map(|(id, check, rules, _)| (group, check_rules(check), id, rules)),
+            );
         }
         if let Some(wire) = &self.wire {
             for case in &wire.cases {
@@ -396,12 +382,7 @@ impl Loader {
         match T::deserialize(&value) {
             Ok(typed) => Some(typed),
             Err(err) => {
-                // serde_json reads an integer beyond 64 bits as a float: say what it is.
-                let message = crate::quote::name_huge_integers(
-                    &err.to_string(),
-                    &huge_as_integers(&value).unwrap_or_default(),
-                );
-                self.error(file, case, message);
+                self.error(file, case, typed_error(&err, &value));
                 None
             }
         }
@@ -468,7 +449,8 @@ impl Loader {
     }
 
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
-        if !crate::PROTOCOLS.contains(&protocol) {
+        let entry = crate::protocols::find(protocol);
+        let Some(entry) = entry.filter(|_| crate::PROTOCOLS.contains(&protocol)) else {
             self.error(
                 dir,
                 None,
@@ -478,7 +460,7 @@ impl Loader {
                 ),
             );
             return None;
-        }
+        };
 
         let checks_path = dir.join("checks.json");
         let checks_file: ChecksFile = {
@@ -555,8 +537,7 @@ impl Loader {
         }
         let mut ids = BTreeSet::new();
         let mut case_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut doc_cases = Vec::new();
-        let mut fnv_cases = Vec::new();
+        let mut cases = entry.new_cases();
         for (index, raw) in cases_file.cases.into_iter().enumerate() {
             let id = raw
                 .get("id")
@@ -599,22 +580,17 @@ impl Loader {
                     }
                 }
             }
-            let shape = if protocol == fnv_checks::PROTOCOL {
-                let case = self.typed::<FnvCase>(&cases_path, Some(&id), raw);
-                if let Some(FnvCase::Generated(c)) = &case {
-                    self.generated(&cases_path, protocol, c);
+            let shape = match cases.push(&raw) {
+                Ok((shape, generated)) => {
+                    if let Some(case) = generated {
+                        self.generated(&cases_path, protocol, case);
+                    }
+                    Some(shape)
                 }
-                let shape = case.as_ref().map(FnvCase::shape);
-                fnv_cases.extend(case);
-                shape
-            } else {
-                let case = self.typed::<DocCase>(&cases_path, Some(&id), raw);
-                if let Some(DocCase::Generated(c)) = &case {
-                    self.generated(&cases_path, protocol, c);
+                Err(err) => {
+                    self.error(&cases_path, Some(&id), typed_error(&err, &raw));
+                    None
                 }
-                let shape = case.as_ref().map(DocCase::shape);
-                doc_cases.extend(case);
-                shape
             };
             if let Some(misfit) = shape.and_then(|shape| hooks::misfit(protocol, &check, shape)) {
                 self.error(&cases_path, Some(&id), misfit);
@@ -654,14 +630,19 @@ impl Loader {
             published_figures: checks_file.published_figures.clone(),
             checks: checks_file.checks,
             case_ids,
-            cases: if protocol == fnv_checks::PROTOCOL {
-                Cases::Fnv(fnv_cases)
-            } else {
-                Cases::Doc(doc_cases)
-            },
+            cases,
             generation: crate::generated::Generation::fresh(),
         })
     }
+}
+
+/// What serde's `err` says of `value`; serde_json reads an integer beyond 64 bits as a
+/// float: say what it is.
+fn typed_error(err: &serde_json::Error, value: &serde_json::Value) -> String {
+    crate::quote::name_huge_integers(
+        &err.to_string(),
+        &huge_as_integers(value).unwrap_or_default(),
+    )
 }
 
 /// The first number of `value` that is a whole float beyond 64-bit integers, written

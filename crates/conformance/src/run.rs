@@ -1,39 +1,37 @@
 //! Running the documented checks: as one report, or one check at a time.
 
-use crate::load::{Cases, ProtocolSpec, Spec};
-use crate::model::{DocCase, FnvCase};
+use crate::load::{ProtocolSpec, Spec};
+use crate::protocols::{ProtocolSubject, REGISTRY, Subject};
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
-use crate::subject::{Between, DocSubject, FnvSubject};
-use crate::{doc_checks, fnv_checks, generated};
+use crate::subject::Between;
 use bloomproof_wire::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// The implementations a run drives, one per protocol.
+/// The implementations a run drives, one per registered protocol
+/// ([`crate::protocols::REGISTRY`]), in its order.
 pub struct Subjects {
-    /// The `doc-membership-v1` implementation.
-    pub doc: Box<dyn DocSubject + Send>,
-    /// The `fnv1a-utf16-v1` implementation.
-    pub fnv: Box<dyn FnvSubject + Send>,
+    /// One subject per protocol; the first answers for the run (its name, handshake,
+    /// between checks and closing diagnosis).
+    pub subjects: Vec<Box<dyn ProtocolSubject>>,
 }
 
 impl Subjects {
     /// The production crates, in process.
     pub fn rust() -> Self {
         Subjects {
-            doc: Box::new(crate::subject::RustDoc),
-            fnv: Box::new(crate::subject::RustFnv),
+            subjects: REGISTRY.iter().map(|entry| entry.rust_subject()).collect(),
         }
     }
 
-    /// Both protocols through one adapter subprocess, `timeout` per request, the whole
+    /// Every protocol through one adapter subprocess, `timeout` per request, the whole
     /// run ending by [`crate::adapter::DEFAULT_DEADLINE`] from now.
     pub fn adapter(command: &str, timeout: std::time::Duration) -> Result<Self, String> {
         Self::adapter_with_deadline(command, timeout, crate::adapter::DEFAULT_DEADLINE)
     }
 
-    /// Both protocols through one adapter subprocess, `timeout` per request, the whole
+    /// Every protocol through one adapter subprocess, `timeout` per request, the whole
     /// run ending by `deadline` from now: a request still unanswered then ends the
     /// adapter and the run ([`Report::stopped`]).
     pub fn adapter_with_deadline(
@@ -45,13 +43,53 @@ impl Subjects {
         process.set_run_deadline(Instant::now() + deadline);
         let shared = std::sync::Arc::new(std::sync::Mutex::new(process));
         Ok(Subjects {
-            doc: Box::new(crate::adapter::AdapterDoc(std::sync::Arc::clone(&shared))),
-            fnv: Box::new(crate::adapter::AdapterFnv(shared)),
+            subjects: REGISTRY
+                .iter()
+                .map(|entry| entry.adapter_subject(std::sync::Arc::clone(&shared)))
+                .collect(),
         })
     }
 
+    /// These subjects with `subject` in place of the one of its protocol.
+    #[must_use]
+    pub fn with(mut self, subject: Box<dyn ProtocolSubject>) -> Self {
+        match self
+            .subjects
+            .iter_mut()
+            .find(|s| s.protocol() == subject.protocol())
+        {
+            Some(slot) => *slot = subject,
+            None => self.subjects.push(subject),
+        }
+        self
+    }
+
+    /// The subject of `protocol`.
+    pub fn of(&mut self, protocol: &str) -> Option<&mut dyn ProtocolSubject> {
+        self.subjects
+            .iter_mut()
+            .find(|s| s.protocol() == protocol)
+            .map(|s| s.as_mut() as &mut dyn ProtocolSubject)
+    }
+
+    /// The subject whose own trait is `S` (`dyn DocSubject + Send`, ...), if the run
+    /// has one.
+    pub fn get_mut<S: ?Sized + 'static>(&mut self) -> Option<&mut S> {
+        self.subjects.iter_mut().find_map(|s| {
+            s.as_any_mut()
+                .downcast_mut::<Subject<S>>()
+                .map(|Subject(s)| s.as_mut())
+        })
+    }
+
+    fn first(&self) -> Option<&dyn ProtocolSubject> {
+        self.subjects
+            .first()
+            .map(|s| s.as_ref() as &dyn ProtocolSubject)
+    }
+
     fn name(&self) -> String {
-        self.doc.name()
+        self.first().map(ProtocolSubject::name).unwrap_or_default()
     }
 }
 
@@ -88,36 +126,14 @@ fn run_check_between(
         elapsed_ms: None,
     };
     let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
-    match &protocol.cases {
-        Cases::Doc(cases) => {
-            for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
-                outcome.cases += 1;
-                outcome.add_failures(match case {
-                    DocCase::Generated(c) => generated::evaluate_doc(
-                        &c.id,
-                        &c.input,
-                        subjects.doc.as_mut(),
-                        &protocol.generation,
-                    ),
-                    case => doc_checks::evaluate(case, subjects.doc.as_mut(), figures),
-                });
-            }
-        }
-        Cases::Fnv(cases) => {
-            for case in cases.iter().filter(|c| ids.iter().any(|id| id == c.id())) {
-                outcome.cases += 1;
-                outcome.add_failures(match case {
-                    FnvCase::Generated(c) => generated::evaluate_fnv(
-                        &c.id,
-                        &c.input,
-                        subjects.fnv.as_mut(),
-                        &protocol.generation,
-                    ),
-                    case => fnv_checks::evaluate(case, subjects.fnv.as_mut(), figures),
-                });
-            }
-        }
-    }
+    let (ran, failures) = match subjects.of(&protocol.protocol) {
+        Some(subject) => protocol
+            .cases
+            .run(&ids, subject, &protocol.generation, figures),
+        None => (0, Vec::new()),
+    };
+    outcome.cases += ran;
+    outcome.add_failures(failures);
     outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     let stop = between(subjects, &mut outcome);
     (outcome, stop)
@@ -126,7 +142,7 @@ fn run_check_between(
 /// [`DocSubject::between_checks`] after `outcome`'s check: marks it crashed when the
 /// implementation ended during it; why the run must stop, if it must.
 fn between(subjects: &mut Subjects, outcome: &mut CheckOutcome) -> Option<String> {
-    match subjects.doc.between_checks() {
+    match subjects.subjects.first_mut()?.between_checks() {
         Between::Go => None,
         Between::Restarted(_) => {
             outcome.crashed = true;
@@ -176,16 +192,11 @@ fn run_jobs(
                 .iter()
                 .find(|v| v.protocol() == protocol.protocol && v.check() == check);
             let extra = match (vectors, accumulated_of(spec, protocol, check)) {
-                (Some(loaded), _) => Some(crate::vectors::run_check(
-                    loaded,
-                    subjects.doc.as_mut(),
-                    subjects.fnv.as_mut(),
-                )),
+                (Some(loaded), _) => Some(crate::vectors::run_check(loaded, subjects)),
                 (None, Some(published)) => Some(crate::accumulated::run_check(
                     published,
                     spec.accumulated_full,
-                    subjects.doc.as_mut(),
-                    subjects.fnv.as_mut(),
+                    subjects,
                     &mut figures,
                 )),
                 (None, None) => None,
@@ -243,9 +254,9 @@ fn accumulated_of<'s>(
 fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
     let mut forks = Vec::new();
     for _ in 1..threads {
-        match (subjects.doc.fork(), subjects.fnv.fork()) {
-            (Some(doc), Some(fnv)) => forks.push(Subjects { doc, fnv }),
-            _ => break,
+        match subjects.subjects.iter().map(|s| s.fork()).collect() {
+            Some(forked) => forks.push(Subjects { subjects: forked }),
+            None => break,
         }
     }
     forks
@@ -273,7 +284,7 @@ pub fn run_with_threads(
     let started = Instant::now();
     let mut report = Report {
         implementation: subjects.name(),
-        adapter: subjects.doc.started(),
+        adapter: subjects.first().and_then(ProtocolSubject::started),
         ..Report::default()
     };
     let implements = |protocol: &str| {
@@ -352,14 +363,20 @@ pub fn run_with_threads(
     }
     let stopped = stopped.into_inner().unwrap_or_default();
     if stopped.is_none()
-        && let (Some(wire), Some((command, timeout))) = (&spec.wire, subjects.doc.adapter())
+        && let (Some(wire), Some((command, timeout))) = (
+            &spec.wire,
+            subjects.first().and_then(ProtocolSubject::adapter),
+        )
     {
         for outcome in crate::adapter_checks::run(wire, &command, timeout, filter) {
             report.push(outcome);
         }
     }
     report.stopped = stopped;
-    report.diagnosis = subjects.doc.closing_diagnosis();
+    report.diagnosis = subjects
+        .subjects
+        .first_mut()
+        .and_then(|s| s.closing_diagnosis());
     report.threads = Some(threads);
     report.seed = Some(spec.generation().seed);
     report.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);

@@ -13,10 +13,9 @@
 //! * rejections (fnv): `positions` with m or k out of range: rejected, naming the field
 //!   (the adapter protocol does not fix the kind of that error).
 
+use crate::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use crate::report::{CheckOutcome, Failure};
-use crate::subject::{
-    Answer, DocCall, DocReply, DocSubject, FnvCall, FnvReply, FnvSubject, RawParams, SubjectError,
-};
+use crate::subject::{Answer, DocCall, DocReply, FnvCall, FnvReply, RawParams, SubjectError};
 use crate::verdict::json;
 use bloomproof_wire::encode_hex;
 use bloomproof_wire::vectors::VectorFile;
@@ -120,11 +119,7 @@ fn raw(params: &bloomproof_wire::DocParams) -> RawParams {
 }
 
 /// Runs the cases of one vector file on the subjects: one check outcome.
-pub fn run_check(
-    loaded: &Loaded,
-    doc: &mut dyn DocSubject,
-    fnv: &mut dyn FnvSubject,
-) -> CheckOutcome {
+pub fn run_check(loaded: &Loaded, subjects: &mut crate::run::Subjects) -> CheckOutcome {
     let started = Instant::now();
     let mut f = Failures {
         kept: Vec::new(),
@@ -148,7 +143,7 @@ pub fn run_check(
                     });
                 }
             }
-            let mut answers = doc.batch(&calls).into_iter();
+            let mut answers = doc_membership_v1::batch(subjects, &calls).into_iter();
             for case in &file.cases {
                 let input = serde_json::json!({"params": case.params, "item_hex": case.item_hex});
                 match answers.next() {
@@ -217,7 +212,7 @@ pub fn run_check(
                     items: case.lookups.iter().map(|l| l.item_hex.0.clone()).collect(),
                 });
             }
-            let mut answers = doc.batch(&calls).into_iter();
+            let mut answers = doc_membership_v1::batch(subjects, &calls).into_iter();
             for case in &file.cases {
                 let input =
                     serde_json::json!({"params": case.params, "records_hex": case.records_hex});
@@ -273,7 +268,11 @@ pub fn run_check(
                 .iter()
                 .map(|c| DocCall::Typed(c.input.clone()))
                 .collect();
-            for (case, answer) in file.cases.iter().zip(doc.batch(&calls)) {
+            for (case, answer) in file
+                .cases
+                .iter()
+                .zip(doc_membership_v1::batch(subjects, &calls))
+            {
                 let want = (case.expect.error.as_str(), case.expect.field.as_str());
                 if let Err(SubjectError::Rejected {
                     kind,
@@ -303,7 +302,11 @@ pub fn run_check(
                     units: c.units.clone(),
                 })
                 .collect();
-            for (case, answer) in file.cases.iter().zip(fnv.batch(&calls)) {
+            for (case, answer) in file
+                .cases
+                .iter()
+                .zip(fnv1a_utf16_v1::batch(subjects, &calls))
+            {
                 match answer {
                     Ok(FnvReply::Hashes(got))
                         if (got.h1, got.h2, &got.positions) == (case.h1, case.h2, &case.positions) => {}
@@ -327,7 +330,11 @@ pub fn run_check(
                     units: c.units.clone(),
                 })
                 .collect();
-            for (case, answer) in file.cases.iter().zip(fnv.batch(&calls)) {
+            for (case, answer) in file
+                .cases
+                .iter()
+                .zip(fnv1a_utf16_v1::batch(subjects, &calls))
+            {
                 if let Err(SubjectError::Rejected {
                     field: Some(field), ..
                 }) = &answer

@@ -7,6 +7,7 @@
 mod common;
 
 use bloomproof_conformance::generated::Generation;
+use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subject::{
     Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
@@ -160,10 +161,9 @@ fn run_with(
         seed,
         count: Some(64),
     });
-    let mut subjects = Subjects {
-        doc: Box::new(doc),
-        fnv: Box::new(fnv),
-    };
+    let mut subjects = Subjects::rust()
+        .with(doc_membership_v1::subject(Box::new(doc)))
+        .with(fnv1a_utf16_v1::subject(Box::new(fnv)));
     run(&spec, &mut subjects, Some(filter))
 }
 

@@ -120,3 +120,62 @@ fn the_adapter_offers_exactly_the_registered_protocols() {
         .collect();
     assert_eq!(listed, PROTOCOLS.to_vec());
 }
+
+/// Each layer's registry, by the names of its entries.
+fn layer_registries() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        (
+            "the runner (bloomproof_conformance::protocols::REGISTRY)",
+            bloomproof_conformance::protocols::REGISTRY
+                .iter()
+                .map(|entry| entry.name())
+                .collect(),
+        ),
+        (
+            "the serving side (bloomproof_adapter::serve::REGISTRY)",
+            bloomproof_adapter::serve::REGISTRY
+                .iter()
+                .map(|entry| entry.name())
+                .collect(),
+        ),
+    ]
+}
+
+/// Every layer's registry lists exactly the registered protocols, in their order: a
+/// protocol added to `PROTOCOLS` without an entry in every layer (or an entry left for
+/// one that is not registered) fails here. (The fuzzing crate's `COSTS` is held by its
+/// own test, `crates/fuzzing/tests/registry.rs`.)
+#[test]
+fn every_layer_registers_exactly_the_registered_protocols() {
+    for (layer, names) in layer_registries() {
+        assert_eq!(names, PROTOCOLS.to_vec(), "{layer}");
+    }
+}
+
+/// Each entry of the runner's registry is its own protocol's: its in-process subject
+/// answers for that protocol, it reads every case of that protocol's `cases.json`, and
+/// it refuses some case of every other protocol's.
+#[test]
+fn each_runner_entry_is_its_own_protocols() {
+    let cases_of = |name: &str| -> Vec<serde_json::Value> {
+        let text = fs::read_to_string(root().join("spec").join(name).join("cases.json")).unwrap();
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        file["cases"].as_array().unwrap().clone()
+    };
+    for entry in bloomproof_conformance::protocols::REGISTRY {
+        assert_eq!(entry.rust_subject().protocol(), entry.name());
+        for name in PROTOCOLS {
+            let mut cases = entry.new_cases();
+            let read = cases_of(name)
+                .iter()
+                .filter(|case| cases.push(case).is_ok())
+                .count();
+            let all = cases_of(name).len();
+            if name == entry.name() {
+                assert_eq!(read, all, "{} reads its own cases", entry.name());
+            } else {
+                assert!(read < all, "{} reads every case of {name}", entry.name());
+            }
+        }
+    }
+}

@@ -10,8 +10,8 @@
 mod common;
 
 use bloomproof_conformance::Report;
-use bloomproof_conformance::load::Cases;
 use bloomproof_conformance::model::{FnvCase, ScriptOp, StepExpect};
+use bloomproof_conformance::protocols::fnv1a_utf16_v1;
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subject::{
     EstimatesAnswer, FnvSubject, RustDoc, RustFnv, SaveAnswer, ScriptAnswer, StepAnswer,
@@ -137,7 +137,7 @@ fn an_export_that_changes_the_session_fails() {
     let mut spec = common::spec();
     let mut added = false;
     for protocol in &mut spec.protocols {
-        if let Cases::Fnv(cases) = &mut protocol.cases {
+        if let Some(cases) = protocol.cases.as_any_mut().downcast_mut::<Vec<FnvCase>>() {
             for case in cases {
                 if let FnvCase::Script(c) = case
                     && c.id == "17-populated"
@@ -151,10 +151,7 @@ fn an_export_that_changes_the_session_fails() {
     }
     assert!(added, "the spec has the case 17-populated");
     let check = |fnv: Box<dyn FnvSubject + Send>| {
-        let mut subjects = Subjects {
-            doc: Box::new(RustDoc),
-            fnv,
-        };
+        let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(fnv));
         run(&spec, &mut subjects, Some("export_import_round_trip"))
     };
     let fine = check(Box::new(RustFnv));

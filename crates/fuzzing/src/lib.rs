@@ -231,29 +231,40 @@ fn helper_size_is_cheap(size: usize) -> bool {
     size <= MAX_HELPER_SIZE || size > bloomproof_conformance::subject::SCRIPT_HELPER_MAX
 }
 
-/// Whether answering `request` stays cheap (a few milliseconds at most).
-pub fn is_cheap(request: &Request) -> bool {
-    match request {
-        Request::Start(_) => true,
-        Request::Doc(
-            DocOp::Sha256 { .. }
-            | DocOp::Frame { .. }
-            | DocOp::Positions { .. }
-            | DocOp::Build { .. }
-            | DocOp::Lookup { .. }
-            | DocOp::LookupMany { .. }
-            | DocOp::Typed { .. }
-            | DocOp::Read { .. }
-            | DocOp::Mutate { .. },
-        ) => true,
-        Request::Fnv(FnvOp::Positions { .. }) => true,
-        Request::Fnv(FnvOp::Estimates { m, k, n }) => {
+/// How cheap one protocol's operations are: `Some(cheap)` for an operation of its own,
+/// `None` for another protocol's.
+type Cost = fn(&dyn std::any::Any) -> Option<bool>;
+
+/// The cost of the operations of every protocol `bloomproof adapter` serves
+/// (`bloomproof_adapter::serve::REGISTRY`), in its order.
+pub const COSTS: &[(&str, Cost)] = &[
+    (
+        bloomproof_conformance::protocols::doc_membership_v1::NAME,
+        doc_is_cheap,
+    ),
+    (
+        bloomproof_conformance::protocols::fnv1a_utf16_v1::NAME,
+        fnv_is_cheap,
+    ),
+];
+
+/// Every `doc-membership-v1` operation is cheap.
+fn doc_is_cheap(op: &dyn std::any::Any) -> Option<bool> {
+    op.downcast_ref::<DocOp>().map(|_| true)
+}
+
+/// A `fnv1a-utf16-v1` operation is cheap but for estimates of much work and long or
+/// heavy scripts.
+fn fnv_is_cheap(op: &dyn std::any::Any) -> Option<bool> {
+    Some(match op.downcast_ref::<FnvOp>()? {
+        FnvOp::Positions { .. } => true,
+        FnvOp::Estimates { m, k, n } => {
             let m = u64::from((*m).clamp(8, 1024));
             let k = u64::from((*k).clamp(1, 12));
             let n = u64::from((*n).min(1024));
             k * n * m <= MAX_ESTIMATE_WORK
         }
-        Request::Fnv(FnvOp::Session { script }) => {
+        FnvOp::Session { script } => {
             script.len() <= MAX_SCRIPT_STEPS
                 && script.iter().all(|op| match op {
                     ScriptOp::InsertMany { count, .. } => *count <= MAX_INSERT_MANY,
@@ -262,6 +273,17 @@ pub fn is_cheap(request: &Request) -> bool {
                     _ => true,
                 })
         }
+    })
+}
+
+/// Whether answering `request` stays cheap (a few milliseconds at most).
+pub fn is_cheap(request: &Request) -> bool {
+    match request {
+        Request::Start(_) => true,
+        Request::Op(op) => COSTS
+            .iter()
+            .find_map(|(_, cost)| cost(op.as_any()))
+            .unwrap_or(false),
     }
 }
 

@@ -17,8 +17,9 @@
 
 use bloomproof_conformance::fnv_checks::partial_match;
 use bloomproof_conformance::model::ScriptOp;
+use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::Subjects;
-use bloomproof_conformance::subject::{RawParams, Triple};
+use bloomproof_conformance::subject::{DocSubject, FnvSubject, RawParams, SubjectError, Triple};
 use bloomproof_wire::cross::SessionsFile;
 pub use bloomproof_wire::cross::{
     DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
@@ -147,13 +148,11 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
             cases
                 .iter()
                 .map(|case| {
-                    let built = subjects
-                        .doc
-                        .build(&case.params, &case.records)
+                    let built = doc_of(subjects)
+                        .and_then(|doc| doc.build(&case.params, &case.records))
                         .map_err(|e| format!("build: {e}"))?;
-                    let looked = subjects
-                        .doc
-                        .lookup(&case.params, &case.records, &case.items)
+                    let looked = doc_of(subjects)
+                        .and_then(|doc| doc.lookup(&case.params, &case.records, &case.items))
                         .map_err(|e| format!("lookup_many: {e}"))?;
                     Ok((built.packed_bits, looked))
                 })
@@ -183,9 +182,8 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
                     packed.clone(),
                     bloomproof_wire::encode_hex(bits),
                 );
-                let read = match subjects
-                    .doc
-                    .read(&case.params, &case.records, bits, &case.items)
+                let read = match doc_of(subjects)
+                    .and_then(|doc| doc.read(&case.params, &case.records, bits, &case.items))
                 {
                     Ok(read) => read,
                     Err(err) => {
@@ -244,11 +242,24 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
 /// it wrote nothing.
 type Exported = Result<(String, String, Value), (String, String)>;
 
+/// The participant's `doc-membership-v1` subject.
+fn doc_of(subjects: &mut Subjects) -> Result<&mut (dyn DocSubject + Send + 'static), SubjectError> {
+    subjects
+        .get_mut::<dyn DocSubject + Send>()
+        .ok_or_else(|| SubjectError::Broken(format!("no {} subject", doc_membership_v1::NAME)))
+}
+
+/// The participant's `fnv1a-utf16-v1` subject.
+fn fnv_of(subjects: &mut Subjects) -> Result<&mut (dyn FnvSubject + Send + 'static), SubjectError> {
+    subjects
+        .get_mut::<dyn FnvSubject + Send>()
+        .ok_or_else(|| SubjectError::Broken(format!("no {} subject", fnv1a_utf16_v1::NAME)))
+}
+
 fn export_of(subjects: &mut Subjects, case: &SessionCase) -> Exported {
     let fail = |why: String| (case.id.to_string(), why);
-    let answer = subjects
-        .fnv
-        .session(&case.script)
+    let answer = fnv_of(subjects)
+        .and_then(|fnv| fnv.session(&case.script))
         .map_err(|e| fail(format!("session: {e}")))?;
     let last = answer
         .steps
@@ -337,7 +348,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 cell.compared += 1;
                 let import = [ScriptOp::ImportText { text: text.clone() }];
                 let what = format!("{reader}'s view after importing {producer}'s export");
-                match subjects.fnv.session(&import) {
+                match fnv_of(subjects).and_then(|fnv| fnv.session(&import)) {
                     Ok(answer) => match answer.steps.first() {
                         Some(step) => match &step.error {
                             Some(bloomproof_conformance::subject::StepError { kind, message }) => {

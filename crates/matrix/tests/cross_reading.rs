@@ -7,6 +7,7 @@
 mod planted;
 
 use bloomproof_conformance::model::ScriptOp;
+use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subject::{DocSubject, FnvSubject, RustFnv, Triple};
 use bloomproof_matrix::cross::{self, ExportedSession, Grid};
@@ -61,10 +62,9 @@ fn participants() -> Vec<(String, Subjects)> {
         ("rust".to_string(), Subjects::rust()),
         (
             "flawed".to_string(),
-            Subjects {
-                doc: Box::new(bits_only_reader()),
-                fnv: Box::new(counter_dropper()),
-            },
+            Subjects::rust()
+                .with(doc_membership_v1::subject(Box::new(bits_only_reader())))
+                .with(fnv1a_utf16_v1::subject(Box::new(counter_dropper()))),
         ),
     ]
 }
@@ -205,10 +205,7 @@ fn doc_grid_with_reader(flaw: impl Fn(&[Vec<u8>], &mut Vec<Triple>) + Send + 'st
         ("rust".to_string(), Subjects::rust()),
         (
             "reader".to_string(),
-            Subjects {
-                doc: Box::new(reader),
-                fnv: Box::new(RustFnv),
-            },
+            Subjects::rust().with(doc_membership_v1::subject(Box::new(reader))),
         ),
     ];
     cross::run(&mut participants, &[]).swap_remove(0)

@@ -15,8 +15,8 @@ pub(super) struct AdapterKind {
     pub(super) check: AnswerCheck,
 }
 
-pub(super) const DOC: &str = "doc-membership-v1";
-pub(super) const FNV: &str = "fnv1a-utf16-v1";
+pub(super) const DOC: &str = bloomproof_conformance::protocols::doc_membership_v1::NAME;
+pub(super) const FNV: &str = bloomproof_conformance::protocols::fnv1a_utf16_v1::NAME;
 
 /// Record `i` of `len` bytes (distinct for distinct `i` < 256).
 pub(super) fn record(i: usize, len: usize) -> Vec<u8> {

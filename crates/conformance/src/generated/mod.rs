@@ -282,24 +282,25 @@ pub fn domain_error(
     input: &GeneratedInput,
     expect: &GeneratedExpect,
 ) -> Option<String> {
-    let doc = protocol == crate::doc_checks::PROTOCOL;
-    let (own, needs, compares, reference): (bool, &[&str], &[&str], &str) = match input.generator {
+    let Some(entry) = crate::protocols::find(protocol) else {
+        return Some(format!("unknown protocol {protocol:?}"));
+    };
+    let own = entry.generators().contains(&input.generator);
+    let [m_bounds, k_bounds] = entry.generated_m_k();
+    let (needs, compares, reference): (&[&str], &[&str], &str) = match input.generator {
         Generator::DocHashing => (
-            doc,
             &["seed_bytes", "item_bytes"],
             &["positions", "frame"],
             "oracle",
         ),
         Generator::DocSnapshots => (
-            doc,
             &["seed_bytes", "item_bytes", "records"],
             &["build", "lookup_many", "read", "read_damaged"],
             "oracle",
         ),
-        Generator::FnvHashes => (!doc, &["units"], &["positions"], "oracle"),
-        Generator::FnvEstimates => (!doc, &["n"], &["estimates"], "oracle"),
+        Generator::FnvHashes => (&["units"], &["positions"], "oracle"),
+        Generator::FnvEstimates => (&["n"], &["estimates"], "oracle"),
         Generator::FnvSessions => (
-            !doc,
             &["steps"],
             &["view", "error", "save", "export"],
             "session_model",
@@ -315,10 +316,10 @@ pub fn domain_error(
     // the wire's whole width; every other generator stays within its protocol's bounds.
     let wire = [0, u32::MAX];
     let clamped = matches!(input.generator, Generator::FnvEstimates);
-    let (m, k) = match (clamped, doc) {
-        (true, _) => (wire, wire),
-        (false, true) => ([8, 512], [1, 8]),
-        (false, false) => ([8, 1024], [1, 12]),
+    let (m, k) = if clamped {
+        (wire, wire)
+    } else {
+        (m_bounds, k_bounds)
     };
     let spans = [
         ("m", Some(input.m), m),

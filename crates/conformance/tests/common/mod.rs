@@ -6,6 +6,7 @@
 
 pub mod planted;
 
+use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subject::{DocSubject, FnvSubject};
 use bloomproof_conformance::{Report, Spec, load};
@@ -23,10 +24,9 @@ pub fn report(
     fnv: impl FnvSubject + Send + 'static,
 ) -> Report {
     let spec = spec();
-    let mut subjects = Subjects {
-        doc: Box::new(doc),
-        fnv: Box::new(fnv),
-    };
+    let mut subjects = Subjects::rust()
+        .with(doc_membership_v1::subject(Box::new(doc)))
+        .with(fnv1a_utf16_v1::subject(Box::new(fnv)));
     run(&spec, &mut subjects, None)
 }
 

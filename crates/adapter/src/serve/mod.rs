@@ -9,31 +9,61 @@
 //! [`REQUEST_VALUES_MAX`] values and a duplicate key, [`answer`] refuses an answer that
 //! would be longer than [`RESPONSE_MAX`].
 
-use crate::client::{DocOp, FnvOp, RESPONSE_MAX};
-use crate::subject::{
-    Answer, DocSubject, FnvSubject, RawParams, RustDoc, RustFnv, ScriptAnswer, StepAnswer,
-    SubjectError,
-};
-use crate::{DOC, FNV, lines, quote, scan};
-use bloomproof_wire::adapter::ScriptOp;
+mod doc_membership_v1;
+mod fnv1a_utf16_v1;
+
+use crate::client::RESPONSE_MAX;
+use crate::subject::{Answer, SubjectError};
+use crate::{lines, quote, scan};
 use bloomproof_wire::adapter::{
-    ADAPTER_PROTOCOL, DigestResult, ErrorBody, ImplementationInfo, MutateResult, MutationOutcome,
-    PositionsResult, Response, Start, Started, TriplesResult, TypedResult,
+    ADAPTER_PROTOCOL, ErrorBody, ImplementationInfo, Response, Start, Started,
 };
-use bloomproof_wire::{DocParams, Hex};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::{BufRead, Write};
 
+/// Every protocol `bloomproof adapter` serves, in the order of
+/// `bloomproof_protocol::PROTOCOLS`: one module of this folder each.
+pub static REGISTRY: &[&dyn ServedProtocol] = &[
+    &doc_membership_v1::DocMembershipV1,
+    &fnv1a_utf16_v1::Fnv1aUtf16V1,
+];
+
+/// One protocol's part of the serving side.
+pub trait ServedProtocol: Sync {
+    /// The protocol's name on the wire.
+    fn name(&self) -> &'static str;
+
+    /// Reads the operation `op` (the request without `id` and `protocol`).
+    fn parse(&self, op: Value) -> Result<Box<dyn ServedOp>, serde_json::Error>;
+
+    /// An integer of `op` outside its bounds that the types reading the request cannot
+    /// hold (a negative `m`): (the field, the message of the contract error naming it).
+    fn out_of_bounds(&self, op: &Map<String, Value>) -> Option<(String, String)>;
+}
+
+/// One parsed operation of a served protocol.
+pub trait ServedOp: std::fmt::Debug + Send + Sync {
+    /// Why the request is refused as `bad_request` although it parsed (a script of
+    /// more than [`SCRIPT_MAX`] steps), if it is.
+    fn refused(&self) -> Option<String> {
+        None
+    }
+
+    /// Answers the operation with the production crates.
+    fn answer(&self) -> Answer<Value>;
+
+    /// The operation itself (`DocOp`, `FnvOp`), for a caller that weighs its cost.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
 /// A parsed request.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum Request {
     /// The handshake (`start`, which names no protocol).
     Start(Start),
-    /// For `doc-membership-v1`.
-    Doc(DocOp),
-    /// For `fnv1a-utf16-v1`.
-    Fnv(FnvOp),
+    /// An operation of one protocol of [`REGISTRY`].
+    Op(Box<dyn ServedOp>),
 }
 
 /// Why a request line could not be read.
@@ -133,47 +163,37 @@ pub fn parse_request(line: &str) -> Result<(Value, Request), RequestError> {
         Some(Value::String(protocol)) => protocol,
         _ => return Err(fail("`protocol` must be a string".into())),
     };
-    if let Some((field, message)) = negative_bound(&protocol, &object) {
+    let served = REGISTRY.iter().find(|entry| entry.name() == protocol);
+    if let Some((field, message)) = served.and_then(|entry| entry.out_of_bounds(&object)) {
         return Err(RequestError {
             id,
             message,
             field: Some(field),
         });
     }
-    let op = Value::Object(object);
-    let request = match protocol.as_str() {
-        DOC => serde_json::from_value(op).map(Request::Doc),
-        FNV => serde_json::from_value(op).map(Request::Fnv),
-        other => {
-            return Err(fail(format!("unknown protocol {}", quote::prefix(other))));
-        }
+    let Some(served) = served else {
+        return Err(fail(format!(
+            "unknown protocol {}",
+            quote::prefix(&protocol)
+        )));
     };
-    let request = request.map_err(|err| {
+    let op = served.parse(Value::Object(object)).map_err(|err| {
         let message = quote::name_huge_integers(&err.to_string(), line);
         fail(quote::shorten_quotes(&format!("bad request: {message}")))
     })?;
-    if let Request::Fnv(FnvOp::Session { script }) = &request {
-        script_fits(script.len()).map_err(fail)?;
+    if let Some(why) = op.refused() {
+        return Err(fail(why));
     }
-    Ok((id, request))
+    Ok((id, Request::Op(op)))
 }
 
-/// A negative `m` or `k` (of `params`, or of fnv `positions`): an integer outside its
-/// bounds, so a contract error naming the field, as `m = 7` is (ADAPTER.md, Framing);
-/// the types that read the request take only non-negative integers.
-fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
-    use bloomproof_protocol::{doc_membership_v1 as doc, fnv1a_utf16_v1 as fnv};
-    if let Some(found) = out_of_type_bound(protocol, op) {
-        return Some(found);
-    }
-    let (holder, bounds) = match (protocol, op.get("op").and_then(Value::as_str)) {
-        (DOC, _) => (
-            op.get("params")?.as_object()?,
-            [(doc::M_MIN, doc::M_MAX), (doc::K_MIN, doc::K_MAX)],
-        ),
-        (FNV, Some("positions")) => (op, [(fnv::M_MIN, fnv::M_MAX), (fnv::K_MIN, fnv::K_MAX)]),
-        _ => return None,
-    };
+/// The first of `m` and `k` in `holder` that is negative, with its bounds: a contract
+/// error naming the field, as `m = 7` is (ADAPTER.md, Framing); the types that read the
+/// request take only non-negative integers.
+pub(crate) fn negative_m_k(
+    holder: &Map<String, Value>,
+    bounds: [(u32, u32); 2],
+) -> Option<(String, String)> {
     ["m", "k"]
         .into_iter()
         .zip(bounds)
@@ -184,34 +204,6 @@ fn negative_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, St
                 format!("{name} = {n} is out of bounds: must be an integer in {low}..={high}"),
             ))
         })
-}
-
-/// A `frame` `index` that is negative or past 255, or a negative `m`, `k` or `n` of
-/// fnv `estimates`: integers outside their bounds, so contract errors naming the field
-/// (ADAPTER.md, the error table), where the types that read the request would say
-/// `bad_request`.
-fn out_of_type_bound(protocol: &str, op: &Map<String, Value>) -> Option<(String, String)> {
-    let integer = |name: &str| op.get(name).filter(|v| v.is_i64() || v.is_u64());
-    match (protocol, op.get("op").and_then(Value::as_str)) {
-        (bloomproof_protocol::doc_membership_v1::NAME, Some("frame")) => {
-            let index = integer("index")?;
-            if index.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)) {
-                return None;
-            }
-            Some((
-                "index".into(),
-                format!("index = {index} is out of bounds: a hash index is below k (at most 8)"),
-            ))
-        }
-        (bloomproof_protocol::fnv1a_utf16_v1::NAME, Some("estimates")) => ["m", "k", "n"].into_iter().find_map(|name| {
-            let n = integer(name)?.as_i64().filter(|n| *n < 0)?;
-            Some((
-                name.to_string(),
-                format!("{name} = {n} is out of bounds: estimates take integers from 0 (larger ones are clamped)"),
-            ))
-        }),
-        _ => None,
-    }
 }
 
 /// The handshake's answer of `bloomproof adapter`: the production crates, both
@@ -228,49 +220,12 @@ pub fn started() -> Started {
     }
 }
 
-/// `frame`'s `index` must be below k: else a contract error naming `index`
-/// (ADAPTER.md, the error table), as for a negative index or one past 255.
-fn index_below_k(index: u64, k: u64) -> Answer<()> {
-    if index >= k {
-        return Err(SubjectError::Rejected {
-            kind: "value".into(),
-            field: Some("index".into()),
-            message: format!("index = {index} is out of bounds: a hash index is below k = {k}"),
-        });
-    }
-    Ok(())
-}
-
-fn too_large(message: String) -> SubjectError {
+pub(crate) fn too_large(message: String) -> SubjectError {
     SubjectError::Rejected {
         kind: "bad_request".into(),
         field: None,
         message,
     }
-}
-
-fn script_fits(steps: usize) -> Result<(), String> {
-    if steps > SCRIPT_MAX {
-        return Err(format!(
-            "`script` has {steps} steps: a script has at most {SCRIPT_MAX} (split it)"
-        ));
-    }
-    Ok(())
-}
-
-/// The longest a triple is written: `{"duplicate":false,"exact_checked":false,"maybe_present":false}`, and a comma.
-const TRIPLE_TEXT_MAX: usize = 64;
-
-/// Refuses, before any work, a request whose answer lists one triple per item and
-/// would be longer than [`RESPONSE_MAX`].
-fn triples_fit(field: &str, items: usize) -> Answer<()> {
-    let most = (RESPONSE_MAX - 1024) / TRIPLE_TEXT_MAX;
-    if items > most {
-        return Err(too_large(format!(
-            "`{field}` has {items} items: the answer would be longer than {RESPONSE_MAX} bytes (at most {most} items)"
-        )));
-    }
-    Ok(())
 }
 
 /// Counts the bytes a value is written in, writing nothing.
@@ -287,7 +242,7 @@ impl Write for Counter {
     }
 }
 
-fn json_len(value: &impl Serialize) -> usize {
+pub(crate) fn json_len(value: &impl Serialize) -> usize {
     let mut counter = Counter(0);
     match serde_json::to_writer(&mut counter, value) {
         Ok(()) => counter.0,
@@ -325,48 +280,10 @@ fn to_line(value: &impl Serialize, cap: usize) -> Option<String> {
     String::from_utf8(capped.bytes).ok()
 }
 
-fn hexes(list: &[Hex]) -> Vec<Vec<u8>> {
-    list.iter().map(|h| h.0.clone()).collect()
-}
-
 /// `result` as its JSON value (a result type always has one).
-fn json(result: impl Serialize) -> Answer<Value> {
+pub(crate) fn json(result: impl Serialize) -> Answer<Value> {
     serde_json::to_value(result)
         .map_err(|err| SubjectError::Broken(format!("cannot encode the result: {err}")))
-}
-
-fn raw(params: &DocParams) -> RawParams {
-    RawParams {
-        m: params.m,
-        k: params.k,
-        seed: params.seed_hex.0.clone(),
-    }
-}
-
-/// Runs a script step by step, writing each step's answer down as it comes and
-/// stopping as soon as the whole answer would be longer than [`RESPONSE_MAX`]: what
-/// the answer holds stays bounded whatever the script.
-fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
-    script_fits(script.len()).map_err(too_large)?;
-    let total = script.len();
-    let mut used = 64usize;
-    let mut steps = Vec::new();
-    let mut spend = |value: &Value, at: String| {
-        used = used.saturating_add(json_len(value)).saturating_add(1);
-        if used > RESPONSE_MAX {
-            return Err(too_large(format!(
-                "the answer to this script would be longer than {RESPONSE_MAX} bytes ({at} of {total}): split the script"
-            )));
-        }
-        Ok(())
-    };
-    let initial = RustFnv::run_script(script, |step: StepAnswer| {
-        spend(&json(&step)?, format!("at step {}", steps.len() + 1))?;
-        steps.push(step);
-        Ok(())
-    })?;
-    spend(&initial, "with the initial view".into())?;
-    json(ScriptAnswer { initial, steps })
 }
 
 /// Answers one request with the production crates. An answer that would be longer
@@ -374,114 +291,11 @@ fn session_answer(script: &[ScriptOp]) -> Answer<Value> {
 /// [`SCRIPT_MAX`] steps, too many items to look up) or as soon as it grows past it (a
 /// session's views).
 pub fn answer(request: &Request) -> Answer<Value> {
-    let (mut doc, mut fnv) = (RustDoc, RustFnv);
     match request {
         // Whatever version the runner speaks, the answer says which this one speaks:
         // the runner judges the difference.
         Request::Start(Start::Start { .. }) => json(started()),
-        Request::Doc(op) => match op {
-            DocOp::Sha256 { data } => json(DigestResult {
-                digest: Hex(doc.sha256(&data.0)?),
-            }),
-            DocOp::Frame {
-                params,
-                index,
-                item,
-            } => {
-                index_below_k(u64::from(*index), params.k)?;
-                json(doc.frame(&raw(params), *index, &item.0)?)
-            }
-            DocOp::Positions { params, item } => json(PositionsResult {
-                positions: doc.positions(&raw(params), &item.0)?,
-            }),
-            DocOp::Build { params, records } => json(doc.build(&raw(params), &hexes(records))?),
-            DocOp::Lookup {
-                params,
-                records,
-                item,
-            } => {
-                let answers =
-                    doc.lookup(&raw(params), &hexes(records), std::slice::from_ref(&item.0))?;
-                match answers.first() {
-                    Some(triple) => json(triple),
-                    None => Ok(Value::Null),
-                }
-            }
-            DocOp::LookupMany {
-                params,
-                records,
-                items,
-            } => {
-                triples_fit("items", items.len())?;
-                json(TriplesResult {
-                    results: doc.lookup(&raw(params), &hexes(records), &hexes(items))?,
-                })
-            }
-            DocOp::Typed(call) => json(TypedResult {
-                lookup: doc.typed(call)?,
-            }),
-            DocOp::Read {
-                params,
-                packed_hex,
-                records,
-                items,
-            } => {
-                triples_fit("items", items.len())?;
-                json(TriplesResult {
-                    results: doc.read(
-                        &raw(params),
-                        &hexes(records),
-                        &packed_hex.0,
-                        &hexes(items),
-                    )?,
-                })
-            }
-            DocOp::Mutate {
-                params,
-                records,
-                other,
-                attempt,
-                probes,
-            } => {
-                triples_fit("probes", probes.len())?;
-                let other_records = hexes(&other.records);
-                let mutation = doc.mutate(
-                    &raw(params),
-                    &hexes(records),
-                    (&raw(&other.params), &other_records),
-                    *attempt,
-                    &hexes(probes),
-                )?;
-                let outcome = [
-                    MutationOutcome::Raised,
-                    MutationOutcome::Done,
-                    MutationOutcome::Impossible,
-                ]
-                .into_iter()
-                .find(|o| o.as_str() == mutation.outcome)
-                .ok_or_else(|| {
-                    SubjectError::Broken(format!("unknown outcome {:?}", mutation.outcome))
-                })?;
-                let seen = mutation.observed;
-                json(MutateResult {
-                    outcome,
-                    detail: mutation.detail,
-                    params: DocParams {
-                        m: seen.m,
-                        k: seen.k,
-                        seed_hex: Hex(seen.seed),
-                    },
-                    packed_hex: Hex(seen.packed_bits),
-                    documents: seen.documents,
-                    lookups: seen.lookups,
-                })
-            }
-        },
-        Request::Fnv(op) => match op {
-            FnvOp::Positions { m, k, units } => json(fnv.positions(*m, *k, units)?),
-            FnvOp::Session { script } => session_answer(script),
-            FnvOp::Estimates { m, k, n } => json(fnv.estimates(*m, *k, *n)?),
-        },
+        Request::Op(op) => op.answer(),
     }
 }
 

@@ -1,0 +1,211 @@
+//! `doc-membership-v1`'s entry in the runner's registry: its cases (`DocCase`, run by
+//! `doc_checks` and the generated checks) and its subject ([`DocSubject`]).
+
+use super::{Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
+use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
+use crate::adapter::{AdapterDoc, AdapterProcess};
+use crate::generated::Generation;
+use crate::model::{Case, DocCase, GeneratedExpect, GeneratedInput, Generator};
+use crate::report::{Failure, Figures};
+use crate::subject::{Answer, DocCall, DocReply, SubjectError};
+use crate::subject::{Between, DocSubject};
+use std::any::Any;
+use std::sync::{Arc, Mutex};
+
+/// The registry entry of `doc-membership-v1`.
+pub struct DocMembershipV1;
+
+/// The protocol's name.
+pub const NAME: &str = crate::doc_checks::PROTOCOL;
+
+/// `subject` as a subject of a run.
+pub fn subject(subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
+    Box::new(Subject(subject))
+}
+
+impl Protocol for DocMembershipV1 {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn new_cases(&self) -> Box<dyn ProtocolCases> {
+        Box::new(Vec::<DocCase>::new())
+    }
+
+    fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
+        subject(Box::new(crate::subject::RustDoc))
+    }
+
+    fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
+        subject(Box::new(AdapterDoc(process)))
+    }
+
+    fn generators(&self) -> &'static [Generator] {
+        &[Generator::DocHashing, Generator::DocSnapshots]
+    }
+
+    fn generated_m_k(&self) -> [[u32; 2]; 2] {
+        [[8, 512], [1, 8]]
+    }
+
+    fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
+        Box::new(AccumulatedInputs(
+            (0..n).map(|_| accumulated_input(stream)).collect(),
+        ))
+    }
+}
+
+impl SpecCase for DocCase {
+    type Subject = dyn DocSubject + Send;
+
+    fn parts(&self) -> (&str, &str, &[String], &'static str) {
+        (self.id(), self.check(), self.rules(), self.shape())
+    }
+
+    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>> {
+        match self {
+            DocCase::Generated(case) => Some(case),
+            _ => None,
+        }
+    }
+
+    fn evaluate(
+        &self,
+        subject: &mut Self::Subject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> Vec<Failure> {
+        match self {
+            DocCase::Generated(c) => {
+                crate::generated::evaluate_doc(&c.id, &c.input, subject, generation)
+            }
+            case => crate::doc_checks::evaluate(case, subject, figures),
+        }
+    }
+}
+
+impl ProtocolSubject for Subject<dyn DocSubject + Send> {
+    fn protocol(&self) -> &'static str {
+        NAME
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
+        self.0.fork().map(subject)
+    }
+
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+        self.0.started()
+    }
+
+    fn between_checks(&mut self) -> Between {
+        self.0.between_checks()
+    }
+
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        self.0.closing_diagnosis()
+    }
+
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        self.0.adapter()
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
+/// call broken when the run has no subject of this protocol.
+pub fn batch(subjects: &mut crate::run::Subjects, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
+    match subjects.get_mut::<dyn DocSubject + Send>() {
+        Some(subject) => subject.batch(calls),
+        None => calls
+            .iter()
+            .map(|_| {
+                Err(SubjectError::Broken(format!(
+                    "the run has no subject of {NAME}"
+                )))
+            })
+            .collect(),
+    }
+}
+
+/// One input of the accumulated stream.
+struct AccumulatedInput {
+    m: u16,
+    k: u8,
+    seed: Vec<u8>,
+    item: Vec<u8>,
+}
+
+fn accumulated_input(stream: &mut Stream) -> AccumulatedInput {
+    let m = 8 + stream.u16() % 505;
+    let k = 1 + stream.byte() % 8;
+    let seed_len = stream.byte() % 17;
+    let seed = stream.take(usize::from(seed_len));
+    let item_len = stream.byte() % 65;
+    let item = stream.take(usize::from(item_len));
+    AccumulatedInput { m, k, seed, item }
+}
+
+/// A chunk of the accumulated stream's inputs.
+struct AccumulatedInputs(Vec<AccumulatedInput>);
+
+impl Inputs for AccumulatedInputs {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `spec/README.md`: the k positions, 2 bytes each.
+    fn oracle_outputs(&self, index: usize) -> Vec<u8> {
+        let Some(input) = self.0.get(index) else {
+            return Vec::new();
+        };
+        bloomproof_oracle::doc_membership::positions(
+            u32::from(input.m),
+            u32::from(input.k),
+            &input.seed,
+            &input.item,
+        )
+        .into_iter()
+        .flat_map(|p| low_16(p).to_be_bytes())
+        .collect()
+    }
+
+    fn show(&self, index: usize) -> serde_json::Value {
+        self.0.get(index).map_or(serde_json::Value::Null, |i| {
+            serde_json::json!({
+                "params": {"m": i.m, "k": i.k, "seed_hex": bloomproof_wire::encode_hex(&i.seed)},
+                "item_hex": bloomproof_wire::encode_hex(&i.item),
+            })
+        })
+    }
+
+    fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>> {
+        let calls: Vec<DocCall> = self
+            .0
+            .iter()
+            .map(|i| DocCall::Positions {
+                params: crate::subject::RawParams {
+                    m: u64::from(i.m),
+                    k: u64::from(i.k),
+                    seed: i.seed.clone(),
+                },
+                item: i.item.clone(),
+            })
+            .collect();
+        batch(subjects, &calls)
+            .into_iter()
+            .zip(&self.0)
+            .map(|(answer, i)| match answer {
+                Ok(DocReply::Positions(p)) => positions_bytes(&p, i.m, i.k),
+                Ok(other) => Err(format!("not positions: {other:?}")),
+                Err(err) => Err(err.to_string()),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,218 @@
+//! `fnv1a-utf16-v1`'s entry in the runner's registry: its cases (`FnvCase`, run by
+//! `fnv_checks` and the generated checks) and its subject ([`FnvSubject`]).
+
+use super::{Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
+use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
+use crate::adapter::{AdapterFnv, AdapterProcess};
+use crate::generated::Generation;
+use crate::model::{Case, FnvCase, GeneratedExpect, GeneratedInput, Generator};
+use crate::report::{Failure, Figures};
+use crate::subject::FnvSubject;
+use crate::subject::{Answer, FnvCall, FnvReply, SubjectError};
+use std::any::Any;
+use std::sync::{Arc, Mutex};
+
+/// The registry entry of `fnv1a-utf16-v1`.
+pub struct Fnv1aUtf16V1;
+
+/// The protocol's name.
+pub const NAME: &str = crate::fnv_checks::PROTOCOL;
+
+/// `subject` as a subject of a run.
+pub fn subject(subject: Box<dyn FnvSubject + Send>) -> Box<dyn ProtocolSubject> {
+    Box::new(Subject(subject))
+}
+
+impl Protocol for Fnv1aUtf16V1 {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn new_cases(&self) -> Box<dyn ProtocolCases> {
+        Box::new(Vec::<FnvCase>::new())
+    }
+
+    fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
+        subject(Box::new(crate::subject::RustFnv))
+    }
+
+    fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
+        subject(Box::new(AdapterFnv(process)))
+    }
+
+    fn generators(&self) -> &'static [Generator] {
+        &[
+            Generator::FnvHashes,
+            Generator::FnvEstimates,
+            Generator::FnvSessions,
+        ]
+    }
+
+    fn generated_m_k(&self) -> [[u32; 2]; 2] {
+        [[8, 1024], [1, 12]]
+    }
+
+    fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
+        Box::new(AccumulatedInputs(
+            (0..n).map(|_| accumulated_input(stream)).collect(),
+        ))
+    }
+}
+
+impl SpecCase for FnvCase {
+    type Subject = dyn FnvSubject + Send;
+
+    fn parts(&self) -> (&str, &str, &[String], &'static str) {
+        (self.id(), self.check(), self.rules(), self.shape())
+    }
+
+    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>> {
+        match self {
+            FnvCase::Generated(case) => Some(case),
+            _ => None,
+        }
+    }
+
+    fn evaluate(
+        &self,
+        subject: &mut Self::Subject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> Vec<Failure> {
+        match self {
+            FnvCase::Generated(c) => {
+                crate::generated::evaluate_fnv(&c.id, &c.input, subject, generation)
+            }
+            case => crate::fnv_checks::evaluate(case, subject, figures),
+        }
+    }
+}
+
+impl ProtocolSubject for Subject<dyn FnvSubject + Send> {
+    fn protocol(&self) -> &'static str {
+        NAME
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
+        self.0.fork().map(subject)
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
+/// call broken when the run has no subject of this protocol.
+pub fn batch(subjects: &mut crate::run::Subjects, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
+    match subjects.get_mut::<dyn FnvSubject + Send>() {
+        Some(subject) => subject.batch(calls),
+        None => calls
+            .iter()
+            .map(|_| {
+                Err(SubjectError::Broken(format!(
+                    "the run has no subject of {NAME}"
+                )))
+            })
+            .collect(),
+    }
+}
+
+/// One input of the accumulated stream.
+struct AccumulatedInput {
+    m: u16,
+    k: u8,
+    units: Vec<u16>,
+}
+
+fn accumulated_input(stream: &mut Stream) -> AccumulatedInput {
+    let m = 8 + stream.u16() % 1017;
+    let k = 1 + stream.byte() % 12;
+    let t = stream.byte();
+    let u = usize::from(stream.byte());
+    let len = if t < 192 {
+        1 + u % 16
+    } else if t < 240 {
+        1 + u % 64
+    } else {
+        1 + u
+    };
+    let units = (0..len)
+        .map(|_| {
+            let class = stream.byte() % 8;
+            let v = stream.u16();
+            match class {
+                0..=2 => v % 0x80,
+                3 => 0x80 + v % 0x780,
+                4 => v,
+                5 => 0xD800 + v % 0x400,
+                6 => 0xDC00 + v % 0x400,
+                _ => 0xFFFF - v % 16,
+            }
+        })
+        .collect();
+    AccumulatedInput { m, k, units }
+}
+
+/// A chunk of the accumulated stream's inputs.
+struct AccumulatedInputs(Vec<AccumulatedInput>);
+
+impl Inputs for AccumulatedInputs {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `spec/README.md`: h1 and h2 (4 bytes each), then the k positions, 2 bytes each.
+    fn oracle_outputs(&self, index: usize) -> Vec<u8> {
+        use bloomproof_oracle::fnv1a_utf16 as oracle;
+        let Some(input) = self.0.get(index) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        out.extend_from_slice(&oracle::h1(&input.units).to_be_bytes());
+        out.extend_from_slice(&oracle::h2(&input.units).to_be_bytes());
+        for p in oracle::positions(u32::from(input.m), u32::from(input.k), &input.units) {
+            out.extend_from_slice(&low_16(p).to_be_bytes());
+        }
+        out
+    }
+
+    fn show(&self, index: usize) -> serde_json::Value {
+        self.0.get(index).map_or(
+            serde_json::Value::Null,
+            |i| serde_json::json!({"m": i.m, "k": i.k, "units": i.units}),
+        )
+    }
+
+    fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>> {
+        let calls: Vec<FnvCall> = self
+            .0
+            .iter()
+            .map(|i| FnvCall::Positions {
+                m: u64::from(i.m),
+                k: u64::from(i.k),
+                units: i.units.clone(),
+            })
+            .collect();
+        batch(subjects, &calls)
+            .into_iter()
+            .zip(&self.0)
+            .map(|(answer, i)| match answer {
+                Ok(FnvReply::Hashes(h)) => {
+                    positions_bytes(&h.positions, i.m, i.k).map(|positions| {
+                        let mut out = h.h1.to_be_bytes().to_vec();
+                        out.extend_from_slice(&h.h2.to_be_bytes());
+                        out.extend(positions);
+                        out
+                    })
+                }
+                Ok(other) => Err(format!("not hashes: {other:?}")),
+                Err(err) => Err(err.to_string()),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,219 @@
+//! The registry of the runner's protocols: one entry per protocol of
+//! [`crate::PROTOCOLS`], in its order, each a module of this folder.
+//!
+//! Generic code (the loader, the runner, the generated checks) iterates [`REGISTRY`]
+//! and reaches a protocol's cases and subject only through the traits here: a
+//! [`Protocol`] makes the subjects and the case list of its protocol, a
+//! [`ProtocolCases`] holds the typed cases and runs them, a [`ProtocolSubject`] is one
+//! protocol's implementation under test (its own subject trait, boxed).
+
+pub mod doc_membership_v1;
+pub mod fnv1a_utf16_v1;
+
+use crate::adapter::AdapterProcess;
+use crate::generated::Generation;
+use crate::model::{Case, GeneratedExpect, GeneratedInput, Generator};
+use crate::report::{Failure, Figures};
+use crate::subject::Between;
+use std::any::Any;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+/// Every protocol the runner knows, in the order of [`crate::PROTOCOLS`].
+pub static REGISTRY: &[&dyn Protocol] = &[
+    &doc_membership_v1::DocMembershipV1,
+    &fnv1a_utf16_v1::Fnv1aUtf16V1,
+];
+
+/// The registry entry named `name`, if the runner knows the protocol.
+pub fn find(name: &str) -> Option<&'static dyn Protocol> {
+    REGISTRY.iter().copied().find(|entry| entry.name() == name)
+}
+
+/// One protocol's part of the runner.
+pub trait Protocol: Sync {
+    /// The protocol's name (its `NAME`, [`crate::PROTOCOLS`]).
+    fn name(&self) -> &'static str;
+
+    /// An empty list of this protocol's cases, for the loader to fill.
+    fn new_cases(&self) -> Box<dyn ProtocolCases>;
+
+    /// The production crates' implementation of this protocol, in process.
+    fn rust_subject(&self) -> Box<dyn ProtocolSubject>;
+
+    /// This protocol through the adapter subprocess `process` (shared by every protocol).
+    fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject>;
+
+    /// The generators of generated cases that draw this protocol's inputs.
+    fn generators(&self) -> &'static [Generator];
+
+    /// The bounds of the `m` and `k` ranges of this protocol's generated cases.
+    fn generated_m_k(&self) -> [[u32; 2]; 2];
+
+    /// The next `n` inputs of this protocol's accumulated stream (`spec/README.md`,
+    /// "Accumulated checks"), drawn from `stream`.
+    fn accumulated(
+        &self,
+        stream: &mut crate::accumulated::Stream,
+        n: usize,
+    ) -> Box<dyn crate::accumulated::Inputs>;
+}
+
+/// What the loader learns of one case it added to a [`ProtocolCases`]: its shape, and
+/// the case itself when it is a generated one.
+pub type Pushed<'a> = (
+    &'static str,
+    Option<&'a Case<GeneratedInput, GeneratedExpect>>,
+);
+
+/// One protocol's cases, typed by shape, in file order.
+pub trait ProtocolCases: fmt::Debug + Send + Sync {
+    /// Reads `raw` as a case of this protocol and adds it; the error is serde's.
+    fn push(&mut self, raw: &serde_json::Value) -> Result<Pushed<'_>, serde_json::Error>;
+
+    /// (id, check, rules beyond its check's, shape) of every case, in file order.
+    fn each(&self) -> Vec<(&str, &str, &[String], &'static str)>;
+
+    /// Runs the cases whose ids are `ids` on `subject` (this protocol's): how many ran
+    /// and their failures.
+    fn run(
+        &self,
+        ids: &[String],
+        subject: &mut dyn ProtocolSubject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> (usize, Vec<Failure>);
+
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn ProtocolCases>;
+
+    /// The typed cases (`Vec<DocCase>`, `Vec<FnvCase>`), for a test to edit them.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl Clone for Box<dyn ProtocolCases> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A case of one protocol's case enum (`DocCase`, `FnvCase`): what the generic case
+/// list needs of it.
+pub trait SpecCase:
+    serde::de::DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static
+{
+    /// The protocol's subject trait object (`dyn DocSubject + Send`, ...).
+    type Subject: ?Sized + 'static;
+
+    /// The case's id, check, rules and shape.
+    fn parts(&self) -> (&str, &str, &[String], &'static str);
+
+    /// The case, when it is a generated one.
+    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>>;
+
+    /// Runs the case on `subject`: its failures.
+    fn evaluate(
+        &self,
+        subject: &mut Self::Subject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> Vec<Failure>;
+}
+
+impl<C: SpecCase> ProtocolCases for Vec<C> {
+    fn push(&mut self, raw: &serde_json::Value) -> Result<Pushed<'_>, serde_json::Error> {
+        let case = C::deserialize(raw)?;
+        self.push(case);
+        match self.last() {
+            Some(case) => Ok((case.parts().3, case.generated())),
+            None => Ok(("", None)),
+        }
+    }
+
+    fn each(&self) -> Vec<(&str, &str, &[String], &'static str)> {
+        self.iter().map(SpecCase::parts).collect()
+    }
+
+    fn run(
+        &self,
+        ids: &[String],
+        subject: &mut dyn ProtocolSubject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> (usize, Vec<Failure>) {
+        let Some(Subject(subject)) = subject.as_any_mut().downcast_mut::<Subject<C::Subject>>()
+        else {
+            return (0, vec![not_its_subject()]);
+        };
+        let mut ran = 0;
+        let mut failures = Vec::new();
+        for case in self
+            .iter()
+            .filter(|c| ids.iter().any(|id| id == c.parts().0))
+        {
+            ran += 1;
+            failures.extend(case.evaluate(subject.as_mut(), generation, figures));
+        }
+        (ran, failures)
+    }
+
+    fn clone_box(&self) -> Box<dyn ProtocolCases> {
+        Box::new(self.clone())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+fn not_its_subject() -> Failure {
+    Failure {
+        case: String::new(),
+        what: "the run has a subject of this protocol".to_string(),
+        input: serde_json::Value::Null,
+        expected: "the protocol's subject".to_string(),
+        actual: "a subject of another protocol".to_string(),
+    }
+}
+
+/// One protocol's implementation under test: its subject trait object, boxed
+/// (`Subject<dyn DocSubject + Send>`, ...).
+pub struct Subject<S: ?Sized>(pub Box<S>);
+
+/// One protocol's implementation under test, whatever its protocol. The run's own
+/// questions (its name, handshake, between checks, closing diagnosis, adapter) are
+/// asked of the first subject of a run: through an adapter every subject shares one
+/// process.
+pub trait ProtocolSubject: Send {
+    /// The protocol it implements.
+    fn protocol(&self) -> &'static str;
+
+    /// The implementation's name for the report.
+    fn name(&self) -> String;
+
+    /// An independent copy for another thread, when the subject can make one.
+    fn fork(&self) -> Option<Box<dyn ProtocolSubject>>;
+
+    /// The adapter's handshake, when the subject is an adapter.
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+        None
+    }
+
+    /// Called after every check.
+    fn between_checks(&mut self) -> Between {
+        Between::Go
+    }
+
+    /// What the run's end says of the implementation, if anything.
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        None
+    }
+
+    /// The adapter's command and per-request timeout, when the subject is an adapter.
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        None
+    }
+
+    /// The subject itself, for its protocol's cases to reach its own trait.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
