@@ -264,7 +264,7 @@ fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
 
 /// Runs every documented check whose full name contains `filter` (all when `None`).
 ///
-/// Checks are independent: when both subjects can be forked ([`DocSubject::fork`],
+/// Checks are independent: when every subject can be forked ([`crate::protocols::ProtocolSubject::fork`],
 /// as the in-process ones can) they run on every core
 /// ([`std::thread::available_parallelism`]), else one after the other on `subjects`.
 /// Either way the report is the same, in spec order, apart from its times.
