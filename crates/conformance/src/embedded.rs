@@ -33,25 +33,11 @@ use std::path::Path;
 pub const FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_spec.rs"));
 
 /// The documents the suite enforces, built into the binary beside the spec files:
-/// (name relative to the spec folder, text). `spec export` writes them with the spec
-/// files and `spec show` prints one. They are not spec files: the spec version covers
-/// the JSON only.
-pub const DOCUMENTS: &[(&str, &str)] = &[
-    ("README.md", include_str!("../../../spec/README.md")),
-    ("ADAPTER.md", include_str!("../../../spec/ADAPTER.md")),
-    (
-        "doc-membership-v1/PROTOCOL.md",
-        include_str!("../../../spec/doc-membership-v1/PROTOCOL.md"),
-    ),
-    (
-        "fnv1a-utf16-v1/PROTOCOL.md",
-        include_str!("../../../spec/fnv1a-utf16-v1/PROTOCOL.md"),
-    ),
-    (
-        "fnv1a-utf16-v1/SESSION.md",
-        include_str!("../../../spec/fnv1a-utf16-v1/SESSION.md"),
-    ),
-];
+/// (name relative to the spec folder, text): every `.md` file directly in `spec/` or in
+/// a protocol folder, in name order, listed by the build as it lists [`FILES`].
+/// `spec export` writes them with the spec files and `spec show` prints one. They are
+/// not spec files: the spec version covers the JSON only.
+pub const DOCUMENTS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/embedded_documents.rs"));
 
 /// One built-in document by its name (`ADAPTER.md`, `fnv1a-utf16-v1/SESSION.md`),
 /// or by its file name alone when only one document has it (`SESSION.md`).
