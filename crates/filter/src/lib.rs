@@ -188,9 +188,12 @@ fn key_of(state: &[u32; 8]) -> u32 {
 }
 
 /// Smallest batch that [`DocumentPrefilter::lookup_batch`] spreads over the cores;
-/// smaller batches run on the calling thread, where handing work to the pool would
-/// cost about as much as it saves (see crates/bench/NOTES.md for the measurement).
-pub const BATCH_PARALLEL_MIN: usize = 256;
+/// smaller batches run on the calling thread, where handing work to the pool costs
+/// more than it saves. One doubling above the break-even `cargo xtask bench` measured
+/// (`batch_parallel_min`, BENCHMARKS.md: all cores faster from 64 queries up, 2.8x
+/// slower at 32), so that noise in the break-even does not send a batch to all cores
+/// where one is cheaper.
+pub const BATCH_PARALLEL_MIN: usize = 128;
 
 /// Queries per task of a parallel batch shared by the caller and `helpers` threads: a
 /// thirty-second of each thread's share, from 8 to 256 (beyond that, more tasks only
