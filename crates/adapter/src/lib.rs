@@ -8,6 +8,9 @@
 //!   bounded queues, the process group ended on timeout, death, drop and signals);
 //! * [`serve`]: the serving side of `bloomproof adapter`, answering through the
 //!   in-process subjects, so both runs are judged on the same answers;
+//! * [`protocols`]: one folder per protocol (its subject trait and in-process subject,
+//!   its adapter subject, its served operations), and the one list of them that a new
+//!   protocol joins; [`subject`], [`client`] and [`serve`] hold what the protocols share;
 //! * [`lines`], [`scan`], [`quote`]: capped line reads, the first pass over a JSON
 //!   line (duplicate keys, value count) and short quotes of untrusted text, for both
 //!   sides;
@@ -17,14 +20,10 @@ pub mod client;
 mod dynamic;
 pub mod lines;
 mod process;
+pub mod protocols;
 pub mod quote;
 pub mod scan;
 pub mod serve;
 pub mod subject;
 
 pub use dynamic::ToDynamic;
-
-/// The name of `doc-membership-v1` on the wire.
-const DOC: &str = bloomproof_protocol::doc_membership_v1::NAME;
-/// The name of `fnv1a-utf16-v1` on the wire.
-const FNV: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;

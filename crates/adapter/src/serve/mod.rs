@@ -9,9 +9,6 @@
 //! [`REQUEST_VALUES_MAX`] values and a duplicate key, [`answer`] refuses an answer that
 //! would be longer than [`RESPONSE_MAX`].
 
-mod doc_membership_v1;
-mod fnv1a_utf16_v1;
-
 use crate::client::RESPONSE_MAX;
 use crate::subject::{Answer, SubjectError};
 use crate::{lines, quote, scan};
@@ -23,11 +20,9 @@ use serde_json::{Map, Value};
 use std::io::{BufRead, Write};
 
 /// Every protocol `bloomproof adapter` serves, in the order of
-/// `bloomproof_protocol::PROTOCOLS`: one module of this folder each.
-pub static REGISTRY: &[&dyn ServedProtocol] = &[
-    &doc_membership_v1::DocMembershipV1,
-    &fnv1a_utf16_v1::Fnv1aUtf16V1,
-];
+/// `bloomproof_protocol::PROTOCOLS`: each protocol's `serve.rs`
+/// (`protocols/<protocol>/serve.rs`), listed in `protocols/mod.rs`.
+pub static REGISTRY: &[&dyn ServedProtocol] = crate::protocols::SERVED;
 
 /// One protocol's part of the serving side.
 pub trait ServedProtocol: Sync {

@@ -1,8 +1,8 @@
 //! `fnv1a-utf16-v1` served by `bloomproof adapter`: its operations ([`FnvOp`])
 //! answered by the in-process production subject ([`RustFnv`]).
 
-use super::{SCRIPT_MAX, ServedOp, ServedProtocol, json, json_len, negative_m_k, too_large};
 use crate::client::{FnvOp, RESPONSE_MAX};
+use crate::serve::{SCRIPT_MAX, ServedOp, ServedProtocol, json, json_len, negative_m_k, too_large};
 use crate::subject::{Answer, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use bloomproof_wire::adapter::ScriptOp;

@@ -1,8 +1,8 @@
 //! `doc-membership-v1` served by `bloomproof adapter`: its operations ([`DocOp`])
 //! answered by the in-process production subject ([`RustDoc`]).
 
-use super::{ServedOp, ServedProtocol, json, negative_m_k, too_large};
 use crate::client::{DocOp, RESPONSE_MAX};
+use crate::serve::{ServedOp, ServedProtocol, json, negative_m_k, too_large};
 use crate::subject::{Answer, DocSubject, RawParams, RustDoc, SubjectError};
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_wire::adapter::{

@@ -1,0 +1,289 @@
+//! `doc-membership-v1` behind an adapter ([`AdapterDoc`]): each subject method as the
+//! adapter protocol's requests.
+
+use super::NAME as DOC;
+use crate::client::{Shared, call, pipelined, result};
+use crate::subject::{
+    Answer, Between, Built, DocCall, DocReply, DocSubject, Framed, Mutation, Observation,
+    RawParams, SubjectError, Triple,
+};
+use bloomproof_wire::adapter::{
+    DigestResult, DocOp, MutateResult, MutationAttempt, OtherSnapshot, PositionsResult,
+    TriplesResult, TypedCall, TypedResult,
+};
+use bloomproof_wire::{DocParams, Hex};
+use serde_json::Value;
+
+/// The parameters as the wire spells them.
+fn wire(p: &RawParams) -> DocParams {
+    DocParams {
+        m: p.m,
+        k: p.k,
+        seed_hex: Hex(p.seed.clone()),
+    }
+}
+
+fn build_op(p: &RawParams, records: &[Vec<u8>]) -> DocOp {
+    DocOp::Build {
+        params: wire(p),
+        records: hex_list(records),
+    }
+}
+
+/// `lookup` for one item, `lookup_many` for any other number.
+fn lookup_op(p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> DocOp {
+    if let [item] = items {
+        return DocOp::Lookup {
+            params: wire(p),
+            records: hex_list(records),
+            item: Hex(item.clone()),
+        };
+    }
+    DocOp::LookupMany {
+        params: wire(p),
+        records: hex_list(records),
+        items: hex_list(items),
+    }
+}
+
+fn built(answer: Answer<Value>, op: &DocOp) -> Answer<Built> {
+    result(answer, op)
+}
+
+fn looked_up(answer: Answer<Value>, op: &DocOp) -> Answer<Vec<Triple>> {
+    if matches!(op, DocOp::Lookup { .. }) {
+        return Ok(vec![result(answer, op)?]);
+    }
+    let r: TriplesResult = result(answer, op)?;
+    Ok(r.results)
+}
+
+/// The wire operation of one batched call.
+fn doc_call_op(call: &DocCall) -> DocOp {
+    match call {
+        DocCall::Positions { params, item } => DocOp::Positions {
+            params: wire(params),
+            item: Hex(item.clone()),
+        },
+        DocCall::Frame {
+            params,
+            index,
+            item,
+        } => DocOp::Frame {
+            params: wire(params),
+            index: *index,
+            item: Hex(item.clone()),
+        },
+        DocCall::Build { params, records } => build_op(params, records),
+        DocCall::LookupMany {
+            params,
+            records,
+            items,
+        } => DocOp::LookupMany {
+            params: wire(params),
+            records: hex_list(records),
+            items: hex_list(items),
+        },
+        DocCall::Read {
+            params,
+            records,
+            packed_bits,
+            items,
+        } => DocOp::Read {
+            params: wire(params),
+            packed_hex: Hex(packed_bits.clone()),
+            records: hex_list(records),
+            items: hex_list(items),
+        },
+        DocCall::Typed(call) => DocOp::Typed(call.clone()),
+    }
+}
+
+/// A `doc-membership-v1` subject behind an adapter.
+pub struct AdapterDoc(pub Shared);
+
+fn hex_list(list: &[Vec<u8>]) -> Vec<Hex> {
+    list.iter().map(|b| Hex(b.clone())).collect()
+}
+
+impl DocSubject for AdapterDoc {
+    fn name(&self) -> String {
+        self.0
+            .lock()
+            .map(|p| format!("adapter `{}`", p.command()))
+            .unwrap_or_default()
+    }
+
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        self.0
+            .lock()
+            .ok()
+            .map(|p| (p.command().to_string(), p.timeout()))
+    }
+
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+        self.0.lock().ok()?.started().cloned()
+    }
+
+    fn between_checks(&mut self) -> Between {
+        match self.0.lock() {
+            Ok(mut process) => process.between_checks(),
+            Err(_) => Between::Stop("adapter lock poisoned".into()),
+        }
+    }
+
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        self.0.lock().ok()?.closing_diagnosis()
+    }
+
+    fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
+        let r: DigestResult = call(
+            &self.0,
+            DOC,
+            &DocOp::Sha256 {
+                data: Hex(data.to_vec()),
+            },
+        )?;
+        Ok(r.digest.0)
+    }
+
+    fn frame(&mut self, p: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
+        let op = DocOp::Frame {
+            params: wire(p),
+            index,
+            item: Hex(item.to_vec()),
+        };
+        call(&self.0, DOC, &op)
+    }
+
+    fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
+        let op = DocOp::Positions {
+            params: wire(p),
+            item: Hex(item.to_vec()),
+        };
+        let r: PositionsResult = call(&self.0, DOC, &op)?;
+        Ok(r.positions)
+    }
+
+    fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
+        let op = build_op(p, records);
+        built(call(&self.0, DOC, &op), &op)
+    }
+
+    fn lookup(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let op = lookup_op(p, records, items);
+        looked_up(call(&self.0, DOC, &op), &op)
+    }
+
+    fn build_and_lookup_each(
+        &mut self,
+        p: &RawParams,
+        snapshots: &[Vec<Vec<u8>>],
+        items: &[Vec<u8>],
+    ) -> Vec<(Answer<Built>, Answer<Vec<Triple>>)> {
+        let ops: Vec<DocOp> = snapshots
+            .iter()
+            .flat_map(|records| [build_op(p, records), lookup_op(p, records, items)])
+            .collect();
+        let mut guard = match self.0.lock() {
+            Ok(guard) => guard,
+            Err(_) => {
+                let poisoned = || SubjectError::Broken("adapter lock poisoned".into());
+                return snapshots
+                    .iter()
+                    .map(|_| (Err(poisoned()), Err(poisoned())))
+                    .collect();
+            }
+        };
+        let mut builds = Vec::with_capacity(snapshots.len());
+        let mut lookups = Vec::with_capacity(snapshots.len());
+        let mut index = 0;
+        guard.requests(DOC, &ops, |answer| {
+            if let Some(op) = ops.get(index) {
+                if index % 2 == 0 {
+                    builds.push(built(answer, op));
+                } else {
+                    lookups.push(looked_up(answer, op));
+                }
+            }
+            index += 1;
+        });
+        builds.into_iter().zip(lookups).collect()
+    }
+
+    fn batch(&mut self, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
+        let ops: Vec<DocOp> = calls.iter().map(doc_call_op).collect();
+        pipelined(&self.0, DOC, &ops, |op, answer| {
+            Ok(match op {
+                DocOp::Positions { .. } => {
+                    DocReply::Positions(result::<PositionsResult>(answer, op)?.positions)
+                }
+                DocOp::Frame { .. } => DocReply::Framed(result(answer, op)?),
+                DocOp::Build { .. } => DocReply::Built(built(answer, op)?),
+                DocOp::Typed(_) => DocReply::Typed(result::<TypedResult>(answer, op)?.lookup),
+                _ => DocReply::Triples(result::<TriplesResult>(answer, op)?.results),
+            })
+        })
+    }
+
+    fn typed(&mut self, args: &TypedCall) -> Answer<Option<Triple>> {
+        let op = DocOp::Typed(args.clone());
+        let r: TypedResult = call(&self.0, DOC, &op)?;
+        Ok(r.lookup)
+    }
+
+    fn read(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        packed_bits: &[u8],
+        items: &[Vec<u8>],
+    ) -> Answer<Vec<Triple>> {
+        let op = DocOp::Read {
+            params: wire(p),
+            packed_hex: Hex(packed_bits.to_vec()),
+            records: hex_list(records),
+            items: hex_list(items),
+        };
+        let r: TriplesResult = call(&self.0, DOC, &op)?;
+        Ok(r.results)
+    }
+
+    fn mutate(
+        &mut self,
+        p: &RawParams,
+        records: &[Vec<u8>],
+        other: (&RawParams, &[Vec<u8>]),
+        attempt: MutationAttempt,
+        probes: &[Vec<u8>],
+    ) -> Answer<Mutation> {
+        let op = DocOp::Mutate {
+            params: wire(p),
+            records: hex_list(records),
+            other: OtherSnapshot {
+                params: wire(other.0),
+                records: hex_list(other.1),
+            },
+            attempt,
+            probes: hex_list(probes),
+        };
+        let r: MutateResult = call(&self.0, DOC, &op)?;
+        Ok(Mutation {
+            outcome: r.outcome.as_str().to_string(),
+            detail: r.detail,
+            observed: Observation {
+                m: r.params.m,
+                k: r.params.k,
+                seed: r.params.seed_hex.0,
+                packed_bits: r.packed_hex.0,
+                documents: r.documents,
+                lookups: r.lookups,
+            },
+        })
+    }
+}
