@@ -7,9 +7,10 @@
 use super::{Figures, FlagSet, has_repeat, param_flags};
 use crate::fnv_hand_picked;
 use crate::prng::SplitMix64;
+use crate::{Protocol, finish, schemas::render};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
-use bloomproof_wire::vectors::{FnvPositionCase, FnvRejectionCase};
+use bloomproof_wire::vectors::{FileKind, FnvPositionCase, FnvRejectionCase};
 use bloomproof_wire::{ErrorKindName, RejectExpect};
 
 /// The m values every boundary grid covers.
@@ -25,6 +26,29 @@ const REJECTION_SWEEP: usize = 100;
 /// Fixed PRNG seeds, one per file.
 const POSITION_SEED: u64 = 0x666e_762d_706f_7331; // "fnv-pos1"
 const REJECTION_SEED: u64 = 0x666e_762d_7265_6a31; // "fnv-rej1"
+
+/// `fnv1a-utf16-v1`'s entry in the generator's registry.
+pub(crate) const PROTOCOL: Protocol = Protocol {
+    name: protocol::NAME,
+    files: || {
+        Ok(vec![
+            finish(FileKind::FnvPositions, positions()?, |_| Vec::new())?,
+            finish(FileKind::FnvRejections, rejections()?, |_| Vec::new())?,
+        ])
+    },
+    schemas: || {
+        vec![
+            (
+                FileKind::FnvPositions,
+                render::<FnvPositionCase>(FileKind::FnvPositions),
+            ),
+            (
+                FileKind::FnvRejections,
+                render::<FnvRejectionCase>(FileKind::FnvRejections),
+            ),
+        ]
+    },
+};
 
 fn io(id: &str, what: impl std::fmt::Display) -> String {
     format!("vectors/fnv1a-utf16-v1: case `{id}`: {what}")

@@ -1,7 +1,7 @@
 //! Whether the files on disk are exactly what the generator writes.
 //!
-//! The generator owns three folders: `vectors/doc-membership-v1/`,
-//! `vectors/fnv1a-utf16-v1/` and `vectors/schemas/`. Every file in them must be a
+//! The generator owns a folder per protocol, `vectors/<protocol>/`, and
+//! `vectors/schemas/` ([`owned_dirs`]). Every file in them must be a
 //! generated file with the generated contents; nothing else may be there. (The rest
 //! of `vectors/`, such as `README.md` and checkers in other languages, is not the
 //! generator's.)
@@ -10,12 +10,15 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
-/// The folders the generator owns, relative to the repository root.
-pub const OWNED_DIRS: [&str; 3] = [
-    "vectors/doc-membership-v1",
-    "vectors/fnv1a-utf16-v1",
-    "vectors/schemas",
-];
+/// The folders the generator owns, relative to the repository root: each registered
+/// protocol's `vectors/<protocol>`, then `vectors/schemas`.
+pub fn owned_dirs() -> Vec<String> {
+    crate::REGISTRY
+        .iter()
+        .map(|protocol| format!("vectors/{}", protocol.name))
+        .chain(std::iter::once("vectors/schemas".to_string()))
+        .collect()
+}
 
 /// What `cargo xtask vectors --check` prints when the files are stale.
 pub const STALE_HINT: &str = "vectors are stale: run `cargo xtask vectors` and commit";
@@ -66,8 +69,8 @@ pub fn compare(root: &Path, generated: &[(String, String)]) -> Vec<Staleness> {
 pub fn extra_files(root: &Path, generated: &[(String, String)]) -> Vec<String> {
     let known: BTreeSet<&str> = generated.iter().map(|(path, _)| path.as_str()).collect();
     let mut extra = Vec::new();
-    for dir in OWNED_DIRS {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+    for dir in owned_dirs() {
+        let Ok(entries) = std::fs::read_dir(root.join(&dir)) else {
             continue;
         };
         for entry in entries.flatten() {

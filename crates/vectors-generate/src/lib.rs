@@ -25,6 +25,24 @@ use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile,
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Generated files as (path relative to the repository root, contents), or the error
+/// that stopped them.
+pub(crate) type Files = Result<Vec<(String, String)>, String>;
+
+/// One protocol's vector files: its module of this crate.
+pub(crate) struct Protocol {
+    /// The protocol's name (its folder under `vectors/`).
+    pub(crate) name: &'static str,
+    /// Its vector files, rendered and loaded back ([`finish`]), in [`FileKind::ALL`]'s
+    /// order.
+    pub(crate) files: fn() -> Files,
+    /// The JSON Schema of each of its file kinds.
+    pub(crate) schemas: fn() -> Vec<(FileKind, String)>,
+}
+
+/// Every protocol with vector files, in the order of `bloomproof_protocol::PROTOCOLS`.
+pub(crate) static REGISTRY: &[Protocol] = &[doc::PROTOCOL, fnv::PROTOCOL];
+
 /// The `generator` header value of every file.
 pub const GENERATOR: &str = concat!(
     "cargo xtask vectors (bloomproof-vectors-generate ",
@@ -80,15 +98,10 @@ impl FlagSet {
 /// production rejects a valid input or accepts an invalid one, or when a rendered file
 /// does not load back to the same value.
 pub fn generate() -> Result<Vec<(String, String)>, String> {
-    let mut out = vec![
-        finish(FileKind::DocPositions, doc::positions()?, |_| Vec::new())?,
-        finish(FileKind::DocSnapshots, doc::snapshots()?, |case| {
-            case.lookups.iter().map(|l| l.flags.clone()).collect()
-        })?,
-        finish(FileKind::DocRejections, doc::rejections()?, |_| Vec::new())?,
-        finish(FileKind::FnvPositions, fnv::positions()?, |_| Vec::new())?,
-        finish(FileKind::FnvRejections, fnv::rejections()?, |_| Vec::new())?,
-    ];
+    let mut out = Vec::new();
+    for protocol in REGISTRY {
+        out.extend((protocol.files)()?);
+    }
     for (kind, text) in schemas::all() {
         out.push((format!("vectors/schemas/{}", kind.schema_file()), text));
     }
@@ -97,7 +110,7 @@ pub fn generate() -> Result<Vec<(String, String)>, String> {
 
 /// Builds the header, renders the file, and loads it back: the loader must accept it
 /// and give back exactly the same value.
-fn finish<C>(
+pub(crate) fn finish<C>(
     kind: FileKind,
     cases: Vec<C>,
     inner_flags: impl Fn(&C) -> Vec<Vec<String>>,
@@ -237,4 +250,28 @@ impl Figures {
 pub(crate) fn has_repeat<T: Ord>(positions: &[T]) -> bool {
     let distinct: BTreeSet<&T> = positions.iter().collect();
     distinct.len() != positions.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::REGISTRY;
+    use bloomproof_wire::vectors::FileKind;
+
+    #[test]
+    fn the_registry_lists_every_protocol_in_order() {
+        let names: Vec<&str> = REGISTRY.iter().map(|protocol| protocol.name).collect();
+        assert_eq!(names, bloomproof_protocol::PROTOCOLS);
+    }
+
+    #[test]
+    fn each_protocol_gives_a_schema_for_each_of_its_file_kinds() {
+        for protocol in REGISTRY {
+            let kinds: Vec<FileKind> = (protocol.schemas)().into_iter().map(|(k, _)| k).collect();
+            let own: Vec<FileKind> = FileKind::ALL
+                .into_iter()
+                .filter(|kind| kind.protocol() == protocol.name)
+                .collect();
+            assert_eq!(kinds, own, "{}", protocol.name);
+        }
+    }
 }

@@ -3,13 +3,11 @@
 //! Each file kind has its own schema, `vectors/schemas/<protocol>.<kind>.schema.json`,
 //! with `protocol`, `kind`, `format_version` and `$schema` pinned to their one value.
 
-use bloomproof_wire::vectors::{
-    DocPositionCase, DocRejectionCase, DocSnapshotCase, FORMAT_VERSION, FileKind, FnvPositionCase,
-    FnvRejectionCase, VectorFileOf,
-};
+use bloomproof_wire::vectors::{FORMAT_VERSION, FileKind, VectorFileOf};
 use schemars::{JsonSchema, generate::SchemaSettings};
 
-fn render<C: JsonSchema>(kind: FileKind) -> String {
+/// The schema of the vector files of `kind`, whose cases are `C`.
+pub(crate) fn render<C: JsonSchema>(kind: FileKind) -> String {
     let generator = SchemaSettings::draft2020_12().into_generator();
     let mut schema = generator.into_root_schema_for::<VectorFileOf<C>>();
     schema.insert(
@@ -47,20 +45,11 @@ fn render<C: JsonSchema>(kind: FileKind) -> String {
     text
 }
 
-/// Every schema: (file kind, schema text). The file name is
-/// [`FileKind::schema_file`].
+/// Every schema: (file kind, schema text), each registered protocol's in turn. The
+/// file name is [`FileKind::schema_file`].
 pub fn all() -> Vec<(FileKind, String)> {
-    FileKind::ALL
-        .into_iter()
-        .map(|kind| {
-            let text = match kind {
-                FileKind::DocPositions => render::<DocPositionCase>(kind),
-                FileKind::DocSnapshots => render::<DocSnapshotCase>(kind),
-                FileKind::DocRejections => render::<DocRejectionCase>(kind),
-                FileKind::FnvPositions => render::<FnvPositionCase>(kind),
-                FileKind::FnvRejections => render::<FnvRejectionCase>(kind),
-            };
-            (kind, text)
-        })
+    crate::REGISTRY
+        .iter()
+        .flat_map(|protocol| (protocol.schemas)())
         .collect()
 }

@@ -15,7 +15,39 @@ pub(super) use snapshots::snapshots;
 
 use super::{FlagSet, param_flags};
 use crate::prng::SplitMix64;
+use crate::{Protocol, finish, schemas::render};
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use bloomproof_wire::vectors::{DocPositionCase, DocRejectionCase, DocSnapshotCase, FileKind};
+
+/// `doc-membership-v1`'s entry in the generator's registry.
+pub(crate) const PROTOCOL: Protocol = Protocol {
+    name: protocol::NAME,
+    files: || {
+        Ok(vec![
+            finish(FileKind::DocPositions, positions()?, |_| Vec::new())?,
+            finish(FileKind::DocSnapshots, snapshots()?, |case| {
+                case.lookups.iter().map(|l| l.flags.clone()).collect()
+            })?,
+            finish(FileKind::DocRejections, rejections()?, |_| Vec::new())?,
+        ])
+    },
+    schemas: || {
+        vec![
+            (
+                FileKind::DocPositions,
+                render::<DocPositionCase>(FileKind::DocPositions),
+            ),
+            (
+                FileKind::DocSnapshots,
+                render::<DocSnapshotCase>(FileKind::DocSnapshots),
+            ),
+            (
+                FileKind::DocRejections,
+                render::<DocRejectionCase>(FileKind::DocRejections),
+            ),
+        ]
+    },
+};
 
 /// The m values every boundary grid covers.
 const MS: [u32; 14] = [8, 9, 15, 16, 17, 31, 63, 64, 65, 100, 255, 256, 511, 512];
