@@ -1,7 +1,7 @@
 //! JSON Schemas of the spec files, the adapter messages, the session export file and the
 //! report, generated from the Rust types.
 
-use crate::model::{CasesFile, ChecksFile, DocCase, FnvCase};
+use crate::model::ChecksFile;
 use schemars::{JsonSchema, generate::SchemaSettings};
 
 /// One type's schema (JSON Schema 2020-12) with a title, as a file's text.
@@ -14,21 +14,14 @@ pub fn render<T: JsonSchema>(title: &str) -> String {
     text
 }
 
-/// Every schema file, as (file name under `spec/schemas/`, contents).
-pub fn all() -> Vec<(&'static str, String)> {
-    vec![
-        (
-            "checks.schema.json",
-            render::<ChecksFile>("bloomproof documented checks (spec/<protocol>/checks.json)"),
-        ),
-        (
-            "doc-membership-v1.cases.schema.json",
-            render::<CasesFile<DocCase>>("bloomproof doc-membership-v1 cases"),
-        ),
-        (
-            "fnv1a-utf16-v1.cases.schema.json",
-            render::<CasesFile<FnvCase>>("bloomproof fnv1a-utf16-v1 cases"),
-        ),
+/// Every schema file, as (file name under `spec/schemas/`, contents): the checks
+/// file's, each registered protocol's cases file's, then the shared ones.
+pub fn all() -> Vec<(String, String)> {
+    let checks = (
+        "checks.schema.json",
+        render::<ChecksFile>("bloomproof documented checks (spec/<protocol>/checks.json)"),
+    );
+    let shared: Vec<(&str, String)> = vec![
         (
             "adapter.schema.json",
             render::<bloomproof_wire::adapter::Messages>(
@@ -63,5 +56,19 @@ pub fn all() -> Vec<(&'static str, String)> {
                 "bloomproof conformance report (`bloomproof conformance --format json`)",
             ),
         ),
-    ]
+    ];
+    std::iter::once(checks)
+        .map(|(name, text)| (name.to_string(), text))
+        .chain(crate::protocols::REGISTRY.iter().map(|entry| {
+            (
+                format!("{}.cases.schema.json", entry.name()),
+                entry.cases_schema(),
+            )
+        }))
+        .chain(
+            shared
+                .into_iter()
+                .map(|(name, text)| (name.to_string(), text)),
+        )
+        .collect()
 }

@@ -66,8 +66,12 @@ fn every_registered_protocol_has_its_derivation_and_fingerprint() {
             .join("spec/derive")
             .join(format!("{}.py", name.replace('-', "_")));
         assert!(script.is_file(), "{name}: no {}", script.display());
+        let module = name.replace('-', "_");
+        let test =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fingerprint_{module}.rs"));
+        assert!(test.is_file(), "{name}: no {}", test.display());
         let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
-            "tests/snapshots/fingerprints__{name}-fingerprint.snap"
+            "tests/snapshots/fingerprint_{module}__{name}-fingerprint.snap"
         ));
         assert!(snapshot.is_file(), "{name}: no {}", snapshot.display());
     }

@@ -285,37 +285,22 @@ pub fn domain_error(
     let Some(entry) = crate::protocols::find(protocol) else {
         return Some(format!("unknown protocol {protocol:?}"));
     };
-    let own = entry.generators().contains(&input.generator);
-    let [m_bounds, k_bounds] = entry.generated_m_k();
-    let (needs, compares, reference): (&[&str], &[&str], &str) = match input.generator {
-        Generator::DocHashing => (
-            &["seed_bytes", "item_bytes"],
-            &["positions", "frame"],
-            "oracle",
-        ),
-        Generator::DocSnapshots => (
-            &["seed_bytes", "item_bytes", "records"],
-            &["build", "lookup_many", "read", "read_damaged"],
-            "oracle",
-        ),
-        Generator::FnvHashes => (&["units"], &["positions"], "oracle"),
-        Generator::FnvEstimates => (&["n"], &["estimates"], "oracle"),
-        Generator::FnvSessions => (
-            &["steps"],
-            &["view", "error", "save", "export"],
-            "session_model",
-        ),
-    };
-    if !own {
+    let Some(domain) = entry
+        .generators()
+        .iter()
+        .find(|domain| domain.generator == input.generator)
+    else {
         return Some(format!(
             "generator {:?} does not belong to {protocol}",
             input.generator
         ));
-    }
-    // The estimates clamp their inputs (SESSION.md 8, step 1), so theirs may be drawn from
-    // the wire's whole width; every other generator stays within its protocol's bounds.
+    };
+    let [m_bounds, k_bounds] = entry.generated_m_k();
+    let (needs, compares, reference) = (domain.needs, domain.compares, domain.reference);
+    // A generator of inputs its protocol clamps (the estimates, SESSION.md 8, step 1)
+    // may draw from the wire's whole width; every other stays within the bounds.
     let wire = [0, u32::MAX];
-    let clamped = matches!(input.generator, Generator::FnvEstimates);
+    let clamped = domain.wire_width;
     let (m, k) = if clamped {
         (wire, wire)
     } else {

@@ -15,6 +15,7 @@ use crate::generated::Generation;
 use crate::model::{Case, GeneratedExpect, GeneratedInput, Generator};
 use crate::report::{Failure, Figures};
 use crate::subject::Between;
+use bloomproof_wire::vectors::VectorFile;
 use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -44,8 +45,9 @@ pub trait Protocol: Sync {
     /// This protocol through the adapter subprocess `process` (shared by every protocol).
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject>;
 
-    /// The generators of generated cases that draw this protocol's inputs.
-    fn generators(&self) -> &'static [Generator];
+    /// The generators of generated cases that draw this protocol's inputs, each with
+    /// what it reads and compares.
+    fn generators(&self) -> &'static [GeneratorDomain];
 
     /// The bounds of the `m` and `k` ranges of this protocol's generated cases.
     fn generated_m_k(&self) -> [[u32; 2]; 2];
@@ -57,6 +59,37 @@ pub trait Protocol: Sync {
         stream: &mut crate::accumulated::Stream,
         n: usize,
     ) -> Box<dyn crate::accumulated::Inputs>;
+
+    /// The JSON Schema of this protocol's cases file
+    /// (`spec/schemas/<protocol>.cases.schema.json`).
+    fn cases_schema(&self) -> String;
+
+    /// Runs the cases of `file`, one of this protocol's vector files
+    /// (`vectors/<protocol>/<kind>.json`), on the subjects, keeping the failures in
+    /// `failures`.
+    fn check_vectors(
+        &self,
+        file: &VectorFile,
+        subjects: &mut crate::run::Subjects,
+        failures: &mut crate::vectors::Failures,
+    );
+}
+
+/// What one generator of generated cases reads and compares: the loader refuses a
+/// `generated` case whose domain or expectation differs (`generated::domain_error`).
+#[derive(Clone, Copy, Debug)]
+pub struct GeneratorDomain {
+    /// The generator.
+    pub generator: Generator,
+    /// The optional ranges of [`GeneratedInput`] it reads (it reads `m` and `k` always).
+    pub needs: &'static [&'static str],
+    /// The answers it compares, in the order `expect.compared` lists them.
+    pub compares: &'static [&'static str],
+    /// What it compares with: `oracle` or `session_model`.
+    pub reference: &'static str,
+    /// Whether its `m`, `k` and `n` may be drawn from the wire's whole width (inputs
+    /// the protocol clamps) instead of the protocol's bounds.
+    pub wire_width: bool,
 }
 
 /// What the loader learns of one case it added to a [`ProtocolCases`]: its shape, and

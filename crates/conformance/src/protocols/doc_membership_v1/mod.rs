@@ -1,14 +1,19 @@
 //! `doc-membership-v1`'s entry in the runner's registry: its cases (`DocCase`, run by
-//! `doc_checks` and the generated checks) and its subject ([`DocSubject`]).
+//! `doc_checks` and the generated checks), its subject ([`DocSubject`]), its
+//! generators, its accumulated stream and its vector checks (`vectors.rs`).
 
-use super::{Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
+mod vectors;
+
+use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::{AdapterDoc, AdapterProcess};
 use crate::generated::Generation;
-use crate::model::{Case, DocCase, GeneratedExpect, GeneratedInput, Generator};
+use crate::model::{Case, CasesFile, DocCase, GeneratedExpect, GeneratedInput, Generator};
 use crate::report::{Failure, Figures};
 use crate::subject::{Answer, DocCall, DocReply, SubjectError};
 use crate::subject::{Between, DocSubject};
+use crate::vectors::Failures;
+use bloomproof_wire::vectors::VectorFile;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
@@ -40,8 +45,23 @@ impl Protocol for DocMembershipV1 {
         subject(Box::new(AdapterDoc(process)))
     }
 
-    fn generators(&self) -> &'static [Generator] {
-        &[Generator::DocHashing, Generator::DocSnapshots]
+    fn generators(&self) -> &'static [GeneratorDomain] {
+        &[
+            GeneratorDomain {
+                generator: Generator::DocHashing,
+                needs: &["seed_bytes", "item_bytes"],
+                compares: &["positions", "frame"],
+                reference: "oracle",
+                wire_width: false,
+            },
+            GeneratorDomain {
+                generator: Generator::DocSnapshots,
+                needs: &["seed_bytes", "item_bytes", "records"],
+                compares: &["build", "lookup_many", "read", "read_damaged"],
+                reference: "oracle",
+                wire_width: false,
+            },
+        ]
     }
 
     fn generated_m_k(&self) -> [[u32; 2]; 2] {
@@ -52,6 +72,19 @@ impl Protocol for DocMembershipV1 {
         Box::new(AccumulatedInputs(
             (0..n).map(|_| accumulated_input(stream)).collect(),
         ))
+    }
+
+    fn cases_schema(&self) -> String {
+        crate::schemas::render::<CasesFile<DocCase>>("bloomproof doc-membership-v1 cases")
+    }
+
+    fn check_vectors(
+        &self,
+        file: &VectorFile,
+        subjects: &mut crate::run::Subjects,
+        failures: &mut Failures,
+    ) {
+        vectors::check(file, subjects, failures);
     }
 }
 

@@ -1,14 +1,19 @@
 //! `fnv1a-utf16-v1`'s entry in the runner's registry: its cases (`FnvCase`, run by
-//! `fnv_checks` and the generated checks) and its subject ([`FnvSubject`]).
+//! `fnv_checks` and the generated checks), its subject ([`FnvSubject`]), its
+//! generators, its accumulated stream and its vector checks (`vectors.rs`).
 
-use super::{Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
+mod vectors;
+
+use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::{AdapterFnv, AdapterProcess};
 use crate::generated::Generation;
-use crate::model::{Case, FnvCase, GeneratedExpect, GeneratedInput, Generator};
+use crate::model::{Case, CasesFile, FnvCase, GeneratedExpect, GeneratedInput, Generator};
 use crate::report::{Failure, Figures};
 use crate::subject::FnvSubject;
 use crate::subject::{Answer, FnvCall, FnvReply, SubjectError};
+use crate::vectors::Failures;
+use bloomproof_wire::vectors::VectorFile;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
@@ -40,11 +45,31 @@ impl Protocol for Fnv1aUtf16V1 {
         subject(Box::new(AdapterFnv(process)))
     }
 
-    fn generators(&self) -> &'static [Generator] {
+    fn generators(&self) -> &'static [GeneratorDomain] {
         &[
-            Generator::FnvHashes,
-            Generator::FnvEstimates,
-            Generator::FnvSessions,
+            GeneratorDomain {
+                generator: Generator::FnvHashes,
+                needs: &["units"],
+                compares: &["positions"],
+                reference: "oracle",
+                wire_width: false,
+            },
+            // The estimates clamp their inputs (SESSION.md 8, step 1): drawn from the
+            // wire's whole width.
+            GeneratorDomain {
+                generator: Generator::FnvEstimates,
+                needs: &["n"],
+                compares: &["estimates"],
+                reference: "oracle",
+                wire_width: true,
+            },
+            GeneratorDomain {
+                generator: Generator::FnvSessions,
+                needs: &["steps"],
+                compares: &["view", "error", "save", "export"],
+                reference: "session_model",
+                wire_width: false,
+            },
         ]
     }
 
@@ -56,6 +81,19 @@ impl Protocol for Fnv1aUtf16V1 {
         Box::new(AccumulatedInputs(
             (0..n).map(|_| accumulated_input(stream)).collect(),
         ))
+    }
+
+    fn cases_schema(&self) -> String {
+        crate::schemas::render::<CasesFile<FnvCase>>("bloomproof fnv1a-utf16-v1 cases")
+    }
+
+    fn check_vectors(
+        &self,
+        file: &VectorFile,
+        subjects: &mut crate::run::Subjects,
+        failures: &mut Failures,
+    ) {
+        vectors::check(file, subjects, failures);
     }
 }
 
