@@ -787,6 +787,19 @@ fn a_truncated_history_allows_earlier_counts_but_not_impossible_ones() {
     let error = Session::from_export(&value.to_string()).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Invalid);
     assert!(error.to_string().starts_with("counters: "), "{error}");
+    // Counts from before the oldest history item must be a valid pair themselves:
+    // 44 negative queries there (300 - 256) cannot hold 45 more false positives, even
+    // though the totals (at most 45 + the real ones, of 300) are a valid pair.
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    let false_positives = session.counters().false_positives + 45;
+    assert!(false_positives <= 300);
+    value["counters"]["false_positives"] = json!(false_positives);
+    let error = Session::from_export(&value.to_string()).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Invalid);
+    assert!(
+        error.to_string().contains("disagree with the history"),
+        "{error}"
+    );
 }
 
 #[test]
