@@ -2,7 +2,7 @@
 //! `crates/conformance/src` names a production crate (`bloomproof_protocol`,
 //! `bloomproof_filter`, `bloomproof_session`) but for the uses listed in [`ALLOWED`],
 //! none of which drives an implementation. The production subjects live in
-//! `bloomproof-adapter` (`subject.rs`), which the in-process run and `bloomproof
+//! `bloomproof-adapter` (`protocols/<protocol>/subject.rs`), which the in-process run and `bloomproof
 //! adapter` share. (That conformance has no `bloomproof-filter` dependency at all is
 //! `tests/layers.rs`'s to hold.)
 
