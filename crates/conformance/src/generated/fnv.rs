@@ -3,7 +3,7 @@
 //! compared with the oracle's own computation).
 
 use super::{Mismatch, size, span};
-use crate::model::GeneratedInput;
+use crate::model::{GeneratedInput, Span};
 use crate::subject::{Answer, EstimatesAnswer, FnvCall, FnvHashes, FnvReply, FnvSubject};
 use crate::verdict::json;
 use bloomproof_oracle::estimates as oracle_estimates;
@@ -136,13 +136,63 @@ pub(super) struct Point {
     n: u32,
 }
 
-pub(super) fn estimates(input: &GeneratedInput) -> impl Strategy<Value = Point> + use<> {
-    (
-        span(input.m),
-        span(input.k),
-        span(input.n.unwrap_or([0, 1024])),
-    )
-        .prop_map(|(m, k, n)| Point { m, k, n })
+/// The strata of the load k·n/m (of the clamped parameters) the estimates are drawn
+/// from, besides one of points drawn from the whole domain: the estimates change
+/// regime with the load (near 0, rising, saturated, indistinguishable from 1 within
+/// 1e-9 past about 21 + ln k), and a shortcut taken over one range of loads (an exact
+/// rate of 1 once k·n >= 16m, a rate of 0 while the load is small) shows only there. A
+/// point drawn uniformly over the whole domain lands in a narrow range of loads only
+/// now and then, so input `i` of a run is drawn from stratum `i mod 11`: every run of
+/// 11 inputs or more visits every stratum.
+const LOADS: [(f64, f64); 10] = [
+    (0.0, 0.05),
+    (0.05, 0.5),
+    (0.5, 2.0),
+    (2.0, 5.0),
+    (5.0, 9.0),
+    (9.0, 12.5),
+    (12.5, 16.0),
+    (16.0, 20.0),
+    (20.0, 24.0),
+    (24.0, 40.0),
+];
+
+/// The strata of the points of a domain: the whole domain, then one per range of
+/// [`LOADS`].
+pub(super) fn estimates(input: &GeneratedInput) -> Vec<BoxedStrategy<Point>> {
+    let (m, k, n) = (input.m, input.k, input.n.unwrap_or([0, 1024]));
+    let mut strata = vec![
+        (span(m), span(k), span(n))
+            .prop_map(|(m, k, n)| Point { m, k, n })
+            .boxed(),
+    ];
+    for (low, high) in LOADS {
+        strata.push(
+            (span(m), span(k), low..high)
+                .prop_map(move |(m_drawn, k, load)| at_load(m_drawn, k, load, m, n))
+                .boxed(),
+        );
+    }
+    strata
+}
+
+/// The point of the domain (`m_span`, `n_span`) nearest to the load `load` for the
+/// drawn m and k: n is the least that carries the load for the clamped m and k
+/// (SESSION.md 8, step 1); where that n is past the domain's (or the clamp's) largest,
+/// a smaller m within the domain carries it. A load the domain cannot reach gives
+/// the nearest point it can.
+fn at_load(m: u32, k: u32, load: f64, m_span: Span, n_span: Span) -> Point {
+    let k_used = f64::from(k.clamp(1, 12));
+    let n_most = f64::from(n_span[1].min(1024));
+    let n_for = |m: u32| (load * f64::from(m.clamp(8, 1024)) / k_used).ceil();
+    let mut m = m;
+    if n_for(m) > n_most {
+        // The largest m whose load-carrying n is within reach, not below the domain.
+        let fits = (k_used * n_most / load).floor().max(0.0) as u32;
+        m = fits.clamp(m_span[0], m);
+    }
+    let n = (n_for(m) as u32).clamp(n_span[0], n_span[1]);
+    Point { m, k, n }
 }
 
 pub(super) fn show_estimates(value: &Point) -> serde_json::Value {

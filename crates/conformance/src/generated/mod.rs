@@ -114,14 +114,16 @@ pub(crate) struct Found<V> {
     steps: u32,
 }
 
-/// Draws `count` inputs of `strategy` from `rng`, asks `judge` about all of them at
+/// Draws `count` inputs from `rng`, input `i` from `strategy_at(i)` (a generator that
+/// spreads its inputs over strata gives input `i` stratum `i mod strata`, so every
+/// run of enough inputs visits every stratum), asks `judge` about all of them at
 /// once (it sends them pipelined), and shrinks the first one that differs while it
 /// still differs: proptest's value tree first (one input at a time), then rounds of
 /// `reduce`'s candidates (smaller inputs, smallest first, judged as one batch; the
 /// first that still differs is kept), which reach what removing one element at a
 /// time cannot (a string whose length matters: only a shorter prefix still differs).
 pub(crate) fn search<S>(
-    strategy: &S,
+    strategy_at: impl Fn(usize) -> S,
     count: u32,
     rng: TestRng,
     mut judge: impl FnMut(&[S::Value]) -> Vec<Option<Mismatch>>,
@@ -142,8 +144,8 @@ where
     let draw_from = rng.clone();
     let mut runner = TestRunner::new_with_rng(config.clone(), rng);
     let mut values: Vec<S::Value> = Vec::new();
-    for _ in 0..count {
-        let tree = strategy
+    for i in 0..count as usize {
+        let tree = strategy_at(i)
             .new_tree(&mut runner)
             .map_err(|err| format!("cannot draw an input: {err}"))?;
         values.push(tree.current());
@@ -160,9 +162,9 @@ where
     drop(values);
     let mut runner = TestRunner::new_with_rng(config, draw_from);
     let mut drawn = None;
-    for _ in 0..=index {
+    for i in 0..=index {
         drawn = Some(
-            strategy
+            strategy_at(i)
                 .new_tree(&mut runner)
                 .map_err(|err| format!("cannot draw an input: {err}"))?,
         );
@@ -374,7 +376,7 @@ pub(crate) fn evaluate_doc(
         Generator::DocHashing => {
             let strategy = doc::hashing(input);
             let found = search(
-                &strategy,
+                |_| &strategy,
                 count,
                 rng,
                 |values| doc::judge_hashing(subject, values),
@@ -387,7 +389,7 @@ pub(crate) fn evaluate_doc(
         Generator::DocSnapshots => {
             let strategy = doc::snapshots(input);
             let found = search(
-                &strategy,
+                |_| &strategy,
                 count,
                 rng,
                 |values| doc::judge_snapshots(subject, values),
@@ -414,7 +416,7 @@ pub(crate) fn evaluate_fnv(
         Generator::FnvHashes => {
             let strategy = fnv::hashes(input);
             let found = search(
-                &strategy,
+                |_| &strategy,
                 count,
                 rng,
                 |values| fnv::judge_hashes(subject, values),
@@ -425,9 +427,9 @@ pub(crate) fn evaluate_fnv(
             })
         }
         Generator::FnvEstimates => {
-            let strategy = fnv::estimates(input);
+            let strata = fnv::estimates(input);
             let found = search(
-                &strategy,
+                |i| &strata[i % strata.len()],
                 count,
                 rng,
                 |values| fnv::judge_estimates(subject, values),
@@ -438,7 +440,7 @@ pub(crate) fn evaluate_fnv(
         Generator::FnvSessions => {
             let strategy = session::scripts(input);
             let found = search(
-                &strategy,
+                |_| &strategy,
                 count,
                 rng,
                 |values| session::judge(subject, values),
