@@ -258,16 +258,15 @@ fn a_session_wrong_near_the_entry_cap_fails_with_a_short_script() {
     assert_eq!(last["count"], 1010, "{script:?}");
 }
 
-/// `RustFnv` whose exact estimate is taken to be 1 once the load k·n/m (of the clamped
-/// parameters) reaches `threshold`: the filter deemed saturated. Its other answers are
-/// `RustFnv`'s own.
-struct SaturatedShortcut {
-    threshold: u32,
-}
+/// `RustFnv` with its estimates bent by the function it holds (named by the text).
+struct BentEstimates(
+    String,
+    Box<dyn Fn(u32, u32, u32) -> Answer<EstimatesAnswer> + Send>,
+);
 
-impl FnvSubject for SaturatedShortcut {
+impl FnvSubject for BentEstimates {
     fn name(&self) -> String {
-        format!("exact 1 once k*n >= {}m", self.threshold)
+        self.0.clone()
     }
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         RustFnv.positions(m, k, units)
@@ -276,13 +275,32 @@ impl FnvSubject for SaturatedShortcut {
         RustFnv.session(ops)
     }
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {
-        let saturated = u64::from(k.clamp(1, 12)) * u64::from(n.min(1024))
-            >= u64::from(self.threshold) * u64::from(m.clamp(8, 1024));
-        RustFnv.estimates(m, k, n).map(|answer| EstimatesAnswer {
-            exact: if saturated { 1.0 } else { answer.exact },
-            ..answer
-        })
+        (self.1)(m, k, n)
     }
+}
+
+/// The estimates of `subject` over the cases' own counts (no `--random`) with `seed`.
+fn estimates_run(subject: BentEstimates, seed: u64) -> Report {
+    let mut spec = common::spec();
+    spec.set_generation(Generation { seed, count: None });
+    let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(subject)));
+    run(&spec, &mut subjects, Some("generated_estimates"))
+}
+
+/// `RustFnv` whose exact estimate is taken to be 1 once the load k·n/m (of the clamped
+/// parameters) reaches `threshold`: the filter deemed saturated.
+fn saturated_shortcut(threshold: u32) -> BentEstimates {
+    BentEstimates(
+        format!("exact 1 once k*n >= {threshold}m"),
+        Box::new(move |m, k, n| {
+            let saturated = u64::from(k.clamp(1, 12)) * u64::from(n.min(1024))
+                >= u64::from(threshold) * u64::from(m.clamp(8, 1024));
+            RustFnv.estimates(m, k, n).map(|answer| EstimatesAnswer {
+                exact: if saturated { 1.0 } else { answer.exact },
+                ..answer
+            })
+        }),
+    )
 }
 
 /// A shortcut over one range of loads fails on every seed at the cases' own counts
@@ -293,13 +311,7 @@ impl FnvSubject for SaturatedShortcut {
 fn a_saturation_shortcut_at_any_load_fails_on_every_seed() {
     for threshold in [1, 4, 8, 12, 16, 18, 20] {
         for seed in 1..=6 {
-            let mut spec = common::spec();
-            spec.set_generation(Generation { seed, count: None });
-            let mut subjects =
-                Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(SaturatedShortcut {
-                    threshold,
-                })));
-            let report = run(&spec, &mut subjects, Some("generated_estimates"));
+            let report = estimates_run(saturated_shortcut(threshold), seed);
             let failure = first_failure(&report);
             assert!(
                 failure.what.starts_with("estimates: exact"),
@@ -307,5 +319,29 @@ fn a_saturation_shortcut_at_any_load_fails_on_every_seed() {
                 failure.what
             );
         }
+    }
+}
+
+/// The strata of the load keep the domain's raw values: where a load is out of reach
+/// (m up to 2^32 - 1 with n at most 2), the point drawn from the whole domain stands,
+/// so an m wrapped past 2^31 fails on every seed at the cases' own counts.
+#[test]
+fn an_m_wrapped_past_2_31_fails_on_every_seed() {
+    // The estimates read m as a signed 32-bit number: an m of 2^31 or more wraps
+    // negative and is clamped to 8 instead of 1024.
+    let signed_m = || {
+        BentEstimates(
+            "m read as i32".into(),
+            Box::new(|m, k, n| RustFnv.estimates(if m >= 1 << 31 { 8 } else { m }, k, n)),
+        )
+    };
+    for seed in 1..=6 {
+        let report = estimates_run(signed_m(), seed);
+        let failure = first_failure(&report);
+        assert!(
+            failure.what.starts_with("estimates"),
+            "seed {seed}: {}",
+            failure.what
+        );
     }
 }

@@ -168,31 +168,59 @@ pub(super) fn estimates(input: &GeneratedInput) -> Vec<BoxedStrategy<Point>> {
     ];
     for (low, high) in LOADS {
         strata.push(
-            (span(m), span(k), low..high)
-                .prop_map(move |(m_drawn, k, load)| at_load(m_drawn, k, load, m, n))
+            (span(m), span(k), span(n), low..high)
+                .prop_map(move |(m_drawn, k, n_drawn, load)| {
+                    at_load(
+                        Point {
+                            m: m_drawn,
+                            k,
+                            n: n_drawn,
+                        },
+                        load,
+                        m,
+                        n,
+                    )
+                })
                 .boxed(),
         );
     }
     strata
 }
 
-/// The point of the domain (`m_span`, `n_span`) nearest to the load `load` for the
-/// drawn m and k: n is the least that carries the load for the clamped m and k
-/// (SESSION.md 8, step 1); where that n is past the domain's (or the clamp's) largest,
-/// a smaller m within the domain carries it. A load the domain cannot reach gives
-/// the nearest point it can.
-fn at_load(m: u32, k: u32, load: f64, m_span: Span, n_span: Span) -> Point {
-    let k_used = f64::from(k.clamp(1, 12));
-    let n_most = f64::from(n_span[1].min(1024));
+/// A point of the domain (`m_span`, `n_span`) at the load `load`, from a point drawn
+/// from the whole domain: n becomes the least that carries the load for the clamped m
+/// and k (SESSION.md 8, step 1); where that n is out of the domain's reach, m is taken
+/// into the range of the smaller m that can carry it; where none can, the drawn point
+/// stays as it is (so a domain of raw values far past the clamps, such as m up to
+/// 2^32 - 1, keeps its draws there).
+fn at_load(drawn: Point, load: f64, m_span: Span, n_span: Span) -> Point {
+    let k_used = f64::from(drawn.k.clamp(1, 12));
+    let n_most = n_span[1].min(1024);
+    // The least n whose clamped load k·n/m is at least `load`.
     let n_for = |m: u32| (load * f64::from(m.clamp(8, 1024)) / k_used).ceil();
-    let mut m = m;
-    if n_for(m) > n_most {
-        // The largest m whose load-carrying n is within reach, not below the domain.
-        let fits = (k_used * n_most / load).floor().max(0.0) as u32;
-        m = fits.clamp(m_span[0], m);
+    let reach = |m: u32| {
+        let n = n_for(m);
+        (f64::from(n_span[0])..=f64::from(n_most))
+            .contains(&n)
+            .then_some(Point {
+                m,
+                n: n as u32,
+                ..drawn
+            })
+    };
+    if let Some(point) = reach(drawn.m) {
+        return point;
     }
-    let n = (n_for(m) as u32).clamp(n_span[0], n_span[1]);
-    Point { m, k, n }
+    // The largest m that carries the load with an n within reach, not past the drawn m.
+    let largest = ((k_used * f64::from(n_most) / load).floor() as u32).min(drawn.m);
+    if largest >= m_span[0] {
+        let width = u64::from(largest - m_span[0]) + 1;
+        let m = m_span[0] + (u64::from(drawn.m - m_span[0]) % width) as u32;
+        if let Some(point) = reach(m) {
+            return point;
+        }
+    }
+    drawn
 }
 
 pub(super) fn show_estimates(value: &Point) -> serde_json::Value {
