@@ -252,29 +252,19 @@ fn conformance(args: &[String]) -> ExitCode {
 
 /// The schemas of the data files the crates read (not published: they describe the
 /// inputs the generator and the cross-reading expand), each beside its file.
-fn data_schemas() -> Vec<(&'static str, String)> {
+/// The schemas of the tools' data files: each registered protocol's hand-picked vector
+/// data, and the matrix's cross-reading scripts.
+fn data_schemas() -> Vec<(String, String)> {
     use bloomproof_conformance::schemas::render;
-    use bloomproof_wire::{cross::SessionsFile, hand_picked};
-    vec![
-        (
-            "crates/vectors-generate/data/doc-membership-v1.hand-picked.schema.json",
-            render::<hand_picked::doc::HandPickedFile>(
-                "bloomproof hand-picked doc-membership-v1 vector cases (crates/vectors-generate/data/doc-membership-v1.hand-picked.json)",
-            ),
+    use bloomproof_wire::cross::SessionsFile;
+    let mut out = bloomproof_vectors_generate::schemas::hand_picked();
+    out.push((
+        "crates/matrix/data/cross-sessions.schema.json".to_owned(),
+        render::<SessionsFile>(
+            "bloomproof cross-reading session scripts (crates/matrix/data/cross-sessions.json)",
         ),
-        (
-            "crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.schema.json",
-            render::<hand_picked::fnv::HandPickedFile>(
-                "bloomproof hand-picked fnv1a-utf16-v1 vector inputs (crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.json)",
-            ),
-        ),
-        (
-            "crates/matrix/data/cross-sessions.schema.json",
-            render::<SessionsFile>(
-                "bloomproof cross-reading session scripts (crates/matrix/data/cross-sessions.json)",
-            ),
-        ),
-    ]
+    ));
+    out
 }
 
 fn schemas(check: bool) -> Result<(), String> {

@@ -2,17 +2,7 @@
 //! report, generated from the Rust types.
 
 use crate::model::ChecksFile;
-use schemars::{JsonSchema, generate::SchemaSettings};
-
-/// One type's schema (JSON Schema 2020-12) with a title, as a file's text.
-pub fn render<T: JsonSchema>(title: &str) -> String {
-    let generator = SchemaSettings::draft2020_12().into_generator();
-    let mut schema = generator.into_root_schema_for::<T>();
-    schema.insert("title".into(), title.into());
-    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
-    text.push('\n');
-    text
-}
+pub use bloomproof_wire::schema::render;
 
 /// Every schema file, as (file name under `spec/schemas/`, contents): the checks
 /// file's, each registered protocol's cases file's, then the shared ones.

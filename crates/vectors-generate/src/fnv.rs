@@ -7,9 +7,11 @@
 use super::{Figures, FlagSet, has_repeat, param_flags};
 use crate::fnv_hand_picked;
 use crate::prng::SplitMix64;
-use crate::{Protocol, finish, schemas::render};
+use crate::schemas::{hand_picked_schema, render};
+use crate::{Protocol, finish};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
+use bloomproof_wire::hand_picked::fnv::HandPickedFile;
 use bloomproof_wire::vectors::{FileKind, FnvPositionCase, FnvRejectionCase};
 use bloomproof_wire::{ErrorKindName, RejectExpect};
 
@@ -48,6 +50,7 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
             ),
         ]
     },
+    hand_picked_schema: || hand_picked_schema::<HandPickedFile>(protocol::NAME, "inputs"),
 };
 
 fn io(id: &str, what: impl std::fmt::Display) -> String {

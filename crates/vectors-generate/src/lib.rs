@@ -38,6 +38,9 @@ pub(crate) struct Protocol {
     pub(crate) files: fn() -> Files,
     /// The JSON Schema of each of its file kinds.
     pub(crate) schemas: fn() -> Vec<(FileKind, String)>,
+    /// The JSON Schema of its hand-picked data: (path relative to the repository root,
+    /// contents).
+    pub(crate) hand_picked_schema: fn() -> (String, String),
 }
 
 /// Every protocol with vector files, in the order of `bloomproof_protocol::PROTOCOLS`.

@@ -45,6 +45,27 @@ pub(crate) fn render<C: JsonSchema>(kind: FileKind) -> String {
     text
 }
 
+/// The JSON Schema of `protocol`'s hand-picked data file, whose entries are `what`
+/// (cases, inputs): (path relative to the repository root, contents).
+pub(crate) fn hand_picked_schema<T: JsonSchema>(protocol: &str, what: &str) -> (String, String) {
+    let data = format!("crates/vectors-generate/data/{protocol}.hand-picked");
+    (
+        format!("{data}.schema.json"),
+        bloomproof_wire::schema::render::<T>(&format!(
+            "bloomproof hand-picked {protocol} vector {what} ({data}.json)"
+        )),
+    )
+}
+
+/// The JSON Schema of every registered protocol's hand-picked data, as (path relative
+/// to the repository root, contents).
+pub fn hand_picked() -> Vec<(String, String)> {
+    crate::REGISTRY
+        .iter()
+        .map(|protocol| (protocol.hand_picked_schema)())
+        .collect()
+}
+
 /// Every schema: (file kind, schema text), each registered protocol's in turn. The
 /// file name is [`FileKind::schema_file`].
 pub fn all() -> Vec<(FileKind, String)> {

@@ -23,7 +23,8 @@
 //!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
 //! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape);
-//! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`).
+//! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`);
+//! * [`schema`]: the one rendering of these types' JSON Schemas as file text.
 //!
 //! Dependencies: serde, `serde_json` (for the session views and import documents the
 //! adapter messages carry as JSON values) and schemars; no workspace crate. The one
@@ -55,6 +56,7 @@ pub mod matrix;
 mod params;
 pub mod positions;
 pub mod report;
+pub mod schema;
 pub mod session;
 pub mod spec;
 mod typed;

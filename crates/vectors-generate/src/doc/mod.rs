@@ -15,8 +15,10 @@ pub(super) use snapshots::snapshots;
 
 use super::{FlagSet, param_flags};
 use crate::prng::SplitMix64;
-use crate::{Protocol, finish, schemas::render};
+use crate::schemas::{hand_picked_schema, render};
+use crate::{Protocol, finish};
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use bloomproof_wire::hand_picked::doc::HandPickedFile;
 use bloomproof_wire::vectors::{DocPositionCase, DocRejectionCase, DocSnapshotCase, FileKind};
 
 /// `doc-membership-v1`'s entry in the generator's registry.
@@ -47,6 +49,7 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
             ),
         ]
     },
+    hand_picked_schema: || hand_picked_schema::<HandPickedFile>(protocol::NAME, "cases"),
 };
 
 /// The m values every boundary grid covers.
