@@ -342,3 +342,80 @@ pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Point, at_load, reduce_estimates};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn a_point_reduces_to_smaller_m_k_and_n_one_at_a_time() {
+        let got: Vec<(u32, u32, u32)> = reduce_estimates(&Point {
+            m: 100,
+            k: 5,
+            n: 50,
+        })
+        .iter()
+        .map(|p| (p.m, p.k, p.n))
+        .collect();
+        // m to 8, half way (54), one less; k to 1, 3, 4; n to 0, 25, 49.
+        let want = [
+            (8, 5, 50),
+            (54, 5, 50),
+            (99, 5, 50),
+            (100, 1, 50),
+            (100, 3, 50),
+            (100, 4, 50),
+            (100, 5, 0),
+            (100, 5, 25),
+            (100, 5, 49),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_load_is_carried_as_hand_derived() {
+        let at = |m, k, n, load, m_span, n_span| {
+            let p = at_load(Point { m, k, n }, load, m_span, n_span);
+            (p.m, p.k, p.n)
+        };
+        // Reachable as drawn: n = ceil(2 * 100 / 4) = 50.
+        assert_eq!(at(100, 4, 7, 2.0, [8, 1024], [0, 1024]), (100, 4, 50));
+        // m 1024, k 1, load 16 needs n = 16384: at most m 64 carries it, and the drawn m
+        // folds into 8..=64 as 8 + (1024 - 8) mod 57 = 55, n = ceil(16 * 55) = 880.
+        assert_eq!(at(1024, 1, 7, 16.0, [8, 1024], [0, 1024]), (55, 1, 880));
+        // n at most 2 cannot carry a load of 5 with any m of [1000, 2^32 - 1] (clamped to
+        // 1024): the drawn point stands, its m far past the clamp.
+        assert_eq!(
+            at(3_000_000_000, 20, 1, 5.0, [1000, u32::MAX], [0, 2]),
+            (3_000_000_000, 20, 1)
+        );
+        // n at least 1000 cannot carry a load of 0.1 with k 1 and m at most 1024: the drawn
+        // point stands.
+        assert_eq!(
+            at(600, 1, 4_000_000_000, 0.1, [512, 1024], [1000, u32::MAX]),
+            (600, 1, 4_000_000_000)
+        );
+    }
+
+    #[test]
+    fn every_m_that_can_carry_a_load_is_drawn_and_each_point_carries_it() {
+        for k in 1..=12u32 {
+            for load in [0.01, 0.3, 1.0, 7.5, 16.0, 19.9, 39.0] {
+                let largest = ((f64::from(k) * 1024.0 / load).floor() as u32).min(1024);
+                let mut reached = BTreeSet::new();
+                for m in 8..=1024 {
+                    let p = at_load(Point { m, k, n: 0 }, load, [8, 1024], [0, 1024]);
+                    let carried = f64::from(k) * f64::from(p.n) / f64::from(p.m);
+                    assert!(
+                        carried >= load && carried < load + f64::from(k) / f64::from(p.m),
+                        "k {k}, load {load}, drawn m {m}: {p:?} carries {carried}"
+                    );
+                    reached.insert(p.m);
+                }
+                let every: BTreeSet<u32> = (8..=largest).collect();
+                assert_eq!(reached, every, "k {k}, load {load}");
+            }
+        }
+    }
+}
