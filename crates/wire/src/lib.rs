@@ -23,6 +23,10 @@
 //!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
 //! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape);
+//! * `protocols` (private): each protocol's own case, adapter and vector types, one
+//!   module per protocol, re-exported by [`spec`], [`adapter`] and [`vectors`]; its
+//!   `mod.rs` holds the few enums that name every protocol ([`spec::Generator`],
+//!   [`vectors::FileKind`], [`vectors::VectorFile`], [`adapter::Messages`]).
 //! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`);
 //! * [`schema`]: the one rendering of these types' JSON Schemas as file text.
 //!
@@ -55,6 +59,7 @@ pub mod hex;
 pub mod matrix;
 mod params;
 pub mod positions;
+mod protocols;
 pub mod report;
 pub mod schema;
 pub mod session;
