@@ -35,13 +35,16 @@ GENERATOR = accumulated.GENERATOR
 Stream = accumulated.Stream
 
 
+INPUTS = {name: script.accumulated_input for name, script in accumulated.protocols()}
+
+
 def doc_one(stream):
-    m, k, seed, item = accumulated.doc_input(stream)
+    m, k, seed, item = INPUTS["doc-membership-v1"](stream)
     return b"".join(p.to_bytes(2, "big") for p in doc.positions(m, k, seed, item))
 
 
 def fnv_one(stream):
-    m, k, units = accumulated.fnv_input(stream)
+    m, k, units = INPUTS["fnv1a-utf16-v1"](stream)
     h1, h2, positions = fnv.positions(m, k, units)
     return h1.to_bytes(4, "big") + h2.to_bytes(4, "big") + b"".join(p.to_bytes(2, "big") for p in positions)
 

@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""Derives spec/accumulated.json: the accumulated digests of both protocols.
+"""Derives spec/accumulated.json: the accumulated digests of every protocol.
 
 A deterministic generator (spec/README.md, "Accumulated checks", defines it byte by
 byte) draws inputs from a SHA-256 counter stream; every input's outputs are fed into
-one running SHA-256. This file is written from the protocol text and the README alone,
-with Python's hashlib and its own FNV-1a: it shares nothing with the Rust crates or
-with the Python and JavaScript implementations under implementations/.
+one running SHA-256. This file holds the generator; what one input of a protocol is,
+and which of its outputs are fed, is that protocol's derivation script's
+(`accumulated_input`, `accumulated_outputs` in derive/<protocol>.py), with the same
+hashing its cases are derived with. Both are written from the protocol text and the
+README alone, with Python's hashlib: they share nothing with the Rust crates or with
+the Python and JavaScript implementations under implementations/.
 
 Usage: derive/accumulated.py [--check]
 """
 import hashlib
+import importlib
 import json
 from pathlib import Path
 
 from spec_files import write_or_check
 
-OUT = Path(__file__).resolve().parent.parent / "accumulated.json"
+SPEC = Path(__file__).resolve().parent.parent
+OUT = SPEC / "accumulated.json"
 GENERATOR = "bloomproof accumulated v1"
 COUNT = 1 << 20
 CHECKPOINT = 1 << 12
@@ -50,77 +55,12 @@ class Stream:
         return int.from_bytes(self.take(2), "big")
 
 
-def doc_input(stream):
-    m = 8 + stream.u16() % 505
-    k = 1 + stream.byte() % 8
-    seed = stream.take(stream.byte() % 17)
-    item = stream.take(stream.byte() % 65)
-    return m, k, seed, item
-
-
-def doc_outputs(m, k, seed, item):
-    out = b""
-    for i in range(k):
-        message = (b"doc-membership-v1\x00" + m.to_bytes(2, "big") + bytes([k, len(seed)]) + seed
-                   + bytes([i]) + len(item).to_bytes(2, "big") + item)
-        position = int.from_bytes(hashlib.sha256(message).digest(), "big") % m
-        out += position.to_bytes(2, "big")
-    return out
-
-
-def fnv_length(stream):
-    t = stream.byte()
-    u = stream.byte()
-    if t < 192:
-        return 1 + u % 16
-    if t < 240:
-        return 1 + u % 64
-    return 1 + u
-
-
-def fnv_unit(stream):
-    c = stream.byte() % 8
-    v = stream.u16()
-    if c <= 2:
-        return v % 0x80
-    if c == 3:
-        return 0x80 + v % 0x780
-    if c == 4:
-        return v
-    if c == 5:
-        return 0xD800 + v % 0x400
-    if c == 6:
-        return 0xDC00 + v % 0x400
-    return 0xFFFF - v % 16
-
-
-def fnv_input(stream):
-    m = 8 + stream.u16() % 1017
-    k = 1 + stream.byte() % 12
-    units = [fnv_unit(stream) for _ in range(fnv_length(stream))]
-    return m, k, units
-
-
-def fnv(units, basis):
-    h = basis
-    for u in units:
-        h = ((h ^ u) * 16777619) & 0xFFFFFFFF
-    return h
-
-
-def fnv_outputs(m, k, units):
-    h1 = fnv(units, 2166136261)
-    h2 = fnv(units, 0xDEADBEEF) | 1
-    out = h1.to_bytes(4, "big") + h2.to_bytes(4, "big")
-    for i in range(k):
-        out += ((h1 + i * h2) % m).to_bytes(2, "big")
-    return out
-
-
-PROTOCOLS = [
-    ("doc-membership-v1", doc_input, doc_outputs),
-    ("fnv1a-utf16-v1", fnv_input, fnv_outputs),
-]
+def protocols():
+    """Every protocol of the spec (a folder of spec/ holding a checks.json), in name
+    order, with its derivation script (derive/<protocol>.py, `-` as `_`), which
+    defines its stream: `accumulated_input(stream)` and `accumulated_outputs(*input)`."""
+    names = sorted(path.parent.name for path in SPEC.glob("*/checks.json"))
+    return [(name, importlib.import_module(name.replace("-", "_"))) for name in names]
 
 
 def accumulate(protocol, make_input, outputs, count=COUNT, checkpoint=CHECKPOINT):
@@ -136,8 +76,8 @@ def accumulate(protocol, make_input, outputs, count=COUNT, checkpoint=CHECKPOINT
 
 def render():
     entries = []
-    for protocol, make_input, outputs in PROTOCOLS:
-        checkpoint_digest, digest = accumulate(protocol, make_input, outputs)
+    for protocol, script in protocols():
+        checkpoint_digest, digest = accumulate(protocol, script.accumulated_input, script.accumulated_outputs)
         entries.append({"protocol": protocol, "generator": GENERATOR, "count": COUNT, "digest": digest,
                         "checkpoint": {"count": CHECKPOINT, "digest": checkpoint_digest}})
     doc = {"format_version": 1,

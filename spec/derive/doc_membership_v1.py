@@ -62,6 +62,22 @@ def hx(items):
     return [x.hex() for x in items]
 
 
+# The accumulated stream (spec/README.md, "Accumulated checks"): one input drawn from
+# the generator's byte stream, and the bytes of its outputs that feed the running
+# digest. derive/accumulated.py reads these two from every protocol's script.
+
+def accumulated_input(stream):
+    m = 8 + stream.u16() % 505
+    k = 1 + stream.byte() % 8
+    seed = stream.take(stream.byte() % 17)
+    item = stream.take(stream.byte() % 65)
+    return m, k, seed, item
+
+
+def accumulated_outputs(m, k, seed, item):
+    return b"".join(p.to_bytes(2, "big") for p in positions(m, k, seed, item))
+
+
 UNIVERSE = [("doc-%02d" % i).encode("ascii") for i in range(64)]
 MEMBERS = UNIVERSE[:4]
 LAB = params(16, 3, b"lab")

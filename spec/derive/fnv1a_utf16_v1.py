@@ -48,6 +48,49 @@ def positions(m, k, units):
     return [(h1 + i * h2) % m for i in range(k)]
 
 
+# The accumulated stream (spec/README.md, "Accumulated checks"): one input drawn from
+# the generator's byte stream, and the bytes of its outputs that feed the running
+# digest. derive/accumulated.py reads these two from every protocol's script.
+
+def accumulated_length(stream):
+    t = stream.byte()
+    u = stream.byte()
+    if t < 192:
+        return 1 + u % 16
+    if t < 240:
+        return 1 + u % 64
+    return 1 + u
+
+
+def accumulated_unit(stream):
+    c = stream.byte() % 8
+    v = stream.u16()
+    if c <= 2:
+        return v % 0x80
+    if c == 3:
+        return 0x80 + v % 0x780
+    if c == 4:
+        return v
+    if c == 5:
+        return 0xD800 + v % 0x400
+    if c == 6:
+        return 0xDC00 + v % 0x400
+    return 0xFFFF - v % 16
+
+
+def accumulated_input(stream):
+    m = 8 + stream.u16() % 1017
+    k = 1 + stream.byte() % 12
+    units = [accumulated_unit(stream) for _ in range(accumulated_length(stream))]
+    return m, k, units
+
+
+def accumulated_outputs(m, k, units):
+    h1, h2 = hashes(units)
+    return (h1.to_bytes(4, "big") + h2.to_bytes(4, "big")
+            + b"".join(((h1 + i * h2) % m).to_bytes(2, "big") for i in range(k)))
+
+
 def bits_after(m, k, strings):
     bits = ["0"] * m
     for s in strings:
