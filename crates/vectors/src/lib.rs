@@ -25,6 +25,7 @@
 //! ```
 
 mod load;
+mod protocols;
 
 pub use bloomproof_wire::vectors as model;
 pub use load::{Problem, VectorError, load_file, parse, parse_bytes, parse_named};

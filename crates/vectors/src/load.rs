@@ -20,17 +20,13 @@
 //!   is not `maybe_present`, `text` that does not encode to `units` (or is absent for valid
 //!   UTF-16), and so on.
 //!
+//! The per-kind checks are each protocol's, in `crate::protocols`.
+//!
 //! Every problem is collected, not just the first. The loader never panics, whatever
 //! the input (it is a fuzz target): JSON nesting is bounded by `serde_json`'s recursion
 //! limit, and every check is plain arithmetic on bounded values.
 
-use bloomproof_protocol::doc_membership_v1 as doc;
-use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
-use bloomproof_wire::vectors::{
-    CaseHeader, DocPositionCase, DocRejectionCase, DocSnapshotCase, FORMAT_VERSION, FileKind,
-    FnvPositionCase, FnvRejectionCase, VectorFile, VectorFileOf,
-};
-use bloomproof_wire::{DocParams, ErrorKindName};
+use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -114,7 +110,7 @@ fn single(file: &str, message: String) -> VectorError {
 }
 
 /// The file with its cases still as raw JSON text.
-type RawFile<'a> = VectorFileOf<&'a RawValue>;
+pub(crate) type RawFile<'a> = VectorFileOf<&'a RawValue>;
 
 /// Deserializes `text` as a `T`, with the JSON path of the first error and no
 /// trailing characters allowed.
@@ -194,17 +190,7 @@ pub fn parse_named(name: &str, text: &str) -> Result<VectorFile, VectorError> {
         ids: BTreeSet::new(),
         problems,
     };
-    let file = match kind {
-        FileKind::DocPositions => VectorFile::DocPositions(checker.file(&raw, check_doc_position)),
-        FileKind::DocSnapshots => VectorFile::DocSnapshots(checker.file(&raw, check_doc_snapshot)),
-        FileKind::DocRejections => {
-            VectorFile::DocRejections(checker.file(&raw, check_doc_rejection))
-        }
-        FileKind::FnvPositions => VectorFile::FnvPositions(checker.file(&raw, check_fnv_position)),
-        FileKind::FnvRejections => {
-            VectorFile::FnvRejections(checker.file(&raw, check_fnv_rejection))
-        }
-    };
+    let file = crate::protocols::file(kind, &mut checker, &raw);
     // A case that did not parse may use any flag: only complain when all parsed.
     let all_parsed = file.case_count() == raw.cases.len();
     for flag in raw.flags.keys() {
@@ -241,7 +227,8 @@ fn with_header<C>(raw: &RawFile<'_>, cases: Vec<C>) -> VectorFileOf<C> {
     }
 }
 
-struct Checker<'f> {
+/// What the cases of one file are checked against, and the problems found so far.
+pub(crate) struct Checker<'f> {
     flags: &'f BTreeMap<String, String>,
     used: BTreeSet<String>,
     ids: BTreeSet<String>,
@@ -275,19 +262,11 @@ impl Checker<'_> {
     }
 
     /// The file of `raw`'s header and its cases, each parsed and checked.
-    fn file<C: DeserializeOwned + CaseHeader + Flagged>(
-        &mut self,
-        raw: &RawFile<'_>,
-        check: fn(&C) -> Vec<String>,
-    ) -> VectorFileOf<C> {
-        with_header(raw, self.cases(&raw.cases, check))
+    pub(crate) fn file<C: Checked>(&mut self, raw: &RawFile<'_>) -> VectorFileOf<C> {
+        with_header(raw, self.cases(&raw.cases))
     }
 
-    fn cases<C: DeserializeOwned + CaseHeader + Flagged>(
-        &mut self,
-        raw: &[&RawValue],
-        check: fn(&C) -> Vec<String>,
-    ) -> Vec<C> {
+    fn cases<C: Checked>(&mut self, raw: &[&RawValue]) -> Vec<C> {
         let mut cases = Vec::with_capacity(raw.len());
         for (index, raw_case) in raw.iter().enumerate() {
             let case: C = match from_text(raw_case.get()) {
@@ -312,7 +291,7 @@ impl Checker<'_> {
             for (place, flags) in case.inner_flags() {
                 self.flag_list(&label, &place, flags);
             }
-            for message in check(&case) {
+            for message in case.problems() {
                 self.problem(&label, message);
             }
             cases.push(case);
@@ -328,272 +307,22 @@ fn readable_id(text: &str) -> Option<String> {
     (!id.is_empty()).then(|| id.to_string())
 }
 
-/// Flags below the case level (the lookups of a snapshot).
-trait Flagged {
-    /// `(place, flags)` pairs, the place ending in `": "`.
+/// A case type of one file kind and what the loader checks in it beyond its fields'
+/// types: each protocol's module (`crate::protocols`) implements it for its cases.
+pub(crate) trait Checked: DeserializeOwned + CaseHeader {
+    /// Flags below the case level (the lookups of a snapshot): `(place, flags)` pairs,
+    /// the place ending in `": "`.
     fn inner_flags(&self) -> Vec<(String, &[String])> {
         Vec::new()
     }
+
+    /// What in the case contradicts itself or the protocol's bounds, one message each.
+    fn problems(&self) -> Vec<String>;
 }
 
-impl Flagged for DocPositionCase {}
-impl Flagged for DocRejectionCase {}
-impl Flagged for FnvPositionCase {}
-impl Flagged for FnvRejectionCase {}
-
-impl Flagged for DocSnapshotCase {
-    fn inner_flags(&self) -> Vec<(String, &[String])> {
-        self.lookups
-            .iter()
-            .enumerate()
-            .map(|(index, lookup)| (format!("lookups[{index}]: "), lookup.flags.as_slice()))
-            .collect()
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// Per-kind consistency
-
-fn check_doc_params(out: &mut Vec<String>, params: &DocParams) {
-    let (m, k, seed) = (params.m, params.k, params.seed_hex.bytes());
-    if !(u64::from(doc::M_MIN)..=u64::from(doc::M_MAX)).contains(&m) {
-        out.push(format!(
-            "params.m = {m} is outside {}..={}",
-            doc::M_MIN,
-            doc::M_MAX
-        ));
-    }
-    if !(u64::from(doc::K_MIN)..=u64::from(doc::K_MAX)).contains(&k) {
-        out.push(format!(
-            "params.k = {k} is outside {}..={}",
-            doc::K_MIN,
-            doc::K_MAX
-        ));
-    }
-    if seed.len() > doc::SEED_MAX {
-        out.push(format!(
-            "params.seed_hex is {} bytes: at most {} are allowed",
-            seed.len(),
-            doc::SEED_MAX
-        ));
-    }
-}
-
-fn check_doc_item(out: &mut Vec<String>, place: &str, item: &[u8]) {
-    if item.len() > doc::ITEM_MAX {
-        out.push(format!(
-            "{place} is {} bytes: at most {} are allowed",
-            item.len(),
-            doc::ITEM_MAX
-        ));
-    }
-}
-
-fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
-    let mut out = Vec::new();
-    let seed = case.params.seed_hex.bytes();
-    let item = case.item_hex.bytes();
-    check_doc_params(&mut out, &case.params);
-    check_doc_item(&mut out, "item_hex", item);
-    let k = case.params.k;
-    if case.hashes.len() as u64 != k {
-        out.push(format!(
-            "`hashes` has {} entries but k = {k}",
-            case.hashes.len()
-        ));
-    }
-    if case.positions.len() as u64 != k {
-        out.push(format!(
-            "`positions` has {} entries but k = {k}",
-            case.positions.len()
-        ));
-    }
-    let message_len = doc::DOMAIN.len() + 2 + 1 + 1 + seed.len() + 1 + 2 + item.len();
-    for (index, hash) in case.hashes.iter().enumerate() {
-        if usize::from(hash.index) != index {
-            out.push(format!(
-                "hashes[{index}].index is {} (entry i has index i)",
-                hash.index
-            ));
-        }
-        if hash.message_hex.bytes().len() != message_len {
-            out.push(format!(
-                "hashes[{index}].message_hex is {} bytes; the fields make {message_len}",
-                hash.message_hex.bytes().len()
-            ));
-        }
-        if hash.digest_hex.bytes().len() != 32 {
-            out.push(format!(
-                "hashes[{index}].digest_hex is {} bytes, not 32",
-                hash.digest_hex.bytes().len()
-            ));
-        }
-        if u64::from(hash.position) >= case.params.m {
-            out.push(format!(
-                "hashes[{index}].position {} is not below m = {}",
-                hash.position, case.params.m
-            ));
-        }
-        if case.positions.get(index) != Some(&hash.position) {
-            out.push(format!(
-                "positions[{index}] differs from hashes[{index}].position"
-            ));
-        }
-    }
-    out
-}
-
-fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
-    let mut out = Vec::new();
-    check_doc_params(&mut out, &case.params);
-    if case.records_hex.len() > doc::RECORDS_MAX {
-        out.push(format!(
-            "{} records: at most {} are allowed",
-            case.records_hex.len(),
-            doc::RECORDS_MAX
-        ));
-    }
-    for (index, record) in case.records_hex.iter().enumerate() {
-        check_doc_item(&mut out, &format!("records_hex[{index}]"), record.bytes());
-    }
-    let packed = case.packed_hex.bytes();
-    let want_len = case.params.m.div_ceil(8);
-    if packed.len() as u64 != want_len {
-        out.push(format!(
-            "packed_hex is {} bytes; m = {} needs ceil(m/8) = {want_len}",
-            packed.len(),
-            case.params.m
-        ));
-    }
-    let ones: u32 = packed.iter().map(|byte| byte.count_ones()).sum();
-    if ones != case.bits_set {
-        out.push(format!(
-            "bits_set is {} but packed_hex has {ones} bits set",
-            case.bits_set
-        ));
-    }
-    let distinct: BTreeSet<&[u8]> = case.records_hex.iter().map(|r| r.bytes()).collect();
-    if case.documents != distinct.len() {
-        out.push(format!(
-            "documents is {} but the records hold {} distinct byte strings",
-            case.documents,
-            distinct.len()
-        ));
-    }
-    for (index, lookup) in case.lookups.iter().enumerate() {
-        check_doc_item(
-            &mut out,
-            &format!("lookups[{index}].item_hex"),
-            lookup.item_hex.bytes(),
-        );
-        let answer = &lookup.expect;
-        if answer.exact_checked != answer.maybe_present {
-            out.push(format!(
-                "lookups[{index}].expect: exact_checked must equal maybe_present"
-            ));
-        }
-        if answer.duplicate && !answer.maybe_present {
-            out.push(format!(
-                "lookups[{index}].expect: duplicate is true but maybe_present is false"
-            ));
-        }
-    }
-    out
-}
-
-fn check_reject_expect(out: &mut Vec<String>, field: &str) {
+/// An `expect.field` is never empty.
+pub(crate) fn check_reject_expect(out: &mut Vec<String>, field: &str) {
     if field.is_empty() {
         out.push("expect.field is empty".into());
     }
-}
-
-fn check_doc_rejection(case: &DocRejectionCase) -> Vec<String> {
-    let mut out = Vec::new();
-    check_reject_expect(&mut out, &case.expect.field);
-    if case.input.item.is_some() && case.expect.field != "item" {
-        out.push(format!(
-            "`input.item` is given, so the construction succeeds and the error is the lookup's (field `item`), not {:?}",
-            case.expect.field
-        ));
-    }
-    out
-}
-
-fn check_units(out: &mut Vec<String>, units: &[u16]) {
-    if units.is_empty() || units.len() > 256 {
-        out.push(format!(
-            "`units` has {} code units: 1..=256 are allowed",
-            units.len()
-        ));
-    }
-}
-
-fn check_fnv_position(case: &FnvPositionCase) -> Vec<String> {
-    let mut out = Vec::new();
-    if !(fnv::M_MIN..=fnv::M_MAX).contains(&case.m) {
-        out.push(format!(
-            "m = {} is outside {}..={}",
-            case.m,
-            fnv::M_MIN,
-            fnv::M_MAX
-        ));
-    }
-    if !(fnv::K_MIN..=fnv::K_MAX).contains(&case.k) {
-        out.push(format!(
-            "k = {} is outside {}..={}",
-            case.k,
-            fnv::K_MIN,
-            fnv::K_MAX
-        ));
-    }
-    check_units(&mut out, &case.units);
-    match (&case.text, String::from_utf16(&case.units)) {
-        (Some(text), _) => {
-            if !text.encode_utf16().eq(case.units.iter().copied()) {
-                out.push("`text` does not encode to `units` in UTF-16".into());
-            }
-        }
-        (None, Ok(_)) => out.push("`units` is valid UTF-16, so `text` must be given".into()),
-        (None, Err(_)) => {}
-    }
-    if case.h2 & 1 == 0 {
-        out.push(format!("h2 = {} is even; it is forced odd", case.h2));
-    }
-    if case.positions.len() != case.k as usize {
-        out.push(format!(
-            "`positions` has {} entries but k = {}",
-            case.positions.len(),
-            case.k
-        ));
-    }
-    for (index, &position) in case.positions.iter().enumerate() {
-        if u32::from(position) >= case.m {
-            out.push(format!(
-                "positions[{index}] = {position} is not below m = {}",
-                case.m
-            ));
-        }
-    }
-    out
-}
-
-fn check_fnv_rejection(case: &FnvRejectionCase) -> Vec<String> {
-    let mut out = Vec::new();
-    check_reject_expect(&mut out, &case.expect.field);
-    check_units(&mut out, &case.units);
-    if case.expect.error != ErrorKindName::Value {
-        out.push("fnv1a-utf16-v1 rejections are value errors".into());
-    }
-    let m_ok = (u64::from(fnv::M_MIN)..=u64::from(fnv::M_MAX)).contains(&case.m);
-    let k_ok = (u64::from(fnv::K_MIN)..=u64::from(fnv::K_MAX)).contains(&case.k);
-    if m_ok && k_ok {
-        out.push("m and k are both in range: nothing to reject".into());
-    }
-    if !matches!(case.expect.field.as_str(), "m" | "k") {
-        out.push(format!(
-            "expect.field is {:?}; it is `m` or `k`",
-            case.expect.field
-        ));
-    }
-    out
 }

@@ -1,0 +1,195 @@
+//! `doc-membership-v1`'s files: what the loader checks in each case beyond its types
+//! (the protocol's bounds, k hashes and positions, a 32-byte digest, a message as long as
+//! its fields, packed bits of `ceil(m/8)` bytes that count `bits_set`, lookup triples
+//! that can be, a rejection's field).
+
+use crate::load::{Checked, check_reject_expect};
+use bloomproof_protocol::doc_membership_v1 as doc;
+use bloomproof_wire::DocParams;
+use bloomproof_wire::vectors::{DocPositionCase, DocRejectionCase, DocSnapshotCase};
+use std::collections::BTreeSet;
+
+impl Checked for DocPositionCase {
+    fn problems(&self) -> Vec<String> {
+        check_doc_position(self)
+    }
+}
+
+impl Checked for DocSnapshotCase {
+    fn inner_flags(&self) -> Vec<(String, &[String])> {
+        self.lookups
+            .iter()
+            .enumerate()
+            .map(|(index, lookup)| (format!("lookups[{index}]: "), lookup.flags.as_slice()))
+            .collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        check_doc_snapshot(self)
+    }
+}
+
+impl Checked for DocRejectionCase {
+    fn problems(&self) -> Vec<String> {
+        check_doc_rejection(self)
+    }
+}
+
+fn check_doc_params(out: &mut Vec<String>, params: &DocParams) {
+    let (m, k, seed) = (params.m, params.k, params.seed_hex.bytes());
+    if !(u64::from(doc::M_MIN)..=u64::from(doc::M_MAX)).contains(&m) {
+        out.push(format!(
+            "params.m = {m} is outside {}..={}",
+            doc::M_MIN,
+            doc::M_MAX
+        ));
+    }
+    if !(u64::from(doc::K_MIN)..=u64::from(doc::K_MAX)).contains(&k) {
+        out.push(format!(
+            "params.k = {k} is outside {}..={}",
+            doc::K_MIN,
+            doc::K_MAX
+        ));
+    }
+    if seed.len() > doc::SEED_MAX {
+        out.push(format!(
+            "params.seed_hex is {} bytes: at most {} are allowed",
+            seed.len(),
+            doc::SEED_MAX
+        ));
+    }
+}
+
+fn check_doc_item(out: &mut Vec<String>, place: &str, item: &[u8]) {
+    if item.len() > doc::ITEM_MAX {
+        out.push(format!(
+            "{place} is {} bytes: at most {} are allowed",
+            item.len(),
+            doc::ITEM_MAX
+        ));
+    }
+}
+
+fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
+    let mut out = Vec::new();
+    let seed = case.params.seed_hex.bytes();
+    let item = case.item_hex.bytes();
+    check_doc_params(&mut out, &case.params);
+    check_doc_item(&mut out, "item_hex", item);
+    let k = case.params.k;
+    if case.hashes.len() as u64 != k {
+        out.push(format!(
+            "`hashes` has {} entries but k = {k}",
+            case.hashes.len()
+        ));
+    }
+    if case.positions.len() as u64 != k {
+        out.push(format!(
+            "`positions` has {} entries but k = {k}",
+            case.positions.len()
+        ));
+    }
+    let message_len = doc::DOMAIN.len() + 2 + 1 + 1 + seed.len() + 1 + 2 + item.len();
+    for (index, hash) in case.hashes.iter().enumerate() {
+        if usize::from(hash.index) != index {
+            out.push(format!(
+                "hashes[{index}].index is {} (entry i has index i)",
+                hash.index
+            ));
+        }
+        if hash.message_hex.bytes().len() != message_len {
+            out.push(format!(
+                "hashes[{index}].message_hex is {} bytes; the fields make {message_len}",
+                hash.message_hex.bytes().len()
+            ));
+        }
+        if hash.digest_hex.bytes().len() != 32 {
+            out.push(format!(
+                "hashes[{index}].digest_hex is {} bytes, not 32",
+                hash.digest_hex.bytes().len()
+            ));
+        }
+        if u64::from(hash.position) >= case.params.m {
+            out.push(format!(
+                "hashes[{index}].position {} is not below m = {}",
+                hash.position, case.params.m
+            ));
+        }
+        if case.positions.get(index) != Some(&hash.position) {
+            out.push(format!(
+                "positions[{index}] differs from hashes[{index}].position"
+            ));
+        }
+    }
+    out
+}
+
+fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
+    let mut out = Vec::new();
+    check_doc_params(&mut out, &case.params);
+    if case.records_hex.len() > doc::RECORDS_MAX {
+        out.push(format!(
+            "{} records: at most {} are allowed",
+            case.records_hex.len(),
+            doc::RECORDS_MAX
+        ));
+    }
+    for (index, record) in case.records_hex.iter().enumerate() {
+        check_doc_item(&mut out, &format!("records_hex[{index}]"), record.bytes());
+    }
+    let packed = case.packed_hex.bytes();
+    let want_len = case.params.m.div_ceil(8);
+    if packed.len() as u64 != want_len {
+        out.push(format!(
+            "packed_hex is {} bytes; m = {} needs ceil(m/8) = {want_len}",
+            packed.len(),
+            case.params.m
+        ));
+    }
+    let ones: u32 = packed.iter().map(|byte| byte.count_ones()).sum();
+    if ones != case.bits_set {
+        out.push(format!(
+            "bits_set is {} but packed_hex has {ones} bits set",
+            case.bits_set
+        ));
+    }
+    let distinct: BTreeSet<&[u8]> = case.records_hex.iter().map(|r| r.bytes()).collect();
+    if case.documents != distinct.len() {
+        out.push(format!(
+            "documents is {} but the records hold {} distinct byte strings",
+            case.documents,
+            distinct.len()
+        ));
+    }
+    for (index, lookup) in case.lookups.iter().enumerate() {
+        check_doc_item(
+            &mut out,
+            &format!("lookups[{index}].item_hex"),
+            lookup.item_hex.bytes(),
+        );
+        let answer = &lookup.expect;
+        if answer.exact_checked != answer.maybe_present {
+            out.push(format!(
+                "lookups[{index}].expect: exact_checked must equal maybe_present"
+            ));
+        }
+        if answer.duplicate && !answer.maybe_present {
+            out.push(format!(
+                "lookups[{index}].expect: duplicate is true but maybe_present is false"
+            ));
+        }
+    }
+    out
+}
+
+fn check_doc_rejection(case: &DocRejectionCase) -> Vec<String> {
+    let mut out = Vec::new();
+    check_reject_expect(&mut out, &case.expect.field);
+    if case.input.item.is_some() && case.expect.field != "item" {
+        out.push(format!(
+            "`input.item` is given, so the construction succeeds and the error is the lookup's (field `item`), not {:?}",
+            case.expect.field
+        ));
+    }
+    out
+}
