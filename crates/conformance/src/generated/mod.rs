@@ -488,3 +488,145 @@ pub(crate) fn smaller(value: u64, min: u64) -> Vec<u64> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::cell::RefCell;
+
+    fn rng() -> TestRng {
+        Generation {
+            seed: 7,
+            count: None,
+        }
+        .rng("search")
+    }
+
+    fn differs() -> Option<Mismatch> {
+        Some(Mismatch::new("answer", "expected", "actual"))
+    }
+
+    /// A judge under which every input differs, with the size of every batch it saw.
+    fn always_differs(
+        batches: &RefCell<Vec<usize>>,
+    ) -> impl FnMut(&[u32]) -> Vec<Option<Mismatch>> {
+        move |inputs| {
+            batches.borrow_mut().push(inputs.len());
+            inputs.iter().map(|_| differs()).collect()
+        }
+    }
+
+    #[test]
+    fn the_first_differing_input_is_kept_with_how_many_differed() {
+        let found = search(
+            |_| 0u32..1000,
+            6,
+            rng(),
+            |inputs: &[u32]| {
+                (0..inputs.len())
+                    .map(|i| (i == 2 || i == 4).then(differs).flatten())
+                    .collect()
+            },
+            |_| Vec::new(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!((found.index, found.failing), (2, 2));
+        let none = search(
+            |_| 0u32..1000,
+            6,
+            rng(),
+            |i| vec![None; i.len()],
+            |_| vec![],
+        );
+        assert!(none.unwrap().is_none());
+    }
+
+    /// Shrinking a vector whose every simplification still differs takes exactly
+    /// `SHRINK_STEPS_MAX` steps (300 elements of 32 bits offer thousands), one input a
+    /// step, and counts each.
+    #[test]
+    fn shrinking_stops_at_the_step_limit_and_counts_its_steps() {
+        let batches = RefCell::new(Vec::new());
+        let judge = {
+            let batches = &batches;
+            move |inputs: &[Vec<u32>]| {
+                batches.borrow_mut().push(inputs.len());
+                inputs.iter().map(|_| differs()).collect()
+            }
+        };
+        let found = search(
+            |_| proptest::collection::vec(any::<u32>(), 300),
+            3,
+            rng(),
+            judge,
+            |_| Vec::new(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(found.steps, SHRINK_STEPS_MAX);
+        let batches = batches.into_inner();
+        assert_eq!(batches[0], 3, "the drawn inputs in one batch");
+        assert_eq!(batches.len() - 1, SHRINK_STEPS_MAX as usize);
+        assert!(batches[1..].iter().all(|&n| n == 1), "{batches:?}");
+    }
+
+    /// Reduction rounds judge at most `REDUCTION_CANDIDATES_MAX` candidates in all: with
+    /// 1000 a round and every one differing, rounds of 1000, 1000 and 48, each a step.
+    #[test]
+    fn reduction_rounds_spend_the_candidate_budget_and_count_a_step_each() {
+        let batches = RefCell::new(Vec::new());
+        let found = search(
+            |_| Just(5u32),
+            1,
+            rng(),
+            always_differs(&batches),
+            |&value| (0..1000).map(|i| value + 1 + i).collect(),
+        )
+        .unwrap()
+        .unwrap();
+        let batches = batches.into_inner();
+        assert_eq!(batches, vec![1, 1000, 1000, 48]);
+        assert_eq!(found.steps, 3);
+        // Each round keeps the first candidate that still differs.
+        assert_eq!(found.minimal, 5 + 1 + 1 + 1);
+    }
+
+    /// Rounds stop after `REDUCTION_ROUNDS_MAX` even with budget left, and at the first
+    /// round in which no candidate differs.
+    #[test]
+    fn reduction_rounds_stop_at_their_limit_and_at_a_round_without_a_difference() {
+        let batches = RefCell::new(Vec::new());
+        let found = search(
+            |_| Just(0u32),
+            1,
+            rng(),
+            always_differs(&batches),
+            |&value| vec![value + 1],
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(found.steps, REDUCTION_ROUNDS_MAX);
+        assert_eq!(found.minimal, REDUCTION_ROUNDS_MAX);
+        assert_eq!(
+            batches.into_inner().len(),
+            1 + REDUCTION_ROUNDS_MAX as usize
+        );
+        let found = search(
+            |_| Just(0u32),
+            1,
+            rng(),
+            |inputs: &[u32]| {
+                inputs
+                    .iter()
+                    .map(|&v| (v < 3).then(differs).flatten())
+                    .collect()
+            },
+            |&value| vec![value + 1],
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!((found.minimal, found.steps), (2, 2));
+    }
+}
