@@ -293,8 +293,9 @@ fn saturated_shortcut(threshold: u32) -> BentEstimates {
     BentEstimates(
         format!("exact 1 once k*n >= {threshold}m"),
         Box::new(move |m, k, n| {
-            let saturated = u64::from(k.clamp(1, 12)) * u64::from(n.min(1024))
-                >= u64::from(threshold) * u64::from(m.clamp(8, 1024));
+            let (m_used, k_used, n_used) = bloomproof_oracle::estimates::clamped(m, k, n);
+            let saturated =
+                u64::from(k_used) * u64::from(n_used) >= u64::from(threshold) * u64::from(m_used);
             RustFnv.estimates(m, k, n).map(|answer| EstimatesAnswer {
                 exact: if saturated { 1.0 } else { answer.exact },
                 ..answer

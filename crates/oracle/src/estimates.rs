@@ -67,16 +67,31 @@ pub fn exact(m: u32, k: u32, n: u32) -> f64 {
     sum
 }
 
-/// The four estimates for (m, k, n), each clamped first (m to 8..=1024, k to 1..=12,
-/// n to 0..=1024); `optimal_k` is the k in 1..=12 with the least classic estimate,
-/// the smallest on a tie.
+/// The least m an estimate is computed with.
+pub const M_MIN: u32 = 8;
+/// The largest m an estimate is computed with.
+pub const M_MAX: u32 = 1024;
+/// The least k (and the first `optimal_k` tried).
+pub const K_MIN: u32 = 1;
+/// The largest k (and the last `optimal_k` tried).
+pub const K_MAX: u32 = 12;
+/// The largest n an estimate is computed with.
+pub const N_MAX: u32 = 1024;
+
+/// (m, k, n) clamped as every estimate takes them: m to `M_MIN..=M_MAX`, k to
+/// `K_MIN..=K_MAX`, n to `0..=N_MAX`.
+pub fn clamped(m: u32, k: u32, n: u32) -> (u32, u32, u32) {
+    (m.clamp(M_MIN, M_MAX), k.clamp(K_MIN, K_MAX), n.min(N_MAX))
+}
+
+/// The four estimates for (m, k, n), each [`clamped`] first (m to 8..=1024, k to
+/// 1..=12, n to 0..=1024); `optimal_k` is the k in 1..=12 with the least classic
+/// estimate, the smallest on a tie.
 pub fn estimates(m: u32, k: u32, n: u32) -> Estimates {
-    let m = m.clamp(8, 1024);
-    let k = k.clamp(1, 12);
-    let n = n.min(1024);
-    let mut optimal_k = 1;
-    let mut least = classic(m, 1, n);
-    for candidate in 2..=12 {
+    let (m, k, n) = clamped(m, k, n);
+    let mut optimal_k = K_MIN;
+    let mut least = classic(m, K_MIN, n);
+    for candidate in K_MIN + 1..=K_MAX {
         let value = classic(m, candidate, n);
         if value < least {
             least = value;

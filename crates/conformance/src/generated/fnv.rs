@@ -160,7 +160,11 @@ const LOADS: [(f64, f64); 10] = [
 /// The strata of the points of a domain: the whole domain, then one per range of
 /// [`LOADS`].
 pub(super) fn estimates(input: &GeneratedInput) -> Vec<BoxedStrategy<Point>> {
-    let (m, k, n) = (input.m, input.k, input.n.unwrap_or([0, 1024]));
+    let (m, k, n) = (
+        input.m,
+        input.k,
+        input.n.unwrap_or([0, oracle_estimates::N_MAX]),
+    );
     let mut strata = vec![
         (span(m), span(k), span(n))
             .prop_map(|(m, k, n)| Point { m, k, n })
@@ -194,10 +198,12 @@ pub(super) fn estimates(input: &GeneratedInput) -> Vec<BoxedStrategy<Point>> {
 /// stays as it is (so a domain of raw values far past the clamps, such as m up to
 /// 2^32 - 1, keeps its draws there).
 fn at_load(drawn: Point, load: f64, m_span: Span, n_span: Span) -> Point {
-    let k_used = f64::from(drawn.k.clamp(1, 12));
-    let n_most = n_span[1].min(1024);
+    let (_, k_used, n_most) = oracle_estimates::clamped(drawn.m, drawn.k, n_span[1]);
     // The least n whose clamped load k·n/m is at least `load`.
-    let n_for = |m: u32| (load * f64::from(m.clamp(8, 1024)) / k_used).ceil();
+    let n_for = |m: u32| {
+        let (m_used, _, _) = oracle_estimates::clamped(m, k_used, 0);
+        (load * f64::from(m_used) / f64::from(k_used)).ceil()
+    };
     let reach = |m: u32| {
         let n = n_for(m);
         (f64::from(n_span[0])..=f64::from(n_most))
@@ -212,7 +218,7 @@ fn at_load(drawn: Point, load: f64, m_span: Span, n_span: Span) -> Point {
         return point;
     }
     // The largest m that carries the load with an n within reach, not past the drawn m.
-    let largest = ((k_used * f64::from(n_most) / load).floor() as u32).min(drawn.m);
+    let largest = ((f64::from(k_used) * f64::from(n_most) / load).floor() as u32).min(drawn.m);
     if largest >= m_span[0] {
         let width = u64::from(largest - m_span[0]) + 1;
         let m = m_span[0] + (u64::from(drawn.m - m_span[0]) % width) as u32;
@@ -278,7 +284,12 @@ fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
     if got.optimal_k != want.optimal_k {
         // Only a near-tie of two classic values, which rounding may order either way,
         // lets another k stand (an exact tie takes the smallest k).
-        let theirs = oracle_estimates::classic(point.m, got.optimal_k.clamp(1, 12), point.n);
+        let theirs = oracle_estimates::classic(
+            point.m,
+            got.optimal_k
+                .clamp(oracle_estimates::K_MIN, oracle_estimates::K_MAX),
+            point.n,
+        );
         let ours = oracle_estimates::classic(point.m, want.optimal_k, point.n);
         let near_tie = (1..=12).contains(&got.optimal_k)
             && theirs != ours
