@@ -34,14 +34,14 @@ pub use model::{FileKind, VectorFile};
 #[cfg(test)]
 mod tests {
     use super::FileKind;
-    use bloomproof_protocol::{doc_membership_v1, fnv1a_utf16_v1};
+    use bloomproof_protocol::PROTOCOLS;
+    use std::collections::BTreeSet;
 
+    /// Every file kind names a registered protocol as the protocol crate spells it, and
+    /// every registered protocol has files.
     #[test]
     fn file_kinds_name_the_protocols_as_the_protocol_crate_does() {
-        assert_eq!(FileKind::DocPositions.protocol(), doc_membership_v1::NAME);
-        assert_eq!(FileKind::DocSnapshots.protocol(), doc_membership_v1::NAME);
-        assert_eq!(FileKind::DocRejections.protocol(), doc_membership_v1::NAME);
-        assert_eq!(FileKind::FnvPositions.protocol(), fnv1a_utf16_v1::NAME);
-        assert_eq!(FileKind::FnvRejections.protocol(), fnv1a_utf16_v1::NAME);
+        let named: BTreeSet<&str> = FileKind::ALL.iter().map(|kind| kind.protocol()).collect();
+        assert_eq!(named, PROTOCOLS.into_iter().collect::<BTreeSet<_>>());
     }
 }
