@@ -190,3 +190,20 @@ fn each_runner_entry_is_its_own_protocols() {
         }
     }
 }
+
+/// Every generator reads `m` and `k` (every generated input carries both), each once,
+/// and every range it reads has bounds with the least first.
+#[test]
+fn every_generator_reads_m_and_k_and_bounds_each_range() {
+    for entry in bloomproof_conformance::protocols::REGISTRY {
+        for domain in entry.generators() {
+            let names: Vec<&str> = domain.ranges.iter().map(|(name, _)| *name).collect();
+            assert_eq!(names[..2], ["m", "k"], "{:?}", domain.generator);
+            let distinct: BTreeSet<&str> = names.iter().copied().collect();
+            assert_eq!(distinct.len(), names.len(), "{:?}", domain.generator);
+            for (name, [min, max]) in domain.ranges {
+                assert!(min <= max, "{:?}: {name}", domain.generator);
+            }
+        }
+    }
+}

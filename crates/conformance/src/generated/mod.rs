@@ -297,42 +297,37 @@ pub fn domain_error(
             input.generator
         ));
     };
-    let [m_bounds, k_bounds] = entry.generated_m_k();
-    let (needs, compares, reference) = (domain.needs, domain.compares, domain.reference);
-    // A generator of inputs its protocol clamps (the estimates, SESSION.md 8, step 1)
-    // may draw from the wire's whole width; every other stays within the bounds.
-    let wire = [0, u32::MAX];
-    let clamped = domain.wire_width;
-    let (m, k) = if clamped {
-        (wire, wire)
-    } else {
-        (m_bounds, k_bounds)
-    };
-    let spans = [
-        ("m", Some(input.m), m),
-        ("k", Some(input.k), k),
-        ("seed_bytes", input.seed_bytes, [0, 16]),
-        ("item_bytes", input.item_bytes, [0, 64]),
-        ("records", input.records, [0, 64]),
-        ("units", input.units, [1, 256]),
-        ("n", input.n, if clamped { wire } else { [0, 1024] }),
-        ("steps", input.steps, [1, 64]),
+    let (compares, reference) = (domain.compares, domain.reference);
+    let fields = [
+        ("m", Some(input.m)),
+        ("k", Some(input.k)),
+        ("seed_bytes", input.seed_bytes),
+        ("item_bytes", input.item_bytes),
+        ("records", input.records),
+        ("units", input.units),
+        ("n", input.n),
+        ("steps", input.steps),
     ];
-    for (name, value, bounds) in spans {
-        match value {
-            None if needs.contains(&name) => {
+    for (name, value) in fields {
+        let bounds = domain
+            .ranges
+            .iter()
+            .find(|(read, _)| *read == name)
+            .map(|&(_, bounds)| bounds);
+        match (value, bounds) {
+            (None, Some(_)) => {
                 return Some(format!(
                     "`input.{name}` is required by {:?}",
                     input.generator
                 ));
             }
-            Some(_) if !needs.contains(&name) && !["m", "k"].contains(&name) => {
+            (Some(_), None) => {
                 return Some(format!(
                     "`input.{name}` is not read by {:?}",
                     input.generator
                 ));
             }
-            Some([min, max]) if min > max || min < bounds[0] || max > bounds[1] => {
+            (Some([min, max]), Some(bounds)) if min > max || min < bounds[0] || max > bounds[1] => {
                 return Some(format!(
                     "`input.{name}` is [{min}, {max}]: it must be a range within [{}, {}]",
                     bounds[0], bounds[1]

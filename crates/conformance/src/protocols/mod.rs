@@ -12,7 +12,7 @@ pub mod fnv1a_utf16_v1;
 
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, GeneratedExpect, GeneratedInput, Generator};
+use crate::model::{Case, GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::{Failure, Figures};
 use crate::subject::Between;
 use bloomproof_wire::vectors::VectorFile;
@@ -49,9 +49,6 @@ pub trait Protocol: Sync {
     /// what it reads and compares.
     fn generators(&self) -> &'static [GeneratorDomain];
 
-    /// The bounds of the `m` and `k` ranges of this protocol's generated cases.
-    fn generated_m_k(&self) -> [[u32; 2]; 2];
-
     /// The next `n` inputs of this protocol's accumulated stream (`spec/README.md`,
     /// "Accumulated checks"), drawn from `stream`.
     fn accumulated(
@@ -81,15 +78,14 @@ pub trait Protocol: Sync {
 pub struct GeneratorDomain {
     /// The generator.
     pub generator: Generator,
-    /// The optional ranges of [`GeneratedInput`] it reads (it reads `m` and `k` always).
-    pub needs: &'static [&'static str],
+    /// Every range of [`GeneratedInput`] it reads (`m` and `k` always, then the optional
+    /// ones), each with the bounds a case's range must lie within: the protocol's bounds,
+    /// or the wire's whole width for inputs the protocol clamps.
+    pub ranges: &'static [(&'static str, Span)],
     /// The answers it compares, in the order `expect.compared` lists them.
     pub compares: &'static [&'static str],
     /// What it compares with: `oracle` or `session_model`.
     pub reference: &'static str,
-    /// Whether its `m`, `k` and `n` may be drawn from the wire's whole width (inputs
-    /// the protocol clamps) instead of the protocol's bounds.
-    pub wire_width: bool,
 }
 
 /// What the loader learns of one case it added to a [`ProtocolCases`]: its shape, and

@@ -8,7 +8,7 @@ use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase,
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::{AdapterDoc, AdapterProcess};
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, DocCase, GeneratedExpect, GeneratedInput, Generator};
+use crate::model::{Case, CasesFile, DocCase, GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::{Failure, Figures};
 use crate::subject::{Answer, DocCall, DocReply, SubjectError};
 use crate::subject::{Between, DocSubject};
@@ -46,26 +46,27 @@ impl Protocol for DocMembershipV1 {
     }
 
     fn generators(&self) -> &'static [GeneratorDomain] {
+        use bloomproof_protocol::doc_membership_v1::{
+            ITEM_MAX, K_MAX, K_MIN, M_MAX, M_MIN, RECORDS_MAX, SEED_MAX,
+        };
+        const M: (&str, Span) = ("m", [M_MIN, M_MAX]);
+        const K: (&str, Span) = ("k", [K_MIN, K_MAX]);
+        const SEED: (&str, Span) = ("seed_bytes", [0, SEED_MAX as u32]);
+        const ITEM: (&str, Span) = ("item_bytes", [0, ITEM_MAX as u32]);
         &[
             GeneratorDomain {
                 generator: Generator::DocHashing,
-                needs: &["seed_bytes", "item_bytes"],
+                ranges: &[M, K, SEED, ITEM],
                 compares: &["positions", "frame"],
                 reference: "oracle",
-                wire_width: false,
             },
             GeneratorDomain {
                 generator: Generator::DocSnapshots,
-                needs: &["seed_bytes", "item_bytes", "records"],
+                ranges: &[M, K, SEED, ITEM, ("records", [0, RECORDS_MAX as u32])],
                 compares: &["build", "lookup_many", "read", "read_damaged"],
                 reference: "oracle",
-                wire_width: false,
             },
         ]
-    }
-
-    fn generated_m_k(&self) -> [[u32; 2]; 2] {
-        [[8, 512], [1, 8]]
     }
 
     fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {

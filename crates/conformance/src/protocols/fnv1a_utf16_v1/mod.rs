@@ -8,7 +8,7 @@ use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase,
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::{AdapterFnv, AdapterProcess};
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, FnvCase, GeneratedExpect, GeneratedInput, Generator};
+use crate::model::{Case, CasesFile, FnvCase, GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::{Failure, Figures};
 use crate::subject::FnvSubject;
 use crate::subject::{Answer, FnvCall, FnvReply, SubjectError};
@@ -46,35 +46,32 @@ impl Protocol for Fnv1aUtf16V1 {
     }
 
     fn generators(&self) -> &'static [GeneratorDomain] {
+        use bloomproof_protocol::fnv1a_utf16_v1::{K_MAX, K_MIN, M_MAX, M_MIN};
+        const M: (&str, Span) = ("m", [M_MIN, M_MAX]);
+        const K: (&str, Span) = ("k", [K_MIN, K_MAX]);
+        // The estimates clamp their inputs (SESSION.md 8, step 1): drawn from the
+        // wire's whole width.
+        const WIRE: Span = [0, u32::MAX];
         &[
             GeneratorDomain {
                 generator: Generator::FnvHashes,
-                needs: &["units"],
+                ranges: &[M, K, ("units", [1, 256])],
                 compares: &["positions"],
                 reference: "oracle",
-                wire_width: false,
             },
-            // The estimates clamp their inputs (SESSION.md 8, step 1): drawn from the
-            // wire's whole width.
             GeneratorDomain {
                 generator: Generator::FnvEstimates,
-                needs: &["n"],
+                ranges: &[("m", WIRE), ("k", WIRE), ("n", WIRE)],
                 compares: &["estimates"],
                 reference: "oracle",
-                wire_width: true,
             },
             GeneratorDomain {
                 generator: Generator::FnvSessions,
-                needs: &["steps"],
+                ranges: &[M, K, ("steps", [1, 64])],
                 compares: &["view", "error", "save", "export"],
                 reference: "session_model",
-                wire_width: false,
             },
         ]
-    }
-
-    fn generated_m_k(&self) -> [[u32; 2]; 2] {
-        [[8, 1024], [1, 12]]
     }
 
     fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
