@@ -133,10 +133,9 @@ where
     S: Strategy,
     S::Value: Clone,
 {
-    let config = Config {
-        failure_persistence: None,
-        ..Config::default()
-    };
+    // `search` drives the value trees itself and never calls `TestRunner::run`, so
+    // nothing is persisted: the default configuration's persistence is never used.
+    let config = Config::default();
     // Only the values are kept: a value tree can be far larger than its value (a
     // string's tree holds every alternative of every unit), and `count` of them would
     // cost tens of MiB. The tree of a failing input is drawn again from the same
