@@ -710,6 +710,12 @@ function fnvProtocol(req, line) {
   }
 }
 
+/** Every protocol served, by name, with its handler: the handshake lists these. */
+const SERVED = new Map([
+  [dm.PROTOCOL, docMembership],
+  [fnv.PROTOCOL, fnvProtocol],
+]);
+
 // ------------------------------------------------------------ framing
 
 /** Levels of arrays and objects a request may nest, itself the first (ADAPTER.md, "Input no request may hold"). */
@@ -737,7 +743,7 @@ export function started() {
   return {
     adapter_protocol: ADAPTER_PROTOCOL,
     implementation: { name: 'bloomproof-js', language: 'JavaScript', version: `${VERSION} on Node ${process.versions.node}` },
-    protocols: [dm.PROTOCOL, fnv.PROTOCOL],
+    protocols: [...SERVED.keys()],
   };
 }
 
@@ -763,8 +769,7 @@ export function handle(line) {
     if (typeof req.op !== 'string') throw bad('`op` must be a string');
     let result;
     if (req.op === 'start' && !('protocol' in req)) result = started();
-    else if (req.protocol === dm.PROTOCOL) result = docMembership(req);
-    else if (req.protocol === fnv.PROTOCOL) result = fnvProtocol(req, line);
+    else if (SERVED.has(req.protocol)) result = SERVED.get(req.protocol)(req, line);
     else throw bad(`unknown protocol ${typeof req.protocol === 'string' ? quote(req.protocol) : String(JSON.stringify(req.protocol)).slice(0, QUOTE_MAX)}`);
     return { id, result };
   } catch (e) {

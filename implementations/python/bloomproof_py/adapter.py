@@ -651,13 +651,14 @@ def fnv_session(req):
         raise BadRequest(str(e)) from None
 
 
+# Every protocol served, by name, with its operations: the handshake lists these.
 OPS = {
-    "doc-membership-v1": {
+    doc.PROTOCOL: {
         "sha256": doc_sha256, "frame": doc_frame, "positions": doc_positions,
         "build": doc_build, "lookup": doc_lookup, "lookup_many": doc_lookup_many,
         "typed": doc_typed, "read": doc_read, "mutate": doc_mutate,
     },
-    "fnv1a-utf16-v1": {
+    fnv.PROTOCOL: {
         "positions": fnv_positions, "estimates": fnv_estimates, "session": fnv_session,
     },
 }
@@ -685,7 +686,7 @@ def started(req):
             "language": "Python",
             "version": f"{bloomproof_py.__version__} on Python {sys.version.split()[0]}",
         },
-        "protocols": ["doc-membership-v1", "fnv1a-utf16-v1"],
+        "protocols": list(OPS),
     }
 
 
