@@ -292,14 +292,14 @@ def adapter_request():
     for case in spec["cases"]:
         script = case.get("input", {}).get("script")
         if script and len(json.dumps(script)) < 2048:
-            # Scripts that adapter_request skips as costly (see bloomproof_fuzzing::is_cheap).
+            # Scripts that adapter_request skips as costly (see `is_cheap` in crates/adapter/src/protocols/fnv1a_utf16_v1/serve.rs).
             costly = len(script) > 16 or any(
                 step.get("count", 0) > 64 or step.get("bytes", 0) > 2**20 or step.get("units", 0) > 2**20
                 for step in script
             )
             request(f"fnv-session-{case['id'].replace('/', '-')}", {"protocol": "fnv1a-utf16-v1", "op": "session", "script": script}, prefix="edge" if costly else "valid")
     def estimate_work(m, k, n):
-        # As bloomproof_fuzzing::is_cheap counts it: k * n * m after the clamping.
+        # As FnvOp::is_cheap (the adapter crate) counts it: k * n * m after the clamping.
         return min(max(k, 1), 12) * min(n, 1024) * min(max(m, 8), 1024)
 
     for case in spec["cases"]:

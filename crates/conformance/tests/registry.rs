@@ -154,8 +154,7 @@ fn layer_registries() -> Vec<(&'static str, Vec<&'static str>)> {
 
 /// Every layer's registry lists exactly the registered protocols, in their order: a
 /// protocol added to `PROTOCOLS` without an entry in every layer (or an entry left for
-/// one that is not registered) fails here. (The fuzzing crate's `COSTS` is held by its
-/// own test, `crates/fuzzing/tests/registry.rs`.)
+/// one that is not registered) fails here.
 #[test]
 fn every_layer_registers_exactly_the_registered_protocols() {
     for (layer, names) in layer_registries() {

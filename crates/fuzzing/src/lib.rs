@@ -18,7 +18,6 @@
 use bloomproof_adapter::serve::{self as adapter, Request};
 use bloomproof_conformance::load::parse_protocol;
 use bloomproof_session::{DraftField, Op, Session};
-use bloomproof_wire::adapter::{DocOp, FnvOp, ScriptOp};
 
 /// What a target function did with one input. The fuzz targets ignore it; the corpus
 /// test uses it to make sure the valid corpus files really get past the parsers.
@@ -214,76 +213,11 @@ pub fn session_import(data: &[u8]) -> Outcome {
 // ---------------------------------------------------------------------------------
 // adapter_request
 
-/// Most steps of a session script that [`adapter_request`] answers.
-pub const MAX_SCRIPT_STEPS: usize = 16;
-/// Largest `insert_many` count that [`adapter_request`] answers.
-pub const MAX_INSERT_MANY: u32 = 64;
-/// Largest `import_padded` size or `save_local` length that [`adapter_request`]
-/// answers, up to where the subject refuses such a size without building it
-/// ([`bloomproof_conformance::subject::SCRIPT_HELPER_MAX`]); beyond that, the
-/// refusal is cheap and the request is answered again.
-pub const MAX_HELPER_SIZE: usize = 1 << 20;
-/// Largest `k * n * m` (after the estimates' own clamping) that [`adapter_request`]
-/// answers: the exact estimate costs about that many additions.
-pub const MAX_ESTIMATE_WORK: u64 = 1 << 22;
-
-fn helper_size_is_cheap(size: usize) -> bool {
-    size <= MAX_HELPER_SIZE || size > bloomproof_conformance::subject::SCRIPT_HELPER_MAX
-}
-
-/// How cheap one protocol's operations are: `Some(cheap)` for an operation of its own,
-/// `None` for another protocol's.
-type Cost = fn(&dyn std::any::Any) -> Option<bool>;
-
-/// The cost of the operations of every protocol `bloomproof adapter` serves
-/// (`bloomproof_adapter::serve::REGISTRY`), in its order.
-pub const COSTS: &[(&str, Cost)] = &[
-    (
-        bloomproof_conformance::protocols::doc_membership_v1::NAME,
-        doc_is_cheap,
-    ),
-    (
-        bloomproof_conformance::protocols::fnv1a_utf16_v1::NAME,
-        fnv_is_cheap,
-    ),
-];
-
-/// Every `doc-membership-v1` operation is cheap.
-fn doc_is_cheap(op: &dyn std::any::Any) -> Option<bool> {
-    op.downcast_ref::<DocOp>().map(|_| true)
-}
-
-/// A `fnv1a-utf16-v1` operation is cheap but for estimates of much work and long or
-/// heavy scripts.
-fn fnv_is_cheap(op: &dyn std::any::Any) -> Option<bool> {
-    Some(match op.downcast_ref::<FnvOp>()? {
-        FnvOp::Positions { .. } => true,
-        FnvOp::Estimates { m, k, n } => {
-            let m = u64::from((*m).clamp(8, 1024));
-            let k = u64::from((*k).clamp(1, 12));
-            let n = u64::from((*n).min(1024));
-            k * n * m <= MAX_ESTIMATE_WORK
-        }
-        FnvOp::Session { script } => {
-            script.len() <= MAX_SCRIPT_STEPS
-                && script.iter().all(|op| match op {
-                    ScriptOp::InsertMany { count, .. } => *count <= MAX_INSERT_MANY,
-                    ScriptOp::ImportPadded { bytes } => helper_size_is_cheap(*bytes),
-                    ScriptOp::SaveLocal { units } => helper_size_is_cheap(*units),
-                    _ => true,
-                })
-        }
-    })
-}
-
 /// Whether answering `request` stays cheap (a few milliseconds at most).
 pub fn is_cheap(request: &Request) -> bool {
     match request {
         Request::Start(_) => true,
-        Request::Op(op) => COSTS
-            .iter()
-            .find_map(|(_, cost)| cost(op.as_any()))
-            .unwrap_or(false),
+        Request::Op(op) => op.is_cheap(),
     }
 }
 

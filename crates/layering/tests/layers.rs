@@ -75,7 +75,7 @@ const TABLE: &[Row] = &[
     row(
         "fuzzing",
         5,
-        &["adapter", "conformance", "wire", "session", "vectors"],
+        &["adapter", "conformance", "session", "vectors"],
         &[],
     ),
     // 6: the binary.

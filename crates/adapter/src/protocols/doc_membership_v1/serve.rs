@@ -148,8 +148,10 @@ impl ServedOp for DocOp {
         }
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    /// Every `doc-membership-v1` operation is cheap: its inputs are bounded by the
+    /// request's size.
+    fn is_cheap(&self) -> bool {
+        true
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::client::{FnvOp, RESPONSE_MAX};
 use crate::serve::{SCRIPT_MAX, ServedOp, ServedProtocol, json, json_len, negative_m_k, too_large};
-use crate::subject::{Answer, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
+use crate::subject::{Answer, FnvSubject, RustFnv, SCRIPT_HELPER_MAX, ScriptAnswer, StepAnswer};
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use bloomproof_wire::adapter::ScriptOp;
 use serde_json::{Map, Value};
@@ -58,9 +58,43 @@ impl ServedOp for FnvOp {
         }
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    /// Cheap but for estimates of much work and long or heavy scripts.
+    fn is_cheap(&self) -> bool {
+        match self {
+            FnvOp::Positions { .. } => true,
+            FnvOp::Estimates { m, k, n } => {
+                let m = u64::from((*m).clamp(fnv::M_MIN, fnv::M_MAX));
+                let k = u64::from((*k).clamp(fnv::K_MIN, fnv::K_MAX));
+                let n = u64::from(*n).min(bloomproof_session::MAX_ENTRIES as u64);
+                k * n * m <= CHEAP_ESTIMATE_WORK
+            }
+            FnvOp::Session { script } => {
+                script.len() <= CHEAP_SCRIPT_STEPS
+                    && script.iter().all(|op| match op {
+                        ScriptOp::InsertMany { count, .. } => *count <= CHEAP_INSERT_MANY,
+                        ScriptOp::ImportPadded { bytes } => helper_size_is_cheap(*bytes),
+                        ScriptOp::SaveLocal { units } => helper_size_is_cheap(*units),
+                        _ => true,
+                    })
+            }
+        }
     }
+}
+
+/// Most steps of a [cheap](ServedOp::is_cheap) session script.
+pub const CHEAP_SCRIPT_STEPS: usize = 16;
+/// Largest `insert_many` count of a cheap script.
+pub const CHEAP_INSERT_MANY: u32 = 64;
+/// Largest `import_padded` size or `save_local` length of a cheap script, up to where
+/// the subject refuses such a size without building it ([`SCRIPT_HELPER_MAX`]); beyond
+/// that, the refusal is cheap again.
+pub const CHEAP_HELPER_SIZE: usize = 1 << 20;
+/// Largest `k * n * m` (after the estimates' own clamping) of cheap estimates: the
+/// exact estimate costs about that many additions.
+pub const CHEAP_ESTIMATE_WORK: u64 = 1 << 22;
+
+fn helper_size_is_cheap(size: usize) -> bool {
+    size <= CHEAP_HELPER_SIZE || size > SCRIPT_HELPER_MAX
 }
 
 fn script_fits(steps: usize) -> Result<(), String> {
