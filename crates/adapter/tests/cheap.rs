@@ -2,6 +2,8 @@
 //! requests answers exactly the requests it calls cheap, so a budget that slips lets
 //! the fuzzer spend seconds on one input, and one that shrinks hides requests from it.
 
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use bloomproof_adapter::serve::{Request, parse_request};
 use bloomproof_adapter::subject::SCRIPT_HELPER_MAX;
 use serde_json::{Value, json};
