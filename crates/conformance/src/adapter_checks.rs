@@ -114,13 +114,13 @@ pub fn line(send: &WireSend) -> Vec<u8> {
         WireSend::Line(text) => text.clone().into_bytes(),
         WireSend::LineHex(hex) => hex.0.clone(),
         WireSend::Session { id, steps } => json!({
-            "id": id, "protocol": crate::fnv_checks::PROTOCOL, "op": "session",
+            "id": id, "protocol": crate::protocols::fnv1a_utf16_v1::NAME, "op": "session",
             "script": vec![json!({"op": "reset"}); *steps],
         })
         .to_string()
         .into_bytes(),
         WireSend::LookupMany { id, items } => json!({
-            "id": id, "protocol": crate::doc_checks::PROTOCOL, "op": "lookup_many",
+            "id": id, "protocol": crate::protocols::doc_membership_v1::NAME, "op": "lookup_many",
             "params": {"m": 8, "k": 1, "seed_hex": ""}, "records": [],
             "items": vec![""; *items],
         })
@@ -161,7 +161,7 @@ fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
         data: Hex(Vec::new()),
     };
     let digest = process
-        .request(crate::doc_checks::PROTOCOL, &next)
+        .request(crate::protocols::doc_membership_v1::NAME, &next)
         .map(|result| result.get("digest").cloned().unwrap_or(Value::Null));
     match digest {
         Ok(Value::String(hex)) if hex.eq_ignore_ascii_case(EMPTY_SHA256) => {}

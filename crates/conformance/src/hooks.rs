@@ -9,12 +9,12 @@
 //! outside tests that names a check; the loader refuses a spec that does not document
 //! every check named here.
 
-use crate::doc_checks::text;
 use crate::model::{BuildInput, Case, FnvPositionsExpect, FnvPositionsInput, Hex};
+use crate::protocols::doc_membership_v1::checks::text;
+use crate::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use crate::report::{Failure, Figures};
 use crate::subject::{FnvHashes, ScriptAnswer};
 use crate::verdict::{Verdict, json};
-use crate::{doc_checks, fnv_checks};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -75,63 +75,63 @@ struct Hook {
 /// hooked check whose shape is neither the hook's `shape` nor one it passes over.
 const HOOKS: &[Hook] = &[
     Hook {
-        protocol: doc_checks::PROTOCOL,
+        protocol: doc_membership_v1::NAME,
         check: "empty_snapshot_definitely_absent",
         shape: "build",
         passes_over: &[],
         run: empty_snapshot,
     },
     Hook {
-        protocol: doc_checks::PROTOCOL,
+        protocol: doc_membership_v1::NAME,
         check: "finite_universe_false_positives_never_become_duplicates",
         shape: "universe",
         passes_over: &[],
         run: fixture_figures,
     },
     Hook {
-        protocol: doc_checks::PROTOCOL,
+        protocol: doc_membership_v1::NAME,
         check: "clearing_shared_bit_breaks_no_false_negative_contract",
         shape: "fault",
         passes_over: &[],
         run: fault_figures,
     },
     Hook {
-        protocol: doc_checks::PROTOCOL,
+        protocol: doc_membership_v1::NAME,
         check: "all_small_subsets_independent_position_set_oracle",
         shape: "exhaustive",
         passes_over: &[],
         run: exhaustive_figures,
     },
     Hook {
-        protocol: fnv_checks::PROTOCOL,
+        protocol: fnv1a_utf16_v1::NAME,
         check: "base_hashes_pinned",
         shape: "hashes",
         passes_over: &[],
         run: hashes_of_a,
     },
     Hook {
-        protocol: fnv_checks::PROTOCOL,
+        protocol: fnv1a_utf16_v1::NAME,
         check: "positions_without_32_bit_wrap",
         shape: "hashes",
         passes_over: &["script"],
         run: exercises_a_wrap,
     },
     Hook {
-        protocol: fnv_checks::PROTOCOL,
+        protocol: fnv1a_utf16_v1::NAME,
         check: "repeated_positions_kept_in_order",
         shape: "hashes",
         passes_over: &["script"],
         run: repeats_a_position,
     },
     Hook {
-        protocol: fnv_checks::PROTOCOL,
+        protocol: fnv1a_utf16_v1::NAME,
         check: "a_to_h_fill_every_bit",
         shape: "hashes",
         passes_over: &["script"],
         run: m8_k1_positions,
     },
     Hook {
-        protocol: fnv_checks::PROTOCOL,
+        protocol: fnv1a_utf16_v1::NAME,
         check: "observed_rate_one_half",
         shape: "script",
         passes_over: &[],
@@ -391,8 +391,8 @@ fn observed_rate(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figures) {
 #[cfg(test)]
 mod tests {
     use super::{HOOKS, Hook, Judge, find};
-    use crate::fnv_checks;
     use crate::model::Case;
+    use crate::protocols::fnv1a_utf16_v1;
     use crate::report::Figures;
 
     #[test]
@@ -421,7 +421,7 @@ mod tests {
             expect: (),
         };
         let mut figures = Figures::default();
-        Judge::new(fnv_checks::PROTOCOL, shape, &mut figures)
+        Judge::new(fnv1a_utf16_v1::NAME, shape, &mut figures)
             .plain(&case, |_| {})
             .into_iter()
             .map(|f| (f.what, f.expected, f.actual))

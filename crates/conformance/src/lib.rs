@@ -12,10 +12,8 @@
 pub mod accumulated;
 pub mod adapter_checks;
 pub mod diagnose;
-pub mod doc_checks;
 pub mod embedded;
 pub mod expected;
-pub mod fnv_checks;
 pub mod generated;
 mod hooks;
 pub mod load;

@@ -1,7 +1,7 @@
 //! The doc-membership-v1 evaluators catch what they claim to: each test plants one flaw
 //! (in a subject, or in a copied spec's expectation) that only one comparison of the
 //! runner can see, and asserts the failure that names it. Written against the
-//! survivors of a cargo-mutants run over `crates/conformance/src/doc_checks/`.
+//! survivors of a cargo-mutants run over `crates/conformance/src/protocols/doc_membership_v1/checks/`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

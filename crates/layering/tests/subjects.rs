@@ -20,12 +20,12 @@ const PRODUCTION: [&str; 3] = [
 /// (file under `crates/conformance/src`, the exact path it may name, why).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
-        "doc_checks/mod.rs",
+        "protocols/doc_membership_v1/mod.rs",
         "bloomproof_protocol::doc_membership_v1::NAME",
         "the protocol's name",
     ),
     (
-        "fnv_checks.rs",
+        "protocols/fnv1a_utf16_v1/mod.rs",
         "bloomproof_protocol::fnv1a_utf16_v1::NAME",
         "the protocol's name",
     ),
@@ -40,7 +40,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the production SHA-256 of the accumulated stream's in-process side, no evaluator",
     ),
     (
-        "generated/session.rs",
+        "protocols/fnv1a_utf16_v1/generated/session.rs",
         "bloomproof_session::{IMPORT_MAX_BYTES, LOCAL_SAVE_MAX_UNITS, Session}",
         "the session model as the generated session checks' reference, beside the oracle",
     ),
@@ -113,11 +113,20 @@ fn conformance_names_production_only_where_listed() {
 #[test]
 fn the_scan_catches_a_direct_call() {
     let evaluator = "let snapshot = bloomproof_filter::DocumentPrefilter::new(records);";
-    assert_eq!(unlisted("doc_checks/read.rs", evaluator).len(), 1);
+    assert_eq!(
+        unlisted("protocols/doc_membership_v1/checks/read.rs", evaluator).len(),
+        1
+    );
     // Allowed in its own file only, and only the exact path.
-    let name = "pub const PROTOCOL: &str = bloomproof_protocol::doc_membership_v1::NAME;";
-    assert!(unlisted("doc_checks/mod.rs", name).is_empty());
-    assert_eq!(unlisted("doc_checks/read.rs", name).len(), 1);
+    let name = "pub const NAME: &str = bloomproof_protocol::doc_membership_v1::NAME;";
+    assert!(unlisted("protocols/doc_membership_v1/mod.rs", name).is_empty());
+    assert_eq!(
+        unlisted("protocols/doc_membership_v1/checks/read.rs", name).len(),
+        1
+    );
     let more = "bloomproof_protocol::doc_membership_v1::positions(&params, item)";
-    assert_eq!(unlisted("doc_checks/mod.rs", more).len(), 1);
+    assert_eq!(
+        unlisted("protocols/doc_membership_v1/mod.rs", more).len(),
+        1
+    );
 }

@@ -15,8 +15,8 @@
 //! Every request goes through the subjects, so the adapter's caps and timeouts bound
 //! the whole run.
 
-use bloomproof_conformance::fnv_checks::partial_match;
 use bloomproof_conformance::model::ScriptOp;
+use bloomproof_conformance::protocols::fnv1a_utf16_v1::checks::partial_match;
 use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subject::{DocSubject, FnvSubject, RawParams, SubjectError, Triple};
@@ -231,7 +231,7 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
         }
     }
     Grid {
-        protocol: bloomproof_conformance::doc_checks::PROTOCOL.to_string(),
+        protocol: bloomproof_conformance::protocols::doc_membership_v1::NAME.to_string(),
         producers: names.clone(),
         readers: names,
         cells,
@@ -304,7 +304,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 why,
             );
             return Grid {
-                protocol: bloomproof_conformance::fnv_checks::PROTOCOL.to_string(),
+                protocol: bloomproof_conformance::protocols::fnv1a_utf16_v1::NAME.to_string(),
                 producers: vec![cell.producer.clone()],
                 readers: vec![cell.reader.clone()],
                 cells: vec![cell],
@@ -384,7 +384,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
         }
     }
     Grid {
-        protocol: bloomproof_conformance::fnv_checks::PROTOCOL.to_string(),
+        protocol: bloomproof_conformance::protocols::fnv1a_utf16_v1::NAME.to_string(),
         producers: producers.into_iter().map(|(name, _)| name).collect(),
         readers: names,
         cells,

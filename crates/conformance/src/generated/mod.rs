@@ -11,13 +11,9 @@
 //! while it still differs, and the failure shows the minimal input, the seed and,
 //! where the hashing is at fault, the first stage that differs (`crate::diagnose`).
 
-mod doc;
-mod fnv;
-mod session;
-
 use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::Failure;
-use crate::subject::{DocSubject, FnvSubject};
+
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
@@ -68,7 +64,7 @@ impl Generation {
 
     /// The random generator of one case: SHA-256 of a fixed label, the seed and the
     /// case id, as a ChaCha key.
-    fn rng(&self, case_id: &str) -> TestRng {
+    pub(crate) fn rng(&self, case_id: &str) -> TestRng {
         let key: [u8; 32] = Sha256::new()
             .chain_update(b"bloomproof generated v1\0")
             .chain_update(self.seed.to_be_bytes())
@@ -230,7 +226,7 @@ pub(crate) fn size(s: Span) -> proptest::collection::SizeRange {
 
 /// The failures of one generated case: none, or the minimal input with the seed and
 /// the first difference.
-fn failures<V>(
+pub(crate) fn failures<V>(
     case_id: &str,
     generation: &Generation,
     count: u32,
@@ -357,96 +353,7 @@ pub fn domain_error(
     None
 }
 
-/// Runs one generated case of `doc-membership-v1`.
-pub(crate) fn evaluate_doc(
-    id: &str,
-    input: &GeneratedInput,
-    subject: &mut dyn DocSubject,
-    generation: &Generation,
-) -> Vec<Failure> {
-    let count = generation.count.unwrap_or(input.count);
-    let rng = generation.rng(id);
-    match input.generator {
-        Generator::DocHashing => {
-            let strategy = doc::hashing(input);
-            let found = search(
-                |_| &strategy,
-                count,
-                rng,
-                |values| doc::judge_hashing(subject, values),
-                doc::reduce_hashing,
-            );
-            failures(id, generation, count, found, doc::show_hashing, |v| {
-                Some(doc::diagnose_hashing(subject, v))
-            })
-        }
-        Generator::DocSnapshots => {
-            let strategy = doc::snapshots(input);
-            let found = search(
-                |_| &strategy,
-                count,
-                rng,
-                |values| doc::judge_snapshots(subject, values),
-                doc::reduce_snapshot,
-            );
-            failures(id, generation, count, found, doc::show_snapshot, |v| {
-                doc::diagnose_snapshot(subject, v)
-            })
-        }
-        other => vec![not_this_protocol(id, other)],
-    }
-}
-
-/// Runs one generated case of `fnv1a-utf16-v1`.
-pub(crate) fn evaluate_fnv(
-    id: &str,
-    input: &GeneratedInput,
-    subject: &mut dyn FnvSubject,
-    generation: &Generation,
-) -> Vec<Failure> {
-    let count = generation.count.unwrap_or(input.count);
-    let rng = generation.rng(id);
-    match input.generator {
-        Generator::FnvHashes => {
-            let strategy = fnv::hashes(input);
-            let found = search(
-                |_| &strategy,
-                count,
-                rng,
-                |values| fnv::judge_hashes(subject, values),
-                fnv::reduce_hashes,
-            );
-            failures(id, generation, count, found, fnv::show_hashes, |v| {
-                fnv::diagnose_hashes(subject, v)
-            })
-        }
-        Generator::FnvEstimates => {
-            let strata = fnv::estimates(input);
-            let found = search(
-                |i| &strata[i % strata.len()],
-                count,
-                rng,
-                |values| fnv::judge_estimates(subject, values),
-                fnv::reduce_estimates,
-            );
-            failures(id, generation, count, found, fnv::show_estimates, |_| None)
-        }
-        Generator::FnvSessions => {
-            let strategy = session::scripts(input);
-            let found = search(
-                |_| &strategy,
-                count,
-                rng,
-                |values| session::judge(subject, values),
-                session::reduce,
-            );
-            failures(id, generation, count, found, session::show, |_| None)
-        }
-        other => vec![not_this_protocol(id, other)],
-    }
-}
-
-fn not_this_protocol(id: &str, generator: Generator) -> Failure {
+pub(crate) fn not_this_protocol(id: &str, generator: Generator) -> Failure {
     Failure {
         case: id.to_string(),
         what: "the case's generator belongs to its protocol".to_string(),

@@ -1,7 +1,9 @@
 //! `doc-membership-v1`'s entry in the runner's registry: its cases (`DocCase`, run by
-//! `doc_checks` and the generated checks), its subject ([`DocSubject`]), its
+//! its evaluators in [`checks`] and its generated checks in `generated`), its subject ([`DocSubject`]), its
 //! generators, its accumulated stream and its vector checks (`vectors.rs`).
 
+pub mod checks;
+mod generated;
 mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
@@ -21,7 +23,7 @@ use std::sync::{Arc, Mutex};
 pub struct DocMembershipV1;
 
 /// The protocol's name.
-pub const NAME: &str = crate::doc_checks::PROTOCOL;
+pub const NAME: &str = bloomproof_protocol::doc_membership_v1::NAME;
 
 /// `subject` as a subject of a run.
 pub fn subject(subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
@@ -109,10 +111,8 @@ impl SpecCase for DocCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
-            DocCase::Generated(c) => {
-                crate::generated::evaluate_doc(&c.id, &c.input, subject, generation)
-            }
-            case => crate::doc_checks::evaluate(case, subject, figures),
+            DocCase::Generated(c) => generated::evaluate(&c.id, &c.input, subject, generation),
+            case => checks::evaluate(case, subject, figures),
         }
     }
 }

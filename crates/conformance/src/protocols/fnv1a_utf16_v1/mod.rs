@@ -1,7 +1,9 @@
 //! `fnv1a-utf16-v1`'s entry in the runner's registry: its cases (`FnvCase`, run by
-//! `fnv_checks` and the generated checks), its subject ([`FnvSubject`]), its
+//! its evaluators in [`checks`] and its generated checks in `generated`), its subject ([`FnvSubject`]), its
 //! generators, its accumulated stream and its vector checks (`vectors.rs`).
 
+pub mod checks;
+mod generated;
 mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
@@ -21,7 +23,7 @@ use std::sync::{Arc, Mutex};
 pub struct Fnv1aUtf16V1;
 
 /// The protocol's name.
-pub const NAME: &str = crate::fnv_checks::PROTOCOL;
+pub const NAME: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;
 
 /// `subject` as a subject of a run.
 pub fn subject(subject: Box<dyn FnvSubject + Send>) -> Box<dyn ProtocolSubject> {
@@ -116,10 +118,8 @@ impl SpecCase for FnvCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
-            FnvCase::Generated(c) => {
-                crate::generated::evaluate_fnv(&c.id, &c.input, subject, generation)
-            }
-            case => crate::fnv_checks::evaluate(case, subject, figures),
+            FnvCase::Generated(c) => generated::evaluate(&c.id, &c.input, subject, generation),
+            case => checks::evaluate(case, subject, figures),
         }
     }
 }

@@ -33,9 +33,6 @@ use hashing::{framing, stages};
 use mutation::immutable;
 use read::{read, shared_bit_fault};
 
-/// The protocol these checks belong to.
-pub const PROTOCOL: &str = bloomproof_protocol::doc_membership_v1::NAME;
-
 fn raw(params: &DocParams) -> RawParams {
     RawParams {
         m: params.m,
@@ -252,7 +249,7 @@ pub fn evaluate(
     subject: &mut dyn DocSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::new(PROTOCOL, case.shape(), figures);
+    let j = Judge::new(super::NAME, case.shape(), figures);
     match case {
         DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,
@@ -279,7 +276,7 @@ pub fn evaluate(
         DocCase::Stages(c) => j.plain(c, |v| stages(v, subject, &c.input, &c.expect)),
         DocCase::Read(c) => j.plain(c, |v| read(v, subject, &c.input, &c.expect)),
         // Outside a run (which passes its own seed), a fresh one.
-        DocCase::Generated(c) => crate::generated::evaluate_doc(
+        DocCase::Generated(c) => super::generated::evaluate(
             &c.id,
             &c.input,
             subject,

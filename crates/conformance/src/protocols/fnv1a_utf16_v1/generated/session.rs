@@ -6,8 +6,8 @@
 //! reference session model (`crates/session`): the view, the error kind, the save
 //! answer and the export text, byte for byte.
 
-use super::{Mismatch, size};
-use crate::fnv_checks::partial_match;
+use super::super::checks::partial_match;
+use crate::generated::{Mismatch, size};
 use crate::model::{GeneratedInput, ScriptOp, TextValue};
 use crate::subject::{FnvCall, FnvReply, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
 use crate::verdict::json;
@@ -94,7 +94,7 @@ fn text() -> impl Strategy<Value = TextValue> {
     prop_oneof![
         6 => proptest::sample::select(POOL.as_slice())
             .prop_map(|s| TextValue::Text(s.to_string())),
-        3 => super::fnv::units([1, 8]).prop_map(TextValue::Units),
+        3 => super::units([1, 8]).prop_map(TextValue::Units),
         1 => prop_oneof![Just(256usize), Just(257)].prop_map(|n| TextValue::Text("é".repeat(n))),
         1 => Just(TextValue::Text(String::new())),
     ]
@@ -383,7 +383,7 @@ fn verdict(
 
 /// Shorter scripts: a prefix, or one step fewer.
 pub(super) fn reduce(script: &Script) -> Vec<Script> {
-    super::shorter(&script.steps)
+    crate::generated::shorter(&script.steps)
         .into_iter()
         .filter(|steps| !steps.is_empty())
         .map(|steps| Script { steps })

@@ -2,13 +2,17 @@
 //! (`positions`, compared with the oracle) and (m, k, n) triples (`estimates`,
 //! compared with the oracle's own computation).
 
-use super::{Mismatch, size, span};
+use crate::generated::{Generation, Mismatch, failures, search, size, span};
+use crate::model::Generator;
 use crate::model::{GeneratedInput, Span};
+use crate::report::Failure;
 use crate::subject::{Answer, EstimatesAnswer, FnvCall, FnvHashes, FnvReply, FnvSubject};
 use crate::verdict::json;
 use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use proptest::prelude::*;
+
+mod session;
 
 /// A string and the parameters it is hashed under.
 #[derive(Clone, Debug)]
@@ -309,7 +313,7 @@ fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
 /// a smaller m or k.
 pub(super) fn reduce_hashes(value: &Hashes) -> Vec<Hashes> {
     let with = |m: u64, k: u64, units: Vec<u16>| Hashes { m, k, units };
-    let mut out: Vec<Hashes> = super::shorter(&value.units)
+    let mut out: Vec<Hashes> = crate::generated::shorter(&value.units)
         .into_iter()
         .filter(|units| !units.is_empty())
         .map(|units| with(value.m, value.k, units))
@@ -321,10 +325,10 @@ pub(super) fn reduce_hashes(value: &Hashes) -> Vec<Hashes> {
             out.push(with(value.m, value.k, units));
         }
     }
-    for m in super::smaller(value.m, 8) {
+    for m in crate::generated::smaller(value.m, 8) {
         out.push(with(m, value.k, value.units.clone()));
     }
-    for k in super::smaller(value.k, 1) {
+    for k in crate::generated::smaller(value.k, 1) {
         out.push(with(value.m, k, value.units.clone()));
     }
     out
@@ -333,25 +337,74 @@ pub(super) fn reduce_hashes(value: &Hashes) -> Vec<Hashes> {
 /// Smaller (m, k, n).
 pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
     let mut out = Vec::new();
-    for m in super::smaller(u64::from(value.m), 8) {
+    for m in crate::generated::smaller(u64::from(value.m), 8) {
         out.push(Point {
             m: narrow(m),
             ..*value
         });
     }
-    for k in super::smaller(u64::from(value.k), 1) {
+    for k in crate::generated::smaller(u64::from(value.k), 1) {
         out.push(Point {
             k: narrow(k),
             ..*value
         });
     }
-    for n in super::smaller(u64::from(value.n), 0) {
+    for n in crate::generated::smaller(u64::from(value.n), 0) {
         out.push(Point {
             n: narrow(n),
             ..*value
         });
     }
     out
+}
+
+/// Runs one generated case of `fnv1a-utf16-v1`.
+pub(crate) fn evaluate(
+    id: &str,
+    input: &GeneratedInput,
+    subject: &mut dyn FnvSubject,
+    generation: &Generation,
+) -> Vec<Failure> {
+    let count = generation.count.unwrap_or(input.count);
+    let rng = generation.rng(id);
+    match input.generator {
+        Generator::FnvHashes => {
+            let strategy = hashes(input);
+            let found = search(
+                |_| &strategy,
+                count,
+                rng,
+                |values| judge_hashes(subject, values),
+                reduce_hashes,
+            );
+            failures(id, generation, count, found, show_hashes, |v| {
+                diagnose_hashes(subject, v)
+            })
+        }
+        Generator::FnvEstimates => {
+            let strata = estimates(input);
+            let found = search(
+                |i| &strata[i % strata.len()],
+                count,
+                rng,
+                |values| judge_estimates(subject, values),
+                reduce_estimates,
+            );
+            failures(id, generation, count, found, show_estimates, |_| None)
+        }
+        Generator::FnvSessions => {
+            let strategy = session::scripts(input);
+            let found = search(
+                |_| &strategy,
+                count,
+                rng,
+                |values| session::judge(subject, values),
+                session::reduce,
+            );
+            failures(id, generation, count, found, session::show, |_| None)
+        }
+        other => vec![crate::generated::not_this_protocol(id, other)],
+    }
 }
 
 #[cfg(test)]

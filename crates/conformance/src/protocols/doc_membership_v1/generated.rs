@@ -2,8 +2,10 @@
 //! and whole snapshots (`build`, `lookup_many`, `read` of an honest and of a damaged
 //! snapshot), each answer compared with the oracle.
 
-use super::{Mismatch, size, span};
+use crate::generated::{Generation, Mismatch, failures, search, size, span};
 use crate::model::GeneratedInput;
+use crate::model::Generator;
+use crate::report::Failure;
 use crate::subject::{Answer, DocCall, DocReply, DocSubject, RawParams, SubjectError, Triple};
 use crate::verdict::json;
 use bloomproof_oracle::doc_membership as oracle;
@@ -552,7 +554,7 @@ pub(super) fn reduce_hashing(value: &Hashing) -> Vec<Hashing> {
             item: value.item.clone(),
         });
     }
-    for item in super::shorter(&value.item) {
+    for item in crate::generated::shorter(&value.item) {
         out.push(Hashing {
             params: value.params.clone(),
             item,
@@ -563,19 +565,19 @@ pub(super) fn reduce_hashing(value: &Hashing) -> Vec<Hashing> {
 
 fn reduce_params(params: &RawParams) -> Vec<RawParams> {
     let mut out = Vec::new();
-    for m in super::smaller(params.m, 8) {
+    for m in crate::generated::smaller(params.m, 8) {
         out.push(RawParams {
             m,
             ..params.clone()
         });
     }
-    for k in super::smaller(params.k, 1) {
+    for k in crate::generated::smaller(params.k, 1) {
         out.push(RawParams {
             k,
             ..params.clone()
         });
     }
-    for seed in super::shorter(&params.seed) {
+    for seed in crate::generated::shorter(&params.seed) {
         out.push(RawParams {
             seed,
             ..params.clone()
@@ -594,21 +596,61 @@ pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
         damage: value.damage,
     };
     let mut out = Vec::new();
-    for records in super::shorter(&value.records) {
+    for records in crate::generated::shorter(&value.records) {
         out.push(with(&value.params, records, value.others.clone()));
     }
-    for others in super::shorter(&value.others) {
+    for others in crate::generated::shorter(&value.others) {
         out.push(with(&value.params, value.records.clone(), others));
     }
     for params in reduce_params(&value.params) {
         out.push(with(&params, value.records.clone(), value.others.clone()));
     }
     for (i, record) in value.records.iter().enumerate() {
-        for len in super::smaller(record.len() as u64, 0) {
+        for len in crate::generated::smaller(record.len() as u64, 0) {
             let mut records = value.records.clone();
             records[i].truncate(len as usize);
             out.push(with(&value.params, records, value.others.clone()));
         }
     }
     out
+}
+
+/// Runs one generated case of `doc-membership-v1`.
+pub(crate) fn evaluate(
+    id: &str,
+    input: &GeneratedInput,
+    subject: &mut dyn DocSubject,
+    generation: &Generation,
+) -> Vec<Failure> {
+    let count = generation.count.unwrap_or(input.count);
+    let rng = generation.rng(id);
+    match input.generator {
+        Generator::DocHashing => {
+            let strategy = hashing(input);
+            let found = search(
+                |_| &strategy,
+                count,
+                rng,
+                |values| judge_hashing(subject, values),
+                reduce_hashing,
+            );
+            failures(id, generation, count, found, show_hashing, |v| {
+                Some(diagnose_hashing(subject, v))
+            })
+        }
+        Generator::DocSnapshots => {
+            let strategy = snapshots(input);
+            let found = search(
+                |_| &strategy,
+                count,
+                rng,
+                |values| judge_snapshots(subject, values),
+                reduce_snapshot,
+            );
+            failures(id, generation, count, found, show_snapshot, |v| {
+                diagnose_snapshot(subject, v)
+            })
+        }
+        other => vec![crate::generated::not_this_protocol(id, other)],
+    }
 }

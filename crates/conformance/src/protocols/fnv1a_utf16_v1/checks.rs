@@ -19,9 +19,6 @@ use crate::verdict::{Verdict, json};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use serde_json::Value;
 
-/// The protocol these checks belong to.
-pub const PROTOCOL: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;
-
 fn close(expected: f64, actual: f64) -> bool {
     expected == actual
         || (expected - actual).abs() <= 1e-9 * expected.abs().max(actual.abs()).max(1e-300)
@@ -343,7 +340,7 @@ pub fn evaluate(
     subject: &mut dyn FnvSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::new(PROTOCOL, case.shape(), figures);
+    let j = Judge::new(super::NAME, case.shape(), figures);
     match case {
         FnvCase::Hashes(c) => j.judge(c, |v| Seen::Hashes {
             input: &c.input,
@@ -355,7 +352,7 @@ pub fn evaluate(
         }),
         FnvCase::Estimates(c) => j.plain(c, |v| estimates(v, subject, &c.input, &c.expect)),
         // Outside a run (which passes its own seed), a fresh one.
-        FnvCase::Generated(c) => crate::generated::evaluate_fnv(
+        FnvCase::Generated(c) => super::generated::evaluate(
             &c.id,
             &c.input,
             subject,
