@@ -170,163 +170,135 @@ fn the_table_covers_every_generated_case() {
     );
 }
 
+/// Calls `check` with every generator and each of the real spec's cases that draw from
+/// it: the case's index in `cases.json` and its id.
+fn each_case(mut check: impl FnMut(&Generator, usize, &str)) {
+    for generator in generators() {
+        for (index, id, name) in generated_cases(generator.protocol) {
+            if name == generator.name {
+                check(&generator, index, &id);
+            }
+        }
+    }
+}
+
 /// Each range at its bounds loads; one past either bound, or upside down, is refused
 /// with both bounds named.
 #[test]
 fn each_range_is_held_to_its_bounds_exactly() {
-    for Generator {
-        name: generator,
-        protocol,
-        ranges,
-        ..
-    } in generators()
-    {
-        for (index, id, _) in generated_cases(protocol)
-            .into_iter()
-            .filter(|c| c.2 == generator)
-        {
-            for &(name, [low, high]) in &ranges {
-                let set = |range: [u64; 2]| {
-                    load_with(protocol, index, |case| case["input"][name] = json!(range))
-                };
-                assert_eq!(
-                    set([low, high]),
-                    Vec::<String>::new(),
-                    "{id}: {name} at its bounds"
-                );
-                assert_eq!(
-                    set([low, low]),
-                    Vec::<String>::new(),
-                    "{id}: {name} one point"
-                );
-                let named = format!("`input.{name}` is [");
-                let within = format!("it must be a range within [{low}, {high}]");
-                if high < WIRE[1] {
-                    let errors = set([low, high + 1]);
-                    refused(&errors, &id, &named);
-                    refused(&errors, &id, &within);
-                }
-                if low > 0 {
-                    refused(&set([low - 1, high]), &id, &within);
-                }
-                if low < high {
-                    refused(&set([high, low]), &id, &within);
-                }
+    each_case(|generator, index, id| {
+        for &(name, [low, high]) in &generator.ranges {
+            let set = |range: [u64; 2]| {
+                load_with(generator.protocol, index, |case| {
+                    case["input"][name] = json!(range)
+                })
+            };
+            assert_eq!(
+                set([low, high]),
+                Vec::<String>::new(),
+                "{id}: {name} at its bounds"
+            );
+            assert_eq!(
+                set([low, low]),
+                Vec::<String>::new(),
+                "{id}: {name} one point"
+            );
+            let named = format!("`input.{name}` is [");
+            let within = format!("it must be a range within [{low}, {high}]");
+            if high < WIRE[1] {
+                let errors = set([low, high + 1]);
+                refused(&errors, id, &named);
+                refused(&errors, id, &within);
+            }
+            if low > 0 {
+                refused(&set([low - 1, high]), id, &within);
+            }
+            if low < high {
+                refused(&set([high, low]), id, &within);
             }
         }
-    }
+    });
 }
 
 /// A range the generator reads is required, and one it does not read is refused.
 #[test]
 fn a_range_read_is_required_and_one_not_read_is_refused() {
-    for Generator {
-        name: generator,
-        protocol,
-        ranges,
-        ..
-    } in generators()
-    {
-        let read: Vec<&str> = ranges.iter().map(|r| r.0).collect();
-        for (index, id, _) in generated_cases(protocol)
-            .into_iter()
-            .filter(|c| c.2 == generator)
-        {
-            for name in RANGES {
-                if read.contains(&name) {
-                    let errors = load_with(protocol, index, |case| {
-                        case["input"].as_object_mut().unwrap().remove(name);
-                    });
-                    if name == "m" || name == "k" {
-                        // Every generated input carries m and k: serde refuses it.
-                        refused(&errors, &id, &format!("missing field `{name}`"));
-                    } else {
-                        refused(&errors, &id, &format!("`input.{name}` is required by"));
-                    }
+    each_case(|generator, index, id| {
+        for name in RANGES {
+            if generator.ranges.iter().any(|r| r.0 == name) {
+                let errors = load_with(generator.protocol, index, |case| {
+                    case["input"].as_object_mut().unwrap().remove(name);
+                });
+                if name == "m" || name == "k" {
+                    // Every generated input carries m and k: serde refuses it.
+                    refused(&errors, id, &format!("missing field `{name}`"));
                 } else {
-                    let errors =
-                        load_with(protocol, index, |case| case["input"][name] = json!([1, 1]));
-                    refused(&errors, &id, &format!("`input.{name}` is not read by"));
+                    refused(&errors, id, &format!("`input.{name}` is required by"));
                 }
+            } else {
+                let errors = load_with(generator.protocol, index, |case| {
+                    case["input"][name] = json!([1, 1])
+                });
+                refused(&errors, id, &format!("`input.{name}` is not read by"));
             }
         }
-    }
+    });
 }
 
 /// `count` is 1 to 100000; `equal_to` and `compared` are exactly the generator's.
 #[test]
 fn count_reference_and_compared_answers_are_the_generators() {
-    for Generator {
-        name: generator,
-        protocol,
-        reference,
-        compared,
-        ..
-    } in generators()
-    {
-        for (index, id, _) in generated_cases(protocol)
-            .into_iter()
-            .filter(|c| c.2 == generator)
-        {
-            let count =
-                |n: u64| load_with(protocol, index, |case| case["input"]["count"] = json!(n));
-            assert_eq!(count(1), Vec::<String>::new());
-            // Past 65536, the bound of every count in a case ("Bounds").
-            assert_eq!(count(65_536), Vec::<String>::new());
-            refused(&count(0), &id, "`input.count` is 0: it must be 1 to 100000");
-            refused(
-                &count(65_537),
-                &id,
-                "`input.count` is 65537, beyond the bound of 65536",
-            );
-            let other = if reference == "oracle" {
-                "session_model"
-            } else {
-                "oracle"
-            };
+    each_case(|generator, index, id| {
+        let protocol = generator.protocol;
+        let count = |n: u64| load_with(protocol, index, |case| case["input"]["count"] = json!(n));
+        assert_eq!(count(1), Vec::<String>::new());
+        // Past 65536, the bound of every count in a case ("Bounds").
+        assert_eq!(count(65_536), Vec::<String>::new());
+        refused(&count(0), id, "`input.count` is 0: it must be 1 to 100000");
+        refused(
+            &count(65_537),
+            id,
+            "`input.count` is 65537, beyond the bound of 65536",
+        );
+        let reference = generator.reference;
+        let other = if reference == "oracle" {
+            "session_model"
+        } else {
+            "oracle"
+        };
+        let errors = load_with(protocol, index, |case| {
+            case["expect"]["equal_to"] = json!(other)
+        });
+        refused(&errors, id, &format!("compares with {reference:?}"));
+        let mut fewer = generator.compared.clone();
+        fewer.pop();
+        let errors = load_with(protocol, index, |case| {
+            case["expect"]["compared"] = json!(fewer)
+        });
+        refused(&errors, id, "compares exactly");
+        let mut reversed = generator.compared.clone();
+        reversed.reverse();
+        if reversed != generator.compared {
             let errors = load_with(protocol, index, |case| {
-                case["expect"]["equal_to"] = json!(other)
+                case["expect"]["compared"] = json!(reversed)
             });
-            refused(&errors, &id, &format!("compares with {reference:?}"));
-            let mut fewer = compared.clone();
-            fewer.pop();
-            let errors = load_with(protocol, index, |case| {
-                case["expect"]["compared"] = json!(fewer)
-            });
-            refused(&errors, &id, "compares exactly");
-            let mut reversed = compared.clone();
-            reversed.reverse();
-            if reversed != compared {
-                let errors = load_with(protocol, index, |case| {
-                    case["expect"]["compared"] = json!(reversed)
-                });
-                refused(&errors, &id, "compares exactly");
-            }
+            refused(&errors, id, "compares exactly");
         }
-    }
+    });
 }
 
-/// A generator of the other protocol is refused.
+/// A generator of the other protocol is refused, at each case that draws from it.
 #[test]
 fn a_generator_of_another_protocol_is_refused() {
-    for Generator {
-        name: generator,
-        protocol,
-        ..
-    } in generators()
-    {
-        let (index, id, _) = generated_cases(protocol)
-            .into_iter()
-            .find(|c| c.2 == generator)
-            .unwrap();
-        let foreign = if protocol == "doc-membership-v1" {
+    each_case(|generator, index, id| {
+        let foreign = if generator.protocol == "doc-membership-v1" {
             "fnv_hashes"
         } else {
             "doc_hashing"
         };
-        let errors = load_with(protocol, index, |case| {
+        let errors = load_with(generator.protocol, index, |case| {
             case["input"]["generator"] = json!(foreign)
         });
-        refused(&errors, &id, "does not belong to");
-    }
+        refused(&errors, id, "does not belong to");
+    });
 }

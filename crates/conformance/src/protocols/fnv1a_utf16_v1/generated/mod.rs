@@ -205,7 +205,7 @@ fn at_load(drawn: Point, load: f64, m_span: Span, n_span: Span) -> Point {
     let (_, k_used, n_most) = oracle_estimates::clamped(drawn.m, drawn.k, n_span[1]);
     // The least n whose clamped load k·n/m is at least `load`.
     let n_for = |m: u32| {
-        let (m_used, _, _) = oracle_estimates::clamped(m, k_used, 0);
+        let m_used = oracle_estimates::clamped(m, k_used, 0).0;
         (load * f64::from(m_used) / f64::from(k_used)).ceil()
     };
     let reach = |m: u32| {
