@@ -316,9 +316,12 @@ impl AdapterProcess {
             Pending::Done(answer) => answer,
         };
         let command = crate::quote::untrusted(&self.command, 200);
+        let protocols = bloomproof_protocol::PROTOCOLS
+            .map(|p| format!("\"{p}\""))
+            .join(", ");
         let paragraph = |what: String| {
             format!(
-                "the adapter `{command}` {what}. This runner speaks adapter protocol version {ADAPTER_PROTOCOL}: it opens every run with {{\"id\": 0, \"op\": \"start\", \"adapter_protocol\": {ADAPTER_PROTOCOL}}} and expects, before any other request, one line {{\"id\": 0, \"result\": {{\"adapter_protocol\": {ADAPTER_PROTOCOL}, \"implementation\": {{\"name\": ..., \"language\": ..., \"version\": ...}}, \"protocols\": [\"doc-membership-v1\", \"fnv1a-utf16-v1\"]}}}}. ADAPTER.md (sections \"Handshake\" and \"Changes\"; `bloomproof spec export DIR` writes it) says what each version changed."
+                "the adapter `{command}` {what}. This runner speaks adapter protocol version {ADAPTER_PROTOCOL}: it opens every run with {{\"id\": 0, \"op\": \"start\", \"adapter_protocol\": {ADAPTER_PROTOCOL}}} and expects, before any other request, one line {{\"id\": 0, \"result\": {{\"adapter_protocol\": {ADAPTER_PROTOCOL}, \"implementation\": {{\"name\": ..., \"language\": ..., \"version\": ...}}, \"protocols\": [{protocols}]}}}}. ADAPTER.md (sections \"Handshake\" and \"Changes\"; `bloomproof spec export DIR` writes it) says what each version changed."
             )
         };
         let value = match answer {

@@ -54,7 +54,7 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
 };
 
 fn io(id: &str, what: impl std::fmt::Display) -> String {
-    format!("vectors/fnv1a-utf16-v1: case `{id}`: {what}")
+    format!("vectors/{}: case `{id}`: {what}", protocol::NAME)
 }
 
 fn is_high(unit: u16) -> bool {

@@ -76,7 +76,7 @@ fn item64() -> Vec<u8> {
 }
 
 fn io(id: &str, what: impl std::fmt::Display) -> String {
-    format!("vectors/doc-membership-v1: case `{id}`: {what}")
+    format!("vectors/{}: case `{id}`: {what}", protocol::NAME)
 }
 
 fn item_flags(flags: &mut FlagSet, item: &[u8]) {

@@ -82,7 +82,7 @@ fn check_fnv_rejection(case: &FnvRejectionCase) -> Vec<String> {
     check_reject_expect(&mut out, &case.expect.field);
     check_units(&mut out, &case.units);
     if case.expect.error != ErrorKindName::Value {
-        out.push("fnv1a-utf16-v1 rejections are value errors".into());
+        out.push(format!("{} rejections are value errors", fnv::NAME));
     }
     let m_ok = (u64::from(fnv::M_MIN)..=u64::from(fnv::M_MAX)).contains(&case.m);
     let k_ok = (u64::from(fnv::K_MIN)..=u64::from(fnv::K_MAX)).contains(&case.k);

@@ -77,7 +77,7 @@ impl Protocol for DocMembershipV1 {
     }
 
     fn cases_schema(&self) -> String {
-        crate::schemas::render::<CasesFile<DocCase>>("bloomproof doc-membership-v1 cases")
+        crate::schemas::render::<CasesFile<DocCase>>(&format!("bloomproof {NAME} cases"))
     }
 
     fn check_vectors(

@@ -84,7 +84,7 @@ impl Protocol for Fnv1aUtf16V1 {
     }
 
     fn cases_schema(&self) -> String {
-        crate::schemas::render::<CasesFile<FnvCase>>("bloomproof fnv1a-utf16-v1 cases")
+        crate::schemas::render::<CasesFile<FnvCase>>(&format!("bloomproof {NAME} cases"))
     }
 
     fn check_vectors(
