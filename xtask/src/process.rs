@@ -291,6 +291,49 @@ impl Drop for TempDir {
     }
 }
 
+/// The stdout of `program args` run in `root`, trimmed; empty when it cannot start or
+/// fails (for figures a report states as found, such as the commit or the date).
+pub fn text(root: &Path, program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Runs `command` with the terminal as its output; an error names the command and
+/// its exit status.
+pub fn run(command: &mut Command) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|err| format!("{command:?}: {err}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed: {status}"))
+    }
+}
+
+/// The stdout of `command`, which must succeed; an error names the command, its exit
+/// status and everything it printed.
+pub fn stdout(command: &mut Command) -> Result<String, String> {
+    let output = command
+        .output()
+        .map_err(|err| format!("{command:?}: {err}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{command:?} failed: {}\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

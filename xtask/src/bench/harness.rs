@@ -12,7 +12,8 @@
 //! `1 - replay / through the adapter`. The adapter protocol's own checks (each case a
 //! fresh adapter process) are timed apart, as whole processes.
 
-use super::{median, run_output, timed};
+use super::measure::{median, number, timed};
+use crate::process;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -133,7 +134,7 @@ pub fn measure(
     };
     // One replay before the pairs: it checks every answer, and warms the caches as the
     // recorded run warmed the adapter's.
-    let first = super::key_values(&run_output(&mut replay())?);
+    let first = super::key_values(&process::stdout(&mut replay())?);
     let count = |key: &str| -> Result<usize, String> {
         first
             .get(key)
@@ -148,9 +149,10 @@ pub fn measure(
             &mut conformance(root, binary, subject.adapter, PROTOCOL_CHECKS),
             None,
         )?;
-        let replayed: BTreeMap<String, String> = super::key_values(&run_output(&mut replay())?);
-        let ms = super::number(&replayed, "replay_ms")?;
-        cpus.push(super::number(&replayed, "replay_cpu_ms")?);
+        let replayed: BTreeMap<String, String> =
+            super::key_values(&process::stdout(&mut replay())?);
+        let ms = number(&replayed, "replay_ms")?;
+        cpus.push(number(&replayed, "replay_cpu_ms")?);
         shares.push(1.0 - ms / 1e3 / wall);
         walls.push(wall);
         replays.push(ms);
