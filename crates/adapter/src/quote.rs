@@ -74,8 +74,9 @@ pub fn shorten_quotes(message: &str) -> String {
 }
 
 /// The first integer literal of the JSON text `json` (outside strings) too large for
-/// 64 bits (above 2^64 - 1, or below -2^63), if any.
-fn first_huge_integer(json: &str) -> Option<&str> {
+/// 64 bits (above 2^64 - 1, or below -2^63) whose value read as a float is `float`
+/// (any such literal when `float` is `None`), if any.
+fn huge_integer(json: &str, float: Option<f64>) -> Option<&str> {
     let bytes = json.as_bytes();
     let mut at = 0;
     let mut in_string = false;
@@ -110,7 +111,7 @@ fn first_huge_integer(json: &str) -> Option<&str> {
                 } else {
                     token.parse::<u64>().is_ok()
                 };
-                if !fits {
+                if !fits && float.is_none_or(|f| token.parse::<f64>().ok() == Some(f)) {
                     return Some(token);
                 }
             }
@@ -119,6 +120,12 @@ fn first_huge_integer(json: &str) -> Option<&str> {
         at += 1;
     }
     None
+}
+
+/// The integer literal of the JSON text `json` too large for 64 bits that serde_json
+/// read as `float`, as written, if there is one.
+pub fn huge_integer_as_written(json: &str, float: f64) -> Option<&str> {
+    huge_integer(json, Some(float))
 }
 
 /// serde_json's `message` about the JSON text `json`, with a number it read as
@@ -130,11 +137,12 @@ pub fn name_huge_integers(message: &str, json: &str) -> String {
     let Some(start) = message.find(FLOAT) else {
         return message.to_string();
     };
-    let Some(huge) = first_huge_integer(json) else {
-        return message.to_string();
-    };
     let rest = message.get(start + FLOAT.len()..).unwrap_or_default();
     let Some(end) = rest.find('`') else {
+        return message.to_string();
+    };
+    let float = rest.get(..end).and_then(|f| f.parse::<f64>().ok());
+    let Some(huge) = huge_integer(json, float) else {
         return message.to_string();
     };
     let after = rest.get(end + 1..).unwrap_or_default();
@@ -160,12 +168,23 @@ mod tests {
             "integer out of range: \"18446744073709551616\" does not fit in 64 bits, expected u64"
         );
         assert_eq!(
-            first_huge_integer(r#"{"m":18446744073709551615,"k":-9223372036854775808}"#),
+            huge_integer(
+                r#"{"m":18446744073709551615,"k":-9223372036854775808}"#,
+                None
+            ),
             None
         );
         assert_eq!(
-            first_huge_integer(r#"[-9223372036854775809]"#),
+            huge_integer(r#"[-9223372036854775809]"#, None),
             Some("-9223372036854775809")
+        );
+        // Of several huge integers, the one serde read as the float it names.
+        assert_eq!(
+            name_huge_integers(
+                "invalid type: floating point `1e20`, expected u32",
+                r#"[18446744073709551616, 99999999999999999999]"#
+            ),
+            "integer out of range: \"99999999999999999999\" does not fit in 64 bits, expected u32"
         );
         // A true float keeps serde's words.
         let float = "invalid type: floating point `1.5`, expected u64";

@@ -181,6 +181,9 @@ struct Loader {
     texts: BTreeMap<PathBuf, String>,
     /// Whether a file not in `texts` is read from the disk (otherwise it is missing).
     from_disk: bool,
+    /// The text of every file read, as written: a refusal quotes an integer too large
+    /// for 64 bits from it, which the parsed value holds only as a float.
+    read: BTreeMap<PathBuf, String>,
 }
 
 impl Loader {
@@ -189,6 +192,7 @@ impl Loader {
             errors: Vec::new(),
             texts,
             from_disk,
+            read: BTreeMap::new(),
         }
     }
 
@@ -364,13 +368,22 @@ impl Loader {
                 return None;
             }
         };
-        match serde_json::from_str(&text) {
+        let parsed = serde_json::from_str(&text);
+        self.read.insert(file.to_path_buf(), text);
+        match parsed {
             Ok(value) => Some(value),
             Err(err) => {
                 self.error(file, None, format!("not valid JSON: {err}"));
                 None
             }
         }
+    }
+
+    /// What serde's `err` says of a value of `file`, an integer beyond 64 bits (which
+    /// serde_json reads as a float) named as the file writes it.
+    fn typed_error(&self, file: &Path, err: &serde_json::Error) -> String {
+        let text = self.read.get(file).map_or("", String::as_str);
+        crate::quote::name_huge_integers(&err.to_string(), text)
     }
 
     fn typed<T: DeserializeOwned>(
@@ -382,7 +395,8 @@ impl Loader {
         match T::deserialize(&value) {
             Ok(typed) => Some(typed),
             Err(err) => {
-                self.error(file, case, typed_error(&err, &value));
+                let message = self.typed_error(file, &err);
+                self.error(file, case, message);
                 None
             }
         }
@@ -560,9 +574,10 @@ impl Loader {
                 );
                 continue;
             }
+            let text = self.read.get(&cases_path).map_or("", String::as_str);
             if let Some(why) = raw
                 .get("input")
-                .and_then(|input| beyond_bounds(input, "input"))
+                .and_then(|input| beyond_bounds(input, "input", text))
             {
                 self.error(&cases_path, Some(&id), why);
                 continue;
@@ -588,7 +603,8 @@ impl Loader {
                     Some(shape)
                 }
                 Err(err) => {
-                    self.error(&cases_path, Some(&id), typed_error(&err, &raw));
+                    let message = self.typed_error(&cases_path, &err);
+                    self.error(&cases_path, Some(&id), message);
                     None
                 }
             };
@@ -636,29 +652,6 @@ impl Loader {
     }
 }
 
-/// What serde's `err` says of `value`; serde_json reads an integer beyond 64 bits as a
-/// float: say what it is.
-fn typed_error(err: &serde_json::Error, value: &serde_json::Value) -> String {
-    crate::quote::name_huge_integers(
-        &err.to_string(),
-        &huge_as_integers(value).unwrap_or_default(),
-    )
-}
-
-/// The first number of `value` that is a whole float beyond 64-bit integers, written
-/// as an integer (`18446744073709551616`): the integer serde_json read as a float.
-fn huge_as_integers(value: &serde_json::Value) -> Option<String> {
-    match value {
-        serde_json::Value::Number(n) => n
-            .as_f64()
-            .filter(|f| n.is_f64() && f.fract() == 0.0 && f.abs() >= 9.2e18)
-            .map(|f| format!("{f:.0}")),
-        serde_json::Value::Array(items) => items.iter().find_map(huge_as_integers),
-        serde_json::Value::Object(map) => map.values().find_map(huge_as_integers),
-        _ => None,
-    }
-}
-
 /// The largest `m`, `n` or `count` a case's input may give (spec/README.md, "Bounds").
 pub const CASE_SIZE_MAX: u64 = 1 << 16;
 
@@ -679,8 +672,11 @@ pub const CASE_STRING_MAX: usize = 4 << 20;
 /// compute or allocate without bound: an `m`, `n` or `count` above
 /// [`CASE_SIZE_MAX`], a `k` above [`CASE_K_MAX`], a `bytes` or `units` above
 /// [`CASE_BYTES_MAX`], an array of more than [`CASE_ARRAY_MAX`] items or a string of
-/// more than [`CASE_STRING_MAX`] characters; the first one found, named by its path.
-fn beyond_bounds(value: &serde_json::Value, path: &str) -> Option<String> {
+/// more than [`CASE_STRING_MAX`] characters; the first one found, named by its path
+/// and, for a number, as the file's text `json` writes it. A number that is not a
+/// whole one within the bound, such as 1.5 or -1, is left to the case's typed reading,
+/// which names its type.
+fn beyond_bounds(value: &serde_json::Value, path: &str, json: &str) -> Option<String> {
     use serde_json::Value;
     match value {
         Value::Object(map) => map.iter().find_map(|(key, item)| {
@@ -692,10 +688,19 @@ fn beyond_bounds(value: &serde_json::Value, path: &str) -> Option<String> {
             };
             let here = format!("{path}.{key}");
             match (limit, item) {
-                (Some(limit), Value::Number(n)) if n.as_u64().is_none_or(|n| n > limit) => Some(
-                    format!("`{here}` is {n}, beyond the bound of {limit} a case may give (spec/README.md, \"Bounds\")"),
-                ),
-                _ => beyond_bounds(item, &here),
+                (Some(limit), Value::Number(n))
+                    if n.as_f64().is_some_and(|f| f > limit as f64) =>
+                {
+                    let written = n
+                        .as_f64()
+                        .filter(|_| n.is_f64())
+                        .and_then(|f| crate::quote::huge_integer_as_written(json, f))
+                        .map_or_else(|| n.to_string(), str::to_string);
+                    Some(format!(
+                        "`{here}` is {written}, beyond the bound of {limit} a case may give (spec/README.md, \"Bounds\")"
+                    ))
+                }
+                _ => beyond_bounds(item, &here, json),
             }
         }),
         Value::Array(items) if items.len() > CASE_ARRAY_MAX => Some(format!(
@@ -705,10 +710,10 @@ fn beyond_bounds(value: &serde_json::Value, path: &str) -> Option<String> {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .find_map(|(i, item)| beyond_bounds(item, &format!("{path}[{i}]"))),
+            .find_map(|(i, item)| beyond_bounds(item, &format!("{path}[{i}]"), json)),
         Value::String(text) if text.chars().nth(CASE_STRING_MAX).is_some() => Some(format!(
-            "`{path}` is a string of {} bytes, beyond the bound of {CASE_STRING_MAX} characters a case may give (spec/README.md, \"Bounds\")",
-            text.len()
+            "`{path}` is a string of {} characters, beyond the bound of {CASE_STRING_MAX} characters a case may give (spec/README.md, \"Bounds\")",
+            text.chars().count()
         )),
         _ => None,
     }

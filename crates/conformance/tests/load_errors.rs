@@ -15,21 +15,31 @@ fn real_spec() -> PathBuf {
 }
 
 /// A temporary copy of the spec with `edit` applied to one protocol file.
-fn broken(file: &str, mut edit: impl FnMut(&mut Value)) -> (tempfile::TempDir, Vec<LoadError>) {
+fn broken(file: &str, edit: impl FnMut(&mut Value)) -> (tempfile::TempDir, Vec<LoadError>) {
+    broken_written(file, edit, "")
+}
+
+/// [`broken`], with every string `"@literal@"` in the edited file's text replaced by
+/// `literal` (a number serde_json cannot hold as written, such as 99999999999999999999).
+fn broken_written(
+    file: &str,
+    mut edit: impl FnMut(&mut Value),
+    literal: &str,
+) -> (tempfile::TempDir, Vec<LoadError>) {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join(PROTOCOL);
     std::fs::create_dir_all(&target).unwrap();
     for name in ["checks.json", "cases.json"] {
         let text = std::fs::read_to_string(real_spec().join(PROTOCOL).join(name)).unwrap();
         let mut value: Value = serde_json::from_str(&text).unwrap();
+        let mut text = serde_json::to_string_pretty(&value).unwrap();
         if name == file {
             edit(&mut value);
+            text = serde_json::to_string_pretty(&value)
+                .unwrap()
+                .replace(&format!("\"@{literal}@\""), literal);
         }
-        std::fs::write(
-            target.join(name),
-            serde_json::to_string_pretty(&value).unwrap(),
-        )
-        .unwrap();
+        std::fs::write(target.join(name), text).unwrap();
     }
     let errors = load(dir.path()).expect_err("the broken spec must not load");
     (dir, errors)
@@ -133,6 +143,120 @@ fn bad_hex() {
         Some("01-empty/lab-16-3"),
         "bad hex \"6c616\"",
     );
+}
+
+/// An integer too large for 64 bits is named as the file writes it, not as the float
+/// serde_json read it as: in a case (the case is named) and in a file's header.
+#[test]
+fn huge_integers_are_named_as_written() {
+    let huge = "99999999999999999999";
+    let (_dir, errors) = broken_written(
+        "cases.json",
+        |v| cases(v)[0]["expect"]["bits_set"] = json!(format!("@{huge}@")),
+        huge,
+    );
+    assert_error(
+        &errors,
+        "cases.json",
+        Some("01-empty/lab-16-3"),
+        "integer out of range: \"99999999999999999999\" does not fit in 64 bits",
+    );
+    assert!(
+        !errors.iter().any(|e| e.message.contains("floating point")),
+        "{errors:#?}"
+    );
+    let huge = "18446744073709551616";
+    let (_dir, errors) = broken_written(
+        "checks.json",
+        |v| v["check_count"] = json!(format!("@{huge}@")),
+        huge,
+    );
+    assert_error(
+        &errors,
+        "checks.json",
+        None,
+        "integer out of range: \"18446744073709551616\" does not fit in 64 bits",
+    );
+}
+
+/// A case's input is held to the bounds of spec/README.md ("Bounds") wherever a bounded
+/// name stands, in objects and in arrays, and each refusal names the path and the value
+/// as the file writes it (a string's length in characters: one of them is two bytes);
+/// a number that is not whole is left to the typed reading.
+#[test]
+fn case_inputs_are_held_to_their_bounds() {
+    let id = Some("01-empty/lab-16-3");
+    let huge = "99999999999999999999";
+    let cases_with = |key: &str, value: Value| {
+        let key = key.to_string();
+        broken_written(
+            "cases.json",
+            move |v| cases(v)[0]["input"][&key] = value.clone(),
+            huge,
+        )
+        .1
+    };
+    let number = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
+    for (key, value, needle) in [
+        (
+            "extra",
+            json!({"m": 65_537}),
+            "`input.extra.m` is 65537, beyond the bound of 65536 a case may give",
+        ),
+        (
+            "extra",
+            json!([{"n": 1}, {"count": 65_537}]),
+            "`input.extra[1].count` is 65537, beyond the bound of 65536",
+        ),
+        (
+            "extra",
+            json!([[{"k": 257}]]),
+            "`input.extra[0][0].k` is 257, beyond the bound of 256",
+        ),
+        (
+            "extra",
+            json!({"units": (16 << 20) + 1}),
+            "`input.extra.units` is 16777217, beyond the bound of 16777216",
+        ),
+        (
+            "extra",
+            json!([{"bytes": format!("@{huge}@")}]),
+            "`input.extra[0].bytes` is 99999999999999999999, beyond the bound of 16777216",
+        ),
+        (
+            "extra",
+            json!(vec![0; 65_537]),
+            "`input.extra` has 65537 items, beyond the bound of 65536",
+        ),
+        (
+            "extra",
+            json!(format!("é{}", "a".repeat(4 << 20))),
+            "`input.extra` is a string of 4194305 characters, beyond the bound of 4194304 characters",
+        ),
+    ] {
+        assert_error(&cases_with(key, value), "cases.json", id, needle);
+    }
+    // At the bound, each loads as far as the bounds go (the unknown key is refused).
+    for value in [
+        json!([{"m": 65_536, "k": 256, "bytes": 16 << 20}]),
+        json!(vec![0; 65_536]),
+        json!(format!("é{}", "a".repeat((4 << 20) - 1))),
+    ] {
+        let errors = cases_with("extra", value);
+        assert!(
+            !errors
+                .iter()
+                .any(|e| e.message.contains("beyond the bound")),
+            "{errors:#?}"
+        );
+    }
+    // Not whole, or negative: the typed reading names the type.
+    for (text, needle) in [("1.5", "floating point `1.5`"), ("-1", "integer `-1`")] {
+        let (_dir, errors) = broken("cases.json", |v| {
+            cases(v)[0]["input"]["params"]["m"] = number(text);
+        });
+        assert_error(&errors, "cases.json", id, needle);
+    }
 }
 
 #[test]
@@ -303,4 +427,61 @@ fn unknown_protocol_folder() {
         errors[0].message.contains("unknown protocol folder"),
         "{errors:?}"
     );
+}
+
+/// A temporary copy of the spec's `doc-membership-v1` files and its adapter-protocol
+/// file, with `edit` applied to the adapter-protocol file; the load errors.
+fn broken_wire(edit: impl FnOnce(&mut Value)) -> Vec<LoadError> {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join(PROTOCOL);
+    std::fs::create_dir_all(&target).unwrap();
+    for name in ["checks.json", "cases.json"] {
+        std::fs::copy(real_spec().join(PROTOCOL).join(name), target.join(name)).unwrap();
+    }
+    let text = std::fs::read_to_string(real_spec().join("adapter-protocol.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    edit(&mut value);
+    std::fs::write(dir.path().join("adapter-protocol.json"), value.to_string()).unwrap();
+    load(dir.path()).expect_err("the broken spec must not load")
+}
+
+/// The adapter-protocol file is held to the rules of a protocol's files: every case's
+/// check is documented in it, every documented check has a case, ids are unique and
+/// the declared counts are the counts.
+#[test]
+fn adapter_protocol_file_checks_and_cases_match() {
+    let file = "adapter-protocol.json";
+    let errors = broken_wire(|v| {
+        let first = v["cases"][0]["id"].clone();
+        v["cases"][1]["check"] = json!("no_such_check");
+        v["cases"][2]["id"] = first;
+    });
+    let second = {
+        let text = std::fs::read_to_string(real_spec().join(file)).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        value["cases"][1]["id"].as_str().unwrap().to_string()
+    };
+    assert_error(
+        &errors,
+        file,
+        Some(&second),
+        "check `no_such_check` is not documented in the file",
+    );
+    let first = errors
+        .iter()
+        .find(|e| e.message == "the case id is used twice")
+        .and_then(|e| e.case.clone());
+    assert!(first.is_some(), "{errors:#?}");
+    let errors = broken_wire(|v| {
+        let mut extra = v["checks"][0].clone();
+        extra["name"] = json!("documented_only");
+        v["checks"].as_array_mut().unwrap().push(extra);
+    });
+    assert_error(
+        &errors,
+        file,
+        None,
+        "documented check `documented_only` has no case",
+    );
+    assert_error(&errors, file, None, "`check_count` says");
 }
