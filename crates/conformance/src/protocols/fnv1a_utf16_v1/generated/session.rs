@@ -389,3 +389,82 @@ pub(super) fn reduce(script: &Script) -> Vec<Script> {
         .map(|steps| Script { steps })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    /// The drafts drawn for m and k reach every form a user may type: the number, with
+    /// spaces, a leading zero or plus, as a float or exponent, negative, empty, in
+    /// full-width digits, with a newline. A form the draws never reach is a class of
+    /// parsing bugs the generated sessions cannot find.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn draft_numbers_reach_every_form() {
+        let mut runner = TestRunner::deterministic();
+        let strategy = draft_number();
+        let drawn: Vec<String> = (0..4000)
+            .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+            .collect();
+        /// A form's name and whether a draft has it.
+        type Form = (&'static str, fn(&str) -> bool);
+        let forms: [Form; 11] = [
+            ("digits", |d| {
+                (d == "0" || !d.starts_with('0'))
+                    && !d.is_empty()
+                    && d.bytes().all(|b| b.is_ascii_digit())
+            }),
+            ("leading space", |d| d.starts_with(' ')),
+            ("trailing space", |d| d.ends_with(' ')),
+            ("leading zero", |d| d.len() > 1 && d.starts_with('0')),
+            ("plus", |d| d.starts_with('+')),
+            ("float", |d| d.ends_with(".0")),
+            ("exponent", |d| d.ends_with("e0")),
+            ("negative", |d| d.starts_with('-')),
+            ("empty", str::is_empty),
+            ("full-width", |d| {
+                !d.is_empty() && d.chars().all(|c| ('\u{FF10}'..='\u{FF19}').contains(&c))
+            }),
+            ("newline", |d| d.ends_with('\n')),
+        ];
+        for (form, is) in forms {
+            assert!(drawn.iter().any(|d| is(d)), "no draft of the form {form}");
+        }
+        // Full-width digits are the number's own digits, shifted to U+FF10..=U+FF19.
+        let full_width: Vec<&String> = drawn
+            .iter()
+            .filter(|d| d.chars().next().is_some_and(|c| c >= '\u{FF10}'))
+            .collect();
+        assert!(
+            full_width.iter().any(|d| d.as_str() == "\u{FF18}"),
+            "{full_width:?}"
+        );
+        for d in full_width {
+            let digits: String = d
+                .chars()
+                .map(|c| char::from_u32(u32::from(c) - 0xFF10 + u32::from('0')).unwrap())
+                .collect();
+            assert!(digits.parse::<u32>().is_ok(), "{d:?}");
+        }
+    }
+
+    /// A padded import is sent at the import limit minus 2 up to plus 2 bytes, so both
+    /// sides of the limit are drawn.
+    #[test]
+    fn padded_imports_straddle_the_limit() {
+        for extra in 0..=4u32 {
+            let (ops, _, answers) = materialise(&Script {
+                steps: vec![Step::Padded(extra)],
+            });
+            let want = IMPORT_MAX_BYTES - 2 + extra as usize;
+            assert!(
+                matches!(ops.as_slice(), [ScriptOp::ImportPadded { bytes }] if *bytes == want),
+                "{extra}: {ops:?}"
+            );
+            let refused = matches!(&answers[0], Ok(answer) if answer.error.is_some());
+            assert_eq!(refused, want > IMPORT_MAX_BYTES, "{extra}: {answers:?}");
+        }
+    }
+}
