@@ -181,8 +181,9 @@ struct Loader {
     texts: BTreeMap<PathBuf, String>,
     /// Whether a file not in `texts` is read from the disk (otherwise it is missing).
     from_disk: bool,
-    /// The text of every file read, as written: a refusal quotes an integer too large
-    /// for 64 bits from it, which the parsed value holds only as a float.
+    /// The text of each file read, as written, kept while the files of one protocol
+    /// folder are read: a refusal quotes an integer too large for 64 bits from it, which
+    /// the parsed value holds only as a float.
     read: BTreeMap<PathBuf, String>,
 }
 
@@ -201,7 +202,12 @@ impl Loader {
     fn spec(mut self, root: &Path, folders: &[(PathBuf, String)]) -> Result<Spec, Vec<LoadError>> {
         let protocols: Vec<ProtocolSpec> = folders
             .iter()
-            .filter_map(|(dir, name)| self.protocol(dir, name))
+            .filter_map(|(dir, name)| {
+                let loaded = self.protocol(dir, name);
+                // Its files' texts are needed only while its own refusals are written.
+                self.read.clear();
+                loaded
+            })
             .collect();
         let accumulated = self.accumulated(root);
         if self.errors.is_empty() && protocols.is_empty() {
