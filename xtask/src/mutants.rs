@@ -53,8 +53,8 @@ const RUNNER: Part = Part {
     files: &[
         "crates/conformance/src/hooks.rs",
         "crates/conformance/src/load.rs",
-        "crates/conformance/src/protocols/fnv1a_utf16_v1/checks.rs",
-        "crates/conformance/src/protocols/doc_membership_v1/checks/*.rs",
+        "crates/conformance/src/protocols/*/checks.rs",
+        "crates/conformance/src/protocols/*/checks/*.rs",
         "crates/matrix/src/cross.rs",
     ],
 };
@@ -244,8 +244,8 @@ mod tests {
             "--package bloomproof-conformance --package bloomproof-matrix \
              --file crates/conformance/src/hooks.rs \
              --file crates/conformance/src/load.rs \
-             --file crates/conformance/src/protocols/fnv1a_utf16_v1/checks.rs \
-             --file crates/conformance/src/protocols/doc_membership_v1/checks/*.rs \
+             --file crates/conformance/src/protocols/*/checks.rs \
+             --file crates/conformance/src/protocols/*/checks/*.rs \
              --file crates/matrix/src/cross.rs \
              --no-shuffle --list"
         );

@@ -8,7 +8,7 @@
 
 use crate::report::{CheckOutcome, Failure};
 use crate::subject::Answer;
-use bloomproof_wire::vectors::{FileKind, VectorFile};
+use bloomproof_vectors::{FileKind, VectorFile};
 use std::path::Path;
 use std::time::Instant;
 

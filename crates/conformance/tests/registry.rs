@@ -8,7 +8,7 @@
 
 use bloomproof_adapter::serve::{Request, answer, parse_request};
 use bloomproof_protocol::PROTOCOLS;
-use bloomproof_wire::vectors::FileKind;
+use bloomproof_vectors::FileKind;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};

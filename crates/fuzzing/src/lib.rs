@@ -17,7 +17,9 @@
 
 use bloomproof_adapter::serve::{self as adapter, Request};
 use bloomproof_conformance::load::parse_protocol;
+use bloomproof_conformance::{embedded, protocols::REGISTRY};
 use bloomproof_session::{DraftField, Op, Session};
+use std::sync::LazyLock;
 
 /// What a target function did with one input. The fuzz targets ignore it; the corpus
 /// test uses it to make sure the valid corpus files really get past the parsers.
@@ -53,37 +55,39 @@ pub fn run(name: &str, data: &[u8]) -> Option<Outcome> {
 // spec_cases
 
 /// The spec files a [`spec_cases`] input can stand for, as `<protocol>/<file>`, each
-/// with the real file of `spec/` it replaces.
-pub const SPEC_FILES: [(&str, &str); 4] = [
-    (
-        "doc-membership-v1/checks.json",
-        include_str!("../../../spec/doc-membership-v1/checks.json"),
-    ),
-    (
-        "doc-membership-v1/cases.json",
-        include_str!("../../../spec/doc-membership-v1/cases.json"),
-    ),
-    (
-        "fnv1a-utf16-v1/checks.json",
-        include_str!("../../../spec/fnv1a-utf16-v1/checks.json"),
-    ),
-    (
-        "fnv1a-utf16-v1/cases.json",
-        include_str!("../../../spec/fnv1a-utf16-v1/cases.json"),
-    ),
-];
+/// with the real file of `spec/` it replaces: the `checks.json` and `cases.json` of
+/// every registered protocol (`bloomproof_conformance::protocols::REGISTRY`), in its
+/// order, as the runner embeds them.
+pub static SPEC_FILES: LazyLock<Vec<(String, &'static str)>> = LazyLock::new(|| {
+    let mut files = Vec::new();
+    for entry in REGISTRY {
+        for file in ["checks.json", "cases.json"] {
+            let name = format!("{}/{file}", entry.name());
+            let text = embedded::file(&name)
+                .and_then(|bytes| std::str::from_utf8(bytes).ok())
+                .unwrap_or_default();
+            files.push((name, text));
+        }
+    }
+    files
+});
 
 /// Splits a [`spec_cases`] input into the spec file it replaces and that file's
 /// bytes: a first line naming one of [`SPEC_FILES`] picks it (the rest is the file),
-/// anything else is all `doc-membership-v1/cases.json`.
+/// anything else is all the first registered protocol's `cases.json`.
 pub fn split_spec_input(data: &[u8]) -> (&'static str, &[u8]) {
+    let files: &'static [(String, &'static str)] = &SPEC_FILES;
     if let Some(newline) = data.iter().position(|&b| b == b'\n') {
         let (first, rest) = data.split_at(newline);
-        if let Some((name, _)) = SPEC_FILES.iter().find(|(name, _)| name.as_bytes() == first) {
+        if let Some((name, _)) = files.iter().find(|(name, _)| name.as_bytes() == first) {
             return (name, rest.get(1..).unwrap_or_default());
         }
     }
-    ("doc-membership-v1/cases.json", data)
+    let first_cases = files
+        .iter()
+        .find(|(name, _)| name.ends_with("/cases.json"))
+        .map_or("", |(name, _)| name.as_str());
+    (first_cases, data)
 }
 
 /// The spec loader on one file: the input replaces one file of one protocol (see

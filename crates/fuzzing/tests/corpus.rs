@@ -6,7 +6,7 @@
 //! seeds really reach past the parsers); every other input must only not panic. The
 //! corpus is written by `python3 fuzz/seed_corpus.py`.
 
-use bloomproof_fuzzing::{Outcome, TARGETS, run};
+use bloomproof_fuzzing::{Outcome, SPEC_FILES, TARGETS, run, split_spec_input};
 use std::path::{Path, PathBuf};
 
 /// Mutations per corpus file (plus the file itself).
@@ -229,6 +229,35 @@ fn parse_protocol_reads_the_real_spec_as_load_does() {
         refused[0]
             .to_string()
             .starts_with("fnv1a-utf16-v1/checks.json: ")
+    );
+}
+
+/// The files a `spec_cases` input stands for are both files of every protocol folder
+/// of `spec/`, with their bytes on disk, and an input without a naming line is the
+/// first protocol's cases.
+#[test]
+fn spec_files_are_every_protocol_folders_files() {
+    let spec_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
+    let spec = bloomproof_conformance::load(&spec_dir).expect("the real spec loads");
+    let mut expected = Vec::new();
+    for loaded in &spec.protocols {
+        for file in ["checks.json", "cases.json"] {
+            let text = std::fs::read_to_string(spec_dir.join(&loaded.protocol).join(file))
+                .expect("a spec file");
+            expected.push((format!("{}/{file}", loaded.protocol), text));
+        }
+    }
+    let listed: Vec<(String, String)> = SPEC_FILES
+        .iter()
+        .map(|(name, text)| (name.clone(), text.to_string()))
+        .collect();
+    assert_eq!(listed, expected);
+    let first = format!("{}/cases.json", spec.protocols[0].protocol);
+    assert_eq!(split_spec_input(b"{}"), (first.as_str(), &b"{}"[..]));
+    let named = format!("{}\n{{}}", expected[2].0);
+    assert_eq!(
+        split_spec_input(named.as_bytes()),
+        (expected[2].0.as_str(), &b"{}"[..])
     );
 }
 

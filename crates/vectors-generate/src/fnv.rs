@@ -11,8 +11,9 @@ use crate::schemas::{hand_picked_schema, render};
 use crate::{Protocol, finish};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
+use bloomproof_vectors::FileKind;
 use bloomproof_wire::hand_picked::fnv::HandPickedFile;
-use bloomproof_wire::vectors::{FileKind, FnvPositionCase, FnvRejectionCase};
+use bloomproof_wire::vectors::{FnvPositionCase, FnvRejectionCase};
 use bloomproof_wire::{ErrorKindName, RejectExpect};
 
 /// The m values every boundary grid covers.

@@ -21,7 +21,8 @@ mod hand_picked;
 pub mod prng;
 pub mod schemas;
 
-use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
+use bloomproof_vectors::{FileKind, VectorFile};
+use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, VectorFileOf};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -258,7 +259,7 @@ pub(crate) fn has_repeat<T: Ord>(positions: &[T]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::REGISTRY;
-    use bloomproof_wire::vectors::FileKind;
+    use bloomproof_vectors::FileKind;
 
     #[test]
     fn the_registry_lists_every_protocol_in_order() {

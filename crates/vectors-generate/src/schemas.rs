@@ -3,7 +3,8 @@
 //! Each file kind has its own schema, `vectors/schemas/<protocol>.<kind>.schema.json`,
 //! with `protocol`, `kind`, `format_version` and `$schema` pinned to their one value.
 
-use bloomproof_wire::vectors::{FORMAT_VERSION, FileKind, VectorFileOf};
+use bloomproof_vectors::FileKind;
+use bloomproof_wire::vectors::{FORMAT_VERSION, VectorFileOf};
 use schemars::{JsonSchema, generate::SchemaSettings};
 
 /// The schema of the vector files of `kind`, whose cases are `C`.

@@ -11,7 +11,8 @@
 //! | `vectors/fnv1a-utf16-v1/positions.json` | code units, text, h1, h2 and positions |
 //! | `vectors/fnv1a-utf16-v1/rejections.json` | out-of-range m or k and the expected error |
 //!
-//! The file types are `bloomproof_wire::vectors` (re-exported here as [`model`]).
+//! The file types are `bloomproof_wire::vectors` (re-exported here as [`model`]), and
+//! [`FileKind`] and [`VectorFile`] name each file's protocol and kind.
 //! This crate is the strict loader ([`load_file`], [`parse`], [`parse_bytes`]), which
 //! refuses any malformed file with a [`VectorError`] naming the file and case, and never
 //! panics (it is a fuzz target). The generator, which needs production and the oracle,
@@ -29,7 +30,7 @@ mod protocols;
 
 pub use bloomproof_wire::vectors as model;
 pub use load::{Problem, VectorError, load_file, parse, parse_bytes, parse_named};
-pub use model::{FileKind, VectorFile};
+pub use protocols::{FileKind, VectorFile};
 
 #[cfg(test)]
 mod tests {
@@ -37,8 +38,8 @@ mod tests {
     use bloomproof_protocol::PROTOCOLS;
     use std::collections::BTreeSet;
 
-    /// Every file kind names a registered protocol as the protocol crate spells it, and
-    /// every registered protocol has files.
+    /// Every registered protocol has files, and every file kind names a registered
+    /// protocol.
     #[test]
     fn file_kinds_name_the_protocols_as_the_protocol_crate_does() {
         let named: BTreeSet<&str> = FileKind::ALL.iter().map(|kind| kind.protocol()).collect();

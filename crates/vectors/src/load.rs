@@ -26,7 +26,8 @@
 //! the input (it is a fuzz target): JSON nesting is bounded by `serde_json`'s recursion
 //! limit, and every check is plain arithmetic on bounded values.
 
-use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, FileKind, VectorFile, VectorFileOf};
+use crate::{FileKind, VectorFile};
+use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, VectorFileOf};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;

@@ -25,8 +25,8 @@
 //! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape);
 //! * `protocols` (private): each protocol's own case, adapter and vector types, one
 //!   module per protocol, re-exported by [`spec`], [`adapter`] and [`vectors`]; its
-//!   `mod.rs` holds the few enums that name every protocol ([`spec::Generator`],
-//!   [`vectors::FileKind`], [`vectors::VectorFile`], [`adapter::Messages`]).
+//!   `mod.rs` holds the two types that name every protocol ([`spec::Generator`],
+//!   [`adapter::Messages`]).
 //! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`);
 //! * [`schema`]: the one rendering of these types' JSON Schemas as file text.
 //!

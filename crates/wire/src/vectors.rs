@@ -5,7 +5,7 @@
 //!
 //! Every file is one JSON object with the same header (`$schema`, `protocol`, `kind`,
 //! `format_version`, `generator`, `case_count`, `flags`) and a `cases` array whose
-//! element type depends on the file's protocol and kind ([`FileKind`]).
+//! element type depends on the file's protocol and kind (`bloomproof_vectors::FileKind`).
 //!
 //! Each protocol's own vector cases are defined in its module of `crate::protocols`
 //! (`protocols/<protocol>/vectors.rs`) and re-exported here, so every path stays
@@ -69,5 +69,4 @@ macro_rules! case_header {
 }
 
 pub use crate::protocols::vectors::*;
-pub use crate::protocols::{FileKind, VectorFile};
 pub(crate) use case_header;

@@ -15,7 +15,7 @@ use crate::generated::Generation;
 use crate::model::{Case, GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::{Failure, Figures};
 use crate::subject::Between;
-use bloomproof_wire::vectors::VectorFile;
+use bloomproof_vectors::VectorFile;
 use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, Mutex};

@@ -8,8 +8,8 @@
 use crate::subject::{DocCall, DocReply, RawParams, SubjectError};
 use crate::vectors::{Failures, shown};
 use crate::verdict::json;
+use bloomproof_vectors::VectorFile;
 use bloomproof_wire::encode_hex;
-use bloomproof_wire::vectors::VectorFile;
 
 fn raw(params: &bloomproof_wire::DocParams) -> RawParams {
     RawParams {

@@ -15,7 +15,7 @@ use crate::report::{Failure, Figures};
 use crate::subject::FnvSubject;
 use crate::subject::{Answer, FnvCall, FnvReply, SubjectError};
 use crate::vectors::Failures;
-use bloomproof_wire::vectors::VectorFile;
+use bloomproof_vectors::VectorFile;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 

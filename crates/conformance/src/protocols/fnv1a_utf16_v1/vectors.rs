@@ -7,7 +7,7 @@
 use crate::subject::{FnvCall, FnvReply, SubjectError};
 use crate::vectors::{Failures, shown};
 use crate::verdict::json;
-use bloomproof_wire::vectors::VectorFile;
+use bloomproof_vectors::VectorFile;
 
 /// Runs the cases of `file` (one of this protocol's vector files) on the subjects.
 pub(super) fn check(file: &VectorFile, subjects: &mut crate::run::Subjects, f: &mut Failures) {
