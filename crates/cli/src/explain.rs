@@ -172,7 +172,8 @@ pub fn explain(target: &Target) -> Result<String, String> {
             let (m, k, seed) = (params.m(), params.k(), params.seed());
             let _ = writeln!(
                 out,
-                "doc-membership-v1: SHA-256 over a length-framed message, position = digest mod m"
+                "{}: SHA-256 over a length-framed message, position = digest mod m",
+                doc::NAME
             );
             let _ = writeln!(out, "m = {m}, k = {k}");
             let _ = writeln!(
@@ -207,7 +208,7 @@ pub fn explain(target: &Target) -> Result<String, String> {
                         .get(field.offset..field.offset + field.len)
                         .unwrap_or_default();
                     let note = match field.label {
-                        "domain" => "\"doc-membership-v1\" and one zero byte".to_string(),
+                        "domain" => format!("{:?} and one zero byte", doc::NAME),
                         "m" => format!("{m}, 2 bytes"),
                         "k" => format!("{k}, 1 byte"),
                         "len(seed)" => format!("{}, 1 byte", seed.len()),
@@ -260,7 +261,8 @@ pub fn explain(target: &Target) -> Result<String, String> {
             let hashes = fnv::base_hashes(&units);
             let _ = writeln!(
                 out,
-                "fnv1a-utf16-v1: FNV-1a over UTF-16 code units, position i = (h1 + i*h2) mod m, no 32-bit wrap"
+                "{}: FNV-1a over UTF-16 code units, position i = (h1 + i*h2) mod m, no 32-bit wrap",
+                fnv::NAME
             );
             let _ = writeln!(out, "m = {m}, k = {k}");
             let listed: Vec<String> = units.iter().map(|u| format!("{u:04x}")).collect();

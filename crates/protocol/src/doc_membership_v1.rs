@@ -30,8 +30,17 @@ pub mod fast;
 
 /// Protocol name, as used in spec files, vectors and reports.
 pub const NAME: &str = "doc-membership-v1";
-/// The domain that starts every message: the protocol name and one zero byte.
-pub const DOMAIN: &[u8; 18] = b"doc-membership-v1\0";
+/// The domain that starts every message: the protocol name and one zero byte (18
+/// bytes).
+pub const DOMAIN: &[u8; NAME.len() + 1] = &{
+    let mut domain = [0; NAME.len() + 1];
+    let mut at = 0;
+    while at < NAME.len() {
+        domain[at] = NAME.as_bytes()[at];
+        at += 1;
+    }
+    domain
+};
 /// Smallest allowed number of bits.
 pub const M_MIN: u32 = 8;
 /// Largest allowed number of bits.
@@ -219,6 +228,13 @@ mod tests {
 
     fn hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// PROTOCOL.md [DOC-HASH-MESSAGE]: the bytes `doc-membership-v1` and one zero byte,
+    /// written out in hex by hand.
+    #[test]
+    fn the_domain_is_the_name_and_one_zero_byte() {
+        assert_eq!(hex(DOMAIN), "646f632d6d656d626572736869702d763100");
     }
 
     #[test]
