@@ -2,7 +2,8 @@
 """Writes the committed seed corpus, fuzz/corpus/<target>/, from the repository's
 real files: spec/ (its session fixture too), vectors/ and spec/ADAPTER.md.
 
-Run from anywhere: `python3 fuzz/seed_corpus.py`. It replaces every file under
+Run from anywhere: `python3 fuzz/seed_corpus.py`; with `--check` it writes nothing and
+exits 1 naming every file of fuzz/corpus/ that differs from what it would write. It replaces every file under
 fuzz/corpus/ (files that libFuzzer added are kept only if you move them elsewhere
 first). Naming: `valid-*` must be accepted and `invalid-*` refused by the target's
 function (crates/fuzzing/tests/corpus.rs checks this); `cut-*` (truncations) and
@@ -12,6 +13,7 @@ function (crates/fuzzing/tests/corpus.rs checks this); `cut-*` (truncations) and
 import json
 import pathlib
 import shutil
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fuzz" / "corpus"
@@ -29,17 +31,21 @@ def compact(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+TARGETS = []
+
+
 class Target:
+    """One target's corpus, collected in memory and written (or checked) at the end."""
+
     def __init__(self, name):
-        self.dir = CORPUS / name
-        if self.dir.exists():
-            shutil.rmtree(self.dir)
-        self.dir.mkdir(parents=True)
+        self.name = name
+        self.files = {}
+        TARGETS.append(self)
 
     def write(self, name, data):
         if isinstance(data, str):
             data = data.encode("utf-8")
-        (self.dir / name).write_bytes(data)
+        self.files[name] = data
 
     def cuts(self, name, data, fractions=(0.05, 0.5, 0.93)):
         if isinstance(data, str):
@@ -82,9 +88,20 @@ def smallest_case_per_check(cases):
     return [case for _, case in best.values()]
 
 
+# The short names of the first protocols' corpus files; a protocol added later goes by
+# its own name.
+SHORT = {"doc-membership-v1": "doc", "fnv1a-utf16-v1": "fnv"}
+
+
+def spec_protocols():
+    """Every protocol folder of spec/ (one with a checks.json), in name order."""
+    return sorted(p.parent.name for p in (ROOT / "spec").glob("*/checks.json"))
+
+
 def spec_cases():
     target = Target("spec_cases")
-    for protocol, short in [("doc-membership-v1", "doc"), ("fnv1a-utf16-v1", "fnv")]:
+    for protocol in spec_protocols():
+        short = SHORT.get(protocol, protocol)
         checks_name = f"{protocol}/checks.json"
         cases_name = f"{protocol}/cases.json"
         checks_text = (ROOT / "spec" / checks_name).read_text(encoding="utf-8")
@@ -334,12 +351,57 @@ def adapter_request():
     edges(target)
 
 
-spec_cases()
-vectors()
-session_import()
-adapter_request()
-total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
-for target in sorted(CORPUS.iterdir()):
-    files = list(target.iterdir())
-    print(f"{target.name}: {len(files)} files, {sum(f.stat().st_size for f in files)} bytes")
-print(f"total: {total} bytes")
+def stale_files():
+    """Every difference between the collected corpus and fuzz/corpus/ on disk."""
+    found = []
+    for target in TARGETS:
+        folder = CORPUS / target.name
+        on_disk = {}
+        if folder.is_dir():
+            on_disk = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+        for name in sorted(set(on_disk) | set(target.files)):
+            path = f"fuzz/corpus/{target.name}/{name}"
+            if name not in on_disk:
+                found.append(f"{path}: missing")
+            elif name not in target.files:
+                found.append(f"{path}: not written by this script")
+            elif on_disk[name] != target.files[name]:
+                found.append(f"{path}: differs from what this script writes")
+    return found
+
+
+def main(args):
+    if args not in ([], ["--check"]):
+        print("usage: python3 fuzz/seed_corpus.py [--check]", file=sys.stderr)
+        return 2
+    spec_cases()
+    vectors()
+    session_import()
+    adapter_request()
+    if args == ["--check"]:
+        stale = stale_files()
+        if stale:
+            print(
+                "fuzz/corpus/ is stale (run python3 fuzz/seed_corpus.py):\n  "
+                + "\n  ".join(stale),
+                file=sys.stderr,
+            )
+            return 1
+        count = sum(len(target.files) for target in TARGETS)
+        print(f"fuzz/corpus/ is fresh: {count} files")
+        return 0
+    for target in TARGETS:
+        folder = CORPUS / target.name
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        for name, data in target.files.items():
+            (folder / name).write_bytes(data)
+        size = sum(len(data) for data in target.files.values())
+        print(f"{target.name}: {len(target.files)} files, {size} bytes")
+    print(f"total: {sum(len(d) for t in TARGETS for d in t.files.values())} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

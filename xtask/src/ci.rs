@@ -116,6 +116,11 @@ fn steps() -> Vec<Step> {
             .map(|protocol| derivation(protocol.name())),
     );
     steps.extend([
+        tool(
+            "fuzz seed corpus is its generator",
+            "python3",
+            &["fuzz/seed_corpus.py", "--check"],
+        ),
         // More generated inputs than a local run draws (spec/README.md, "Generated
         // checks"); the vector files and the accumulated checkpoint as checks.
         cargo("conformance", &["xtask", "conformance", "--random", "256"]),
