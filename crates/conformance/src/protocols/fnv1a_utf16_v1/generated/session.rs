@@ -450,6 +450,91 @@ mod tests {
         }
     }
 
+    /// An export is imported again as drawn: whole; cut at the last character boundary
+    /// at or before the drawn byte; with the drawn ASCII byte written over an ASCII
+    /// byte; with text after it. Cuts land inside a character too, so the walk back to
+    /// a boundary runs.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn exports_are_damaged_as_drawn() {
+        let export = "{\"é\": \"aé€\"}".repeat(20);
+        assert_eq!(damaged(&export, Damage::None), export);
+        assert_eq!(damaged(&export, Damage::Append), format!("{export} x"));
+        let mut runner = TestRunner::deterministic();
+        let (mut inside, mut poked) = (0, 0);
+        for _ in 0..400 {
+            let at = any::<Index>().new_tree(&mut runner).unwrap().current();
+            let byte = (0x20u8..0x7f).new_tree(&mut runner).unwrap().current();
+            let drawn = at.index(export.len());
+            let boundary = (0..=drawn).rev().find(|&i| export.is_char_boundary(i));
+            if boundary != Some(drawn) {
+                inside += 1;
+            }
+            assert_eq!(
+                damaged(&export, Damage::Cut(at)),
+                export[..boundary.unwrap()],
+                "cut at {drawn}"
+            );
+            let got = damaged(&export, Damage::Poke(at, byte));
+            let mut want = export.clone().into_bytes();
+            if want[drawn].is_ascii() {
+                want[drawn] = byte;
+                poked += usize::from(export.as_bytes()[drawn] != byte);
+            }
+            assert_eq!(got.as_bytes(), want.as_slice(), "poke {byte} at {drawn}");
+        }
+        assert!(
+            inside > 0 && poked > 0,
+            "{inside} cuts inside a character, {poked} pokes"
+        );
+    }
+
+    /// A failing script is shown with its long texts abbreviated: an import over 400
+    /// bytes as its size and first 120 characters, a draft over 80 bytes as its length
+    /// in code units and first 4 characters; shorter ones whole.
+    #[test]
+    fn long_texts_are_abbreviated_when_shown() {
+        let drafts = [("a".repeat(80), false), ("é".repeat(41), true)];
+        for (value, abbreviated) in drafts {
+            let shown = show(&Script {
+                steps: vec![Step::Draft(DraftField::Insert, value.clone())],
+            });
+            let want = if abbreviated {
+                format!("(41 code units of {:?}…)", "éééé")
+            } else {
+                value.clone()
+            };
+            assert_eq!(shown["script"][0]["value"], want.as_str(), "{shown}");
+        }
+        let opening = || {
+            vec![
+                Step::Draft(DraftField::M, "8".into()),
+                Step::Draft(DraftField::K, "1".into()),
+                Step::Create,
+            ]
+        };
+        let mut lengths = Vec::new();
+        for fill in [0, 300] {
+            let mut steps = opening();
+            steps.extend([Step::Many(fill), Step::ImportExport(Damage::None)]);
+            let script = Script { steps };
+            let (ops, _, _) = materialise(&script);
+            let Some(ScriptOp::ImportText { text }) = ops.last() else {
+                panic!("{ops:?}");
+            };
+            let shown = show(&script)["script"][4]["text"].clone();
+            let want = if text.len() > 400 {
+                let start: String = text.chars().take(120).collect();
+                format!("({} bytes: {start}…)", text.len())
+            } else {
+                text.clone()
+            };
+            assert_eq!(shown, want.as_str());
+            lengths.push(text.len());
+        }
+        assert!(lengths[0] <= 400 && lengths[1] > 400, "{lengths:?}");
+    }
+
     /// A padded import is sent at the import limit minus 2 up to plus 2 bytes, so both
     /// sides of the limit are drawn.
     #[test]
