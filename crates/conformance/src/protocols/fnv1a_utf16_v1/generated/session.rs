@@ -229,27 +229,31 @@ fn damaged(export: &str, damage: Damage) -> String {
 
 pub(super) fn show(script: &Script) -> Value {
     let (ops, _, _) = materialise(script);
-    let shown: Vec<Value> = ops
-        .iter()
-        .map(|op| match op {
-            ScriptOp::ImportText { text } if text.len() > 400 => serde_json::json!({
-                "op": "import_text",
-                "text": format!(
-                    "({} bytes: {}…)",
-                    text.len(),
-                    text.chars().take(120).collect::<String>()
-                ),
-            }),
-            ScriptOp::SetDraft { field, value } if value.len() > 80 => serde_json::json!({
-                "op": "set_draft",
-                "field": field,
-                "value": format!("({} code units of {:?}…)", value.encode_utf16().count(),
-                    value.chars().take(4).collect::<String>()),
-            }),
-            other => serde_json::to_value(other).unwrap_or(Value::Null),
-        })
-        .collect();
+    let shown: Vec<Value> = ops.iter().map(shown_op).collect();
     serde_json::json!({ "script": shown })
+}
+
+/// One op of a shown script: an import over 400 bytes as its size and first 120
+/// characters, a draft over 80 bytes as its length in code units and first 4
+/// characters, any other op whole.
+fn shown_op(op: &ScriptOp) -> Value {
+    match op {
+        ScriptOp::ImportText { text } if text.len() > 400 => serde_json::json!({
+            "op": "import_text",
+            "text": format!(
+                "({} bytes: {}…)",
+                text.len(),
+                text.chars().take(120).collect::<String>()
+            ),
+        }),
+        ScriptOp::SetDraft { field, value } if value.len() > 80 => serde_json::json!({
+            "op": "set_draft",
+            "field": field,
+            "value": format!("({} code units of {:?}…)", value.encode_utf16().count(),
+                value.chars().take(4).collect::<String>()),
+        }),
+        other => serde_json::to_value(other).unwrap_or(Value::Null),
+    }
 }
 
 pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Option<Mismatch>> {
@@ -491,48 +495,97 @@ mod tests {
 
     /// A failing script is shown with its long texts abbreviated: an import over 400
     /// bytes as its size and first 120 characters, a draft over 80 bytes as its length
-    /// in code units and first 4 characters; shorter ones whole.
+    /// in code units and first 4 characters; those at the limits whole.
     #[test]
     fn long_texts_are_abbreviated_when_shown() {
-        let drafts = [("a".repeat(80), false), ("é".repeat(41), true)];
-        for (value, abbreviated) in drafts {
-            let shown = show(&Script {
-                steps: vec![Step::Draft(DraftField::Insert, value.clone())],
-            });
-            let want = if abbreviated {
-                format!("(41 code units of {:?}…)", "éééé")
-            } else {
-                value.clone()
-            };
-            assert_eq!(shown["script"][0]["value"], want.as_str(), "{shown}");
+        let draft = |value: String| ScriptOp::SetDraft {
+            field: DraftField::Insert,
+            value,
+        };
+        let import = |text: String| ScriptOp::ImportText { text };
+        for op in [
+            draft("é".repeat(40)),
+            import(format!("é{}", "a".repeat(398))),
+        ] {
+            assert_eq!(shown_op(&op), serde_json::to_value(&op).unwrap_or_default());
         }
-        let opening = || {
-            vec![
+        assert_eq!(
+            shown_op(&draft(format!("{}a", "é".repeat(40))))["value"],
+            format!("(41 code units of {:?}…)", "éééé")
+        );
+        let long = format!("é{}", "a".repeat(399));
+        assert_eq!(
+            shown_op(&import(long.clone()))["text"],
+            format!("(401 bytes: {}…)", &long[..121])
+        );
+        // `show` shows every op of the materialised script so.
+        let script = Script {
+            steps: vec![
+                Step::Draft(DraftField::M, "8".into()),
+                Step::Draft(DraftField::Query, "é".repeat(41)),
+            ],
+        };
+        let (ops, _, _) = materialise(&script);
+        let want: Vec<Value> = ops.iter().map(shown_op).collect();
+        assert_eq!(show(&script), serde_json::json!({ "script": want }));
+        assert_eq!(want[0]["value"], "8");
+        assert_eq!(
+            want[1]["value"],
+            format!("(41 code units of {:?}…)", "éééé")
+        );
+    }
+
+    /// A differing export is named by its first differing byte, and shown from 40 bytes
+    /// before it.
+    #[test]
+    fn an_export_difference_names_its_first_byte() {
+        let script = Script {
+            steps: vec![
                 Step::Draft(DraftField::M, "8".into()),
                 Step::Draft(DraftField::K, "1".into()),
                 Step::Create,
-            ]
+                Step::Export,
+            ],
         };
-        let mut lengths = Vec::new();
-        for fill in [0, 300] {
-            let mut steps = opening();
-            steps.extend([Step::Many(fill), Step::ImportExport(Damage::None)]);
-            let script = Script { steps };
-            let (ops, _, _) = materialise(&script);
-            let Some(ScriptOp::ImportText { text }) = ops.last() else {
-                panic!("{ops:?}");
-            };
-            let shown = show(&script)["script"][4]["text"].clone();
-            let want = if text.len() > 400 {
-                let start: String = text.chars().take(120).collect();
-                format!("({} bytes: {start}…)", text.len())
-            } else {
-                text.clone()
-            };
-            assert_eq!(shown, want.as_str());
-            lengths.push(text.len());
-        }
-        assert!(lengths[0] <= 400 && lengths[1] > 400, "{lengths:?}");
+        let (ops, initial, want) = materialise(&script);
+        let answers: Vec<StepAnswer> = want.iter().flatten().cloned().collect();
+        let mut got = ScriptAnswer {
+            initial: initial.clone(),
+            steps: answers,
+        };
+        assert!(verdict(&ops, &initial, &want, &got).is_none());
+        let export = got.steps[3].export.clone().unwrap_or_default();
+        assert!(export.len() > 100, "{export}");
+        let mut damaged = export.clone().into_bytes();
+        damaged[100] = if damaged[100] == b'x' { b'y' } else { b'x' };
+        got.steps[3].export = Some(String::from_utf8(damaged).unwrap_or_default());
+        let Some(mismatch) = verdict(&ops, &initial, &want, &got) else {
+            panic!("a damaged export passes");
+        };
+        assert!(
+            mismatch.what.ends_with("(first difference at byte 100)"),
+            "{}",
+            mismatch.what
+        );
+        assert_eq!(mismatch.expected, json(&&export[60..]));
+    }
+
+    /// A failing script shrinks to its non-empty prefixes, then to itself without one
+    /// step.
+    #[test]
+    fn scripts_shrink_to_prefixes_and_one_step_fewer() {
+        let steps = || vec![Step::Create, Step::Export, Step::Reset];
+        let reduced: Vec<usize> = reduce(&Script { steps: steps() })
+            .iter()
+            .map(|script| script.steps.len())
+            .collect();
+        assert_eq!(reduced, [1, 2, 2, 2, 2]);
+        assert!(
+            reduce(&Script {
+                steps: vec![Step::Create]
+            })
+            .is_empty()
+        );
     }
 
     /// A padded import is sent at the import limit minus 2 up to plus 2 bytes, so both
