@@ -121,9 +121,16 @@ const quick = args.includes('--quick');
 const path = resolve(args.find((a) => a !== '--quick') ?? join('spec', 'accumulated.json'));
 const published = JSON.parse(readFileSync(path, 'utf8'));
 let failed = 0;
+let skipped = 0;
 for (const entry of published.protocols) {
-  if (entry.generator !== GENERATOR || !(entry.protocol in ONE)) {
-    console.log(`${entry.protocol}: unknown generator or protocol: DIFFERS`);
+  if (!(entry.protocol in ONE)) {
+    // As the adapter's handshake says; the runner reports it as not run.
+    console.log(`accumulated.${entry.protocol}: a protocol this package does not implement: skipped`);
+    skipped += 1;
+    continue;
+  }
+  if (entry.generator !== GENERATOR) {
+    console.log(`${entry.protocol}: unknown generator ${JSON.stringify(entry.generator)}: DIFFERS`);
     failed += 1;
     continue;
   }
@@ -139,5 +146,5 @@ for (const entry of published.protocols) {
     console.log(`  checkpoint after ${entry.checkpoint.count}: ${atCheckpoint} (published ${entry.checkpoint.digest}) DIFFERS`);
   }
 }
-console.log(`${published.protocols.length - failed} passed, ${failed} failed`);
+console.log(`${published.protocols.length - failed - skipped} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed ? 1 : 0);

@@ -25,18 +25,43 @@ test('the checkpoints match the published digests', () => {
   assert.match(result.stdout, /2 passed, 0 failed/);
 });
 
-test('a changed digest differs', () => {
+// The checker on the published file after `change(published, entryOf)`.
+function runChanged(change) {
   const published = JSON.parse(readFileSync(PUBLISHED, 'utf8'));
-  published.protocols[0].checkpoint.digest = '00'.repeat(32);
+  const entryOf = (name) => published.protocols.find((entry) => entry.protocol === name);
+  change(published, entryOf);
   const dir = mkdtempSync(join(tmpdir(), 'accumulated-'));
   try {
     const path = join(dir, 'accumulated.json');
     writeFileSync(path, JSON.stringify(published));
-    const result = run(path);
-    assert.equal(result.status, 1, result.stdout + result.stderr);
-    assert.match(result.stdout, /DIFFERS/);
-    assert.match(result.stdout, /1 passed, 1 failed/);
+    return run(path);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('a changed digest differs', () => {
+  const result = runChanged((_, entryOf) => {
+    entryOf('doc-membership-v1').checkpoint.digest = '00'.repeat(32);
+  });
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /DIFFERS/);
+  assert.match(result.stdout, /1 passed, 1 failed/);
+});
+
+test('an unknown generator differs', () => {
+  const result = runChanged((_, entryOf) => {
+    entryOf('fnv1a-utf16-v1').generator = 'another-generator';
+  });
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /fnv1a-utf16-v1: unknown generator "another-generator": DIFFERS/);
+});
+
+test('a protocol the package does not implement is skipped', () => {
+  const result = runChanged((published, entryOf) => {
+    published.protocols.push({ ...entryOf('doc-membership-v1'), protocol: 'doc-membership-v9' });
+  });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /accumulated\.doc-membership-v9: a protocol this package does not implement: skipped/);
+  assert.match(result.stdout, /2 passed, 0 failed, 1 skipped/);
 });

@@ -23,18 +23,42 @@ class CheckpointTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertIn("2 passed, 0 failed", run.stdout)
 
-    def test_a_changed_digest_differs(self):
+    def run_changed(self, change):
         with open(PUBLISHED, encoding="utf-8") as f:
             published = json.load(f)
-        published["protocols"][1]["checkpoint"]["digest"] = "00" * 32
+        entries = {entry["protocol"]: entry for entry in published["protocols"]}
+        change(published, entries)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "accumulated.json")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(published, f)
-            run = self.run_script(path)
+            return self.run_script(path)
+
+    def test_a_changed_digest_differs(self):
+        def change(_, entries):
+            entries["fnv1a-utf16-v1"]["checkpoint"]["digest"] = "00" * 32
+        run = self.run_changed(change)
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn("DIFFERS", run.stdout)
         self.assertIn("1 passed, 1 failed", run.stdout)
+
+    def test_an_unknown_generator_differs(self):
+        def change(_, entries):
+            entries["doc-membership-v1"]["generator"] = "another-generator"
+        run = self.run_changed(change)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("doc-membership-v1: unknown generator 'another-generator': DIFFERS", run.stdout)
+
+    def test_a_protocol_the_package_does_not_implement_is_skipped(self):
+        def change(published, entries):
+            other = json.loads(json.dumps(entries["doc-membership-v1"]))
+            other["protocol"] = "doc-membership-v9"
+            published["protocols"].append(other)
+        run = self.run_changed(change)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("accumulated.doc-membership-v9: a protocol this package does not implement: skipped",
+                      run.stdout)
+        self.assertIn("2 passed, 0 failed, 1 skipped", run.stdout)
 
 
 if __name__ == "__main__":
