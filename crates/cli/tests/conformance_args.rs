@@ -142,7 +142,11 @@ fn the_accumulated_filter_runs_the_digests_into_the_report() {
         .iter()
         .map(|c| c["name"].as_str().unwrap_or_default())
         .collect();
-    assert_eq!(names, ["accumulated", "accumulated"]);
+    // One per protocol.
+    assert_eq!(
+        names,
+        vec!["accumulated"; bloomproof_protocol::PROTOCOLS.len()]
+    );
     assert!(stdout.contains("accumulated.checkpoint"), "{stdout}");
     assert!(!stderr.contains("accumulated"), "{stderr}");
 }

@@ -179,7 +179,12 @@ fn first_failure(report: &Report) -> Failure {
 
 #[test]
 fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
-    let report = run_with(WrongAboveM300, RustFnv, "generated_hashing", 7);
+    let report = run_with(
+        WrongAboveM300,
+        RustFnv,
+        "doc-membership-v1/generated_hashing",
+        7,
+    );
     let failure = first_failure(&report);
     assert!(
         failure.what.starts_with("positions equal the oracle's"),
@@ -205,18 +210,28 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
         stage.actual
     );
     // The seed replays the run exactly; in process the same subject passes.
-    let again = run_with(WrongAboveM300, RustFnv, "generated_hashing", 7);
+    let again = run_with(
+        WrongAboveM300,
+        RustFnv,
+        "doc-membership-v1/generated_hashing",
+        7,
+    );
     assert_eq!(again.checks[0].failures, report.checks[0].failures);
-    let fine = run_with(RustDoc, RustFnv, "generated_hashing", 7);
+    let fine = run_with(RustDoc, RustFnv, "doc-membership-v1/generated_hashing", 7);
     assert_eq!(fine.failed, 0, "{}", fine.render_text());
     // The rest of the suite does not see the flaw (it is right on every spec input).
-    let spec_only = run_with(WrongAboveM300, RustFnv, "every_stage_pinned", 7);
+    let spec_only = run_with(
+        WrongAboveM300,
+        RustFnv,
+        "doc-membership-v1/every_stage_pinned",
+        7,
+    );
     assert_eq!(spec_only.failed, 0, "{}", spec_only.render_text());
 }
 
 #[test]
 fn a_broken_fnv_tail_fails_with_the_shortest_string() {
-    let report = run_with(RustDoc, WrongTails, "generated_hashes", 11);
+    let report = run_with(RustDoc, WrongTails, "fnv1a-utf16-v1/generated_hashes", 11);
     let failure = first_failure(&report);
     assert!(failure.what.contains("seed 11"), "{}", failure.what);
     // 11 units is the shortest string longer than 8 with three left over; each unit 0.
@@ -225,7 +240,7 @@ fn a_broken_fnv_tail_fails_with_the_shortest_string() {
 
 #[test]
 fn an_estimate_exact_only_at_the_pinned_points_fails_at_the_smallest_point() {
-    let report = run_with(RustDoc, WrongTails, "generated_estimates", 3);
+    let report = run_with(RustDoc, WrongTails, "fnv1a-utf16-v1/generated_estimates", 3);
     let failure = first_failure(&report);
     assert!(
         failure.what.starts_with("estimates: exact"),
@@ -234,13 +249,18 @@ fn an_estimate_exact_only_at_the_pinned_points_fails_at_the_smallest_point() {
     );
     // k = 1 makes finite_m exact; the smallest point where they differ is k 2, n 1.
     assert_eq!(failure.input, json!({"m": 8, "k": 2, "n": 1}));
-    let spec_only = run_with(RustDoc, WrongTails, "estimates_pinned", 3);
+    let spec_only = run_with(RustDoc, WrongTails, "fnv1a-utf16-v1/estimates_pinned", 3);
     assert_eq!(spec_only.failed, 0, "{}", spec_only.render_text());
 }
 
 #[test]
 fn a_session_wrong_near_the_entry_cap_fails_with_a_short_script() {
-    let report = run_with(RustDoc, WrongNearTheCap, "generated_sessions", 5);
+    let report = run_with(
+        RustDoc,
+        WrongNearTheCap,
+        "fnv1a-utf16-v1/generated_sessions",
+        5,
+    );
     let failure = first_failure(&report);
     assert!(
         failure.what.contains("view.distinct_entries"),
@@ -284,7 +304,11 @@ fn estimates_run(subject: BentEstimates, seed: u64) -> Report {
     let mut spec = common::spec();
     spec.set_generation(Generation { seed, count: None });
     let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(subject)));
-    run(&spec, &mut subjects, Some("generated_estimates"))
+    run(
+        &spec,
+        &mut subjects,
+        Some("fnv1a-utf16-v1/generated_estimates"),
+    )
 }
 
 /// `RustFnv` whose exact estimate is taken to be 1 once the load k·n/m (of the clamped

@@ -8,7 +8,7 @@ use super::{Figures, FlagSet, has_repeat, param_flags};
 use crate::fnv_hand_picked;
 use crate::prng::SplitMix64;
 use crate::schemas::{hand_picked_schema, render};
-use crate::{Protocol, finish};
+use crate::{Coverage, Protocol, finish};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
 use bloomproof_vectors::FileKind;
@@ -51,6 +51,32 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
             ),
         ]
     },
+    coverage: &[
+        Coverage {
+            kind: FileKind::FnvPositions,
+            flags: &[
+                "surrogate-pair",
+                "lone-surrogate",
+                "wrap-would-differ",
+                "repeated-position",
+                "zero-unit",
+                "max-unit",
+                "min-length",
+                "max-length",
+                "min-m",
+                "max-m",
+                "min-k",
+                "max-k",
+                "sweep",
+            ],
+            min_cases: 3000,
+        },
+        Coverage {
+            kind: FileKind::FnvRejections,
+            flags: &["value-error", "truncation-trap"],
+            min_cases: 1,
+        },
+    ],
     hand_picked_schema: || hand_picked_schema::<HandPickedFile>(protocol::NAME, "inputs"),
 };
 

@@ -42,6 +42,25 @@ pub(crate) struct Protocol {
     /// The JSON Schema of its hand-picked data: (path relative to the repository root,
     /// contents).
     pub(crate) hand_picked_schema: fn() -> (String, String),
+    /// What each of its files must cover.
+    pub(crate) coverage: &'static [Coverage],
+}
+
+/// What a generated vector file must cover, which `tests/committed.rs` holds every
+/// file to: the flags it must use and the fewest cases it may hold.
+#[derive(Clone, Copy, Debug)]
+pub struct Coverage {
+    /// The file.
+    pub kind: FileKind,
+    /// Flags at least one case of the file must carry.
+    pub flags: &'static [&'static str],
+    /// The fewest cases the file may hold.
+    pub min_cases: usize,
+}
+
+/// What every protocol's files must cover, in [`FileKind::ALL`]'s order.
+pub fn coverage() -> impl Iterator<Item = &'static Coverage> {
+    REGISTRY.iter().flat_map(|protocol| protocol.coverage)
 }
 
 /// Every protocol with vector files, in the order of `bloomproof_protocol::PROTOCOLS`.

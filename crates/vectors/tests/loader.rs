@@ -245,7 +245,7 @@ fn header_values_are_checked() {
         (
             DOC,
             "\"protocol\": \"doc-membership-v1\"",
-            "\"protocol\": \"doc-membership-v2\"",
+            "\"protocol\": \"no-such-protocol-v1\"",
             &["t.json", "unknown `protocol`/`kind` pair"],
         ),
         (

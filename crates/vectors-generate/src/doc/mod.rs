@@ -16,7 +16,7 @@ pub(super) use snapshots::snapshots;
 use super::{FlagSet, param_flags};
 use crate::prng::SplitMix64;
 use crate::schemas::{hand_picked_schema, render};
-use crate::{Protocol, finish};
+use crate::{Coverage, Protocol, finish};
 use bloomproof_protocol::doc_membership_v1 as protocol;
 use bloomproof_vectors::FileKind;
 use bloomproof_wire::hand_picked::doc::HandPickedFile;
@@ -50,6 +50,50 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
             ),
         ]
     },
+    coverage: &[
+        Coverage {
+            kind: FileKind::DocPositions,
+            flags: &[
+                "boundary",
+                "sweep",
+                "empty-item",
+                "max-item",
+                "empty-seed",
+                "max-seed",
+                "min-m",
+                "max-m",
+                "min-k",
+                "max-k",
+                "m-not-multiple-of-8",
+                "repeated-position",
+            ],
+            min_cases: 2000,
+        },
+        Coverage {
+            kind: FileKind::DocSnapshots,
+            flags: &[
+                "repeated-record",
+                "non-member",
+                "false-positive",
+                "member",
+                "empty-snapshot",
+                "max-records",
+                "sweep",
+            ],
+            min_cases: 300,
+        },
+        Coverage {
+            kind: FileKind::DocRejections,
+            flags: &[
+                "type-error",
+                "value-error",
+                "truncation-trap",
+                "multiple-faults",
+                "sweep",
+            ],
+            min_cases: 1,
+        },
+    ],
     hand_picked_schema: || hand_picked_schema::<HandPickedFile>(protocol::NAME, "cases"),
 };
 
