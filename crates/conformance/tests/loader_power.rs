@@ -5,12 +5,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use bloomproof_conformance::LoadError;
 use bloomproof_conformance::load::{load_files, parse_protocol};
+use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
+use bloomproof_conformance::{LoadError, PROTOCOLS};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-
-const PROTOCOLS: [&str; 2] = ["doc-membership-v1", "fnv1a-utf16-v1"];
 
 fn real_spec() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")
@@ -127,7 +126,7 @@ fn case<'v>(cases: &'v mut Value, id: &str) -> &'v mut Value {
 /// passes over are named too.
 #[test]
 fn a_case_of_a_shape_its_checks_hook_does_not_read_is_refused() {
-    let [doc, fnv] = PROTOCOLS;
+    let (doc, fnv) = (doc_membership_v1::NAME, fnv1a_utf16_v1::NAME);
     for (protocol, id, check, reads, shape) in [
         (
             doc,
