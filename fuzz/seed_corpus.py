@@ -169,12 +169,11 @@ def spec_cases():
 
 def vectors():
     target = Target("vectors")
+    # Every vector file of every protocol.
     files = [
-        "vectors/doc-membership-v1/positions.json",
-        "vectors/doc-membership-v1/snapshots.json",
-        "vectors/doc-membership-v1/rejections.json",
-        "vectors/fnv1a-utf16-v1/positions.json",
-        "vectors/fnv1a-utf16-v1/rejections.json",
+        f"vectors/{protocol}/{file.name}"
+        for protocol in spec_protocols()
+        for file in sorted((ROOT / "vectors" / protocol).glob("*.json"))
     ]
     for path in files:
         full = load(path)

@@ -59,9 +59,10 @@ test('an unknown generator differs', () => {
 
 test('a protocol the package does not implement is skipped', () => {
   const result = runChanged((published, entryOf) => {
-    published.protocols.push({ ...entryOf('doc-membership-v1'), protocol: 'doc-membership-v9' });
+    const v1 = entryOf('doc-membership-v1');
+    published.protocols = [v1, { ...v1, protocol: 'doc-membership-v9' }];
   });
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /accumulated\.doc-membership-v9: a protocol this package does not implement: skipped/);
-  assert.match(result.stdout, /2 passed, 0 failed, 1 skipped/);
+  assert.match(result.stdout, /1 passed, 0 failed, 1 skipped/);
 });
