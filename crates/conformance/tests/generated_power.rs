@@ -236,6 +236,17 @@ fn a_broken_fnv_tail_fails_with_the_shortest_string() {
     assert!(failure.what.contains("seed 11"), "{}", failure.what);
     // 11 units is the shortest string longer than 8 with three left over; each unit 0.
     assert_eq!(failure.input, json!({"m": 8, "k": 1, "units": vec![0; 11]}));
+    // The first difference names the stage: h1, at the string's last unit.
+    let stage = &report.checks[0].failures[1];
+    assert!(stage.what.starts_with("first difference"), "{}", stage.what);
+    assert!(
+        stage.actual.starts_with("h1: expected ")
+            && stage
+                .actual
+                .contains("they first differ for the first 11 of 11 code units"),
+        "{}",
+        stage.actual
+    );
 }
 
 #[test]

@@ -37,16 +37,13 @@ fn piece() -> impl Strategy<Value = Vec<u16>> {
     ]
 }
 
-/// Strings of `units` code units (a pair cut at the end becomes a lone surrogate).
+/// Strings of `units` code units: as many pieces as the span allows, each one or two
+/// units, cut to its maximum (a pair cut at the end becomes a lone surrogate), so never
+/// shorter than its minimum.
 pub(super) fn units(units: crate::model::Span) -> impl Strategy<Value = Vec<u16>> {
-    let (min, max) = (units[0] as usize, units[1] as usize);
-    proptest::collection::vec(piece(), size(units)).prop_map(move |pieces| {
-        let mut out: Vec<u16> = pieces.into_iter().flatten().take(max).collect();
-        while out.len() < min {
-            out.push(u16::from(b'a'));
-        }
-        out
-    })
+    let max = units[1] as usize;
+    proptest::collection::vec(piece(), size(units))
+        .prop_map(move |pieces| pieces.into_iter().flatten().take(max).collect())
 }
 
 pub(super) fn hashes(input: &GeneratedInput) -> impl Strategy<Value = Hashes> + use<> {
@@ -409,8 +406,27 @@ pub(crate) fn evaluate(
 
 #[cfg(test)]
 mod tests {
-    use super::{Point, at_load, reduce_estimates};
+    use super::{Point, at_load, reduce_estimates, units};
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
     use std::collections::BTreeSet;
+
+    /// Drawn strings have as many code units as their span allows, reaching both ends,
+    /// and cut pairs at the maximum.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn strings_are_as_long_as_their_span_allows() {
+        let mut runner = TestRunner::deterministic();
+        for span in [[1, 1], [4, 4], [1, 6], [3, 40]] {
+            let strategy = units(span);
+            let lengths: BTreeSet<usize> = (0..2000)
+                .map(|_| strategy.new_tree(&mut runner).unwrap().current().len())
+                .collect();
+            let (min, max) = (span[0] as usize, span[1] as usize);
+            assert_eq!(lengths.first(), Some(&min), "{span:?}: {lengths:?}");
+            assert_eq!(lengths.last(), Some(&max), "{span:?}: {lengths:?}");
+        }
+    }
 
     #[test]
     fn a_point_reduces_to_smaller_m_k_and_n_one_at_a_time() {
