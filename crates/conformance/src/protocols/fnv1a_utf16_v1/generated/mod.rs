@@ -267,6 +267,13 @@ pub(super) fn judge_estimates(
         .collect()
 }
 
+/// Whether another k, whose classic estimate is `theirs`, may stand for the least
+/// classic estimate `ours`: k in 1..=12 and the two within 1e-13, relative, but not equal
+/// (an exact tie takes the smallest k).
+fn near_tie(k: u32, theirs: f64, ours: f64) -> bool {
+    (1..=12).contains(&k) && theirs != ours && (theirs - ours).abs() <= 1e-13 * ours.abs()
+}
+
 fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
     let want = oracle_estimates::estimates(point.m, point.k, point.n);
     for (what, expected, actual) in [
@@ -292,10 +299,7 @@ fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
             point.n,
         );
         let ours = oracle_estimates::classic(point.m, want.optimal_k, point.n);
-        let near_tie = (1..=12).contains(&got.optimal_k)
-            && theirs != ours
-            && (theirs - ours).abs() <= 1e-13 * ours.abs();
-        if !near_tie {
+        if !near_tie(got.optimal_k, theirs, ours) {
             return Some(Mismatch::new(
                 "estimates: optimal_k, the smallest k with the least classic estimate",
                 want.optimal_k.to_string(),
@@ -406,10 +410,67 @@ pub(crate) fn evaluate(
 
 #[cfg(test)]
 mod tests {
-    use super::{Point, at_load, reduce_estimates, units};
+    use super::oracle_estimates;
+    use super::{EstimatesAnswer, Point, at_load, close, estimates_verdict, near_tie};
+    use super::{reduce_estimates, units};
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::TestRunner;
     use std::collections::BTreeSet;
+
+    /// Two estimates agree when within 1e-9 of the larger, relative, at any magnitude.
+    #[test]
+    fn estimates_are_close_within_1e_9_relative() {
+        for scale in [1e-300, 1e-12, 1e-3, 1.0, 1e6, 1e300] {
+            assert!(close(scale, scale), "{scale}");
+            assert!(close(scale, scale * (1.0 + 5e-10)), "{scale}");
+            assert!(!close(scale, scale * (1.0 + 2e-9)), "{scale}");
+            assert!(!close(scale * (1.0 + 2e-9), scale), "{scale}");
+        }
+        assert!(!close(1.0, 0.0));
+    }
+
+    /// The oracle's answer at (m, k, n), with `optimal_k` replaced.
+    fn answered(m: u32, k: u32, n: u32, optimal_k: u32) -> EstimatesAnswer {
+        let want = oracle_estimates::estimates(m, k, n);
+        EstimatesAnswer {
+            classic: want.classic,
+            finite_m: want.finite_m,
+            exact: want.exact,
+            optimal_k,
+        }
+    }
+
+    /// Another `optimal_k` stands only at a near tie of two classic values (within
+    /// 1e-13, not equal): not at an exact tie (the smallest k wins), not when the
+    /// values differ more, not outside 1..=12.
+    #[test]
+    fn another_optimal_k_stands_only_at_a_near_tie() {
+        let point = |m, k, n| Point { m, k, n };
+        let own = oracle_estimates::estimates(100, 3, 10).optimal_k;
+        assert!(estimates_verdict(point(100, 3, 10), &answered(100, 3, 10, own)).is_none());
+        for wrong in [own - 1, own + 1, 0, 13] {
+            assert!(
+                estimates_verdict(point(100, 3, 10), &answered(100, 3, 10, wrong)).is_some(),
+                "{wrong}"
+            );
+        }
+        // n = 0: every k's classic estimate is 0, an exact tie that k 1 takes.
+        assert_eq!(oracle_estimates::estimates(64, 4, 0).optimal_k, 1);
+        assert!(estimates_verdict(point(64, 4, 0), &answered(64, 4, 0, 5)).is_some());
+        // A near tie stands: within 1e-13 relative, either side, at any magnitude.
+        for ours in [1e-200, 1e-5, 0.5] {
+            for theirs in [ours * (1.0 + 5e-14), ours * (1.0 - 5e-14)] {
+                assert!(near_tie(3, theirs, ours), "{theirs} {ours}");
+                assert!(!near_tie(0, theirs, ours) && !near_tie(13, theirs, ours));
+            }
+            assert!(
+                near_tie(1, ours * (1.0 + 5e-14), ours) && near_tie(12, ours, ours * (1.0 + 5e-14))
+            );
+            assert!(!near_tie(3, ours, ours), "an exact tie");
+            assert!(!near_tie(3, ours * (1.0 + 2e-13), ours), "{ours}");
+            assert!(!near_tie(3, ours * (1.0 - 2e-13), ours), "{ours}");
+        }
+    }
 
     /// Drawn strings have as many code units as their span allows, reaching both ends,
     /// and cut pairs at the maximum.
