@@ -2,8 +2,9 @@
 """Writes the committed seed corpus, fuzz/corpus/<target>/, from the repository's
 real files: spec/ (its session fixture too), vectors/ and spec/ADAPTER.md.
 
-Run from anywhere: `python3 fuzz/seed_corpus.py`; with `--check` it writes nothing and
-exits 1 naming every file of fuzz/corpus/ that differs from what it would write. It replaces every file under
+Run from anywhere: `python3 fuzz/seed_corpus.py`. With `--check` it writes nothing and
+exits 1 naming every file of fuzz/corpus/ that differs from what it would write.
+Without it, it replaces every file under
 fuzz/corpus/ (files that libFuzzer added are kept only if you move them elsewhere
 first). Naming: `valid-*` must be accepted and `invalid-*` refused by the target's
 function (crates/fuzzing/tests/corpus.rs checks this); `cut-*` (truncations) and

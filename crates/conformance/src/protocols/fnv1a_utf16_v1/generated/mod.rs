@@ -268,10 +268,12 @@ pub(super) fn judge_estimates(
 }
 
 /// Whether another k, whose classic estimate is `theirs`, may stand for the least
-/// classic estimate `ours`: k in 1..=12 and the two within 1e-13, relative, but not equal
-/// (an exact tie takes the smallest k).
+/// classic estimate `ours`: k one of those tried (1..=12) and the two within 1e-13,
+/// relative, but not equal (an exact tie takes the smallest k).
 fn near_tie(k: u32, theirs: f64, ours: f64) -> bool {
-    (1..=12).contains(&k) && theirs != ours && (theirs - ours).abs() <= 1e-13 * ours.abs()
+    (oracle_estimates::K_MIN..=oracle_estimates::K_MAX).contains(&k)
+        && theirs != ours
+        && (theirs - ours).abs() <= 1e-13 * ours.abs()
 }
 
 fn estimates_verdict(point: Point, got: &EstimatesAnswer) -> Option<Mismatch> {
