@@ -196,6 +196,14 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
         "{}",
         failure.what
     );
+    // The edge inputs spec/README.md counts for this case ("Edge inputs").
+    assert!(
+        failure
+            .what
+            .contains("(64 drawn, then 54 at the ranges' edges)"),
+        "{}",
+        failure.what
+    );
     // Shrunk: the smallest m the flaw shows at, k 1, no seed, an empty item.
     assert_eq!(
         failure.input,
@@ -379,5 +387,58 @@ fn an_m_wrapped_past_2_31_fails_on_every_seed() {
             "seed {seed}: {}",
             failure.what
         );
+    }
+}
+
+/// An integer read too narrowly, or clamped one off, fails on every seed with one
+/// input drawn per case (`--random 1`): the edges of each range (its ends, each power
+/// of two and each clamp limit, with their neighbours) show it. Drawn uniformly, most of these show once in hundreds or
+/// thousands of inputs (an n read as i32 survived about one run in a hundred at the
+/// cases' own counts before the edges were judged).
+#[test]
+fn an_integer_read_too_narrow_or_clamped_one_off_fails_on_every_seed() {
+    type Bend = fn(u32, u32, u32) -> (u32, u32, u32);
+    let flaws: [(&str, Bend); 9] = [
+        ("n read as i32", |m, k, n| {
+            (m, k, if n >= 1 << 31 { 0 } else { n })
+        }),
+        ("n read as u16", |m, k, n| (m, k, n & 0xFFFF)),
+        ("m read as i32", |m, k, n| {
+            (if m >= 1 << 31 { 8 } else { m }, k, n)
+        }),
+        ("m read as u16", |m, k, n| (m & 0xFFFF, k, n)),
+        ("k read as u8", |m, k, n| (m, k & 0xFF, n)),
+        ("n clamped to 1023", |m, k, n| (m, k, n.min(1023))),
+        ("m clamped to 1023", |m, k, n| (m.min(1023), k, n)),
+        ("m clamped up to 9", |m, k, n| (m.max(9), k, n)),
+        ("k clamped to 11", |m, k, n| (m, k.min(11), n)),
+    ];
+    for (name, bend) in flaws {
+        for seed in 1..=8 {
+            let subject = BentEstimates(
+                name.into(),
+                Box::new(move |m, k, n| {
+                    let (m, k, n) = bend(m, k, n);
+                    RustFnv.estimates(m, k, n)
+                }),
+            );
+            let mut spec = common::spec();
+            spec.set_generation(Generation {
+                seed,
+                count: Some(1),
+            });
+            let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(subject)));
+            let report = run(
+                &spec,
+                &mut subjects,
+                Some("fnv1a-utf16-v1/generated_estimates"),
+            );
+            let failure = first_failure(&report);
+            assert!(
+                failure.what.starts_with("estimates"),
+                "{name}, seed {seed}: {}",
+                failure.what
+            );
+        }
     }
 }

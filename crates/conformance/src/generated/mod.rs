@@ -12,6 +12,7 @@
 //! where the hashing is at fault, the first stage that differs (`crate::diagnose`).
 
 use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
+use crate::protocols::GeneratorDomain;
 use crate::report::Failure;
 
 use proptest::strategy::{Strategy, ValueTree};
@@ -214,6 +215,98 @@ where
     Ok(Some(found))
 }
 
+/// The ranges of a generated input by the names a case spells them, each `None` where
+/// the case leaves an optional one out.
+fn ranges_mut(input: &mut GeneratedInput) -> [(&'static str, Option<&mut Span>); 8] {
+    [
+        ("m", Some(&mut input.m)),
+        ("k", Some(&mut input.k)),
+        ("seed_bytes", input.seed_bytes.as_mut()),
+        ("item_bytes", input.item_bytes.as_mut()),
+        ("records", input.records.as_mut()),
+        ("units", input.units.as_mut()),
+        ("n", input.n.as_mut()),
+        ("steps", input.steps.as_mut()),
+    ]
+}
+
+/// The edge values of `range`: each value at or next to one of its ends, a power of
+/// two (1 to 2^32) or one of `marks`, that lies within it, in increasing order. A
+/// value read into too narrow or a signed integer, a bound compared with `<` for
+/// `<=`, a clamp at the wrong limit: each differs at one of these, and only now and
+/// then at a value drawn uniformly from a wide range.
+pub(crate) fn edge_values(range: Span, marks: &[u32]) -> Vec<u32> {
+    let [low, high] = range.map(u64::from);
+    let powers = (0..=32).map(|j| 1u64 << j);
+    let mut values: Vec<u32> = [low, high]
+        .into_iter()
+        .chain(powers)
+        .chain(marks.iter().copied().map(u64::from))
+        .flat_map(|mark| [mark.saturating_sub(1), mark, mark + 1])
+        .filter(|value| (low..=high).contains(value))
+        .filter_map(|value| u32::try_from(value).ok())
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    values
+}
+
+/// The edge domains of a case of its generator's domain among `domains` (none when
+/// none is its generator's): for each range the generator reads (in
+/// the order of [`GeneratorDomain::ranges`]) and each of its [`edge_values`] (marked
+/// by the range's bounds and the domain's [`GeneratorDomain::limits`]), the case's
+/// domain with that one range pinned to that one value. A run judges its `count`
+/// inputs drawn from the whole domain, then one drawn from each of these, so every
+/// edge of every range is judged on every run, whatever the seed.
+pub(crate) fn edges(input: &GeneratedInput, domains: &[GeneratorDomain]) -> Vec<GeneratedInput> {
+    let mut out = Vec::new();
+    let Some(domain) = domains.iter().find(|d| d.generator == input.generator) else {
+        return out;
+    };
+    for &(name, bounds) in domain.ranges {
+        let mut marks = bounds.to_vec();
+        marks.extend_from_slice(domain.limits);
+        let mut probe = input.clone();
+        let Some(range) = ranges_mut(&mut probe)
+            .into_iter()
+            .find(|(read, _)| *read == name)
+            .and_then(|(_, range)| range.copied())
+        else {
+            continue;
+        };
+        for value in edge_values(range, &marks) {
+            let mut pinned = input.clone();
+            for (read, range) in ranges_mut(&mut pinned) {
+                if let (true, Some(range)) = (read == name, range) {
+                    *range = [value, value];
+                }
+            }
+            out.push(pinned);
+        }
+    }
+    out
+}
+
+/// The strategy of input `i` of a run of `inputs`: `drawn(i)` for the drawn ones,
+/// then one of `edges` each. The drawn inputs come first, so that a seed draws them
+/// as it did before edge inputs were judged, and a flaw that a drawn input shows is
+/// shrunk from that input's value tree (an edge input's pinned range keeps its value
+/// there, and only `search`'s reductions make it smaller).
+pub(crate) fn drawn_then_edges<'a, S>(
+    inputs: Inputs,
+    drawn: impl Fn(usize) -> &'a S,
+    edges: &'a [S],
+) -> impl Fn(usize) -> &'a S {
+    let count = inputs.drawn as usize;
+    move |i| {
+        if i < count {
+            drawn(i)
+        } else {
+            &edges[i - count]
+        }
+    }
+}
+
 /// The span `[min, max]` as a `RangeInclusive`, for strategies.
 pub(crate) fn span(s: Span) -> std::ops::RangeInclusive<u32> {
     s[0]..=s[1]
@@ -224,12 +317,29 @@ pub(crate) fn size(s: Span) -> proptest::collection::SizeRange {
     (s[0] as usize..=s[1] as usize).into()
 }
 
+/// How many inputs one run of a generated case judges: the drawn ones, then its edge
+/// inputs ([`edges`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Inputs {
+    /// The case's `count`, or `--random N`.
+    pub drawn: u32,
+    /// One per edge domain.
+    pub edges: u32,
+}
+
+impl Inputs {
+    /// Every input of the run.
+    pub fn total(self) -> u32 {
+        self.edges + self.drawn
+    }
+}
+
 /// The failures of one generated case: none, or the minimal input with the seed and
 /// the first difference.
 pub(crate) fn failures<V>(
     case_id: &str,
     generation: &Generation,
-    count: u32,
+    inputs: Inputs,
     found: Result<Option<Found<V>>, String>,
     show: impl Fn(&V) -> serde_json::Value,
     first_difference: impl FnOnce(&V) -> Option<String>,
@@ -252,9 +362,21 @@ pub(crate) fn failures<V>(
     let mut out = vec![Failure {
         case: case_id.to_string(),
         what: format!(
-            "{} (generated: {} of {count} inputs differ; input #{} shrunk in {} steps to the \
-             minimal one below; seed {seed}, replay with --seed {seed})",
-            found.mismatch.what, found.failing, found.index, found.steps
+            "{} (generated: {} of {} inputs differ ({} drawn, then {} at the ranges' edges); \
+             input #{} ({}) shrunk in {} steps to the minimal one below; seed {seed}, replay \
+             with --seed {seed})",
+            found.mismatch.what,
+            found.failing,
+            inputs.total(),
+            inputs.drawn,
+            inputs.edges,
+            found.index,
+            if found.index < inputs.drawn as usize {
+                "a drawn one"
+            } else {
+                "an edge input"
+            },
+            found.steps
         ),
         input: input.clone(),
         expected: found.mismatch.expected.clone(),
@@ -293,17 +415,9 @@ pub fn domain_error(
         ));
     };
     let (compares, reference) = (domain.compares, domain.reference);
-    let fields = [
-        ("m", Some(input.m)),
-        ("k", Some(input.k)),
-        ("seed_bytes", input.seed_bytes),
-        ("item_bytes", input.item_bytes),
-        ("records", input.records),
-        ("units", input.units),
-        ("n", input.n),
-        ("steps", input.steps),
-    ];
-    for (name, value) in fields {
+    let mut read = input.clone();
+    for (name, value) in ranges_mut(&mut read) {
+        let value = value.copied();
         let bounds = domain
             .ranges
             .iter()
@@ -395,6 +509,97 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::cell::RefCell;
+
+    #[test]
+    fn edge_values_are_the_ends_the_powers_of_two_and_the_marks_with_their_neighbours() {
+        // Written out by hand: 8 and 1024 with their neighbours within the range, then
+        // 16, 32, ..., 512 with theirs.
+        assert_eq!(
+            edge_values([8, 1024], &[]),
+            [
+                8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512,
+                513, 1023, 1024
+            ]
+        );
+        assert_eq!(edge_values([0, 4], &[]), [0, 1, 2, 3, 4]);
+        assert_eq!(edge_values([10, 14], &[12]), [10, 11, 12, 13, 14]);
+        assert_eq!(edge_values([5, 5], &[5]), [5]);
+        assert_eq!(edge_values([u32::MAX, u32::MAX], &[]), [u32::MAX]);
+        let wide = edge_values([1000, u32::MAX], &[1024]);
+        for value in [
+            1000, 1001, 1023, 1024, 1025, 2047, 2048, 2049, 65535, 65536, 65537,
+        ] {
+            assert!(wide.contains(&value), "{value}");
+        }
+        for value in [
+            (1 << 31) - 1,
+            1 << 31,
+            (1 << 31) + 1,
+            u32::MAX - 1,
+            u32::MAX,
+        ] {
+            assert!(wide.contains(&value), "{value}");
+        }
+        assert!(!wide.contains(&999) && !wide.contains(&1026));
+        // 1000, 1001, 1023 to 1025, then 3 a power of two from 2^11 to 2^31, then 2^32 - 1
+        // and its lower neighbour (2^32 itself is out of the range).
+        assert_eq!(wide.len(), 2 + 3 + 3 * 21 + 2);
+    }
+
+    #[test]
+    fn each_range_a_domain_reads_is_pinned_at_each_of_its_edges_once() {
+        let input = GeneratedInput {
+            generator: Generator::FnvEstimates,
+            count: 16,
+            m: [0, 16],
+            k: [0, 2],
+            seed_bytes: None,
+            item_bytes: None,
+            records: None,
+            units: None,
+            n: Some([0, 4]),
+            steps: None,
+        };
+        let domain = GeneratorDomain {
+            generator: Generator::FnvEstimates,
+            ranges: &[("m", [0, u32::MAX]), ("k", [0, u32::MAX]), ("n", [0, 9])],
+            compares: &["estimates"],
+            reference: "oracle",
+            limits: &[8, 1],
+        };
+        let pinned = |m: Span, k: Span, n: Span| GeneratedInput {
+            m,
+            k,
+            n: Some(n),
+            ..input.clone()
+        };
+        let mut expected = Vec::new();
+        for m in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16] {
+            expected.push(pinned([m, m], [0, 2], [0, 4]));
+        }
+        for k in [0, 1, 2] {
+            expected.push(pinned([0, 16], [k, k], [0, 4]));
+        }
+        for n in [0, 1, 2, 3, 4] {
+            expected.push(pinned([0, 16], [0, 2], [n, n]));
+        }
+        assert_eq!(edges(&input, &[domain]), expected);
+        // A generator no domain describes has no edges.
+        let other = GeneratorDomain {
+            generator: Generator::FnvHashes,
+            ..domain
+        };
+        assert_eq!(edges(&input, &[other]), []);
+    }
+
+    #[test]
+    fn the_drawn_inputs_come_first_then_the_edges() {
+        let inputs = Inputs { drawn: 3, edges: 2 };
+        let (drawn, edges) = ([10, 11, 12], [20, 21]);
+        let at = drawn_then_edges(inputs, |i| &drawn[i], &edges);
+        let order: Vec<u32> = (0..inputs.total() as usize).map(|i| *at(i)).collect();
+        assert_eq!(order, [10, 11, 12, 20, 21]);
+    }
 
     fn rng() -> TestRng {
         Generation {

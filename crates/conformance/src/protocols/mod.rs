@@ -82,6 +82,10 @@ pub struct GeneratorDomain {
     /// ones), each with the bounds a case's range must lie within: the protocol's bounds,
     /// or the wire's whole width for inputs the protocol clamps.
     pub ranges: &'static [(&'static str, Span)],
+    /// The values within those bounds where the protocol's behaviour changes (the ends
+    /// of a clamp), beside the bounds' own ends: every range's edge inputs hold each of
+    /// them and its neighbours (`generated::edges`).
+    pub limits: &'static [u32],
     /// The answers it compares, in the order `expect.compared` lists them.
     pub compares: &'static [&'static str],
     /// What it compares with: `oracle` or `session_model`.

@@ -2,9 +2,11 @@
 //! and whole snapshots (`build`, `lookup_many`, `read` of an honest and of a damaged
 //! snapshot), each answer compared with the oracle.
 
-use crate::generated::{Generation, Mismatch, failures, search, size, span};
+use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, failures, search};
+use crate::generated::{size, span};
 use crate::model::GeneratedInput;
 use crate::model::Generator;
+use crate::protocols::Protocol as _;
 use crate::report::Failure;
 use crate::subject::{Answer, DocCall, DocReply, DocSubject, RawParams, SubjectError, Triple};
 use crate::verdict::json;
@@ -622,32 +624,38 @@ pub(crate) fn evaluate(
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
-    let count = generation.count.unwrap_or(input.count);
+    let edges = edges(input, super::DocMembershipV1.generators());
+    let inputs = Inputs {
+        drawn: generation.count.unwrap_or(input.count),
+        edges: edges.len() as u32,
+    };
     let rng = generation.rng(id);
     match input.generator {
         Generator::DocHashing => {
+            let pinned: Vec<_> = edges.iter().map(hashing).collect();
             let strategy = hashing(input);
             let found = search(
-                |_| &strategy,
-                count,
+                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                inputs.total(),
                 rng,
                 |values| judge_hashing(subject, values),
                 reduce_hashing,
             );
-            failures(id, generation, count, found, show_hashing, |v| {
+            failures(id, generation, inputs, found, show_hashing, |v| {
                 Some(diagnose_hashing(subject, v))
             })
         }
         Generator::DocSnapshots => {
+            let pinned: Vec<_> = edges.iter().map(snapshots).collect();
             let strategy = snapshots(input);
             let found = search(
-                |_| &strategy,
-                count,
+                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                inputs.total(),
                 rng,
                 |values| judge_snapshots(subject, values),
                 reduce_snapshot,
             );
-            failures(id, generation, count, found, show_snapshot, |v| {
+            failures(id, generation, inputs, found, show_snapshot, |v| {
                 diagnose_snapshot(subject, v)
             })
         }

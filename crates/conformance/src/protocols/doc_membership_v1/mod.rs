@@ -58,12 +58,14 @@ impl Protocol for DocMembershipV1 {
             GeneratorDomain {
                 generator: Generator::DocHashing,
                 ranges: &[M, K, SEED, ITEM],
+                limits: &[],
                 compares: &["positions", "frame"],
                 reference: "oracle",
             },
             GeneratorDomain {
                 generator: Generator::DocSnapshots,
                 ranges: &[M, K, SEED, ITEM, ("records", [0, 64])],
+                limits: &[],
                 compares: &["build", "lookup_many", "read", "read_damaged"],
                 reference: "oracle",
             },

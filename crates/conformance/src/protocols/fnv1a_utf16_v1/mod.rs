@@ -59,18 +59,23 @@ impl Protocol for Fnv1aUtf16V1 {
             GeneratorDomain {
                 generator: Generator::FnvHashes,
                 ranges: &[M, K, ("units", [1, 256])],
+                limits: &[],
                 compares: &["positions"],
                 reference: "oracle",
             },
             GeneratorDomain {
                 generator: Generator::FnvEstimates,
                 ranges: &[("m", WIRE), ("k", WIRE), ("n", WIRE)],
+                // Where the clamps of SESSION.md 8, step 1 start: m to 8..=1024, k to
+                // 1..=12, n to at most 1024.
+                limits: &[8, 1024, 1, 12],
                 compares: &["estimates"],
                 reference: "oracle",
             },
             GeneratorDomain {
                 generator: Generator::FnvSessions,
                 ranges: &[M, K, ("steps", [1, 64])],
+                limits: &[],
                 compares: &["view", "error", "save", "export"],
                 reference: "session_model",
             },

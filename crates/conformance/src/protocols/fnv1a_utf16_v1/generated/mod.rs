@@ -2,9 +2,11 @@
 //! (`positions`, compared with the oracle) and (m, k, n) triples (`estimates`,
 //! compared with the oracle's own computation).
 
-use crate::generated::{Generation, Mismatch, failures, search, size, span};
+use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, failures, search};
+use crate::generated::{size, span};
 use crate::model::Generator;
 use crate::model::{GeneratedInput, Span};
+use crate::protocols::Protocol as _;
 use crate::report::Failure;
 use crate::subject::{Answer, EstimatesAnswer, FnvCall, FnvHashes, FnvReply, FnvSubject};
 use crate::verdict::json;
@@ -368,43 +370,51 @@ pub(crate) fn evaluate(
     subject: &mut dyn FnvSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
-    let count = generation.count.unwrap_or(input.count);
+    let edges = edges(input, super::Fnv1aUtf16V1.generators());
+    let inputs = Inputs {
+        drawn: generation.count.unwrap_or(input.count),
+        edges: edges.len() as u32,
+    };
     let rng = generation.rng(id);
     match input.generator {
         Generator::FnvHashes => {
+            let pinned: Vec<_> = edges.iter().map(hashes).collect();
             let strategy = hashes(input);
             let found = search(
-                |_| &strategy,
-                count,
+                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                inputs.total(),
                 rng,
                 |values| judge_hashes(subject, values),
                 reduce_hashes,
             );
-            failures(id, generation, count, found, show_hashes, |v| {
+            failures(id, generation, inputs, found, show_hashes, |v| {
                 diagnose_hashes(subject, v)
             })
         }
         Generator::FnvEstimates => {
+            // An edge input is drawn from its pinned domain whole (its first stratum).
+            let pinned: Vec<_> = edges.iter().map(|e| estimates(e).swap_remove(0)).collect();
             let strata = estimates(input);
             let found = search(
-                |i| &strata[i % strata.len()],
-                count,
+                drawn_then_edges(inputs, |i| &strata[i % strata.len()], &pinned),
+                inputs.total(),
                 rng,
                 |values| judge_estimates(subject, values),
                 reduce_estimates,
             );
-            failures(id, generation, count, found, show_estimates, |_| None)
+            failures(id, generation, inputs, found, show_estimates, |_| None)
         }
         Generator::FnvSessions => {
+            let pinned: Vec<_> = edges.iter().map(session::scripts).collect();
             let strategy = session::scripts(input);
             let found = search(
-                |_| &strategy,
-                count,
+                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                inputs.total(),
                 rng,
                 |values| session::judge(subject, values),
                 session::reduce,
             );
-            failures(id, generation, count, found, session::show, |_| None)
+            failures(id, generation, inputs, found, session::show, |_| None)
         }
         other => vec![crate::generated::not_this_protocol(id, other)],
     }
