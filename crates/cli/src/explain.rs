@@ -1,7 +1,7 @@
 //! `bloomproof explain` and `bloomproof positions`: every stage of one hash, for people
 //! whose implementation differs and who want to see exactly where.
 
-use bloomproof_conformance::diagnose::message_layout;
+use bloomproof_conformance::protocols::doc_membership_v1::diagnose::message_layout;
 use bloomproof_conformance::quote::prefix;
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;

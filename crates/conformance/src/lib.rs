@@ -11,9 +11,7 @@
 
 pub mod accumulated;
 pub mod adapter_checks;
-pub mod diagnose;
 pub mod embedded;
-pub mod expected;
 pub mod generated;
 mod hooks;
 pub mod load;

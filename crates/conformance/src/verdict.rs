@@ -39,7 +39,7 @@ impl<'a> Verdict<'a> {
     }
 
     /// Records the first difference `find` names, once per case: a later call does
-    /// nothing, so the requests a diagnosis makes stay bounded (`crate::diagnose`).
+    /// nothing, so the requests a diagnosis makes stay bounded (each protocol's `diagnose`).
     pub(crate) fn diagnose(&mut self, find: impl FnOnce() -> Option<String>) {
         if self.diagnosed {
             return;

@@ -7,7 +7,8 @@
 mod common;
 
 use bloomproof_conformance::Report;
-use bloomproof_conformance::diagnose::{doc_first_difference, fnv_first_difference};
+use bloomproof_conformance::protocols::doc_membership_v1::diagnose::doc_first_difference;
+use bloomproof_conformance::protocols::fnv1a_utf16_v1::diagnose::fnv_first_difference;
 use bloomproof_conformance::subject::{
     Built, DocSubject, FnvSubject, Framed, RawParams, RustDoc, RustFnv, SubjectError, Triple,
 };

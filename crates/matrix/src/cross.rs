@@ -123,7 +123,7 @@ fn oracle_answers(case: &SnapshotCase) -> (String, Vec<Triple>) {
         u32::try_from(case.params.m).unwrap_or(u32::MAX),
         u32::try_from(case.params.k).unwrap_or(u32::MAX),
     );
-    let expected = bloomproof_conformance::expected::snapshot(
+    let expected = bloomproof_conformance::protocols::doc_membership_v1::expected::snapshot(
         &case.records,
         m,
         k,

@@ -9,7 +9,7 @@
 //! in the whole suite. On a difference the first differing input is shrunk with
 //! proptest's value trees (fewer records, shorter strings, smaller m, fewer steps)
 //! while it still differs, and the failure shows the minimal input, the seed and,
-//! where the hashing is at fault, the first stage that differs (`crate::diagnose`).
+//! where the hashing is at fault, the first stage that differs (each protocol's `diagnose`).
 
 use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::protocols::GeneratorDomain;

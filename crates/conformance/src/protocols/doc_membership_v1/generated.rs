@@ -205,7 +205,7 @@ fn hashing_verdict(
 }
 
 pub(super) fn diagnose_hashing(subject: &mut dyn DocSubject, value: &Hashing) -> String {
-    crate::diagnose::doc_first_difference(subject, &value.params, &[&value.item])
+    super::diagnose::doc_first_difference(subject, &value.params, &[&value.item])
 }
 
 /// How the runner damages the honest packed bits before a second `read`.
@@ -341,11 +341,11 @@ fn expected(value: &Snapshot) -> Expected {
         narrow(value.params.k),
         &value.params.seed,
     );
-    let crate::expected::OracleSnapshot {
+    let super::expected::OracleSnapshot {
         occupied,
         packed_hex,
         triples,
-    } = crate::expected::snapshot(&value.records, m, k, seed, &value.items());
+    } = super::expected::snapshot(&value.records, m, k, seed, &value.items());
     let packed = bloomproof_wire::decode_hex(&packed_hex).unwrap_or_default();
     let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
     let mut damaged = packed.clone();
@@ -543,7 +543,7 @@ fn snapshot_verdict(
 pub(super) fn diagnose_snapshot(subject: &mut dyn DocSubject, value: &Snapshot) -> Option<String> {
     let items = value.items();
     let candidates: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
-    let line = crate::diagnose::doc_first_difference(subject, &value.params, &candidates);
+    let line = super::diagnose::doc_first_difference(subject, &value.params, &candidates);
     Some(line)
 }
 

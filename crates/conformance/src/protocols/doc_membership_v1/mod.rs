@@ -3,6 +3,8 @@
 //! generators, its accumulated stream and its vector checks (`vectors.rs`).
 
 pub mod checks;
+pub mod diagnose;
+pub mod expected;
 mod generated;
 mod vectors;
 

@@ -107,7 +107,7 @@ fn hashes(
             }
             if (got.h1, got.h2, &got.positions) != (expect.h1, expect.h2, &expect.positions) {
                 v.diagnose(|| {
-                    crate::diagnose::fnv_first_difference(
+                    super::diagnose::fnv_first_difference(
                         subject,
                         input.m,
                         input.k,

@@ -3,6 +3,7 @@
 //! generators, its accumulated stream and its vector checks (`vectors.rs`).
 
 pub mod checks;
+pub mod diagnose;
 mod generated;
 mod vectors;
 

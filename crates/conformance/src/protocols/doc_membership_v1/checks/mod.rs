@@ -105,7 +105,7 @@ fn legal(t: &Triple) -> bool {
 }
 
 /// Names the first stage at which the implementation's hashing of `candidates` (most
-/// suspect first) differs from the oracle's, once per case (`crate::diagnose`).
+/// suspect first) differs from the oracle's, once per case (`super::diagnose`).
 fn diagnose<'a>(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
@@ -115,10 +115,10 @@ fn diagnose<'a>(
     let candidates: Vec<&[u8]> = candidates
         .into_iter()
         .map(Vec::as_slice)
-        .take(crate::diagnose::SCREENED)
+        .take(super::diagnose::SCREENED)
         .collect();
     v.diagnose(|| {
-        Some(crate::diagnose::doc_first_difference(
+        Some(super::diagnose::doc_first_difference(
             subject,
             params,
             &candidates,

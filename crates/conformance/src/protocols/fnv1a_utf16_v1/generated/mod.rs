@@ -128,7 +128,7 @@ fn hashes_verdict(value: &Hashes, answer: Answer<FnvReply>) -> Option<Mismatch> 
 
 pub(super) fn diagnose_hashes(subject: &mut dyn FnvSubject, value: &Hashes) -> Option<String> {
     let got: FnvHashes = subject.positions(value.m, value.k, &value.units).ok()?;
-    crate::diagnose::fnv_first_difference(subject, value.m, value.k, &value.units, &got)
+    super::diagnose::fnv_first_difference(subject, value.m, value.k, &value.units, &got)
 }
 
 /// One (m, k, n).
