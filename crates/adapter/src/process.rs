@@ -317,7 +317,9 @@ impl AdapterProcess {
         };
         let command = crate::quote::untrusted(&self.command, 200);
         let protocols = bloomproof_protocol::PROTOCOLS
+            .iter()
             .map(|p| format!("\"{p}\""))
+            .collect::<Vec<_>>()
             .join(", ");
         let paragraph = |what: String| {
             format!(

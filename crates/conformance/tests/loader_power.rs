@@ -33,7 +33,7 @@ fn listed(errors: &[LoadError]) -> Vec<String> {
 
 #[test]
 fn parse_protocol_reads_each_real_protocol() {
-    for protocol in PROTOCOLS {
+    for &protocol in PROTOCOLS {
         let spec = parse_protocol(
             protocol,
             &text(protocol, "checks.json"),

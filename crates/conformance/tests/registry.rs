@@ -183,7 +183,7 @@ fn each_runner_entry_is_its_own_protocols() {
         let its_generator = |case: &serde_json::Value| {
             case["shape"] != "generated" || generators.contains(&case["input"]["generator"])
         };
-        for name in PROTOCOLS {
+        for &name in PROTOCOLS {
             let mut cases = entry.new_cases();
             let read = cases_of(name)
                 .iter()

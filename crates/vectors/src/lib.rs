@@ -43,6 +43,6 @@ mod tests {
     #[test]
     fn file_kinds_name_the_protocols_as_the_protocol_crate_does() {
         let named: BTreeSet<&str> = FileKind::ALL.iter().map(|kind| kind.protocol()).collect();
-        assert_eq!(named, PROTOCOLS.into_iter().collect::<BTreeSet<_>>());
+        assert_eq!(named, PROTOCOLS.iter().copied().collect::<BTreeSet<_>>());
     }
 }

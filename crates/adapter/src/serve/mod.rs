@@ -213,7 +213,10 @@ pub fn started() -> Started {
             language: "Rust".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
         },
-        protocols: bloomproof_protocol::PROTOCOLS.map(String::from).to_vec(),
+        protocols: bloomproof_protocol::PROTOCOLS
+            .iter()
+            .map(|p| p.to_string())
+            .collect(),
     }
 }
 
