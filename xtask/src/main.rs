@@ -99,6 +99,10 @@ enum Task {
         /// (default: each group of checks in turn until one catches it)
         #[arg(long)]
         every_check: bool,
+        /// The seed of every run's generated inputs (0 to 2^53 - 1), to replay a
+        /// gallery run [default: a fresh one, printed first]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..1 << 53))]
+        seed: Option<u64>,
         /// `python` or `js` (default: both), then a FILTER: only the entries whose id
         /// contains it
         #[arg(num_args = 0..=2, value_name = "[python|js] [FILTER]")]
@@ -170,7 +174,11 @@ fn main() -> ExitCode {
             list,
         } => fuzz::run(target, seconds, list),
         Task::Mutants { runner, args } => mutants::run(runner, &args),
-        Task::Gallery { every_check, words } => gallery::run(every_check, &words),
+        Task::Gallery {
+            every_check,
+            seed,
+            words,
+        } => gallery::run(every_check, seed, &words),
         Task::E2e => e2e::run(),
         Task::Matrix {
             implementations,

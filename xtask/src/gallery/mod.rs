@@ -199,11 +199,24 @@ struct Context {
     /// in this order, one conformance run each, and stops at the first group that
     /// catches it. Empty: every entry runs the whole suite in one run.
     stages: Vec<(String, usize)>,
+    /// The seed of every conformance run's generated inputs: one per gallery run, so
+    /// that a survivor replays (`--seed`).
+    seed: u64,
+}
+
+/// A fresh seed below 2^53, from the clock and the process id.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mixed = (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32);
+    // A multiplicative mix (splitmix64's constant), so nearby clocks give far seeds.
+    mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11
 }
 
 /// Runs the galleries: `[python|js] [FILTER]` (`every_check`: the whole suite for every
-/// entry).
-pub fn run(every_check: bool, args: &[String]) -> Result<(), String> {
+/// entry; `seed`: the generated inputs' seed of every run, else a fresh one).
+pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), String> {
     let usage = "usage: cargo xtask gallery [--every-check] [python|js] [FILTER]";
     let (kinds, rest): (Vec<&'static Kind>, &[String]) = match args.split_first() {
         Some((first, rest)) if KINDS.iter().any(|k| k.name == first) => {
@@ -233,6 +246,11 @@ pub fn run(every_check: bool, args: &[String]) -> Result<(), String> {
         return Err(format!("no bug id contains {f:?}"));
     }
     let binary = process::build_runner(&root)?;
+    let seed = seed.unwrap_or_else(fresh_seed);
+    println!(
+        "\n==> gallery: generated inputs of seed {seed} in every run (replay with \
+         cargo xtask gallery --seed {seed})"
+    );
     let mut failures = Vec::new();
     for (kind, gallery) in &galleries {
         let context = Context {
@@ -241,6 +259,7 @@ pub fn run(every_check: bool, args: &[String]) -> Result<(), String> {
             binary: binary.clone(),
             total: 0,
             stages: Vec::new(),
+            seed,
         };
         if let Err(message) = run_gallery(context, gallery, filter, every_check) {
             failures.push(format!(
@@ -252,7 +271,10 @@ pub fn run(every_check: bool, args: &[String]) -> Result<(), String> {
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(failures.join("; "))
+        Err(format!(
+            "{} (seed {seed}: replay with cargo xtask gallery --seed {seed})",
+            failures.join("; ")
+        ))
     }
 }
 

@@ -82,6 +82,7 @@ pub(super) fn conformance(context: &Context, implementation: &str, filter: Optio
     let mut command = Command::new(&context.binary);
     command
         .args(["conformance", "--impl", implementation, "--format", "json"])
+        .args(["--seed", &context.seed.to_string()])
         .args(["--timeout", REQUEST_TIMEOUT_SECS])
         .args(filter.map(|f| ["--", f]).into_iter().flatten())
         .current_dir(&context.root)
