@@ -9,7 +9,8 @@
 //! in the whole suite. On a difference the first differing input is shrunk with
 //! proptest's value trees (fewer records, shorter strings, smaller m, fewer steps)
 //! while it still differs, and the failure shows the minimal input, the seed and,
-//! where the hashing is at fault, the first stage that differs (each protocol's `diagnose`).
+//! where the hashing is at fault, the first stage that differs (each protocol's
+//! `diagnose`).
 
 use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::protocols::GeneratorDomain;
@@ -263,28 +264,30 @@ pub(crate) fn edges(input: &GeneratedInput, domains: &[GeneratorDomain]) -> Vec<
     let Some(domain) = domains.iter().find(|d| d.generator == input.generator) else {
         return out;
     };
+    let mut read = input.clone();
     for &(name, bounds) in domain.ranges {
-        let mut marks = bounds.to_vec();
-        marks.extend_from_slice(domain.limits);
-        let mut probe = input.clone();
-        let Some(range) = ranges_mut(&mut probe)
-            .into_iter()
-            .find(|(read, _)| *read == name)
-            .and_then(|(_, range)| range.copied())
-        else {
+        let Some(&mut range) = range_mut(&mut read, name) else {
             continue;
         };
+        let mut marks = bounds.to_vec();
+        marks.extend_from_slice(domain.limits);
         for value in edge_values(range, &marks) {
             let mut pinned = input.clone();
-            for (read, range) in ranges_mut(&mut pinned) {
-                if let (true, Some(range)) = (read == name, range) {
-                    *range = [value, value];
-                }
+            if let Some(range) = range_mut(&mut pinned, name) {
+                *range = [value, value];
             }
             out.push(pinned);
         }
     }
     out
+}
+
+/// The range `name` of `input`, if the case holds it.
+fn range_mut<'a>(input: &'a mut GeneratedInput, name: &str) -> Option<&'a mut Span> {
+    ranges_mut(input)
+        .into_iter()
+        .find(|(read, _)| *read == name)
+        .and_then(|(_, range)| range)
 }
 
 /// The strategy of input `i` of a run of `inputs`: `drawn(i)` for the drawn ones,

@@ -168,11 +168,7 @@ pub(super) fn estimates(input: &GeneratedInput) -> Vec<BoxedStrategy<Point>> {
         input.k,
         input.n.unwrap_or([0, oracle_estimates::N_MAX]),
     );
-    let mut strata = vec![
-        (span(m), span(k), span(n))
-            .prop_map(|(m, k, n)| Point { m, k, n })
-            .boxed(),
-    ];
+    let mut strata = vec![whole_domain(input)];
     for (low, high) in LOADS {
         strata.push(
             (span(m), span(k), span(n), low..high)
@@ -192,6 +188,15 @@ pub(super) fn estimates(input: &GeneratedInput) -> Vec<BoxedStrategy<Point>> {
         );
     }
     strata
+}
+
+/// The points of a domain drawn from the whole of it (the first stratum, and an edge
+/// input's).
+pub(super) fn whole_domain(input: &GeneratedInput) -> BoxedStrategy<Point> {
+    let n = input.n.unwrap_or([0, oracle_estimates::N_MAX]);
+    (span(input.m), span(input.k), span(n))
+        .prop_map(|(m, k, n)| Point { m, k, n })
+        .boxed()
 }
 
 /// A point of the domain (`m_span`, `n_span`) at the load `load`, from a point drawn
@@ -392,8 +397,8 @@ pub(crate) fn evaluate(
             })
         }
         Generator::FnvEstimates => {
-            // An edge input is drawn from its pinned domain whole (its first stratum).
-            let pinned: Vec<_> = edges.iter().map(|e| estimates(e).swap_remove(0)).collect();
+            // An edge input is drawn from its pinned domain whole, not at a load.
+            let pinned: Vec<_> = edges.iter().map(whole_domain).collect();
             let strata = estimates(input);
             let found = search(
                 drawn_then_edges(inputs, |i| &strata[i % strata.len()], &pinned),
