@@ -76,7 +76,8 @@ fn the_real_spec_pins_every_rule() {
 
 #[test]
 fn a_rule_without_a_case_is_a_load_error_unless_a_known_gap() {
-    let new_rule = json!({"id": "DOC-UNPINNED", "document": "doc-membership-v1/PROTOCOL.md"});
+    let new_rule = json!({"id": "DOC-UNPINNED", "document": "doc-membership-v1/PROTOCOL.md",
+                          "class": "interop", "decision": "a test's rule"});
     let errors = load_with("rules.json", |v| {
         v["rules"].as_array_mut().unwrap().push(new_rule.clone());
         v["rule_count"] = json!(v["rules"].as_array().unwrap().len());
@@ -108,6 +109,99 @@ fn a_rule_without_a_case_is_a_load_error_unless_a_known_gap() {
             .any(|m| m.contains("known gap but cases pin it")),
         "{errors:?}"
     );
+}
+
+/// Every rule says where it comes from: a core rule the source passage it restates, any
+/// other its reason; a rule without them, with both, or of no known class is a load
+/// error naming the rule.
+#[test]
+fn every_rule_has_a_class_and_its_origin() {
+    let edit_rule = |id: &'static str, edit: fn(&mut Value)| {
+        load_with("rules.json", move |v| {
+            let rule = v["rules"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|r| r["id"] == id)
+                .unwrap();
+            edit(rule);
+        })
+    };
+    assert_eq!(real_rule("DOC-IN-M")["class"], "core");
+    assert_eq!(real_rule("SESSION-8.5")["class"], "interop");
+    fn remove(rule: &mut Value, key: &str) {
+        rule.as_object_mut().unwrap().remove(key);
+    }
+    /// A rule, an edit of it, and the load error the edit must give.
+    type Refused = (&'static str, fn(&mut Value), &'static str);
+    let edits: [Refused; 9] = [
+        (
+            "DOC-IN-M",
+            |r| remove(r, "source"),
+            "core rule `DOC-IN-M` names no source passage",
+        ),
+        (
+            "DOC-IN-M",
+            |r| r["source"]["says"] = json!(" "),
+            "core rule `DOC-IN-M`: its source passage needs a `where` and what it `says`",
+        ),
+        (
+            "DOC-IN-M",
+            |r| r["decision"] = json!("a reason"),
+            "core rule `DOC-IN-M` carries a `decision`",
+        ),
+        (
+            "DOC-IN-M",
+            |r| r["source"]["document"] = json!("seed 001"),
+            "seed 001",
+        ),
+        (
+            "SESSION-8.5",
+            |r| remove(r, "decision"),
+            "interop rule `SESSION-8.5` gives no `decision`",
+        ),
+        (
+            "SESSION-8.5",
+            |r| r["decision"] = json!(""),
+            "interop rule `SESSION-8.5`: its `decision` is empty",
+        ),
+        (
+            "SESSION-8.5",
+            |r| r["source"] = json!({"document": "seed 002", "where": "paragraph 5", "says": "x"}),
+            "interop rule `SESSION-8.5` names a source passage",
+        ),
+        (
+            "ADAPTER-UTF8",
+            |r| r["class"] = json!("profile"),
+            "rule `ADAPTER-UTF8`: unknown class \"profile\"",
+        ),
+        (
+            "ADAPTER-UTF8",
+            |r| remove(r, "class"),
+            "rule `ADAPTER-UTF8` has no `class`",
+        ),
+    ];
+    for (id, edit, wanted) in edits {
+        let errors = edit_rule(id, edit);
+        assert!(
+            messages(&errors).iter().any(|m| m.contains(wanted)),
+            "{wanted:?} not in {errors:?}"
+        );
+    }
+}
+
+/// The rule `id` of the real `rules.json`.
+fn real_rule(id: &str) -> Value {
+    let rules: Value =
+        serde_json::from_str(&std::fs::read_to_string(real_spec().join("rules.json")).unwrap())
+            .unwrap();
+    rules["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 #[test]
