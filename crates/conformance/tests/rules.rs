@@ -359,3 +359,41 @@ fn the_documents_state_every_rule_and_no_other() {
         }
     }
 }
+
+/// ADAPTER.md's "Changes" names every adapter-protocol check whose rule the text of
+/// version 1 did not state (an adapter upgraded by reading that list alone must not
+/// fail one), so a check added later must be listed there or here with its reason.
+#[test]
+fn the_adapter_changes_name_every_check_version_1_did_not_state() {
+    // Stated in the version-1 text: a line not UTF-8, a duplicate key, a line that is
+    // not an object (all bad_request, id null), a blank line, the 1024-step script.
+    const STATED_IN_VERSION_1: [&str; 5] = [
+        "line_not_utf8_refused",
+        "duplicate_key_refused",
+        "line_not_an_object_refused",
+        "blank_line_unanswered",
+        "script_step_limit",
+    ];
+    let text = std::fs::read_to_string(real_spec().join("ADAPTER.md")).unwrap();
+    let changes = text.split("\n## Changes\n").nth(1).unwrap();
+    let wire: Value = serde_json::from_str(
+        &std::fs::read_to_string(real_spec().join("adapter-protocol.json")).unwrap(),
+    )
+    .unwrap();
+    for check in wire["checks"].as_array().unwrap() {
+        let name = check["name"].as_str().unwrap();
+        let (listed, stated) = (
+            changes.contains(&format!("`{name}`")),
+            STATED_IN_VERSION_1.contains(&name),
+        );
+        assert!(
+            listed != stated,
+            "{name}: ADAPTER.md's Changes {} it, and the version-1 text {} its rule",
+            if listed { "names" } else { "does not name" },
+            if stated { "stated" } else { "did not state" }
+        );
+    }
+    for needed in ["`-0`", "2^32", "`units`", "well-formed text"] {
+        assert!(changes.contains(needed), "Changes does not say {needed}");
+    }
+}
