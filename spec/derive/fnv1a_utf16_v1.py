@@ -1020,7 +1020,7 @@ def cases():
                       ],
                       ["derived", "repeated-position"],
                       "SESSION.md 5.8, the decision: rows 8..11 repeat rows 0..3 with the same before/after pair (the whole operation), "
-                      "though rows 0..3 set those bits; the seed's \"valeurs avant/apres dans leur ordre\" is the order of the rows."))
+                      "though rows 0..3 set those bits; the order the seed gives the before/after values in is the order of the rows."))
     # a..h
     assert [positions(8, 1, utf16(c))[0] for c in "abcdefghi"] == [4, 5, 2, 3, 0, 1, 6, 7, 4]
     out.append(script("session/example-then-new-strings", "a_to_h_fill_every_bit",
