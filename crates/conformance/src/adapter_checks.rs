@@ -341,4 +341,30 @@ mod tests {
             Some("the error's field")
         );
     }
+
+    #[test]
+    fn an_id_is_judged_on_its_digits() {
+        let request = br#"{"id":18446744073709551616,"op":"sha256","data":""}"#;
+        let answer = |id: &str| format!(r#"{{"id":{id},"result":{{"digest":""}}}}"#);
+        assert_eq!(
+            echoed_or_refused(request, Some(&answer("18446744073709551616"))),
+            None
+        );
+        // As floats these two are one number: only the text tells them apart.
+        assert_eq!(
+            echoed_or_refused(request, Some(&answer("18446744073709552000"))).as_deref(),
+            Some("the response's id (its digits must be the request's)")
+        );
+        let refused = r#"{"id":null,"error":{"kind":"bad_request","message":"no"}}"#;
+        assert_eq!(echoed_or_refused(request, Some(refused)), None);
+        let kept = r#"{"id":18446744073709551616,"error":{"kind":"bad_request","message":"no"}}"#;
+        assert_eq!(
+            echoed_or_refused(request, Some(kept)).as_deref(),
+            Some("the response's id")
+        );
+        assert_eq!(
+            echoed_or_refused(request, None).as_deref(),
+            Some("no response")
+        );
+    }
 }
