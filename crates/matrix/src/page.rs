@@ -952,23 +952,16 @@ fn html_cell(out: &mut String, id: &str, implementation: &ImplementationResult, 
     let _ = writeln!(out, ".</p>");
     let folded = bloomproof_wire::report::fold(&cell.failures);
     for (failure, alike) in folded.iter().take(KINDS_SHOWN) {
+        let (expected, actual) =
+            bloomproof_wire::report::shown_pair(&failure.expected, &failure.actual);
         html_failure(
             out,
             &[
                 ("case", bloomproof_wire::untrusted(&failure.case, SHOWN_MAX)),
                 ("what", bloomproof_wire::report::shown_value(&failure.what)),
-                (
-                    "input",
-                    bloomproof_wire::report::shown_input(&failure.input),
-                ),
-                (
-                    "expected",
-                    bloomproof_wire::report::shown_value(&failure.expected),
-                ),
-                (
-                    "actual",
-                    bloomproof_wire::report::shown_value(&failure.actual),
-                ),
+                ("input", bloomproof_wire::report::cut_input(&failure.input)),
+                ("expected", expected),
+                ("actual", actual),
             ],
             *alike,
         );
@@ -1004,6 +997,8 @@ fn html_cross_cell(out: &mut String, id: &str, grid: &Grid, cell: &GridCell) {
         }
     );
     for difference in cell.differences.iter().take(KINDS_SHOWN) {
+        let (expected, actual) =
+            bloomproof_wire::report::shown_pair(&difference.expected, &difference.actual);
         html_failure(
             out,
             &[
@@ -1015,14 +1010,8 @@ fn html_cross_cell(out: &mut String, id: &str, grid: &Grid, cell: &GridCell) {
                     "what",
                     bloomproof_wire::report::shown_value(&difference.what),
                 ),
-                (
-                    "expected",
-                    bloomproof_wire::report::shown_value(&difference.expected),
-                ),
-                (
-                    "actual",
-                    bloomproof_wire::report::shown_value(&difference.actual),
-                ),
+                ("expected", expected),
+                ("actual", actual),
             ],
             0,
         );

@@ -186,16 +186,26 @@ pub fn fold(failures: &[Failure]) -> Vec<(&Failure, usize)> {
 
 /// A failure's input as the text report shows it: its JSON cut to [`VALUE_SHOWN`]
 /// characters with its length, escaped. The results page shows inputs this way too.
-pub fn shown_input(input: &serde_json::Value) -> String {
+/// (Branch i41 defines the terminal's one cut rule under this name: at a merge, its
+/// body is the one kept.)
+pub fn cut_input(input: &serde_json::Value) -> String {
     crate::untrusted(
         &serde_json::to_string(input).unwrap_or_default(),
         VALUE_SHOWN,
     )
 }
 
-/// An expected or actual text as the text report shows it (a value cut to
+/// An expected and an actual text as the text report shows them (a value cut to
 /// [`VALUE_SHOWN`] characters, a message to [`MESSAGE_SHOWN`] keeping its end),
-/// escaped. The results page shows them this way too.
+/// escaped. The results page shows them this way too. (Branch i41 defines it, private,
+/// cutting both around their first difference: at a merge, its body is the one kept,
+/// made public.)
+pub fn shown_pair(expected: &str, actual: &str) -> (String, String) {
+    (shown(expected), shown(actual))
+}
+
+/// A text the report shows (what was compared), cut and escaped as
+/// [`shown_pair`] cuts a message.
 pub fn shown_value(text: &str) -> String {
     shown(text)
 }
