@@ -762,9 +762,15 @@ export function handle(line) {
     // Which of two ids, or two values, was meant is ambiguous: refused, id null.
     return { id: null, error: { kind: 'bad_request', message: `duplicate key ${quote(duplicate)} in the request` } };
   }
-  const idOk = (typeof req.id === 'string') || (Number.isInteger(req.id) && req.id >= 0);
+  // An integer id past 2^53 - 1 is no longer the number sent once JSON.parse made it a
+  // float (9007199254740993 reads as 9007199254740992): answering it would echo an id
+  // never sent, so it is refused with id null, as spec/ADAPTER.md allows.
+  const idOk = (typeof req.id === 'string') || (Number.isSafeInteger(req.id) && req.id >= 0);
   const id = idOk ? req.id : null;
   try {
+    if (Number.isInteger(req.id) && req.id > Number.MAX_SAFE_INTEGER) {
+      throw bad('`id` is past 2^53 - 1: this adapter reads numbers as floats and cannot answer it with the same digits (use a smaller id or a string)');
+    }
     if (!idOk) throw bad('`id` must be a non-negative integer or a string');
     if (typeof req.op !== 'string') throw bad('`op` must be a string');
     let result;

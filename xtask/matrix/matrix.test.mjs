@@ -12,7 +12,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,18 @@ const need = (name) => {
 const dirs = { passing: need('MATRIX_DIR'), failing: need('MATRIX_FAILING_DIR') };
 const require = createRequire(path.join(need('PLAYWRIGHT_FROM'), 'package.json'));
 const { chromium } = require('playwright-core');
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core finds no violation in the page as it is now. */
+async function assertAxeClean(page, state) {
+  const found = await page.evaluate(async (source) => {
+    if (!window.axe) (0, eval)(source);
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  }, AXE_SOURCE);
+  assert.deepEqual(found, [], `axe in ${state}`);
+}
 
 const read = (dir) => JSON.parse(readFileSync(path.join(dir, 'matrix.json'), 'utf8'));
 const url = (dir, file) => pathToFileURL(path.join(dir, file)).href;
@@ -175,10 +187,52 @@ test('the failures page lists exactly what did not pass, and works without scrip
     }
     // The index page links here with the count.
     await page.goto(url(dir, 'index.html'));
-    await page.getByRole('link', { name: `Failures only (${wanted.length + differing})` }).waitFor();
+    const count = wanted.length + differing;
+    await page.getByRole('link', { name: `Failures only (${count} ${count === 1 ? 'result' : 'results'} not passed)` }).waitFor();
     assert.deepEqual(problems, []);
     await close();
   }
   // The planted failure is there to be seen.
   assert.ok(notPassed(read(dirs.failing)).length > 0, 'the failing matrix has no failure');
+});
+
+test('at 375 px the failures page stays a few screens per failing check, captions and values in view, axe clean', async () => {
+  for (const dir of [dirs.passing, dirs.failing]) {
+    const matrix = read(dir);
+    const failing = new Set(notPassed(matrix)).size + matrix.cross.flatMap((g) => g.cells.filter((c) => !c.passed)).length;
+    for (const scheme of ['light', 'dark']) {
+      const { page, problems, close } = await open({ width: 375, scheme });
+      for (const file of ['index.html', 'failures.html']) {
+        await page.goto(url(dir, file));
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        // Every caption (what a table shows) ends inside the screen.
+        const captions = await page.locator('caption').evaluateAll((all) => all.map((c) => {
+          const box = c.getBoundingClientRect();
+          return { text: c.textContent.slice(0, 40), right: box.right };
+        }));
+        for (const caption of captions) {
+          assert.ok(caption.right <= 375 + 1, `${file}: the caption "${caption.text}" ends at ${caption.right} px`);
+        }
+        await assertAxeClean(page, `${file} of ${path.basename(dir)}, ${scheme}`);
+      }
+      // failures.html: the height budget, three screens (900 px) a failing result and
+      // two for the summary; the first failure's expected and actual value in view.
+      await page.goto(url(dir, 'failures.html'));
+      const height = await page.evaluate(() => document.scrollingElement.scrollHeight);
+      const budget = (2 + 3 * failing) * 900;
+      assert.ok(height <= budget, `failures.html of ${dir} is ${height} px tall at 375 px, over ${budget} (${failing} results not passed)`);
+      const first = page.locator('.failure').first();
+      if (await first.count()) {
+        await first.scrollIntoViewIfNeeded();
+        for (const name of ['expected', 'actual']) {
+          const value = first.locator('dt', { hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
+          const box = await value.boundingBox();
+          assert.ok(box && box.x >= 0 && box.x + box.width <= 375 + 1, `the first failure's ${name} is out of view: ${JSON.stringify(box)}`);
+        }
+      }
+      assert.deepEqual(problems, []);
+      await close();
+    }
+  }
+  assert.ok(existsSync(path.join(dirs.failing, 'failures.html')));
 });

@@ -101,6 +101,9 @@ pub fn run(options: Options) -> Result<(), String> {
         options.implementations.display().to_string(),
         "--out".to_string(),
         out.display().to_string(),
+        // The folder is the target folder's own: an older binary's output (without the
+        // matrix's marker file) is replaced too.
+        "--force".to_string(),
     ];
     for (name, file) in &options.sessions {
         let file = file
@@ -127,6 +130,7 @@ pub fn run(options: Options) -> Result<(), String> {
                 LIAR.to_string(),
                 "--out".to_string(),
                 failing.display().to_string(),
+                "--force".to_string(),
             ],
             true,
         )?;

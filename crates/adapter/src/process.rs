@@ -84,6 +84,28 @@ pub fn shorten(text: &str) -> String {
     crate::quote::untrusted(text, 400)
 }
 
+/// One paragraph: the adapter, started again, handshook as someone else (another
+/// name, language, version or list of protocols): the answers of the two cannot be one
+/// report's, so the run ends.
+fn changed_identity(command: &str, before: Option<&Started>, after: Option<&Started>) -> String {
+    let who = |started: Option<&Started>| match started {
+        Some(s) => format!(
+            "{} ({} {}; protocols {})",
+            crate::quote::untrusted(&s.implementation.name, NAME_SHOWN),
+            crate::quote::untrusted(&s.implementation.language, NAME_SHOWN),
+            crate::quote::untrusted(&s.implementation.version, NAME_SHOWN),
+            crate::quote::untrusted(&s.protocols.join(", "), MESSAGE_SHOWN)
+        ),
+        None => "nobody".to_string(),
+    };
+    format!(
+        "the adapter `{}` was started again after it ended, and its handshake named another implementation: first {}, then {}. A report holds the answers of one implementation, so the run stops here; make the adapter give the same handshake on every start.",
+        crate::quote::untrusted(command, 200),
+        who(before),
+        who(after)
+    )
+}
+
 /// The process groups of the adapters this process has started and not yet ended,
 /// so that a signal ([`end_groups_on_signals`]) can end them before the runner exits.
 static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
@@ -358,10 +380,20 @@ impl AdapterProcess {
             ("language", &info.language),
             ("version", &info.version),
         ] {
-            if text.trim().is_empty() || text.chars().count() > 200 {
+            if text.chars().count() > 200 || text.trim().is_empty() {
                 return Err(paragraph(format!(
                     "gave an implementation {what} of {} characters in its handshake: 1 to 200 are allowed",
                     text.chars().count()
+                )));
+            }
+            if bloomproof_wire::blank(text) {
+                let points: Vec<String> = text
+                    .chars()
+                    .map(|c| format!("U+{:04X}", u32::from(c)))
+                    .collect();
+                return Err(paragraph(format!(
+                    "gave an implementation {what} of invisible characters only ({}) in its handshake: it must show at least one visible character",
+                    points.join(" ")
                 )));
             }
         }
@@ -491,6 +523,11 @@ impl AdapterProcess {
             ));
         }
         match AdapterProcess::start(&self.command, self.timeout) {
+            Ok(fresh) if fresh.started != self.started => Between::Stop(changed_identity(
+                &self.command,
+                self.started.as_ref(),
+                fresh.started.as_ref(),
+            )),
             Ok(mut fresh) => {
                 fresh.run_deadline = self.run_deadline;
                 fresh.answered = self.answered;
@@ -657,9 +694,14 @@ impl AdapterProcess {
     /// Writes `bytes` and a newline as one line, exactly as given (for the adapter
     /// protocol's own checks: a line that is not UTF-8, a duplicate key, a blank line),
     /// under the same deadline as a request. With `answered` it reads one response line
-    /// and returns it as JSON, whatever its id; without, it only waits for the line to
-    /// be written (`Ok(None)`).
-    pub fn raw(&mut self, bytes: &[u8], answered: bool) -> Result<Option<Value>, SubjectError> {
+    /// and returns it as JSON, whatever its id, with its text (an id's digits are judged
+    /// on the text: two ids past 2^64 may read as one float); without, it only waits
+    /// for the line to be written (`Ok(None)`).
+    pub fn raw(
+        &mut self,
+        bytes: &[u8],
+        answered: bool,
+    ) -> Result<Option<(Value, String)>, SubjectError> {
         let id = self.next_id;
         self.next_id += 1;
         let request = shorten(&String::from_utf8_lossy(bytes));
@@ -682,12 +724,13 @@ impl AdapterProcess {
             return self.written_by(id, &request, deadline).map(|()| None);
         }
         let text = self.receive_text(id, &request, deadline)?;
-        serde_json::from_str(&text).map(Some).map_err(|err| {
-            SubjectError::Broken(format!(
+        match serde_json::from_str(&text) {
+            Ok(value) => Ok(Some((value, text))),
+            Err(err) => Err(SubjectError::Broken(format!(
                 "malformed response to line #{id} {request}: not JSON ({err}); the response was: {}",
                 shorten(&text)
-            ))
-        })
+            ))),
+        }
     }
 
     /// Waits for request `id` to be written and answered, by `start` + the timeout.

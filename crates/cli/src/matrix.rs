@@ -33,9 +33,14 @@ pub struct MatrixArgs {
     /// `<protocol>/vectors.<kind>` (`cargo xtask matrix` passes `vectors`).
     #[arg(long = "vectors", value_name = "DIR")]
     pub vectors_dir: Option<PathBuf>,
-    /// The folder to write the matrix into (created if missing).
+    /// The folder to write the matrix into: created if missing; an existing one must be
+    /// empty or a previous matrix output (which is replaced), unless --force.
     #[arg(long, value_name = "DIR", default_value = "bloomproof-matrix")]
     pub out: PathBuf,
+    /// Write into an --out folder that is neither empty nor a previous matrix output,
+    /// overwriting the matrix's files there and leaving every other file.
+    #[arg(long)]
+    pub force: bool,
     /// Seconds an adapter has to read and answer one request [default: 20].
     #[arg(long, value_parser = parse_timeout, value_name = "SECS", allow_hyphen_values = true)]
     pub timeout: Option<std::time::Duration>,
@@ -53,8 +58,12 @@ fn name_value<'a>(flag: &str, given: &'a str) -> Result<(&'a str, &'a str), Stri
 fn implementations(args: &MatrixArgs) -> Result<Vec<Implementation>, String> {
     let mut list = match &args.file {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| format!("--implementations {}: {e}", file.display()))?;
+            let text = bloomproof_wire::bounded::read_text(
+                file,
+                bloomproof_wire::bounded::IMPLEMENTATIONS_FILE_MAX,
+                "an implementations file",
+            )
+            .map_err(|e| format!("--implementations {}: {e}", file.display()))?;
             Implementations::parse(&text, &file.display().to_string())?.implementations
         }
         None => vec![Implementation {
@@ -79,21 +88,50 @@ fn implementations(args: &MatrixArgs) -> Result<Vec<Implementation>, String> {
     Ok(list.implementations)
 }
 
-fn sessions(args: &MatrixArgs) -> Result<Vec<(String, ExportedSession)>, String> {
-    args.sessions
-        .iter()
-        .map(|given| {
-            let (name, file) = name_value("--session-from", given)?;
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| format!("--session-from {name}={file}: {e}"))?;
-            let session = serde_json::from_str(&text)
-                .map_err(|e| format!("--session-from {name}={file}: {e}"))?;
+/// The sessions `--session-from` names, each read by the bounded reader. Every name is
+/// checked first, as an implementation's is, and must differ from every
+/// implementation's and every other session's: it names a row of the cross-reading.
+fn sessions(
+    args: &MatrixArgs,
+    implementations: &[Implementation],
+) -> Result<Vec<(String, ExportedSession)>, String> {
+    let mut given = Vec::new();
+    for flag in &args.sessions {
+        let (name, file) = name_value("--session-from", flag)?;
+        let at = format!("--session-from {}", bloomproof_wire::untrusted(flag, 200));
+        bloomproof_wire::matrix::check_name(name).map_err(|why| format!("{at}: {why}"))?;
+        if implementations.iter().any(|i| i.name == name) {
+            return Err(format!(
+                "{at}: name {name:?} is an implementation's name: a session's producer needs a name of its own"
+            ));
+        }
+        if given.iter().any(|(other, _)| *other == name) {
+            return Err(format!("{at}: name {name:?} is given twice"));
+        }
+        given.push((name, file));
+    }
+    given
+        .into_iter()
+        .map(|(name, file)| {
+            let at = format!(
+                "--session-from {name}={}",
+                bloomproof_wire::untrusted(file, 200)
+            );
+            let text = bloomproof_wire::bounded::read_text(
+                std::path::Path::new(file),
+                bloomproof_wire::bounded::SESSION_FILE_MAX,
+                "a session file",
+            )
+            .map_err(|e| format!("{at}: {e}"))?;
+            let session = serde_json::from_str(&text).map_err(|e| format!("{at}: {e}"))?;
             Ok((name.to_string(), session))
         })
         .collect()
 }
 
-/// Runs the matrix: exit 0 when it passed, 1 when it failed (each error on stderr), 2
+/// Runs the matrix: exit 0 when it passed, 1 when it failed (the first errors on
+/// stderr, all of them in the files written; stdout says what passed and where the
+/// matrix is), 2
 /// when the flags, the spec or a file given could not be read, or the matrix or its
 /// summary could not be written.
 pub fn matrix(args: &MatrixArgs) -> ExitCode {
@@ -101,9 +139,13 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
         eprintln!("bloomproof matrix: error: {message}");
         ExitCode::from(2)
     };
-    let (implementations, sessions) = match (implementations(args), sessions(args)) {
-        (Ok(implementations), Ok(sessions)) => (implementations, sessions),
-        (Err(message), _) | (_, Err(message)) => return usage(message),
+    let implementations = match implementations(args) {
+        Ok(implementations) => implementations,
+        Err(message) => return usage(message),
+    };
+    let sessions = match sessions(args, &implementations) {
+        Ok(sessions) => sessions,
+        Err(message) => return usage(message),
     };
     let binary = match std::env::current_exe() {
         Ok(binary) => binary,
@@ -119,6 +161,11 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
             Err(errors) => return usage(errors.join("\n")),
         }
     }
+    // The folder is checked once every input is read and before anything runs: a
+    // refusal costs no run, and a bad input leaves no folder behind.
+    if let Err(message) = bloomproof_matrix::page::prepare(&args.out, args.force) {
+        return usage(message);
+    }
     let options = bloomproof_matrix::Options {
         implementations,
         sessions,
@@ -131,20 +178,24 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
         eprintln!("bloomproof matrix: cannot write the matrix: {message}");
         return ExitCode::from(2);
     }
-    if crate::front::write_stdout(&bloomproof_matrix::page::summary(&matrix)).is_err() {
+    let stdout = bloomproof_matrix::page::terminal(&matrix, &args.out);
+    if crate::front::write_stdout(&stdout).is_err() {
         return ExitCode::from(2);
     }
-    eprintln!(
-        "wrote {} (index.html, failures.html, matrix.json, summary.md, badges/)",
-        args.out.display()
-    );
     if matrix.errors.is_empty() {
         ExitCode::SUCCESS
     } else {
-        eprintln!("the matrix failed ({} errors):", matrix.errors.len());
-        for error in &matrix.errors {
-            eprintln!("  {error}");
-        }
+        eprintln!(
+            "the matrix failed ({}):",
+            match matrix.errors.len() {
+                1 => "1 error".to_string(),
+                n => format!("{n} errors"),
+            }
+        );
+        eprint!(
+            "{}",
+            bloomproof_matrix::page::terminal_errors(&matrix, &args.out)
+        );
         ExitCode::FAILURE
     }
 }

@@ -74,7 +74,11 @@ fn the_matrix_runs_from_an_empty_folder_against_four_adapters() {
     ] {
         assert!(out.join(file).is_file(), "{file}");
     }
-    assert!(stdout.contains("**Passed.**"), "{stdout}");
+    assert!(stdout.starts_with("bloomproof matrix: passed"), "{stdout}");
+    assert!(
+        stdout.contains("the matrix is in bloomproof-matrix: index.html"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -151,8 +151,16 @@ fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
             err.to_string(),
         )),
         Ok(response) => {
-            if let Some(why) = judge(&case.expect, response.as_ref()) {
-                let actual = response.map_or_else(|| "no response".to_string(), |r| r.to_string());
+            let why = match &case.expect {
+                WireExpect::EchoedOrRefused => echoed_or_refused(
+                    &line(&case.send),
+                    response.as_ref().map(|(_, t)| t.as_str()),
+                ),
+                expect => judge(expect, response.as_ref().map(|(value, _)| value)),
+            };
+            if let Some(why) = why {
+                let actual = response
+                    .map_or_else(|| "no response".to_string(), |(value, _)| value.to_string());
                 failures.push(failure(&why, expected(&case.expect), actual));
             }
         }
@@ -188,7 +196,52 @@ fn expected(expect: &WireExpect) -> String {
             None => format!("{{\"id\":{id},\"error\":{{\"kind\":\"{kind}\",...}}}}"),
         },
         WireExpect::Result { id } => format!("{{\"id\":{id},\"result\":{{...}}}}"),
+        WireExpect::EchoedOrRefused => "a result with the request's id, digit for digit, or {\"id\":null,\"error\":{\"kind\":\"bad_request\",...}}".into(),
     }
+}
+
+/// The text of the `id` member of the JSON object `text`, as written (`None`: no
+/// such member, or not an object).
+fn id_text(text: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Id<'a> {
+        #[serde(borrow)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    let id: Id<'_> = serde_json::from_slice(text).ok()?;
+    id.id.map(|raw| raw.get().to_string())
+}
+
+/// What is wrong with `response` to `request` for [`WireExpect::EchoedOrRefused`]
+/// (`None`: nothing): its id is compared as text, since two integers past 2^64 can
+/// read as one float.
+fn echoed_or_refused(request: &[u8], response: Option<&str>) -> Option<String> {
+    let Some(response) = response else {
+        return Some("no response".into());
+    };
+    let Ok(value) = serde_json::from_str::<Value>(response) else {
+        return Some("the response is not JSON".into());
+    };
+    if value.get("error").is_some() {
+        return judge(
+            &WireExpect::Error {
+                kind: "bad_request".into(),
+                id: Value::Null,
+                field: None,
+            },
+            Some(&value),
+        );
+    }
+    let want = id_text(request);
+    if want.is_none() || id_text(response.as_bytes()) != want {
+        return Some("the response's id (its digits must be the request's)".into());
+    }
+    judge(
+        &WireExpect::Result {
+            id: value["id"].clone(),
+        },
+        Some(&value),
+    )
 }
 
 /// What is wrong with `response` (`None`: nothing).
@@ -207,7 +260,7 @@ fn judge(expect: &WireExpect, response: Option<&Value>) -> Option<String> {
     let (want_id, want_kind, want_field) = match expect {
         WireExpect::Error { kind, id, field } => (id, Some(kind), field.as_deref()),
         WireExpect::Result { id } => (id, None, None),
-        WireExpect::NoAnswer => return None,
+        WireExpect::NoAnswer | WireExpect::EchoedOrRefused => return None,
     };
     if object.get("id") != Some(want_id) {
         return Some("the response's id".into());
@@ -286,6 +339,32 @@ mod tests {
         assert_eq!(
             judge(&value_m, Some(&wrong_field)).as_deref(),
             Some("the error's field")
+        );
+    }
+
+    #[test]
+    fn an_id_is_judged_on_its_digits() {
+        let request = br#"{"id":18446744073709551616,"op":"sha256","data":""}"#;
+        let answer = |id: &str| format!(r#"{{"id":{id},"result":{{"digest":""}}}}"#);
+        assert_eq!(
+            echoed_or_refused(request, Some(&answer("18446744073709551616"))),
+            None
+        );
+        // As floats these two are one number: only the text tells them apart.
+        assert_eq!(
+            echoed_or_refused(request, Some(&answer("18446744073709552000"))).as_deref(),
+            Some("the response's id (its digits must be the request's)")
+        );
+        let refused = r#"{"id":null,"error":{"kind":"bad_request","message":"no"}}"#;
+        assert_eq!(echoed_or_refused(request, Some(refused)), None);
+        let kept = r#"{"id":18446744073709551616,"error":{"kind":"bad_request","message":"no"}}"#;
+        assert_eq!(
+            echoed_or_refused(request, Some(kept)).as_deref(),
+            Some("the response's id")
+        );
+        assert_eq!(
+            echoed_or_refused(request, None).as_deref(),
+            Some("no response")
         );
     }
 }

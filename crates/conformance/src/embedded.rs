@@ -104,7 +104,7 @@ pub fn version<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> String {
 
 /// The largest spec file read from a folder: 8 MiB (the largest file of the spec is
 /// under 3 MB).
-pub const FILE_MAX: u64 = 8 << 20;
+pub const FILE_MAX: u64 = bloomproof_wire::bounded::SPEC_FILE_MAX;
 
 /// The most spec files read from a folder.
 pub const FILES_MAX: usize = 1000;
@@ -112,30 +112,9 @@ pub const FILES_MAX: usize = 1000;
 /// The bytes of the spec file `path`, refused by name unless it is a regular file
 /// (after symbolic links) of at most [`FILE_MAX`] bytes: a FIFO, a device such as
 /// `/dev/zero` or a 2 GB sparse file is an error at once, never a hang or a read
-/// without end. The read itself stops past the cap (a file that grows while read).
+/// without end ([`bloomproof_wire::bounded::read_file`]).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let metadata = std::fs::metadata(path).map_err(|err| format!("cannot read: {err}"))?;
-    if !metadata.is_file() {
-        return Err(
-            "not a regular file (a spec file cannot be a FIFO, a device or a folder)".into(),
-        );
-    }
-    let too_big = |size: String| {
-        format!("{size} bytes, larger than a spec file may be ({FILE_MAX} bytes, 8 MiB)")
-    };
-    if metadata.len() > FILE_MAX {
-        return Err(too_big(metadata.len().to_string()));
-    }
-    let file = std::fs::File::open(path).map_err(|err| format!("cannot read: {err}"))?;
-    let mut bytes = Vec::new();
-    file.take(FILE_MAX + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| format!("cannot read: {err}"))?;
-    if bytes.len() as u64 > FILE_MAX {
-        return Err(too_big(format!("more than {FILE_MAX}")));
-    }
-    Ok(bytes)
+    bloomproof_wire::bounded::read_file(path, FILE_MAX, "a spec file")
 }
 
 /// The spec files of the folder `dir` (see the module documentation), in name order;

@@ -14,43 +14,98 @@ use bloomproof_wire::report::Level;
 use std::fmt::Write as _;
 use std::path::Path;
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+/// The file `bloomproof matrix` writes into every folder it writes: it says so, and
+/// lists the files written, so that a later run replaces them (and removes a badge no
+/// implementation has any more) and nothing else. A folder without it is the user's:
+/// the matrix writes into it only when it is empty, or with `--force`.
+pub const MARKER: &str = ".bloomproof-matrix";
+
+/// The first line of [`MARKER`]; the files written follow, one a line.
+const MARKER_HEAD: &str =
+    "Written by `bloomproof matrix`: a later run replaces the files listed below, and no other.";
+
+/// The screenshots `cargo xtask matrix` takes of the page into its folder: an older
+/// page's must not pass for a newer one's, so a run removes them (in its own folder).
+const SCREENSHOTS: [&str; 4] = [
+    "screenshot.png",
+    "screenshot-375.png",
+    "screenshot-375-light.png",
+    "screenshot-375-dark.png",
+];
+
+/// Makes `out` ready for a matrix before anything runs: created when missing; an
+/// existing folder must be empty, a previous matrix output (it holds [`MARKER`]), or
+/// `force` be given. A symbolic link inside it is refused when written, never followed
+/// ([`bloomproof_wire::export`]).
+pub fn prepare(out: &Path, force: bool) -> Result<(), String> {
+    let ours = bloomproof_wire::export::holds_file(out, MARKER);
+    bloomproof_wire::export::prepare_folder(out, force || ours).map_err(|err| {
+        if err.contains("is not empty") {
+            format!(
+                "{} is not empty and is not a previous matrix output (it has no {MARKER} file): give a new or empty folder to --out, or --force to write the matrix's files into it (other files are left as they are)",
+                out.display()
+            )
+        } else {
+            err
+        }
+    })
+}
+
+/// The files a previous run listed in [`MARKER`] that this run may remove: its badges
+/// and the screenshots of its page, nothing else whatever the marker says.
+fn removable(out: &Path) -> Vec<String> {
+    let text = bloomproof_wire::bounded::read_text(&out.join(MARKER), 1 << 20, "a matrix marker")
+        .unwrap_or_default();
+    let mut listed: Vec<String> = text
+        .lines()
+        .skip(1)
+        .filter(|line| {
+            line.strip_prefix("badges/")
+                .and_then(|file| file.strip_suffix(".json"))
+                .is_some_and(|name| bloomproof_wire::matrix::check_name(name).is_ok())
+        })
+        .map(str::to_string)
+        .collect();
+    listed.extend(SCREENSHOTS.iter().map(|s| (*s).to_string()));
+    listed
 }
 
 /// Writes `matrix.json`, `index.html`, `failures.html`, `summary.md` and one badge per
-/// implementation into `out` (the badges folder is emptied first, so no old badge
-/// stays, and an older screenshot is removed).
+/// implementation into `out`, through the checked writer
+/// ([`bloomproof_wire::export::write_inside`]: no symbolic link followed), then
+/// [`MARKER`]. Files a previous run wrote there and this one did not (a badge of an
+/// implementation no longer listed, a screenshot of the older page) are removed; no
+/// other file is touched. Call [`prepare`] first, before the run.
 pub fn write(out: &Path, matrix: &Matrix) -> Result<(), String> {
+    let ours = bloomproof_wire::export::holds_file(out, MARKER);
+    let old = if ours { removable(out) } else { Vec::new() };
     let json = serde_json::to_string_pretty(matrix).map_err(|e| e.to_string())?;
-    write_file(&out.join("matrix.json"), &(json + "\n"))?;
-    write_file(&out.join("index.html"), &html(matrix))?;
-    write_file(&out.join("failures.html"), &failures_html(matrix))?;
-    write_file(&out.join("summary.md"), &summary(matrix))?;
-    // The screenshot of an older page must not pass for this one's.
-    for old in ["screenshot.png", "screenshot-375.png"] {
-        let screenshot = out.join(old);
-        if screenshot.is_file() {
-            std::fs::remove_file(&screenshot)
-                .map_err(|e| format!("{}: {e}", screenshot.display()))?;
-        }
-    }
-    let badges = out.join("badges");
-    if badges.is_dir() {
-        std::fs::remove_dir_all(&badges).map_err(|e| format!("{}: {e}", badges.display()))?;
-    }
+    let mut files = vec![
+        ("matrix.json".to_string(), json + "\n"),
+        ("index.html".to_string(), html(matrix)),
+        ("failures.html".to_string(), failures_html(matrix)),
+        ("summary.md".to_string(), summary(matrix)),
+    ];
     for implementation in &matrix.implementations {
+        bloomproof_wire::matrix::check_name(&implementation.name)?;
         let badge =
             serde_json::to_string_pretty(&implementation.badge()).map_err(|e| e.to_string())?;
-        write_file(
-            &badges.join(format!("{}.json", implementation.name)),
-            &(badge + "\n"),
-        )?;
+        files.push((format!("badges/{}.json", implementation.name), badge + "\n"));
     }
-    Ok(())
+    for (name, text) in &files {
+        bloomproof_wire::export::write_inside(out, name, text.as_bytes())?;
+    }
+    for name in old {
+        if !files.iter().any(|(written, _)| *written == name) {
+            bloomproof_wire::export::remove_inside(out, &name)?;
+        }
+    }
+    let mut marker = format!("{MARKER_HEAD}\n");
+    for (name, _) in &files {
+        marker.push_str(name);
+        marker.push('\n');
+    }
+    bloomproof_wire::export::write_inside(out, MARKER, marker.as_bytes())
 }
 
 fn short(version: &str) -> &str {
@@ -180,12 +235,26 @@ fn protocols(matrix: &Matrix) -> Vec<&str> {
     out
 }
 
+/// `3 failures in 2 of 5 cases`: what a failing cell's numbers count (a case can fail
+/// more than one comparison).
+fn failure_count(cell: &Cell) -> String {
+    let mut cases: Vec<&str> = cell.failures.iter().map(|f| f.case.as_str()).collect();
+    cases.sort_unstable();
+    cases.dedup();
+    format!(
+        "{} in {} of {}",
+        plural(cell.failures.len(), "failure", "failures"),
+        cases.len(),
+        plural(cell.cases, "case", "cases")
+    )
+}
+
 fn cell_mark(cell: &Cell) -> String {
     match cell.status {
         Status::Passed => "pass".to_string(),
-        Status::ExpectedFailure => format!("expected failure ({})", cell.failures.len()),
+        Status::ExpectedFailure => format!("expected failure ({})", failure_count(cell)),
         Status::Stale => "STALE".to_string(),
-        Status::Unexpected => format!("FAIL ({})", cell.failures.len()),
+        Status::Unexpected => format!("FAIL ({})", failure_count(cell)),
     }
 }
 
@@ -194,15 +263,52 @@ fn differing(grid: &Grid) -> usize {
     grid.cells.iter().filter(|c| !c.passed).count()
 }
 
-/// The Markdown summary (also printed).
+/// Text from an implementation, its implementations file or the spec, as `summary.md`
+/// shows it: control and invisible characters escaped as the report escapes them
+/// ([`bloomproof_wire::untrusted`], so a newline reads `\n` and no line can be forged),
+/// cut after `max` characters, and every character Markdown or HTML gives a meaning
+/// neutralised (`|` cannot open a table cell, `` ` `` a code span, `*` emphasis, `[` a
+/// link, `<` a tag; `_` inside a word, as in check names, is left: it emphasises
+/// nothing there).
+pub fn markdown(text: &str, max: usize) -> String {
+    let shown = bloomproof_wire::untrusted(text, max);
+    let mut out = String::with_capacity(shown.len());
+    let mut chars = shown.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '|' | '`' | '*' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            // A backslash escapes the punctuation after it: doubled, it is shown.
+            '\\' if chars.peek().is_some_and(char::is_ascii_punctuation) => {
+                out.push_str("\\\\");
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The longest text from an implementation `summary.md` and the terminal show whole
+/// (a language, a version, an error), in characters.
+const SHOWN_MAX: usize = 200;
+
+/// The Markdown summary, `summary.md`. Every text an implementation gave (its
+/// handshake's language, name and version; its answers quoted in errors) is escaped by
+/// [`markdown`].
 pub fn summary(matrix: &Matrix) -> String {
+    let md = |text: &str| markdown(text, SHOWN_MAX);
     let mut out = String::new();
     let _ = writeln!(out, "# bloomproof results matrix\n");
     let _ = writeln!(
         out,
         "Spec version `{}`, ran {}. {}\n",
-        short(&matrix.spec_version),
-        matrix.ran_at,
+        md(short(&matrix.spec_version)),
+        md(&matrix.ran_at),
         if matrix.errors.is_empty() {
             "**Passed.**".to_string()
         } else {
@@ -216,7 +322,11 @@ pub fn summary(matrix: &Matrix) -> String {
     let _ = writeln!(
         out,
         "| implementation | language | version | {} | expected failures |",
-        protocols.join(" | ")
+        protocols
+            .iter()
+            .map(|p| md(p))
+            .collect::<Vec<_>>()
+            .join(" | ")
     );
     let _ = writeln!(out, "|---|---|---|{}---|", "---|".repeat(protocols.len()));
     for i in &matrix.implementations {
@@ -224,7 +334,13 @@ pub fn summary(matrix: &Matrix) -> String {
             .cells
             .iter()
             .filter(|c| c.status == Status::ExpectedFailure)
-            .map(|c| format!("{} ({})", c.check, c.reason.as_deref().unwrap_or_default()))
+            .map(|c| {
+                format!(
+                    "{} ({})",
+                    md(&c.check),
+                    md(c.reason.as_deref().unwrap_or_default())
+                )
+            })
             .collect();
         let tallies: Vec<String> = protocols
             .iter()
@@ -236,9 +352,9 @@ pub fn summary(matrix: &Matrix) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} |",
-            i.name,
-            i.language,
-            i.version.replace('|', "\\|"),
+            md(&i.name),
+            md(&i.language),
+            md(&i.version),
             tallies.join(" | "),
             if expected.is_empty() {
                 "none".to_string()
@@ -256,19 +372,29 @@ pub fn summary(matrix: &Matrix) -> String {
     if !marked.is_empty() {
         let _ = writeln!(out, "\nChecks not passed:\n");
         for (name, cell) in marked {
-            let _ = writeln!(out, "* {name}: {}: {}", cell.check, cell_mark(cell));
+            let _ = writeln!(
+                out,
+                "* {}: {}: {}",
+                md(name),
+                md(&cell.check),
+                cell_mark(cell)
+            );
         }
     }
     for grid in &matrix.cross {
         let _ = writeln!(
             out,
             "\nCross-reading, {} (rows write, columns read):\n",
-            grid.protocol
+            md(&grid.protocol)
         );
         let _ = writeln!(
             out,
             "| written by \\ read by | {} |",
-            grid.readers.join(" | ")
+            grid.readers
+                .iter()
+                .map(|r| md(r))
+                .collect::<Vec<_>>()
+                .join(" | ")
         );
         let _ = writeln!(out, "|---|{}", "---|".repeat(grid.readers.len()));
         for producer in &grid.producers {
@@ -278,21 +404,102 @@ pub fn summary(matrix: &Matrix) -> String {
                 .filter(|c| &c.producer == producer)
                 .map(|c| if c.passed { "equal" } else { "DIFFERS" })
                 .collect();
-            let _ = writeln!(out, "| {producer} | {} |", marks.join(" | "));
+            let _ = writeln!(out, "| {} | {} |", md(producer), marks.join(" | "));
         }
     }
     if !matrix.errors.is_empty() {
         let _ = writeln!(out, "\nErrors:\n");
         for error in &matrix.errors {
-            let _ = writeln!(out, "* {error}");
+            let _ = writeln!(out, "* {}", md(error));
         }
     }
     out
 }
 
+/// The most errors the terminal lists; the rest are counted, and are in the files.
+pub const ERRORS_SHOWN: usize = 10;
+
+/// What `bloomproof matrix` prints on stdout once the matrix is written to `out`: the
+/// verdict, one line per implementation (its language and version, its tally per
+/// protocol), one per cross-reading grid, and where the whole matrix is. Adapter text
+/// is escaped for the terminal ([`bloomproof_wire::untrusted`]); the full tables are
+/// `summary.md`'s.
+pub fn terminal(matrix: &Matrix, out: &Path) -> String {
+    let shown = |text: &str| bloomproof_wire::untrusted(text, SHOWN_MAX);
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "bloomproof matrix: {}",
+        if matrix.errors.is_empty() {
+            "passed: every check as expected, every pair reads each other".to_string()
+        } else {
+            format!(
+                "FAILED: {} (the first below, on stderr)",
+                plural(matrix.errors.len(), "error", "errors")
+            )
+        }
+    );
+    let protocols = protocols(matrix);
+    for i in &matrix.implementations {
+        let tallies: Vec<String> = protocols
+            .iter()
+            .map(|p| match &i.error {
+                Some(_) => format!("{}: not run", shown(p)),
+                None => format!("{}: {}", shown(p), Tally::of(i, &matrix.checks, p).text()),
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "  {} ({}, {}): {}",
+            shown(&i.name),
+            shown(&i.language),
+            shown(&i.version),
+            tallies.join("; ")
+        );
+    }
+    for grid in &matrix.cross {
+        let _ = writeln!(
+            text,
+            "  cross-reading {}: {}",
+            shown(&grid.protocol),
+            match differing(grid) {
+                0 => format!("all {} ordered pairs read each other", grid.cells.len()),
+                n => format!("{n} of {} ordered pairs differ", grid.cells.len()),
+            }
+        );
+    }
+    let _ = writeln!(
+        text,
+        "the matrix is in {}: index.html (the page), failures.html, summary.md, matrix.json, badges/",
+        shown(&out.display().to_string())
+    );
+    text
+}
+
+/// What `bloomproof matrix` prints on stderr when the matrix failed: the first
+/// [`ERRORS_SHOWN`] errors, escaped for the terminal and each cut to one line, then how
+/// many more there are and where they all are.
+pub fn terminal_errors(matrix: &Matrix, out: &Path) -> String {
+    let mut text = String::new();
+    for error in matrix.errors.iter().take(ERRORS_SHOWN) {
+        let _ = writeln!(text, "  {}", bloomproof_wire::untrusted(error, SHOWN_MAX));
+    }
+    if matrix.errors.len() > ERRORS_SHOWN {
+        let _ = writeln!(
+            text,
+            "  and {} more: every error is in {}",
+            matrix.errors.len() - ERRORS_SHOWN,
+            bloomproof_wire::untrusted(&out.join("failures.html").display().to_string(), SHOWN_MAX)
+        );
+    }
+    text
+}
+
+/// `text` for HTML: the five special characters as entities, and control and invisible
+/// characters escaped as the report escapes them (`\u{1b}`).
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in bloomproof_wire::untrusted(text, usize::MAX).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -325,7 +532,12 @@ code { font-family: ui-monospace, monospace; font-size: .92em; overflow-wrap: an
 .scroll { overflow-x: auto; max-width: 100%; position: relative; }
 .scroll:focus { outline: 2px solid var(--focus); }
 table { border-collapse: collapse; margin: .4rem 0 1rem; }
-caption { text-align: left; padding: .3rem 0; color: var(--muted); }
+caption { text-align: left; padding: .3rem 0; color: var(--muted); position: sticky; left: 0; max-width: calc(100vw - 2rem); }
+.failure { border-left: 3px solid var(--line); padding: .1rem 0 .1rem .6rem; margin: .5rem 0; }
+.failure dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .1rem .6rem; margin: 0; }
+.failure dt { color: var(--muted); }
+.failure dd { margin: 0; overflow-wrap: anywhere; }
+.failure p { margin: .2rem 0 0; color: var(--muted); }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: var(--head); }
 th[scope=row] { font-weight: normal; min-width: 11rem; max-width: 26rem; background: var(--bg); }
@@ -442,7 +654,11 @@ fn html_header(out: &mut String, matrix: &Matrix, view: View) {
     let other = match view {
         View::All => format!(
             "<a href=\"failures.html\">Failures only ({})</a>",
-            failing_cells(matrix)
+            plural(
+                failing_cells(matrix),
+                "result not passed",
+                "results not passed"
+            )
         ),
         View::Failures => "<a href=\"index.html\">The whole matrix</a>".to_string(),
     };
@@ -514,9 +730,9 @@ fn html_summary(out: &mut String, matrix: &Matrix) {
             "<td class=\"{}\">{}</td><td>{}<br><code>{}</code></td></tr>",
             if differ > 0 { "differs" } else { "equal" },
             if differ > 0 {
-                format!("{differ} of {cells} pairs differ")
+                format!("{differ} of the {cells} pairs it wrote or read differ")
             } else {
-                format!("all {cells} pairs equal")
+                format!("equal in all {cells} pairs it wrote or read")
             },
             escape(&i.language),
             escape(&i.version),
@@ -683,32 +899,32 @@ fn html_cross(out: &mut String, matrix: &Matrix, view: View) {
     let _ = writeln!(out, "</section>");
 }
 
-fn html_failure_table(out: &mut String, rows: &[Vec<String>], head: &[&str]) {
-    if rows.is_empty() {
-        return;
+/// How many kinds of failure (failures not alike) a cell's details show in full; the
+/// rest are counted (`matrix.json` has every one), so a failing check stays a screen
+/// or two, as it does in the terminal.
+const KINDS_SHOWN: usize = bloomproof_wire::report::KINDS_SHOWN;
+
+/// One failure (or difference), stacked: each field on its line, name then value, so
+/// that the expected and the actual value are in view at any width; every value cut as
+/// the terminal cuts it. `alike`: how many more failures like it were folded into it.
+fn html_failure(out: &mut String, fields: &[(&str, String)], alike: usize) {
+    let _ = write!(out, "<div class=\"failure\"><dl>");
+    for (name, value) in fields {
+        let _ = write!(
+            out,
+            "<dt>{name}</dt><dd><code>{}</code></dd>",
+            escape(value)
+        );
     }
-    open_scroll(out, "failures");
-    let _ = write!(out, "<table><thead><tr>");
-    for h in head {
-        let _ = write!(out, "<th scope=\"col\">{h}</th>");
+    let _ = write!(out, "</dl>");
+    if alike > 0 {
+        let _ = write!(
+            out,
+            "<p>and {} like it</p>",
+            plural(alike, "more failure", "more failures")
+        );
     }
-    let _ = writeln!(out, "</tr></thead><tbody>");
-    for row in rows {
-        let _ = write!(out, "<tr>");
-        for (index, value) in row.iter().enumerate() {
-            if index == 0 {
-                let _ = write!(
-                    out,
-                    "<th scope=\"row\"><span class=\"name\">{}</span></th>",
-                    escape(value)
-                );
-            } else {
-                let _ = write!(out, "<td><code>{}</code></td>", escape(value));
-            }
-        }
-        let _ = writeln!(out, "</tr>");
-    }
-    let _ = writeln!(out, "</tbody></table></div>");
+    let _ = writeln!(out, "</div>");
 }
 
 fn html_cell(out: &mut String, id: &str, implementation: &ImplementationResult, cell: &Cell) {
@@ -719,7 +935,14 @@ fn html_cell(out: &mut String, id: &str, implementation: &ImplementationResult, 
         escape(&cell.check),
         escape(&cell_mark(cell))
     );
-    let _ = write!(out, "<p>{}", plural(cell.cases, "case", "cases"));
+    let _ = write!(out, "<p>{} run", plural(cell.cases, "case", "cases"));
+    if !cell.failures.is_empty() {
+        let _ = write!(
+            out,
+            "; {} (a case fails once per comparison that differs)",
+            failure_count(cell)
+        );
+    }
     if let Some(reason) = &cell.reason {
         let _ = write!(out, "; listed as an expected failure: {}", escape(reason));
     }
@@ -727,20 +950,34 @@ fn html_cell(out: &mut String, id: &str, implementation: &ImplementationResult, 
         let _ = write!(out, ". It passed: the entry is stale, remove it");
     }
     let _ = writeln!(out, ".</p>");
-    let rows: Vec<Vec<String>> = cell
-        .failures
+    let folded = bloomproof_wire::report::fold(&cell.failures);
+    for (failure, alike) in folded.iter().take(KINDS_SHOWN) {
+        let (expected, actual) =
+            bloomproof_wire::report::shown_pair(&failure.expected, &failure.actual);
+        html_failure(
+            out,
+            &[
+                ("case", bloomproof_wire::untrusted(&failure.case, SHOWN_MAX)),
+                ("what", bloomproof_wire::report::shown_value(&failure.what)),
+                ("input", bloomproof_wire::report::cut_input(&failure.input)),
+                ("expected", expected),
+                ("actual", actual),
+            ],
+            *alike,
+        );
+    }
+    let hidden: usize = folded
         .iter()
-        .map(|f| {
-            vec![
-                f.case.clone(),
-                f.what.clone(),
-                serde_json::to_string(&f.input).unwrap_or_default(),
-                f.expected.clone(),
-                f.actual.clone(),
-            ]
-        })
-        .collect();
-    html_failure_table(out, &rows, &["case", "what", "input", "expected", "actual"]);
+        .skip(KINDS_SHOWN)
+        .map(|(_, alike)| 1 + alike)
+        .sum();
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "<p>And {} of other kinds: <a href=\"matrix.json\">matrix.json</a> has every one.</p>",
+            plural(hidden, "more failure", "more failures")
+        );
+    }
     let _ = writeln!(out, "</section>");
 }
 
@@ -759,19 +996,37 @@ fn html_cross_cell(out: &mut String, id: &str, grid: &Grid, cell: &GridCell) {
             String::new()
         }
     );
-    let rows: Vec<Vec<String>> = cell
-        .differences
-        .iter()
-        .map(|d| {
-            vec![
-                d.case.clone(),
-                d.what.clone(),
-                d.expected.clone(),
-                d.actual.clone(),
-            ]
-        })
-        .collect();
-    html_failure_table(out, &rows, &["case", "what", "expected", "actual"]);
+    for difference in cell.differences.iter().take(KINDS_SHOWN) {
+        let (expected, actual) =
+            bloomproof_wire::report::shown_pair(&difference.expected, &difference.actual);
+        html_failure(
+            out,
+            &[
+                (
+                    "case",
+                    bloomproof_wire::untrusted(&difference.case, SHOWN_MAX),
+                ),
+                (
+                    "what",
+                    bloomproof_wire::report::shown_value(&difference.what),
+                ),
+                ("expected", expected),
+                ("actual", actual),
+            ],
+            0,
+        );
+    }
+    if cell.differences.len() > KINDS_SHOWN {
+        let _ = writeln!(
+            out,
+            "<p>And {}: <a href=\"matrix.json\">matrix.json</a> has every one.</p>",
+            plural(
+                cell.differences.len() - KINDS_SHOWN,
+                "more difference",
+                "more differences"
+            )
+        );
+    }
     let _ = writeln!(out, "</section>");
 }
 

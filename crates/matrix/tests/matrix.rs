@@ -197,7 +197,11 @@ fn the_page_links_a_failing_cross_reading_cell_to_what_differed() {
         "<td class=\"differs\"><a href=\"#x-0-1\" data-cell=\"x-0-1\">differs (1)<span class=\"visually-hidden\">: a read by b</span></a></td>"
     ));
     assert!(page.contains("<section class=\"detail\" id=\"x-0-1\" tabindex=\"-1\"><h3><code>fnv1a-utf16-v1</code> written by a, read by b: differs</h3>"));
-    assert!(page.contains("<td><code>view.counters.false_positives: missing</code></td>"));
+    assert!(
+        page.contains(
+            "<dt>actual</dt><dd><code>view.counters.false_positives: missing</code></dd>"
+        )
+    );
     assert_eq!(page.matches("class=\"equal\"").count(), 3);
     assert!(summary(&matrix).contains("| a | equal | DIFFERS |"));
     // The failures page keeps the grid (one pair differs) and that pair's details, open,
@@ -221,7 +225,17 @@ fn the_matrix_is_written_with_its_badges() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let out = dir.path().join("m");
     std::fs::create_dir_all(out.join("badges")).expect("made");
+    // A previous matrix output: its marker lists the badge it wrote (and, planted, a
+    // file outside the badges and a path out of the folder, which are never removed).
     std::fs::write(out.join("badges/old.json"), "{}").expect("written");
+    std::fs::write(out.join("badges/mine.json"), "{}").expect("written");
+    std::fs::write(out.join("notes.txt"), "mine").expect("written");
+    std::fs::write(
+        out.join(bloomproof_matrix::page::MARKER),
+        "Written by `bloomproof matrix`\nbadges/old.json\nnotes.txt\nbadges/../notes.txt\n",
+    )
+    .expect("written");
+    bloomproof_matrix::page::prepare(&out, false).expect("a previous output is replaced");
     bloomproof_matrix::page::write(&out, &matrix).expect("written");
     for file in [
         "index.html",
@@ -233,6 +247,16 @@ fn the_matrix_is_written_with_its_badges() {
         assert!(out.join(file).is_file(), "{file}");
     }
     assert!(!out.join("badges/old.json").exists(), "an old badge stays");
+    assert!(
+        out.join("badges/mine.json").is_file(),
+        "a badge it did not write went"
+    );
+    assert!(
+        out.join("notes.txt").is_file(),
+        "a file it did not write went"
+    );
+    let marker = std::fs::read_to_string(out.join(bloomproof_matrix::page::MARKER)).expect("read");
+    assert!(marker.lines().any(|l| l == "badges/rust.json"), "{marker}");
     let read: Matrix =
         serde_json::from_str(&std::fs::read_to_string(out.join("matrix.json")).expect("read"))
             .expect("matrix.json reads back");

@@ -72,13 +72,19 @@ impl fmt::Display for VectorError {
 
 impl std::error::Error for VectorError {}
 
-/// Reads and parses the vector file at `path`; errors name the path.
+/// Reads and parses the vector file at `path`; errors name the path. Only a regular
+/// file of at most [`bloomproof_wire::bounded::SPEC_FILE_MAX`] bytes is read: a FIFO, a
+/// device or a larger file is refused at once ([`bloomproof_wire::bounded::read_file`]).
 pub fn load_file(path: impl AsRef<Path>) -> Result<VectorFile, VectorError> {
     let path = path.as_ref();
     let name = path.display().to_string();
-    match std::fs::read(path) {
+    match bloomproof_wire::bounded::read_file(
+        path,
+        bloomproof_wire::bounded::SPEC_FILE_MAX,
+        "a vector file",
+    ) {
         Ok(bytes) => parse_bytes_named(&name, &bytes),
-        Err(err) => Err(single(&name, format!("cannot read: {err}"))),
+        Err(err) => Err(single(&name, err)),
     }
 }
 

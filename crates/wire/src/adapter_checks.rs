@@ -100,4 +100,9 @@ pub enum WireExpect {
         /// The response's id.
         id: serde_json::Value,
     },
+    /// A result response (any result) whose `id` is written with exactly the digits of
+    /// the request's (an id read as a float past 2^53 comes back as another number), or
+    /// a `bad_request` error with `id` null (an adapter that cannot hold the id exactly
+    /// refuses it).
+    EchoedOrRefused,
 }

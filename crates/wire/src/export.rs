@@ -1,10 +1,15 @@
-//! Writing files into an export folder (`bloomproof spec export`, `bloomproof explore
-//! --export`) without ever writing outside it: a symbolic link inside the folder, to a
-//! file or to a folder, is refused by name, never followed; a target that is a file or
-//! a link to nothing is a clear error, not an operating-system message.
+//! Writing files into an output folder (`bloomproof spec export`, `bloomproof explore
+//! --export`, `bloomproof matrix --out`) without ever writing outside it: a symbolic
+//! link inside the folder, to a file or to a folder, is refused by name, never
+//! followed; a target that is a file or a link to nothing is a clear error, not an
+//! operating-system message. Nothing is removed but a regular file inside the folder
+//! ([`remove_inside`]), and never a folder.
+//!
+//! This is the binary's one writer of files: `crates/cli/tests/file_paths.rs` fails on
+//! a write, a creation or a removal of a file anywhere else in the binary's crates.
 
 use std::io::ErrorKind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Makes `dir` ready to be written into: created (with its parents) when missing; an
 /// existing folder must be empty unless `force`. The folder itself may be a symbolic
@@ -48,11 +53,10 @@ pub fn prepare_folder(dir: &Path, force: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `bytes` to `relative` (components separated by `/`) inside `dir`, creating
-/// the folders on the way. Every folder on the way and the file itself must be a real
-/// folder or file (or missing): a symbolic link among them is refused by name, so
-/// nothing outside `dir` is written whatever links the folder holds.
-pub fn write_inside(dir: &Path, relative: &str, bytes: &[u8]) -> Result<(), String> {
+/// The path of `relative` (components separated by `/`) inside `dir`, its folders on
+/// the way checked: each is a real folder (or missing, then created when `create`); a
+/// symbolic link among them is refused by name.
+fn inside(dir: &Path, relative: &str, create: bool) -> Result<Option<PathBuf>, String> {
     let parts: Vec<&str> = relative.split('/').collect();
     let Some((file, folders)) = parts.split_last() else {
         return Err(format!("{relative:?} is not a file name"));
@@ -63,16 +67,11 @@ pub fn write_inside(dir: &Path, relative: &str, bytes: &[u8]) -> Result<(), Stri
     {
         return Err(format!("{relative:?} is not a plain relative file name"));
     }
-    let refused_link = |path: &Path| {
-        format!(
-            "{} is a symbolic link: an export writes only inside its folder and follows no link (remove the link, or export elsewhere)",
-            path.display()
-        )
-    };
     let mut path = dir.to_path_buf();
     for folder in folders {
         path.push(folder);
         match std::fs::symlink_metadata(&path) {
+            Err(err) if err.kind() == ErrorKind::NotFound && !create => return Ok(None),
             Err(err) if err.kind() == ErrorKind::NotFound => std::fs::create_dir(&path)
                 .map_err(|err| format!("{}: cannot create the folder: {err}", path.display()))?,
             Err(err) => return Err(format!("{}: cannot read: {err}", path.display())),
@@ -87,6 +86,45 @@ pub fn write_inside(dir: &Path, relative: &str, bytes: &[u8]) -> Result<(), Stri
         }
     }
     path.push(file);
+    Ok(Some(path))
+}
+
+fn refused_link(path: &Path) -> String {
+    format!(
+        "{} is a symbolic link: an export writes only inside its folder and follows no link (remove the link, or export elsewhere)",
+        path.display()
+    )
+}
+
+/// Whether `relative` inside `dir` is a regular file (not a symbolic link), its
+/// folders on the way real folders.
+pub fn holds_file(dir: &Path, relative: &str) -> bool {
+    matches!(inside(dir, relative, false), Ok(Some(path))
+        if std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_file()))
+}
+
+/// Removes the regular file `relative` inside `dir` when there is one; anything else
+/// there (a symbolic link, a folder, nothing) is left as it is, and a symbolic link on
+/// the way is an error, so nothing outside `dir` is ever removed.
+pub fn remove_inside(dir: &Path, relative: &str) -> Result<(), String> {
+    let Some(path) = inside(dir, relative, false)? else {
+        return Ok(());
+    };
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_file() => std::fs::remove_file(&path)
+            .map_err(|err| format!("{}: cannot remove: {err}", path.display())),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `relative` (components separated by `/`) inside `dir`, creating
+/// the folders on the way. Every folder on the way and the file itself must be a real
+/// folder or file (or missing): a symbolic link among them is refused by name, so
+/// nothing outside `dir` is written whatever links the folder holds.
+pub fn write_inside(dir: &Path, relative: &str, bytes: &[u8]) -> Result<(), String> {
+    let Some(path) = inside(dir, relative, true)? else {
+        return Err(format!("{relative:?} is not a file name"));
+    };
     match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => return Err(refused_link(&path)),
         Ok(meta) if !meta.is_file() => {

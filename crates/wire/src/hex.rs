@@ -81,10 +81,17 @@ pub fn quote_prefix(text: &str) -> String {
 /// Whether `c` is escaped in text from an implementation: control characters (an
 /// escape sequence could clear the screen or forge a line of the report) and the
 /// invisible characters that reorder or hide text (bidirectional overrides and
-/// isolates, zero-width characters).
-fn hidden(c: char) -> bool {
+/// isolates, zero-width characters, the word joiner and invisible operators, the soft
+/// hyphen, the byte order mark).
+pub fn hidden(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+        || matches!(c, '\u{ad}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// Whether `text` shows nothing: empty, or only white space and [`hidden`] characters
+/// (a name made of U+200B, U+2060 and U+FEFF alone names nobody).
+pub fn blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || hidden(c))
 }
 
 /// Text an implementation gave (an error's message, kind or field, its stderr), as the

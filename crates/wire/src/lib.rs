@@ -51,6 +51,7 @@
 pub mod accumulated;
 pub mod adapter;
 pub mod adapter_checks;
+pub mod bounded;
 pub mod cross;
 pub mod explorer;
 pub mod export;
@@ -67,6 +68,6 @@ pub mod spec;
 mod typed;
 pub mod vectors;
 
-pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix, untrusted};
+pub use hex::{Hex, QUOTE_MAX, blank, decode_hex, encode_hex, hidden, quote_prefix, untrusted};
 pub use params::DocParams;
 pub use typed::{ErrorKindName, RejectExpect, TypedValue};

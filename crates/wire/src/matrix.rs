@@ -21,8 +21,8 @@ pub struct Implementations {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Implementation {
-    /// A short unique name: lowercase ASCII letters, digits and `-`, starting with a
-    /// letter or digit (it names the badge file and the page's anchors).
+    /// A short unique name: 1 to 64 lowercase ASCII letters, digits and `-`, starting
+    /// with a letter or digit (it names the badge file and the page's anchors).
     pub name: String,
     /// The adapter command (`spec/ADAPTER.md`), run with `sh -c` from the folder
     /// `bloomproof matrix` runs in; `{bloomproof}` stands for the `bloomproof` binary
@@ -68,16 +68,7 @@ impl Implementations {
         for (index, implementation) in list.implementations.iter().enumerate() {
             let at = format!("{origin}: implementations[{index}]");
             let name = &implementation.name;
-            let well_formed = name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && !name.is_empty()
-                && !name.starts_with('-');
-            if !well_formed {
-                return Err(format!(
-                    "{at}: name {name:?}: lowercase ASCII letters, digits and `-`, not starting with `-`"
-                ));
-            }
+            check_name(name).map_err(|why| format!("{at}: {why}"))?;
             if !names.insert(name.as_str()) {
                 return Err(format!("{at}: name {name:?} is listed twice"));
             }
@@ -94,6 +85,35 @@ impl Implementations {
         }
         Ok(())
     }
+}
+
+/// The longest name of an implementation or of a session producer, in characters: a
+/// name is a file name (`badges/<name>.json`) and an anchor of the page.
+pub const NAME_MAX: usize = 64;
+
+/// Refuses a name of an implementation (or of a session given to the matrix) that is
+/// not 1 to [`NAME_MAX`] lowercase ASCII letters, digits and `-`, not starting with
+/// `-`. The error quotes at most a short prefix of the name.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let well_formed = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.is_empty()
+        && !name.starts_with('-');
+    if !well_formed {
+        return Err(format!(
+            "name {}: lowercase ASCII letters, digits and `-`, not starting with `-`",
+            crate::quote_prefix(name)
+        ));
+    }
+    if name.len() > NAME_MAX {
+        return Err(format!(
+            "name {}: {} characters, more than a name may have ({NAME_MAX}: it names the badge file)",
+            crate::quote_prefix(name),
+            name.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Where a check of an implementation stands.

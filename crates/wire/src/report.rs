@@ -165,6 +165,51 @@ impl Failure {
     }
 }
 
+/// `failures` folded as the text report folds them: the first of each kind (failures
+/// alike, [`Failure`]'s likeness: the same comparison and the same actual text but for
+/// its numbers), in order, each with how many more of its kind follow. The results
+/// page shows a check's failures this way.
+pub fn fold(failures: &[Failure]) -> Vec<(&Failure, usize)> {
+    let mut groups: Vec<(String, &Failure, usize)> = Vec::new();
+    for failure in failures {
+        let likeness = failure.likeness();
+        match groups.iter_mut().find(|(like, _, _)| *like == likeness) {
+            Some((_, _, more)) => *more += 1,
+            None => groups.push((likeness, failure, 0)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, failure, more)| (failure, more))
+        .collect()
+}
+
+/// A failure's input as the text report shows it: its JSON cut to [`VALUE_SHOWN`]
+/// characters with its length, escaped. The results page shows inputs this way too.
+/// (Branch i41 defines the terminal's one cut rule under this name: at a merge, its
+/// body is the one kept.)
+pub fn cut_input(input: &serde_json::Value) -> String {
+    crate::untrusted(
+        &serde_json::to_string(input).unwrap_or_default(),
+        VALUE_SHOWN,
+    )
+}
+
+/// An expected and an actual text as the text report shows them (a value cut to
+/// [`VALUE_SHOWN`] characters, a message to [`MESSAGE_SHOWN`] keeping its end),
+/// escaped. The results page shows them this way too. (Branch i41 defines it, private,
+/// cutting both around their first difference: at a merge, its body is the one kept,
+/// made public.)
+pub fn shown_pair(expected: &str, actual: &str) -> (String, String) {
+    (shown(expected), shown(actual))
+}
+
+/// A text the report shows (what was compared), cut and escaped as
+/// [`shown_pair`] cuts a message.
+pub fn shown_value(text: &str) -> String {
+    shown(text)
+}
+
 /// The first `max` characters of `text`, each run of digits as one `#`.
 fn blank_numbers(text: &str, max: usize) -> String {
     let mut out = String::new();

@@ -109,3 +109,16 @@ test('error table rows: frame index, mutate probe, negative estimates input', ()
   assert.deepEqual([negative.error.kind, negative.error.field], ['value', 'k']);
   assert.ok('result' in handle('{"id":3,"protocol":"fnv1a-utf16-v1","op":"estimates","m":5000,"k":50,"n":5000}'));
 });
+
+test('an integer id past 2^53 - 1 is refused with id null, never answered rounded', () => {
+  // 2^53 + 1 reads as 2^53 through JSON.parse, 2^64 as 18446744073709552000: either
+  // answered would carry an id that was never sent (spec/ADAPTER.md, ADAPTER-ID).
+  for (const id of ['9007199254740993', '18446744073709551616']) {
+    const r = handle(`{"id":${id},"protocol":"doc-membership-v1","op":"sha256","data":""}`);
+    assert.equal(r.id, null, id);
+    assert.equal(r.error.kind, 'bad_request', id);
+  }
+  const safe = handle('{"id":9007199254740991,"protocol":"doc-membership-v1","op":"sha256","data":""}');
+  assert.equal(safe.id, 9007199254740991);
+  assert.ok(safe.result);
+});

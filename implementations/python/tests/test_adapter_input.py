@@ -146,3 +146,13 @@ class Handshake(unittest.TestCase):
     def test_the_version_answered_is_its_own_whatever_the_runner_speaks(self):
         r = respond('{"id":"s","op":"start","adapter_protocol":3}')
         self.assertEqual((r["id"], r["result"]["adapter_protocol"]), ("s", 2))
+
+
+class LargeIds(unittest.TestCase):
+    def test_an_integer_id_is_answered_with_its_very_digits(self):
+        # Python reads JSON integers exactly: 2^53 + 1 and 2^64 come back as sent
+        # (spec/ADAPTER.md, ADAPTER-ID; a reader of floats would answer another number).
+        for rid in ("9007199254740993", "18446744073709551616"):
+            line = '{"id":%s,"protocol":"doc-membership-v1","op":"sha256","data":""}' % rid
+            text = adapter._dumps(adapter.respond(line))
+            self.assertTrue(text.startswith('{"id":%s,"result":' % rid), text)
