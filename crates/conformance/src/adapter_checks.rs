@@ -9,7 +9,8 @@
 //! its own; every other case runs on one shared process of the adapter command, one
 //! after another, which is started again only when a case left it dead (a crash, a
 //! timeout, a malformed or oversized answer), so a crash costs one start and is blamed
-//! on the case that caused it.
+//! on the case that caused it. A shared process that cannot be started (again) is not
+//! tried once more: the cases left fail at once, saying why.
 
 use crate::adapter::AdapterProcess;
 use crate::report::{CheckOutcome, Failure};
@@ -113,10 +114,18 @@ pub fn run_counted(
         .partition(|(_, (_, case))| fresh(case).is_some());
     let on_shared = || {
         let mut process: Option<AdapterProcess> = None;
+        // Why the shared process could not be started: it is not tried again, the
+        // cases left fail at once with the reason.
+        let mut unstartable: Option<String> = None;
         let mut starts = Starts::default();
         let mut done = Vec::new();
         for &(index, &(check, case)) in &shared {
             let started = Instant::now();
+            if let Some(why) = &unstartable {
+                let failures = start_failed(case, why.clone());
+                done.push((index, check, failures, false, started.elapsed()));
+                continue;
+            }
             if process.as_ref().is_some_and(|p| p.dead().is_some()) {
                 process = None;
                 starts.restarts += 1;
@@ -126,13 +135,9 @@ pub fn run_counted(
                 match start(command, timeout) {
                     Ok(fresh) => process = Some(fresh),
                     Err(why) => {
-                        done.push((
-                            index,
-                            check,
-                            start_failed(case, why),
-                            false,
-                            started.elapsed(),
-                        ));
+                        let failures = start_failed(case, why.clone());
+                        done.push((index, check, failures, false, started.elapsed()));
+                        unstartable = Some(why);
                         continue;
                     }
                 }

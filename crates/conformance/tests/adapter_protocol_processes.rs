@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 /// its input as bytes, answers the handshake and `sha256` of no bytes, answers every other object
 /// with a `bad_request` error carrying the request's id (or null when reading it
 /// failed), and on a line that is not UTF-8 or not a JSON object does `ON_BAD`
-/// (`crash`: raises, as the README's skeleton does; `skip`: answers nothing).
+/// (`crash`: raises, as the README's skeleton does, after creating the file `MARK`
+/// names, if any, when the line is text; `skip`: answers nothing).
 const ADAPTER: &str = r#"
 import hashlib, json, os, sys
 with open(os.environ["LOG"], "a") as log:
@@ -29,9 +30,11 @@ for raw in sys.stdin.buffer:
         text = raw.decode("utf-8")
         bad = not text.lstrip().startswith("{")
     except UnicodeDecodeError:
-        bad = True
+        text, bad = None, True
     if bad:
         if os.environ["ON_BAD"] == "crash":
+            if text is not None and "MARK" in os.environ:
+                open(os.environ["MARK"], "w").close()
             raise SystemExit("a line I cannot read")
         continue
     try:
@@ -180,4 +183,47 @@ fn a_line_left_unanswered_fails_at_once_without_a_restart() {
         "{:?}",
         not_an_object.failures
     );
+}
+
+/// An adapter that cannot start again once it crashed on a text line (a start that
+/// finds the mark exits at once): the shared process's restart after its first crash
+/// fails, and the cases left fail at once with that reason instead of each trying a
+/// start of its own. (The cases of their own processes, run beside, crash on lines
+/// that are not text and leave no mark, so the count does not depend on the order.)
+#[test]
+fn a_shared_process_that_cannot_start_again_is_not_tried_per_case() {
+    let wire = wire();
+    let (not_text, _, _) = kinds(&wire);
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("adapter.py");
+    std::fs::write(&script, ADAPTER).unwrap();
+    let log = dir.path().join("starts.log");
+    let mark = dir.path().join("crashed");
+    let command = format!(
+        "[ -e '{mark}' ] && {{ echo start >> '{log}'; exit 3; }}; MARK='{mark}' LOG='{log}' ON_BAD=crash python3 '{script}'",
+        mark = mark.display(),
+        log = log.display(),
+        script = script.display()
+    );
+    let (outcomes, starts) = run_counted(&wire, &command, Duration::from_secs(30), None);
+    let logged = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    // The shared process, its one restart (which fails), and one process for each
+    // case of its own (started, or refused once the mark is there: one line either way).
+    assert_eq!(logged, 2 + not_text, "processes the adapter logged");
+    assert_eq!(
+        starts,
+        Starts {
+            processes: 2 + not_text,
+            restarts: 1
+        }
+    );
+    let unstarted = outcomes
+        .iter()
+        .flat_map(|o| &o.failures)
+        .filter(|f| f.what == "start the adapter")
+        .count();
+    assert!(unstarted > 3, "{outcomes:?}");
 }
