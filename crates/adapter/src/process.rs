@@ -699,9 +699,9 @@ impl AdapterProcess {
     /// Writes `bytes` and a newline as one line, exactly as given (for the adapter
     /// protocol's own checks: a line that is not UTF-8, a duplicate key, a blank line),
     /// then the request `op` of `protocol` behind it, before reading anything; then
-    /// reads what comes back: the line's answer (`Ok(None)` when the first response
-    /// is the request's, by its id: the line got none, and no deadline was waited
-    /// out) and the request's answer. Each has the timeout, counted from when it was
+    /// reads what comes back: the line's answer as JSON and as the text it came in
+    /// (`Ok(None)` when the first response is the request's, by its id: the line got
+    /// none, and no deadline was waited out) and the request's answer. Each has the timeout, counted from when it was
     /// written or when the response before it came, whichever is later. A line
     /// answered with something that is not JSON is an error of the line alone; the
     /// request's response is read after it.
@@ -710,11 +710,11 @@ impl AdapterProcess {
         bytes: &[u8],
         protocol: &str,
         op: &impl Serialize,
-    ) -> (Result<Option<Value>, SubjectError>, Answer<Value>) {
+    ) -> (LineAnswer, Answer<Value>) {
         let id = self.next_id;
         self.next_id += 1;
         let request = shorten(&String::from_utf8_lossy(bytes));
-        let after = |process: &mut Self, line: Result<Option<Value>, SubjectError>, pending| {
+        let after = |process: &mut Self, line: LineAnswer, pending| {
             let answer = match pending {
                 Pending::Done(answer) => answer,
                 Pending::NotQueued { id, request } => Err(process.not_queued(id, &request)),
@@ -774,7 +774,7 @@ impl AdapterProcess {
                 };
                 (Ok(None), answer)
             }
-            pending => after(self, Ok(Some(value)), pending),
+            pending => after(self, Ok(Some((value, text))), pending),
         }
     }
 
@@ -944,6 +944,10 @@ impl AdapterProcess {
         }
     }
 }
+
+/// What came back for a line written as given ([`AdapterProcess::raw_then_request`]):
+/// its answer as JSON and as the text it came in, `None` when it got none.
+pub type LineAnswer = Result<Option<(Value, String)>, SubjectError>;
 
 /// A request of a pipelined batch, waiting for its turn to be answered.
 enum Pending {
