@@ -76,7 +76,7 @@ fn parse_seconds(
         .map_err(|err| format!("{range}, got {}: {err}", crate::quote::prefix(text)))
 }
 
-pub use crate::process::{AdapterProcess, IN_FLIGHT, shorten};
+pub use crate::process::{AdapterProcess, IN_FLIGHT, LineAnswer, shorten};
 
 /// An adapter process shared by the subjects of one run.
 pub type Shared = Arc<Mutex<AdapterProcess>>;

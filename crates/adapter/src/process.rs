@@ -66,6 +66,12 @@ pub struct AdapterProcess {
     first_bad_request: Option<String>,
     /// What the adapter's handshake said, once it said it.
     started: Option<Started>,
+    /// The answers counted in `answered` when this process was started as a fork
+    /// ([`AdapterProcess::fork`]): its parent's, not its own.
+    inherited: u64,
+    /// Whether this process was started again after one of its command ended
+    /// ([`AdapterProcess::between_checks`]).
+    restarted: bool,
 }
 
 /// The longest an error's `kind` or `field` from an adapter is shown, in characters.
@@ -273,6 +279,8 @@ impl AdapterProcess {
             bad_requests: 0,
             first_bad_request: None,
             started: None,
+            inherited: 0,
+            restarted: false,
         };
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -516,7 +524,7 @@ impl AdapterProcess {
                 crate::quote::untrusted(&self.command, 200)
             ));
         }
-        if self.answered_now == 0 {
+        if self.restarted && self.answered_now == 0 {
             return Between::Stop(format!(
                 "the adapter `{}` was started again after it ended, and did not answer: {why}",
                 crate::quote::untrusted(&self.command, 200)
@@ -531,6 +539,8 @@ impl AdapterProcess {
             Ok(mut fresh) => {
                 fresh.run_deadline = self.run_deadline;
                 fresh.answered = self.answered;
+                fresh.inherited = self.inherited;
+                fresh.restarted = true;
                 fresh.bad_requests = self.bad_requests;
                 fresh.first_bad_request = self.first_bad_request.take();
                 fresh.next_id = self.next_id;
@@ -539,6 +549,30 @@ impl AdapterProcess {
                 Between::Restarted(why)
             }
             Err(err) => Between::Stop(format!("the adapter could not be started again: {err}")),
+        }
+    }
+
+    /// Another process of the same command, for running checks beside this one: the
+    /// same timeout and run deadline. It counts this process's answers as its own
+    /// (the command is known to answer: a fork whose first check ends it is started
+    /// again, as this process would be), and [`AdapterProcess::join`] adds what it
+    /// answered itself back into this process's counts.
+    pub fn fork(&self) -> Result<AdapterProcess, String> {
+        let mut fork = AdapterProcess::start(&self.command, self.timeout)?;
+        fork.run_deadline = self.run_deadline;
+        fork.answered = self.answered;
+        fork.inherited = self.answered;
+        Ok(fork)
+    }
+
+    /// Adds what `fork` ([`AdapterProcess::fork`]) answered into this process's counts,
+    /// for [`AdapterProcess::closing_diagnosis`]; this process's first `bad_request`
+    /// message is kept when it has one.
+    pub fn join(&mut self, fork: &AdapterProcess) {
+        self.answered += fork.answered.saturating_sub(fork.inherited);
+        self.bad_requests += fork.bad_requests;
+        if self.first_bad_request.is_none() {
+            self.first_bad_request.clone_from(&fork.first_bad_request);
         }
     }
 
@@ -691,45 +725,93 @@ impl AdapterProcess {
         self.kill(why)
     }
 
+    /// Sends the first id at least `id` from now on (request ids count up from there):
+    /// for the adapter protocol's own checks, whose lines carry ids of their own, so
+    /// that an answer to one of the runner's requests is never taken for the answer to
+    /// such a line.
+    pub fn skip_ids_to(&mut self, id: u64) {
+        self.next_id = self.next_id.max(id);
+    }
+
     /// Writes `bytes` and a newline as one line, exactly as given (for the adapter
     /// protocol's own checks: a line that is not UTF-8, a duplicate key, a blank line),
-    /// under the same deadline as a request. With `answered` it reads one response line
-    /// and returns it as JSON, whatever its id, with its text (an id's digits are judged
-    /// on the text: two ids past 2^64 may read as one float); without, it only waits
-    /// for the line to be written (`Ok(None)`).
-    pub fn raw(
+    /// then the request `op` of `protocol` behind it, before reading anything; then
+    /// reads what comes back: the line's answer as JSON and as the text it came in
+    /// (`Ok(None)` when the first response is the request's, by its id: the line got
+    /// none, and no deadline was waited out) and the request's answer. Each has the timeout, counted from when it was
+    /// written or when the response before it came, whichever is later. A line
+    /// answered with something that is not JSON is an error of the line alone; the
+    /// request's response is read after it.
+    pub fn raw_then_request(
         &mut self,
         bytes: &[u8],
-        answered: bool,
-    ) -> Result<Option<(Value, String)>, SubjectError> {
+        protocol: &str,
+        op: &impl Serialize,
+    ) -> (LineAnswer, Answer<Value>) {
         let id = self.next_id;
         self.next_id += 1;
         let request = shorten(&String::from_utf8_lossy(bytes));
+        let after = |process: &mut Self, line: LineAnswer, pending| {
+            let answer = match pending {
+                Pending::Done(answer) => answer,
+                Pending::NotQueued { id, request } => Err(process.not_queued(id, &request)),
+                Pending::Sent { id, request, sent } => {
+                    process.receive(id, &request, sent.max(Instant::now()))
+                }
+            };
+            (line, answer)
+        };
         if let Some(why) = &self.dead {
-            return Err(SubjectError::Broken(format!(
+            let line = Err(SubjectError::Broken(format!(
                 "line #{id} not sent: the adapter is no longer running ({why})"
             )));
+            let pending = self.send(Some(protocol), op);
+            return after(self, line, pending);
         }
-        let mut line = bytes.to_vec();
-        line.push(b'\n');
+        let mut bytes = bytes.to_vec();
+        bytes.push(b'\n');
         let queued = self
             .to_writer
             .as_ref()
-            .is_some_and(|writer| writer.try_send(line).is_ok());
+            .is_some_and(|writer| writer.try_send(bytes).is_ok());
         if !queued {
-            return Err(self.not_queued(id, &request));
+            let line = Err(self.not_queued(id, &request));
+            let pending = self.send(Some(protocol), op);
+            return after(self, line, pending);
         }
+        let pending = self.send(Some(protocol), op);
         let deadline = self.deadline(Instant::now());
-        if !answered {
-            return self.written_by(id, &request, deadline).map(|()| None);
-        }
-        let text = self.receive_text(id, &request, deadline)?;
-        match serde_json::from_str(&text) {
-            Ok(value) => Ok(Some((value, text))),
-            Err(err) => Err(SubjectError::Broken(format!(
-                "malformed response to line #{id} {request}: not JSON ({err}); the response was: {}",
-                shorten(&text)
-            ))),
+        let text = match self
+            .written_by(id, &request, deadline)
+            .and_then(|()| self.read_text(id, &request, deadline))
+        {
+            Ok(text) => text,
+            Err(err) => return after(self, Err(err), pending),
+        };
+        let value: Value = match serde_json::from_str(&text) {
+            Ok(value) => value,
+            Err(err) => {
+                let line = Err(SubjectError::Broken(format!(
+                    "malformed response to line #{id} {request}: not JSON ({err}); the response was: {}",
+                    shorten(&text)
+                )));
+                return after(self, line, pending);
+            }
+        };
+        match pending {
+            // The request's answer came first: the line got none.
+            Pending::Sent {
+                id: request_id,
+                request: quoted,
+                ..
+            } if value.get("id") == Some(&json!(request_id)) => {
+                let answer = match self.written_by(request_id, &quoted, deadline) {
+                    Ok(()) => self.accept(request_id, &quoted, &text),
+                    Err(err) => Err(err),
+                };
+                (Ok(None), answer)
+            }
+            pending => after(self, Ok(Some((value, text))), pending),
         }
     }
 
@@ -741,7 +823,13 @@ impl AdapterProcess {
             )));
         }
         let text = self.receive_text(id, request, self.deadline(start))?;
-        match read_response(id, &text) {
+        self.accept(id, request, &text)
+    }
+
+    /// Reads `text` as the response to request `id`: its answer, counted, or the
+    /// adapter marked dead when the line is malformed.
+    fn accept(&mut self, id: u64, request: &str, text: &str) -> Answer<Value> {
+        match read_response(id, text) {
             Ok(answer) => {
                 self.answered += 1;
                 self.answered_now += 1;
@@ -758,7 +846,7 @@ impl AdapterProcess {
             Err(why) => {
                 let why = format!(
                     "malformed response to request #{id} {request}: {why}; the response was: {}",
-                    shorten(&text)
+                    shorten(text)
                 );
                 Err(self.kill(why))
             }
@@ -830,6 +918,17 @@ impl AdapterProcess {
         deadline: Instant,
     ) -> Result<String, SubjectError> {
         self.written_by(id, request, deadline)?;
+        self.read_text(id, request, deadline)
+    }
+
+    /// Reads one response line, the answer to line `id`, by `deadline` (the line was
+    /// written): its text, or the adapter marked dead.
+    fn read_text(
+        &mut self,
+        id: u64,
+        request: &str,
+        deadline: Instant,
+    ) -> Result<String, SubjectError> {
         let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
         let left = || deadline.saturating_duration_since(Instant::now());
         let received = match self.lines.as_ref() {
@@ -882,6 +981,10 @@ impl AdapterProcess {
         }
     }
 }
+
+/// What came back for a line written as given ([`AdapterProcess::raw_then_request`]):
+/// its answer as JSON and as the text it came in, `None` when it got none.
+pub type LineAnswer = Result<Option<(Value, String)>, SubjectError>;
 
 /// A request of a pipelined batch, waiting for its turn to be answered.
 enum Pending {

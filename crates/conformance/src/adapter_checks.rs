@@ -1,17 +1,24 @@
 //! The adapter protocol's own checks (`spec/adapter-protocol.json`, reported as
 //! `adapter-protocol/<check>`): lines no request may hold, a blank line, the script
-//! and response size limits, malformed ids. Each case runs on a fresh process of the
-//! adapter command, so a case that ends or confuses the adapter fails alone: the case
-//! sends its line, compares what comes back with its `expect`, then sends one
-//! well-formed request (`sha256` of no bytes) that must be answered as usual.
+//! and response size limits, malformed ids. Each case writes its line and, behind it,
+//! one well-formed request (`sha256` of no bytes) that must be answered as usual, then
+//! compares what came back for the line with its `expect`.
+//!
+//! The cases run on as few processes as they need (spec/ADAPTER.md, "The adapter
+//! protocol's own checks"): a case whose line is not text ([`fresh`]) gets a process of
+//! its own; every other case runs on one shared process of the adapter command, one
+//! after another, which is started again only when a case left it dead (a crash, a
+//! timeout, a malformed or oversized answer), so a crash costs one start and is blamed
+//! on the case that caused it. A shared process that cannot be started (again) is not
+//! tried once more: the cases left fail at once, saying why.
 
 use crate::adapter::AdapterProcess;
 use crate::report::{CheckOutcome, Failure};
 use bloomproof_wire::Hex;
 use bloomproof_wire::adapter::DocOp;
 use bloomproof_wire::adapter_checks::{WireCase, WireExpect, WireFile, WireSend};
+use bloomproof_wire::spec::DocumentedCheck;
 use serde_json::{Value, json};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The file's name in the spec folder.
@@ -23,25 +30,38 @@ pub const GROUP: &str = "adapter-protocol";
 /// SHA-256 of no bytes: the answer to the request sent after every case.
 const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-/// Runs every check of `wire` whose full name contains `filter` (all when `None`)
-/// against `command`, `timeout` per request; the outcomes in file order.
+/// The first id of the runner's own requests on a process of these checks: above
+/// every id a case's line holds (all below 100), so that the answer to the request
+/// written behind a line is never taken for the line's own.
+pub const FIRST_REQUEST_ID: u64 = 1000;
+
+/// Why a case needs a process of its own (`None`: it runs on the shared one).
 ///
-/// The cases are independent (each on a fresh process), so they run on every core
-/// ([`std::thread::available_parallelism`]), each worker taking the next case not yet
-/// taken; at most that many adapter processes run at once. A check's time is the sum
-/// of its cases' times.
-pub fn run(
-    wire: &WireFile,
-    command: &str,
-    timeout: Duration,
+/// A line that is not UTF-8 is not text: an adapter's decoder may keep or drop bytes
+/// around it (Python's text-mode standard input raises on the whole chunk it read,
+/// losing the lines that came with it), so what such a line leaves behind is not
+/// the state a later case expects. Every other line is text a line reader reads
+/// whole; what it does to the adapter shows in its answer and in the answer to the
+/// request written behind it.
+pub fn fresh(case: &WireCase) -> Option<&'static str> {
+    match case.send {
+        WireSend::LineHex(_) => Some("its line is not UTF-8"),
+        WireSend::Line(_) | WireSend::Session { .. } | WireSend::LookupMany { .. } => None,
+    }
+}
+
+/// The cases of the checks whose full name contains `filter` (all when `None`), in
+/// file order, each with the index of its check in `checks`.
+fn select<'w>(
+    wire: &'w WireFile,
     filter: Option<&str>,
-) -> Vec<CheckOutcome> {
+) -> (Vec<&'w DocumentedCheck>, Vec<(usize, &'w WireCase)>) {
     let checks: Vec<_> = wire
         .checks
         .iter()
         .filter(|check| filter.is_none_or(|f| format!("{GROUP}/{}", check.name).contains(f)))
         .collect();
-    let cases: Vec<(usize, &WireCase)> = checks
+    let cases = checks
         .iter()
         .enumerate()
         .flat_map(|(index, check)| {
@@ -51,36 +71,122 @@ pub fn run(
                 .map(move |c| (index, c))
         })
         .collect();
-    let next = AtomicUsize::new(0);
-    let work = || {
+    (checks, cases)
+}
+
+/// What running the cases took: adapter processes started, and how many of them were
+/// started again after a case left the shared one dead.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Starts {
+    /// Every process started (the shared one, its restarts, one per [`fresh`] case).
+    pub processes: usize,
+    /// The shared process started again after a case left it dead.
+    pub restarts: usize,
+}
+
+/// Runs every check of `wire` whose full name contains `filter` (all when `None`)
+/// against `command`, `timeout` per request; the outcomes in file order.
+pub fn run(
+    wire: &WireFile,
+    command: &str,
+    timeout: Duration,
+    filter: Option<&str>,
+) -> Vec<CheckOutcome> {
+    run_counted(wire, command, timeout, filter).0
+}
+
+/// [`run`], and the processes it started.
+///
+/// The cases that share a process run on one thread, one after another; the
+/// [`fresh`] ones on a second thread beside them when there is a second core. A
+/// check's time is the sum of its cases' times (a start included), and it is marked
+/// crashed when one of its cases left its process dead.
+pub fn run_counted(
+    wire: &WireFile,
+    command: &str,
+    timeout: Duration,
+    filter: Option<&str>,
+) -> (Vec<CheckOutcome>, Starts) {
+    let (checks, cases) = select(wire, filter);
+    let (own, shared): (Vec<_>, Vec<_>) = cases
+        .iter()
+        .enumerate()
+        .partition(|(_, (_, case))| fresh(case).is_some());
+    let on_shared = || {
+        let mut process: Option<AdapterProcess> = None;
+        // Why the shared process could not be started: it is not tried again, the
+        // cases left fail at once with the reason.
+        let mut unstartable: Option<String> = None;
+        let mut starts = Starts::default();
         let mut done = Vec::new();
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(check, case)) = cases.get(index) else {
-                break;
-            };
+        for &(index, &(check, case)) in &shared {
             let started = Instant::now();
-            let failures = run_case(case, command, timeout);
-            done.push((index, check, failures, started.elapsed()));
+            if let Some(why) = &unstartable {
+                let failures = start_failed(case, why.clone());
+                done.push((index, check, failures, false, started.elapsed()));
+                continue;
+            }
+            if process.as_ref().is_some_and(|p| p.dead().is_some()) {
+                process = None;
+                starts.restarts += 1;
+            }
+            if process.is_none() {
+                starts.processes += 1;
+                match start(command, timeout) {
+                    Ok(fresh) => process = Some(fresh),
+                    Err(why) => {
+                        let failures = start_failed(case, why.clone());
+                        done.push((index, check, failures, false, started.elapsed()));
+                        unstartable = Some(why);
+                        continue;
+                    }
+                }
+            }
+            let Some(running) = process.as_mut() else {
+                continue;
+            };
+            let failures = run_case(case, running);
+            let crashed = running.dead().is_some();
+            done.push((index, check, failures, crashed, started.elapsed()));
         }
-        done
+        (done, starts)
     };
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(cases.len())
-        .max(1);
-    let mut results: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
-        let mut all = work();
-        for handle in handles {
-            match handle.join() {
-                Ok(done) => all.extend(done),
+    let on_own = || {
+        let mut starts = Starts::default();
+        let mut done = Vec::new();
+        for &(index, &(check, case)) in &own {
+            let started = Instant::now();
+            starts.processes += 1;
+            let (failures, crashed) = match start(command, timeout) {
+                Ok(mut process) => {
+                    let failures = run_case(case, &mut process);
+                    (failures, process.dead().is_some())
+                }
+                Err(why) => (start_failed(case, why), false),
+            };
+            done.push((index, check, failures, crashed, started.elapsed()));
+        }
+        (done, starts)
+    };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let ((mut results, a), (more, b)) = if cores > 1 && !own.is_empty() && !shared.is_empty() {
+        std::thread::scope(|scope| {
+            let beside = scope.spawn(on_own);
+            let shared = on_shared();
+            match beside.join() {
+                Ok(own) => (shared, own),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
-        }
-        all
-    });
-    // Back in file order (each worker kept the cases it took).
+        })
+    } else {
+        (on_shared(), on_own())
+    };
+    results.extend(more);
+    let starts = Starts {
+        processes: a.processes + b.processes,
+        restarts: a.restarts + b.restarts,
+    };
+    // Back in file order.
     results.sort_by_key(|(index, ..)| *index);
     let mut outcomes: Vec<CheckOutcome> = checks
         .iter()
@@ -96,16 +202,42 @@ pub fn run(
             elapsed_ms: Some(0.0),
         })
         .collect();
-    for (_, check, failures, elapsed) in results {
+    for (_, check, failures, crashed, elapsed) in results {
         if let Some(outcome) = outcomes.get_mut(check) {
             outcome.cases += 1;
+            outcome.crashed |= crashed;
             outcome.add_failures(failures);
             if let Some(ms) = outcome.elapsed_ms.as_mut() {
                 *ms += elapsed.as_secs_f64() * 1e3;
             }
         }
     }
-    outcomes
+    (outcomes, starts)
+}
+
+/// Starts a process of `command` for these checks: its request ids from
+/// [`FIRST_REQUEST_ID`].
+fn start(command: &str, timeout: Duration) -> Result<AdapterProcess, String> {
+    let mut process = AdapterProcess::start(command, timeout)?;
+    process.skip_ids_to(FIRST_REQUEST_ID);
+    Ok(process)
+}
+
+/// A case's failure when its process could not be started.
+fn start_failed(case: &WireCase, why: String) -> Vec<Failure> {
+    vec![failure(case, "start the adapter", "running".into(), why)]
+}
+
+/// A failure of `case`.
+fn failure(case: &WireCase, what: &str, expected: String, actual: String) -> Failure {
+    Failure {
+        case: case.id.clone(),
+        what: what.to_string(),
+        input: serde_json::to_value(&case.send).unwrap_or(Value::Null),
+        expected,
+        // A response quoted in a failure is bounded like every other (client::shorten).
+        actual: crate::adapter::shorten(&actual),
+    }
 }
 
 /// The bytes of the line a case sends, without its newline.
@@ -129,23 +261,21 @@ pub fn line(send: &WireSend) -> Vec<u8> {
     }
 }
 
-fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
-    let failure = |what: &str, expected: String, actual: String| Failure {
-        case: case.id.clone(),
-        what: what.to_string(),
-        input: serde_json::to_value(&case.send).unwrap_or(Value::Null),
-        expected,
-        // A response quoted in a failure is bounded like every other (client::shorten).
-        actual: crate::adapter::shorten(&actual),
+/// Runs `case` on `process`: its line and the `sha256` request behind it, written
+/// together; what came back for each, judged.
+fn run_case(case: &WireCase, process: &mut AdapterProcess) -> Vec<Failure> {
+    let next = DocOp::Sha256 {
+        data: Hex(Vec::new()),
     };
-    let mut process = match AdapterProcess::start(command, timeout) {
-        Ok(process) => process,
-        Err(why) => return vec![failure("start the adapter", "running".into(), why)],
-    };
-    let answered = !matches!(case.expect, WireExpect::NoAnswer);
+    let (response, digest) = process.raw_then_request(
+        &line(&case.send),
+        crate::protocols::doc_membership_v1::NAME,
+        &next,
+    );
     let mut failures = Vec::new();
-    match process.raw(&line(&case.send), answered) {
+    match response {
         Err(err) => failures.push(failure(
+            case,
             "the response",
             expected(&case.expect),
             err.to_string(),
@@ -161,19 +291,14 @@ fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
             if let Some(why) = why {
                 let actual = response
                     .map_or_else(|| "no response".to_string(), |(value, _)| value.to_string());
-                failures.push(failure(&why, expected(&case.expect), actual));
+                failures.push(failure(case, &why, expected(&case.expect), actual));
             }
         }
     }
-    let next = DocOp::Sha256 {
-        data: Hex(Vec::new()),
-    };
-    let digest = process
-        .request(crate::protocols::doc_membership_v1::NAME, &next)
-        .map(|result| result.get("digest").cloned().unwrap_or(Value::Null));
-    match digest {
+    match digest.map(|result| result.get("digest").cloned().unwrap_or(Value::Null)) {
         Ok(Value::String(hex)) if hex.eq_ignore_ascii_case(EMPTY_SHA256) => {}
         other => failures.push(failure(
+            case,
             "the next request (sha256 of no bytes) is answered as usual",
             format!("{{\"digest\":\"{EMPTY_SHA256}\"}}"),
             match other {

@@ -15,6 +15,10 @@ pub struct Subjects {
     /// One subject per protocol; the first answers for the run (its name, handshake,
     /// between checks and closing diagnosis).
     pub subjects: Vec<Box<dyn ProtocolSubject>>,
+    /// The adapter process the subjects share, when they drive one
+    /// ([`Subjects::adapter`]): the run starts a second process of its command for a
+    /// second lane of checks ([`run`]).
+    process: Option<crate::adapter::Shared>,
 }
 
 impl Subjects {
@@ -22,6 +26,7 @@ impl Subjects {
     pub fn rust() -> Self {
         Subjects {
             subjects: REGISTRY.iter().map(|entry| entry.rust_subject()).collect(),
+            process: None,
         }
     }
 
@@ -41,13 +46,40 @@ impl Subjects {
     ) -> Result<Self, String> {
         let mut process = crate::adapter::AdapterProcess::start(command, timeout)?;
         process.set_run_deadline(Instant::now() + deadline);
+        Ok(Self::on_process(process))
+    }
+
+    /// Every protocol through `process`.
+    fn on_process(process: crate::adapter::AdapterProcess) -> Self {
         let shared = std::sync::Arc::new(std::sync::Mutex::new(process));
-        Ok(Subjects {
+        Subjects {
             subjects: REGISTRY
                 .iter()
                 .map(|entry| entry.adapter_subject(std::sync::Arc::clone(&shared)))
                 .collect(),
-        })
+            process: Some(shared),
+        }
+    }
+
+    /// Subjects on a second process of the adapter command
+    /// ([`crate::adapter::AdapterProcess::fork`]), when these drive an adapter that
+    /// runs and a second one starts.
+    fn adapter_fork(&self) -> Option<Subjects> {
+        let process = self.process.as_ref()?.lock().ok()?;
+        if process.dead().is_some() {
+            return None;
+        }
+        process.fork().ok().map(Self::on_process)
+    }
+
+    /// Adds what the adapter of `fork` ([`Subjects::adapter_fork`]) answered into the
+    /// counts of this one's, for the closing diagnosis.
+    fn join(&mut self, fork: &Subjects) {
+        if let (Some(mine), Some(theirs)) = (&self.process, &fork.process)
+            && let (Ok(mut mine), Ok(theirs)) = (mine.lock(), theirs.lock())
+        {
+            mine.join(&theirs);
+        }
     }
 
     /// These subjects with `subject` in place of the one of its protocol.
@@ -161,25 +193,61 @@ type Job<'a> = (usize, &'a str);
 /// What running one check gives: its outcome and the figures it recorded.
 type Done = (CheckOutcome, Figures);
 
-/// Runs `jobs` on `subjects` and on `forks` (one more thread each), every thread taking
-/// the next job not yet taken; the results come back in the order of `jobs`.
+/// How the threads of [`run_jobs`] share the jobs.
+#[derive(Clone, Copy)]
+enum Lanes {
+    /// Each thread takes the next job not yet taken (in process, where a subject keeps
+    /// nothing from one check to the next).
+    Taken,
+    /// Thread `t` of `n` runs the jobs `first + t`, `first + t + n`, ... in order:
+    /// through adapters, so that each process meets the same checks in the same order
+    /// on every run (its request ids, restarts and stops are the same).
+    Fixed { first: usize },
+}
+
+/// Why the run stopped, and the index of the job after which it did (the lowest,
+/// when several threads stopped).
+type Stopped = Mutex<Option<(usize, String)>>;
+
+/// Runs `jobs` on `subjects` and on `forks` (one more thread each), the threads
+/// sharing them as `lanes` says; the results come back in the order of `jobs`.
 /// A check whose implementation cannot go on ([`Between::Stop`]) ends the run: its
-/// reason is left in `stopped`, and no thread takes another job.
+/// reason is left in `stopped`, no thread takes a job after it, and no result of a
+/// job after it is kept (with fixed lanes, the jobs before it still run, so that the
+/// report is the one a single thread gives).
 fn run_jobs(
     spec: &Spec,
     jobs: &[Job<'_>],
     subjects: &mut Subjects,
-    forks: Vec<Subjects>,
-    stopped: &Mutex<Option<String>>,
-) -> Vec<Done> {
+    forks: &mut [Subjects],
+    lanes: Lanes,
+    stopped: &Stopped,
+) -> Vec<(usize, Done)> {
     let next = AtomicUsize::new(0);
-    let work = |subjects: &mut Subjects| {
+    let lane_count = forks.len() + 1;
+    let stop_index = || {
+        stopped
+            .lock()
+            .ok()
+            .and_then(|s| s.as_ref().map(|(at, _)| *at))
+    };
+    let work = |subjects: &mut Subjects, lane: usize| {
         let mut done = Vec::new();
+        let mut taken = 0;
         loop {
-            if stopped.lock().is_ok_and(|why| why.is_some()) {
+            let index = match lanes {
+                Lanes::Taken => {
+                    if stop_index().is_some() {
+                        return done;
+                    }
+                    next.fetch_add(1, Ordering::Relaxed)
+                }
+                Lanes::Fixed { first } => first + lane + taken * lane_count,
+            };
+            taken += 1;
+            if stop_index().is_some_and(|at| index > at) {
                 return done;
             }
-            let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(&(protocol, check)) = jobs.get(index) else {
                 return done;
             };
@@ -211,17 +279,19 @@ fn run_jobs(
             done.push((index, (outcome, figures)));
             if let Some(why) = stop
                 && let Ok(mut stopped) = stopped.lock()
+                && stopped.as_ref().is_none_or(|(at, _)| index < *at)
             {
-                *stopped = Some(why);
+                *stopped = Some((index, why));
             }
         }
     };
     let mut all = std::thread::scope(|scope| {
         let handles: Vec<_> = forks
-            .into_iter()
-            .map(|mut fork| scope.spawn(move || work(&mut fork)))
+            .iter_mut()
+            .enumerate()
+            .map(|(lane, fork)| scope.spawn(move || work(fork, lane + 1)))
             .collect();
-        let mut all = work(subjects);
+        let mut all = work(subjects, 0);
         for handle in handles {
             match handle.join() {
                 Ok(done) => all.extend(done),
@@ -230,8 +300,11 @@ fn run_jobs(
         }
         all
     });
+    if let Some(at) = stop_index() {
+        all.retain(|(index, _)| *index <= at);
+    }
     all.sort_by_key(|(index, _)| *index);
-    all.into_iter().map(|(_, done)| done).collect()
+    all
 }
 
 /// The published digests of `protocol` when `check` is its accumulated check.
@@ -255,7 +328,10 @@ fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
     let mut forks = Vec::new();
     for _ in 1..threads {
         match subjects.subjects.iter().map(|s| s.fork()).collect() {
-            Some(forked) => forks.push(Subjects { subjects: forked }),
+            Some(forked) => forks.push(Subjects {
+                subjects: forked,
+                process: None,
+            }),
             None => break,
         }
     }
@@ -266,8 +342,11 @@ fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
 ///
 /// Checks are independent: when every subject can be forked ([`crate::protocols::ProtocolSubject::fork`],
 /// as the in-process ones can) they run on every core
-/// ([`std::thread::available_parallelism`]), else one after the other on `subjects`.
-/// Either way the report is the same, in spec order, apart from its times.
+/// ([`std::thread::available_parallelism`]), each thread taking the next check not
+/// yet taken. Through an adapter ([`Subjects::adapter`]) the first check runs on its
+/// process alone, then the others in fixed lanes, one more process of the adapter
+/// command for each other core (spec/ADAPTER.md, "Two processes at once"). Either
+/// way the report is the same, in spec order, apart from its times.
 pub fn run(spec: &Spec, subjects: &mut Subjects, filter: Option<&str>) -> Report {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     run_with_threads(spec, subjects, filter, cores)
@@ -336,10 +415,47 @@ pub fn run_with_threads(
         ran.push(names);
     }
     report.not_implemented = not_implemented;
-    let forks = forks(subjects, threads.min(jobs.len()));
-    let threads = forks.len() + 1;
-    let stopped = Mutex::new(None);
-    let mut done = run_jobs(spec, &jobs, subjects, forks, &stopped).into_iter();
+    let stopped: Stopped = Mutex::new(None);
+    let mut forks = forks(subjects, threads.min(jobs.len()));
+    let (done, threads) = if forks.is_empty() && subjects.process.is_some() {
+        // Through an adapter: the first check on the one process (an adapter that
+        // cannot answer stops the run there, as alone), then a second process of the
+        // command for a second lane of checks, when there is a second core.
+        let mut done = run_jobs(
+            spec,
+            jobs.get(..1).unwrap_or_default(),
+            subjects,
+            &mut [],
+            Lanes::Fixed { first: 0 },
+            &stopped,
+        );
+        let healthy = stopped.lock().is_ok_and(|s| s.is_none());
+        let mut forks: Vec<Subjects> = (1..threads.min(jobs.len().saturating_sub(1)))
+            .map_while(|_| {
+                if healthy {
+                    subjects.adapter_fork()
+                } else {
+                    None
+                }
+            })
+            .collect();
+        done.extend(run_jobs(
+            spec,
+            &jobs,
+            subjects,
+            &mut forks,
+            Lanes::Fixed { first: 1 },
+            &stopped,
+        ));
+        for fork in &forks {
+            subjects.join(fork);
+        }
+        (done, forks.len() + 1)
+    } else {
+        let done = run_jobs(spec, &jobs, subjects, &mut forks, Lanes::Taken, &stopped);
+        (done, forks.len() + 1)
+    };
+    let mut done = done.into_iter().map(|(_, done)| done);
     for (index, protocol) in spec.protocols.iter().enumerate() {
         let names = ran.get(index).map(Vec::as_slice).unwrap_or_default();
         let mut figures = Figures::default();
@@ -361,7 +477,7 @@ pub fn run_with_threads(
             figure_lines(&figures, &published, names),
         ));
     }
-    let stopped = stopped.into_inner().unwrap_or_default();
+    let stopped = stopped.into_inner().unwrap_or_default().map(|(_, why)| why);
     if stopped.is_none()
         && let (Some(wire), Some((command, timeout))) = (
             &spec.wire,

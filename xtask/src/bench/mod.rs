@@ -22,7 +22,11 @@
 //!    (release build), and the runner process's own CPU time per request sent.
 //! 6. The suite through the Python and JavaScript adapters beside each
 //!    implementation's own replay of the same requests in one process: the harness's
-//!    share (`harness.rs`).
+//!    share (`harness.rs`), and the whole run (every check) against the protocol
+//!    checks alone.
+//! 7. The implementer's runs (`implementer.rs`): the suite through `bloomproof
+//!    adapter` against in process, whole processes in pairs; the README's adapter
+//!    skeleton run whole.
 //!
 //! `measure.rs` reads what the steps print (the probe's `key=value` lines, criterion's
 //! estimates, Node's timing, the seed's Python in pairs); `report.rs` turns it into
@@ -30,6 +34,7 @@
 //! machine to machine.
 
 mod harness;
+mod implementer;
 mod measure;
 mod report;
 
@@ -174,6 +179,8 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
         })
         .collect();
 
+    let implementer = implementer::measure(&root, &binary, &target, if quick { 3 } else { 7 });
+
     let estimates = Estimates {
         dir: target.join("criterion"),
     };
@@ -193,6 +200,7 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
     for (name, share) in shares {
         report.harness_share(name, share);
     }
+    report.implementer(implementer);
     report.snapshot(&snapshot)?;
     let rendered = report.render();
     let load_at_end = load_average();

@@ -1,8 +1,8 @@
 //! The report: every figure with its goal (PASS or MISS), read from what the steps
 //! measured, and its rendering.
 
-use super::harness;
 use super::measure::{Estimates, number};
+use super::{harness, implementer};
 use crate::process;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -76,6 +76,17 @@ impl Report {
             goal: String::new(),
             verdict: "",
             raw: false,
+        });
+    }
+
+    /// A figure that could not be taken, and why.
+    fn skipped(&mut self, name: impl Into<String>, why: &str) {
+        self.lines.push(Line {
+            name: name.into(),
+            value: format!("skipped ({why})"),
+            goal: String::new(),
+            verdict: "",
+            raw: true,
         });
     }
 
@@ -290,13 +301,7 @@ impl Report {
         );
         let rust_per_string = positions / FNV_STRINGS;
         match js {
-            Err(why) => self.lines.push(Line {
-                name: "fnv_rust_vs_js".to_string(),
-                value: format!("skipped ({why})"),
-                goal: String::new(),
-                verdict: "",
-                raw: true,
-            }),
+            Err(why) => self.skipped("fnv_rust_vs_js", &why),
             Ok(js) => {
                 let rust_sum = fnv.get("fnv_checksum");
                 if rust_sum != js.get("js_checksum") {
@@ -359,13 +364,7 @@ impl Report {
 
     pub(super) fn seed_python(&mut self, seed: Result<(f64, f64, f64), String>) {
         match seed {
-            Err(why) => self.lines.push(Line {
-                name: "conformance_suite_vs_seed_python".to_string(),
-                value: format!("skipped ({why})"),
-                goal: String::new(),
-                verdict: "",
-                raw: true,
-            }),
+            Err(why) => self.skipped("conformance_suite_vs_seed_python", &why),
             Ok((python, ours, ratio)) => {
                 self.figure(
                     "conformance_process",
@@ -408,10 +407,15 @@ impl Report {
             number(runner, "wire_cases"),
             number(runner, "wire_cpu_us_per_case_median"),
         ) {
+            let processes = number(runner, "wire_processes")
+                .map(|n| format!("{n} adapter processes"))
+                .unwrap_or_else(|_| {
+                    "one shared adapter process, one more for each line that is not UTF-8".into()
+                });
             self.figure(
                 "runner_cpu_per_wire_case",
                 format!(
-                    "{:.2} ms median over {cases} cases of the adapter protocol's own checks, each on a fresh adapter process (counted apart: mostly starting the process)",
+                    "{:.2} ms median over {cases} cases of the adapter protocol's own checks (counted apart: {processes})",
                     per_case / 1e3
                 ),
             );
@@ -419,17 +423,53 @@ impl Report {
         Ok(())
     }
 
+    /// The implementer's runs (`implementer.rs`): the suite through `bloomproof adapter`
+    /// against in process, and the README's skeleton run whole.
+    pub(super) fn implementer(&mut self, measured: Result<implementer::Implementer, String>) {
+        let measured = match measured {
+            Ok(measured) => measured,
+            Err(why) => {
+                self.skipped("adapter_suite_vs_in_process", &why);
+                return;
+            }
+        };
+        self.figure(
+            "adapter_suite",
+            format!(
+                "{:.1} ms through `bloomproof adapter` (every check, `--impl`), {:.1} ms in process, whole processes of the release binary, medians of {} pairs",
+                measured.through_adapter_s * 1e3,
+                measured.in_process_s * 1e3,
+                measured.pairs,
+            ),
+        );
+        self.ratio(
+            "adapter_suite_vs_in_process",
+            measured.ratio,
+            Goal::AtMost(implementer::ADAPTER_VS_IN_PROCESS_MAX),
+        );
+        match measured.skeleton_s {
+            Ok(seconds) => {
+                let max = implementer::SKELETON_MAX_S;
+                self.lines.push(Line {
+                    name: "skeleton_whole_run".to_string(),
+                    value: format!(
+                        "{seconds:.2} s, the README's adapter skeleton as printed, every check (`--impl 'python3 skeleton.py'`: most fail, it crashes on lines it cannot read and is started again), median of {} runs",
+                        measured.skeleton_runs
+                    ),
+                    goal: format!("goal <= {max} s"),
+                    verdict: if seconds <= max { "PASS" } else { "MISS" },
+                    raw: false,
+                });
+            }
+            Err(why) => self.skipped("skeleton_whole_run", &why),
+        }
+    }
+
     /// The suite through `name`'s adapter beside its own replay (`harness.rs`).
     pub(super) fn harness_share(&mut self, name: &str, share: Result<harness::Share, String>) {
         let share = match share {
             Err(why) => {
-                self.lines.push(Line {
-                    name: format!("{name}_harness_share"),
-                    value: format!("skipped ({why})"),
-                    goal: String::new(),
-                    verdict: "",
-                    raw: true,
-                });
+                self.skipped(format!("{name}_harness_share"), &why);
                 return;
             }
             Ok(share) => share,
@@ -456,9 +496,22 @@ impl Report {
         self.figure(
             format!("{name}_adapter_protocol_checks"),
             format!(
-                "{:.1} ms, whole process (counted apart: each case a fresh adapter process)",
+                "{:.1} ms, whole process (counted apart: one shared adapter process, one more for each line that is not UTF-8)",
                 share.wire_s * 1e3
             ),
+        );
+        self.figure(
+            format!("{name}_whole_run"),
+            format!(
+                "{:.1} ms, every check through the adapter (`bloomproof conformance --impl`, whole process), median of {} runs, each beside a run of the protocol checks alone",
+                share.whole_s * 1e3,
+                share.runs,
+            ),
+        );
+        self.ratio(
+            format!("{name}_whole_run_vs_protocol_checks"),
+            share.whole_ratio,
+            Goal::AtMost(harness::WHOLE_RUN_MAX),
         );
     }
 
@@ -578,6 +631,8 @@ mod tests {
             share,
             runs: 7,
             wire_s: 3.0,
+            whole_s: 3.0,
+            whole_ratio: 1.2,
         };
         for (value, verdict) in [(0.49, "PASS"), (0.5, "PASS"), (0.51, "MISS")] {
             let mut report = Report::default();
@@ -588,8 +643,15 @@ mod tests {
                 [
                     "python_through_adapter",
                     "python_harness_share",
-                    "python_adapter_protocol_checks"
+                    "python_adapter_protocol_checks",
+                    "python_whole_run",
+                    "python_whole_run_vs_protocol_checks"
                 ]
+            );
+            let whole = &report.lines[4];
+            assert_eq!(
+                (whole.goal.as_str(), whole.verdict),
+                ("goal <= 1.3", "PASS")
             );
             let line = &report.lines[1];
             assert_eq!((line.goal.as_str(), line.verdict), ("goal <= 0.5", verdict));
@@ -603,6 +665,37 @@ mod tests {
         report.harness_share("js", Err("node missing".into()));
         assert_eq!(report.lines[0].name, "js_harness_share");
         assert!(report.lines[0].value.contains("skipped (node missing)"));
+    }
+
+    #[test]
+    fn the_implementer_lines_hold_their_goals() {
+        let measured = |ratio: f64, skeleton: f64| implementer::Implementer {
+            through_adapter_s: 0.4,
+            in_process_s: 0.2,
+            ratio,
+            pairs: 7,
+            skeleton_s: Ok(skeleton),
+            skeleton_runs: 7,
+        };
+        for (ratio, skeleton, verdicts) in
+            [(2.0, 10.0, ["PASS", "PASS"]), (2.1, 10.5, ["MISS", "MISS"])]
+        {
+            let mut report = Report::default();
+            report.implementer(Ok(measured(ratio, skeleton)));
+            let lines: Vec<(&str, &str, &str)> = report
+                .lines
+                .iter()
+                .map(|l| (l.name.as_str(), l.goal.as_str(), l.verdict))
+                .collect();
+            assert_eq!(
+                lines,
+                [
+                    ("adapter_suite", "", ""),
+                    ("adapter_suite_vs_in_process", "goal <= 2", verdicts[0]),
+                    ("skeleton_whole_run", "goal <= 10 s", verdicts[1]),
+                ]
+            );
+        }
     }
 
     #[test]

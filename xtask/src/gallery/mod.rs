@@ -25,8 +25,7 @@
 //! protocol, the adapter protocol's own checks) run one conformance run each, cheapest
 //! first by the controls' times, and the first group that catches the entry ends its
 //! runs. A failing group fails the whole suite, so nothing caught is caught less; what
-//! is saved is the adapter-protocol checks' one fresh adapter process per case (three
-//! quarters of a run's time), for the entries the protocols' checks already catch.
+//! is saved is the groups after the first that catches the entry.
 //! `--every-check` runs the whole suite for every entry and lists every check that
 //! catches it.
 //!

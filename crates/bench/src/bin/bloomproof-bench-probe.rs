@@ -16,9 +16,9 @@
 //!   comparing, without the adapter's CPU, which is another process's. The spec is
 //!   loaded before the clock starts. The requests are counted as the lines the
 //!   adapter's stdin received (`tee -a` to a file in front of it), the handshake of
-//!   each start included. The adapter protocol's own checks (`adapter-protocol.json`),
-//!   which start a fresh adapter for each case, are timed apart, per case (`wire_`
-//!   keys): their cost is mostly starting processes. The same suite in process
+//!   each start included. The adapter protocol's own checks (`adapter-protocol.json`:
+//!   one shared adapter process, one more for each line that is not UTF-8) are timed
+//!   apart, per case, with the processes they started (`wire_` keys). The same suite in process
 //!   (`Subjects::rust`) is timed the same way beside it. The system's share of the
 //!   runner's CPU (kernel time, from `/proc/self/stat`) is printed beside it.
 //! * `runner-once SPEC_DIR BLOOMPROOF`: one run of the protocol checks through the
@@ -204,20 +204,21 @@ fn adapter_run(
     Ok((cpu, requests, system_share))
 }
 
-/// The adapter protocol's own checks through the adapter (a fresh process per case):
-/// this process's CPU nanoseconds during them, the cases and the lines sent.
+/// The adapter protocol's own checks through the adapter (one shared process, one more
+/// for each line that is not UTF-8): this process's CPU nanoseconds during them, the
+/// cases, the lines sent and the adapter processes started.
 fn wire_run(
     spec: &bloomproof_conformance::Spec,
     bloomproof: &Path,
-) -> Result<(f64, usize, usize), String> {
+) -> Result<(f64, usize, usize, usize), String> {
     let Some(wire) = &spec.wire else {
-        return Ok((0.0, 0, 0));
+        return Ok((0.0, 0, 0, 0));
     };
     let log = request_log();
     let _ = std::fs::remove_file(&log);
     let command = counted_adapter(bloomproof, &log);
     let started = process_cpu_ns();
-    let outcomes = bloomproof_conformance::adapter_checks::run(
+    let (outcomes, starts) = bloomproof_conformance::adapter_checks::run_counted(
         wire,
         &command,
         std::time::Duration::from_secs(60),
@@ -234,14 +235,15 @@ fn wire_run(
         ));
     }
     let cases = outcomes.iter().map(|o| o.cases).sum();
-    Ok((cpu, cases, count_requests(&log)?))
+    Ok((cpu, cases, count_requests(&log)?, starts.processes))
 }
 
 fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, String> {
     let mut out = String::new();
     let spec = load_spec(spec_dir)?;
     let (mut per_request, mut in_process, mut requests) = (Vec::new(), Vec::new(), 0);
-    let (mut wire_per_case, mut wire_cases, mut wire_lines) = (Vec::new(), 0, 0);
+    let (mut wire_per_case, mut wire_cases, mut wire_lines, mut wire_processes) =
+        (Vec::new(), 0, 0, 0);
     let mut system_shares = Vec::new();
     for _ in 0..runs.max(1) {
         let started = process_cpu_ns();
@@ -254,8 +256,8 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
         requests = sent;
         system_shares.extend(system_share);
         per_request.push(cpu / 1e3 / sent as f64);
-        let (cpu, cases, lines) = wire_run(&spec, bloomproof)?;
-        (wire_cases, wire_lines) = (cases, lines);
+        let (cpu, cases, lines, processes) = wire_run(&spec, bloomproof)?;
+        (wire_cases, wire_lines, wire_processes) = (cases, lines, processes);
         wire_per_case.push(cpu / 1e3 / cases.max(1) as f64);
     }
     wire_per_case.sort_by(f64::total_cmp);
@@ -280,6 +282,7 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
     }
     let _ = writeln!(out, "wire_cases={wire_cases}");
     let _ = writeln!(out, "wire_lines={wire_lines}");
+    let _ = writeln!(out, "wire_processes={wire_processes}");
     let _ = writeln!(
         out,
         "wire_cpu_us_per_case_median={:.3}",

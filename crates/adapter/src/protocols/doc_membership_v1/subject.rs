@@ -140,7 +140,7 @@ pub trait DocSubject {
 
     /// The adapter command and the timeout per request, when this subject speaks the
     /// adapter protocol: the runner then also runs the adapter protocol's own checks
-    /// (`bloomproof_conformance::adapter_checks`), each on a fresh process of the command. `None` (the default)
+    /// (`bloomproof_conformance::adapter_checks`), on processes of their own. `None` (the default)
     /// in process.
     fn adapter(&self) -> Option<(String, std::time::Duration)> {
         None
