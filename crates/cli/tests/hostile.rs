@@ -144,11 +144,19 @@ fn an_adapter_that_cannot_start_is_one_paragraph_and_exit_2() {
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
+    // A program that is not there is said so plainly: no paragraph on adapter protocol
+    // versions, no broken pipe.
     assert!(
-        err.contains("the adapter `/nonexistent/x` did not answer the handshake"),
+        err.contains(
+            "cannot start the adapter `/nonexistent/x`: the program `/nonexistent/x` was not found"
+        ),
         "{err}"
     );
     assert!(err.contains("/nonexistent/x: not found"), "{err}");
+    assert!(
+        !err.contains("adapter protocol version") && !err.contains("Broken pipe"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -28,8 +28,9 @@ const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495
 ///
 /// The cases are independent (each on a fresh process), so they run on every core
 /// ([`std::thread::available_parallelism`]), each worker taking the next case not yet
-/// taken; at most that many adapter processes run at once. A check's time is the sum
-/// of its cases' times.
+/// taken; at most that many adapter processes run at once. A check's time is wall
+/// clock time, from the start of its first case to the end of its last (a sum of its
+/// cases' times, which run side by side, made a check slower than the whole run).
 pub fn run(
     wire: &WireFile,
     command: &str,
@@ -61,7 +62,7 @@ pub fn run(
             };
             let started = Instant::now();
             let failures = run_case(case, command, timeout);
-            done.push((index, check, failures, started.elapsed()));
+            done.push((index, check, failures, (started, Instant::now())));
         }
         done
     };
@@ -96,13 +97,22 @@ pub fn run(
             elapsed_ms: Some(0.0),
         })
         .collect();
-    for (_, check, failures, elapsed) in results {
+    let mut spans: Vec<Option<(Instant, Instant)>> = vec![None; outcomes.len()];
+    for (_, check, failures, (start, end)) in results {
         if let Some(outcome) = outcomes.get_mut(check) {
             outcome.cases += 1;
             outcome.add_failures(failures);
-            if let Some(ms) = outcome.elapsed_ms.as_mut() {
-                *ms += elapsed.as_secs_f64() * 1e3;
-            }
+        }
+        if let Some(span) = spans.get_mut(check) {
+            *span = Some(match *span {
+                None => (start, end),
+                Some((first, last)) => (first.min(start), last.max(end)),
+            });
+        }
+    }
+    for (outcome, span) in outcomes.iter_mut().zip(spans) {
+        if let Some((first, last)) = span {
+            outcome.elapsed_ms = Some((last - first).as_secs_f64() * 1e3);
         }
     }
     outcomes
