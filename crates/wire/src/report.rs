@@ -357,6 +357,34 @@ impl CheckOutcome {
         format!("{}/{}", self.protocol, self.name)
     }
 
+    /// The operations this check asked for that the implementation refused (a failure
+    /// expecting `an answer` that got `rejected: ...`), each once, in order: what the
+    /// check needs and an adapter does not implement yet.
+    pub fn refused_operations(&self) -> Vec<String> {
+        let mut ops: Vec<String> = Vec::new();
+        for failure in &self.failures {
+            if failure.expected != "an answer" || !failure.actual.starts_with("rejected:") {
+                continue;
+            }
+            // `build`, or `frame a` for the first of two frames compared.
+            let mut words = failure.what.split_whitespace();
+            let (Some(op), rest) = (words.next(), words.next()) else {
+                continue;
+            };
+            let named = op
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if named
+                && rest.is_none_or(|r| r.len() == 1)
+                && words.next().is_none()
+                && !ops.iter().any(|o| o == op)
+            {
+                ops.push(op.to_string());
+            }
+        }
+        ops
+    }
+
     /// Adds the failures of one case, keeping at most [`FAILURES_KEPT`] in all.
     pub fn add_failures(&mut self, failures: Vec<Failure>) {
         for failure in failures {
@@ -505,6 +533,15 @@ impl Layout {
             );
         }
         if !check.passed() && self.failures {
+            let refused = check.refused_operations();
+            if !refused.is_empty() {
+                let ops: Vec<String> = refused.iter().map(|op| format!("`{op}`")).collect();
+                let _ = writeln!(
+                    out,
+                    "       (this check needs {}, which the implementation answered with an error)",
+                    ops.join(", ")
+                );
+            }
             out.push_str(&check.render_failures_after(seen));
         }
     }
@@ -901,6 +938,40 @@ mod tests {
             shown_pair("\"ab\"", "\"ac\""),
             ("\"ab\"".into(), "\"ac\"".into())
         );
+    }
+
+    /// A check that met refused operations names them; other failures name none.
+    #[test]
+    fn refused_operations_are_named_once_each() {
+        let failure = |what: &str, expected: &str, actual: &str| Failure {
+            case: "c".into(),
+            what: what.into(),
+            input: serde_json::Value::Null,
+            expected: expected.into(),
+            actual: actual.into(),
+        };
+        let check = CheckOutcome {
+            protocol: "p".into(),
+            name: "n".into(),
+            level: Level::Required,
+            cases: 3,
+            inside_implementation: None,
+            failures: vec![
+                failure(
+                    "build",
+                    "an answer",
+                    "rejected: bad_request error: not implemented yet: build",
+                ),
+                failure("frame a", "an answer", "rejected: bad_request error: nope"),
+                failure("build", "an answer", "rejected: bad_request error: again"),
+                failure("position", "8", "null"),
+                failure("lookup", "an answer", "implementation failed: timed out"),
+            ],
+            more_failures: 0,
+            crashed: false,
+            elapsed_ms: None,
+        };
+        assert_eq!(check.refused_operations(), ["build", "frame"]);
     }
 
     /// A string value is cut the same way wherever it stands.
