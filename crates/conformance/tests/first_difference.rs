@@ -219,6 +219,17 @@ fn refused_stage_operations_are_named_not_called_agreeing() {
     assert!(!line.contains("no stage differs"), "{line}");
 }
 
+/// A case with no item to ask about (a generated snapshot of no records) is not
+/// "no stage differs for the 0 item(s)": nothing was compared.
+#[test]
+fn a_case_without_items_is_not_called_agreeing() {
+    let line = doc_first_difference(&mut RustDoc, &fixture(), &[]);
+    assert_eq!(
+        line,
+        "not diagnosed: the case has no item whose stages could be asked for"
+    );
+}
+
 #[test]
 fn agreeing_stages_say_so() {
     let line = doc_first_difference(&mut RustDoc, &fixture(), &[b"doc-04", b"doc-00"]);

@@ -192,8 +192,8 @@ pub const CUT_OVER: usize = 40;
 pub const CUT_HEAD: usize = 16;
 /// The characters a cut string value keeps from its end.
 pub const CUT_TAIL: usize = 8;
-/// An array of more elements than this shows its first [`ARRAY_HEAD`] and last
-/// [`ARRAY_TAIL`] with its count.
+/// An array of more elements than this shows its first 4 and last 2 with the count of
+/// the rest.
 pub const ARRAY_OVER: usize = 8;
 /// The elements a cut array keeps from its start.
 const ARRAY_HEAD: usize = 4;
@@ -289,10 +289,11 @@ pub fn cut_input(value: &serde_json::Value) -> String {
 }
 
 /// An expected and an actual JSON value as the text report shows them: whole up to
-/// [`VALUE_SHOWN`] characters; else both from [`BEFORE_DIFFERENCE`] characters before
-/// their first difference, [`VALUE_SHOWN`] characters of each, with where that
-/// difference is and their lengths. A message is shown by [`shown`].
-fn shown_pair(expected: &str, actual: &str) -> (String, String) {
+/// [`VALUE_SHOWN`] characters; else both from 16 characters before their first
+/// difference, [`VALUE_SHOWN`] characters of each, with where that difference is and
+/// their lengths. A message (not JSON) keeps its first and last characters, up to
+/// [`MESSAGE_SHOWN`].
+pub fn cut_pair(expected: &str, actual: &str) -> (String, String) {
     let is_json = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
     let long = |text: &str| text.chars().count() > VALUE_SHOWN;
     if !(is_json(expected) && is_json(actual)) || !(long(expected) || long(actual)) {
@@ -466,7 +467,7 @@ impl CheckOutcome {
             let case = crate::untrusted(&failure.case, VALUE_SHOWN);
             let _ = writeln!(out, "  case {case}: {}", shown(&failure.what));
             let _ = writeln!(out, "    input:    {}", cut_input(&failure.input));
-            let (expected, actual) = shown_pair(&failure.expected, &failure.actual);
+            let (expected, actual) = cut_pair(&failure.expected, &failure.actual);
             let _ = writeln!(out, "    expected: {expected}");
             let _ = writeln!(out, "    actual:   {actual}");
             if let Some(first) = more.first() {
@@ -536,11 +537,7 @@ impl Layout {
             let refused = check.refused_operations();
             if !refused.is_empty() {
                 let ops: Vec<String> = refused.iter().map(|op| format!("`{op}`")).collect();
-                let _ = writeln!(
-                    out,
-                    "       (this check needs {}, which the implementation answered with an error)",
-                    ops.join(", ")
-                );
+                let _ = writeln!(out, "       (needs {}: refused)", ops.join(", "));
             }
             out.push_str(&check.render_failures_after(seen));
         }
@@ -837,12 +834,11 @@ impl Report {
         // its start to its end (checks on several threads overlap, so their times add up
         // to more than the run's, but no one check is longer than the run).
         if let Some(elapsed) = self.elapsed_ms {
-            let _ = write!(out, "time: {elapsed:.1} ms for the whole run (wall clock");
+            let _ = write!(out, "time: {elapsed:.1} ms wall clock");
             if let Some(threads) = self.threads {
                 let plural = if threads == 1 { "thread" } else { "threads" };
-                let _ = write!(out, ", checks on {threads} {plural}");
+                let _ = write!(out, " (checks on {threads} {plural})");
             }
-            out.push(')');
             let slowest = self
                 .checks
                 .iter()
@@ -851,7 +847,7 @@ impl Report {
             if let Some((ms, check)) = slowest {
                 let _ = write!(
                     out,
-                    "; slowest check: {}, {ms:.1} ms from its start to its end",
+                    "; slowest check: {} {ms:.1} ms wall clock",
                     check.full_name()
                 );
             }
@@ -924,7 +920,7 @@ mod tests {
     fn long_expected_and_actual_values_are_cut_around_their_first_difference() {
         let expected = format!("\"{}00{}\"", "ab".repeat(75), "cd".repeat(40));
         let actual = format!("\"{}01{}\"", "ab".repeat(75), "cd".repeat(40));
-        let (e, a) = shown_pair(&expected, &actual);
+        let (e, a) = cut_pair(&expected, &actual);
         // The first difference is at character 153 (the quote, 150 digits, "0", then
         // "0" or "1"); both are shown from 16 characters before it.
         assert!(e.starts_with(&format!("…b{}00cd", "ab".repeat(7))), "{e}");
@@ -935,7 +931,7 @@ mod tests {
         );
         // Short values stay whole.
         assert_eq!(
-            shown_pair("\"ab\"", "\"ac\""),
+            cut_pair("\"ab\"", "\"ac\""),
             ("\"ab\"".into(), "\"ac\"".into())
         );
     }

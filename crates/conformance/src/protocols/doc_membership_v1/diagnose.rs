@@ -210,6 +210,10 @@ pub fn doc_first_difference(
             answers.join("; ")
         );
     }
+    if screened == 0 && refused.is_empty() && notes.is_empty() {
+        // No item to ask about (a snapshot of no records, no other item).
+        return "not diagnosed: the case has no item whose stages could be asked for".to_string();
+    }
     let mut line = format!(
         "no stage differs for the {screened} item(s) checked: their positions and the packed bytes of a one-record snapshot equal the oracle's, so the difference is in combining them (build) or in answering (lookup)"
     );
