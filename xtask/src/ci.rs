@@ -292,3 +292,45 @@ fn run_step(
         Ok((status, String::new()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The README's numbered list of CI steps ("## Testing") is `steps()`, in order,
+    /// each item starting with the name the run prints: the list cannot drift from CI.
+    #[test]
+    fn the_readme_lists_every_ci_step_by_its_name() {
+        let readme =
+            std::fs::read_to_string(super::super::root().join("README.md")).unwrap_or_default();
+        let start = readme
+            .find("`cargo xtask ci` runs these steps")
+            .unwrap_or(readme.len());
+        let end = readme[start..]
+            .find("**The planted-bug galleries.**")
+            .map_or(readme.len(), |at| start + at);
+        let items: Vec<&str> = readme[start..end]
+            .lines()
+            .filter_map(|line| {
+                let (number, rest) = line.split_once(". ")?;
+                number.parse::<usize>().ok().map(|_| rest)
+            })
+            .collect();
+        let steps = super::steps();
+        let names: Vec<&str> = steps.iter().map(|step| step.name).collect();
+        assert_eq!(
+            items.len(),
+            names.len(),
+            "the README lists {} CI steps, CI runs {}: {names:#?}",
+            items.len(),
+            names.len()
+        );
+        for (index, (item, name)) in items.iter().zip(&names).enumerate() {
+            assert!(
+                item.starts_with(name),
+                "README step {} is {item:?}; CI prints {name:?}",
+                index + 1
+            );
+        }
+        let total = format!("ci step N/{}", names.len());
+        assert!(readme.contains(&total), "the README names {total}");
+    }
+}

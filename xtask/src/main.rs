@@ -207,13 +207,14 @@ fn main() -> ExitCode {
 }
 
 /// `cargo xtask conformance [ARGS]`: `bloomproof conformance ARGS`, the binary built first
-/// (quietly), on this checkout's `spec/` unless ARGS name a `--spec`. The flags, the
-/// report and the exit code are the binary's own (its clap definition,
-/// `bloomproof::front`): nothing is parsed here.
+/// (cargo's progress and lock waits shown on stderr: a cold build takes minutes), on this
+/// checkout's `spec/` unless ARGS name a `--spec`. The flags, the report and the exit
+/// code are the binary's own (its clap definition, `bloomproof::front`): nothing is
+/// parsed here.
 fn conformance(args: &[String]) -> ExitCode {
     let root = root();
     match Command::new("cargo")
-        .args(["build", "-q", "-p", "bloomproof", "--locked"])
+        .args(["build", "-p", "bloomproof", "--locked"])
         .current_dir(&root)
         .status()
     {

@@ -72,6 +72,8 @@ pub struct AdapterProcess {
     /// Whether this process was started again after one of its command ended
     /// ([`AdapterProcess::between_checks`]).
     restarted: bool,
+    /// The exit code the adapter's process ended with, once seen (a signal gives none).
+    exit_code: Option<i32>,
 }
 
 /// The longest an error's `kind` or `field` from an adapter is shown, in characters.
@@ -281,6 +283,7 @@ impl AdapterProcess {
             started: None,
             inherited: 0,
             restarted: false,
+            exit_code: None,
         };
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -366,6 +369,21 @@ impl AdapterProcess {
                 )));
             }
             Err(SubjectError::Broken(why)) => {
+                // `sh -c` exits 127 when the command's program is not found and 126 when
+                // it cannot be run: no adapter ran, so the paragraph on protocol versions
+                // (and the broken pipe the write met) would only mislead.
+                if let Some(code @ (126 | 127)) = self.exit_code() {
+                    let cause = if code == 127 {
+                        "was not found"
+                    } else {
+                        "could not be run (not executable, or a folder)"
+                    };
+                    let program = command.split_whitespace().next().unwrap_or_default();
+                    return Err(format!(
+                        "cannot start the adapter `{command}`: the program `{program}` {cause} (sh exited {code}{}). Give a program on PATH or a path to one, e.g. --impl 'python3 my_adapter.py'.",
+                        self.stderr_tail()
+                    ));
+                }
                 return Err(paragraph(format!("did not answer the handshake: {why}")));
             }
         };
@@ -446,6 +464,7 @@ impl AdapterProcess {
         };
         for _ in 0..50 {
             if let Ok(Some(status)) = child.try_wait() {
+                self.exit_code = status.code();
                 // The leader is gone: end what it left in its group at once.
                 if let Some(group) = self.group.take() {
                     kill_group(group);
@@ -461,6 +480,16 @@ impl AdapterProcess {
             std::thread::sleep(Duration::from_millis(10));
         }
         "is still running".into()
+    }
+
+    /// The adapter's exit code once it has exited (as seen when it was found dead, or
+    /// waiting up to half a second for it now); `None` while it runs or when a signal
+    /// ended it.
+    fn exit_code(&mut self) -> Option<i32> {
+        if self.exit_code.is_none() && self.child.is_some() {
+            self.exit_status();
+        }
+        self.exit_code
     }
 
     /// What the adapter's stderr says, for a message: the lines that name a cause

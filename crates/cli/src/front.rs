@@ -5,7 +5,7 @@ use bloomproof_conformance::adapter::{
     DEFAULT_DEADLINE, DEFAULT_TIMEOUT, parse_deadline, parse_timeout,
 };
 use bloomproof_conformance::generated::{COUNT_MAX, Generation};
-use bloomproof_conformance::run::{Subjects, run};
+use bloomproof_conformance::run::{Subjects, check_names, run};
 use bloomproof_conformance::{Spec, embedded};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,22 +80,6 @@ pub fn conformance(options: &Options) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let mut subjects = match &options.implementation {
-        None => Subjects::rust(),
-        Some(command) => {
-            match Subjects::adapter_with_deadline(
-                command,
-                options.timeout.unwrap_or(DEFAULT_TIMEOUT),
-                options.deadline.unwrap_or(DEFAULT_DEADLINE),
-            ) {
-                Ok(subjects) => subjects,
-                Err(err) => {
-                    eprintln!("error: {err}");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-    };
     spec.set_generation(Generation {
         seed: options.seed.unwrap_or(spec.generation().seed),
         count: options.random,
@@ -113,6 +97,51 @@ pub fn conformance(options: &Options) -> ExitCode {
             }
         }
     }
+    // A filter that selects nothing is refused before any adapter is started: no
+    // header, no `0 passed, 0 failed`, but the names it may have meant.
+    if let Some(filter) = options.filter.as_deref() {
+        let names = check_names(&spec, options.implementation.is_some());
+        if !names.iter().any(|name| name.contains(filter))
+            && check_names(&spec, true)
+                .iter()
+                .any(|name| name.contains(filter))
+        {
+            eprintln!(
+                "bloomproof conformance: the checks whose name contains {} are the adapter protocol's own: they run only through an adapter (--impl COMMAND); nothing was run",
+                bloomproof_wire::quote_prefix(filter)
+            );
+            return ExitCode::from(2);
+        }
+        if !names.iter().any(|name| name.contains(filter)) {
+            eprintln!(
+                "bloomproof conformance: no check's name contains {}: nothing was run{}. {} (`bloomproof spec checks` lists every name)",
+                bloomproof_wire::quote_prefix(filter),
+                if options.implementation.is_some() {
+                    " and no adapter was started"
+                } else {
+                    ""
+                },
+                did_you_mean_sentence(filter, &names)
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let mut subjects = match &options.implementation {
+        None => Subjects::rust(),
+        Some(command) => {
+            match Subjects::adapter_with_deadline(
+                command,
+                options.timeout.unwrap_or(DEFAULT_TIMEOUT),
+                options.deadline.unwrap_or(DEFAULT_DEADLINE),
+            ) {
+                Ok(subjects) => subjects,
+                Err(err) => {
+                    eprintln!("error: {err}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
     let mut report = run(&spec, &mut subjects, options.filter.as_deref());
     report.spec_version = spec_version;
     if options.implementation.is_some() {
@@ -147,8 +176,9 @@ pub fn conformance(options: &Options) -> ExitCode {
         return ExitCode::from(2);
     }
     if report.checks.is_empty() {
+        // The filter named only checks of protocols the adapter's handshake does not list.
         eprintln!(
-            "bloomproof conformance: no check's name contains {}: nothing was run (the names are <protocol>/<check>, as the report lists them)",
+            "bloomproof conformance: no check was run: the checks whose name contains {} belong to protocols the adapter does not implement (the report's `not run:` line)",
             bloomproof_wire::quote_prefix(options.filter.as_deref().unwrap_or_default())
         );
         return ExitCode::from(2);
@@ -214,16 +244,44 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
     }
 }
 
-/// `bloomproof spec rules`: one block per rule of `rules.json`, its class and document
-/// (and section), the source passage it restates or the reason it was decided so, then
-/// the cases that pin it, or the reason it is a known gap.
-pub fn rules_text(spec: &bloomproof_conformance::load::Spec) -> String {
+/// `bloomproof spec rules [FILTER]`: one block per rule of `rules.json`, its class and
+/// document (and section), the source passage it restates or the reason it was decided
+/// so, then the cases that pin it, or the reason it is a known gap. With a
+/// filter, only the rules whose id contains it or one of whose cases' names
+/// (`<protocol>/<case id>`) contains it, case ignored; none is an error that names the
+/// closest rule ids.
+pub fn rules_text(
+    spec: &bloomproof_conformance::load::Spec,
+    filter: Option<&str>,
+) -> Result<String, String> {
     use std::fmt::Write as _;
     let mut out = String::new();
     let Some(file) = &spec.rules else {
-        return "the spec has no rules.json\n".into();
+        return Ok("the spec has no rules.json\n".into());
     };
-    for (rule, (id, cases)) in file.rules.iter().zip(spec.rule_cases()) {
+    let wanted = filter.map(str::to_lowercase);
+    let selected = |id: &str, cases: &[String]| {
+        wanted.as_deref().is_none_or(|w| {
+            id.to_lowercase().contains(w) || cases.iter().any(|c| c.to_lowercase().contains(w))
+        })
+    };
+    let rule_cases = spec.rule_cases();
+    if let Some(filter) = filter
+        && !rule_cases.iter().any(|(id, cases)| selected(id, cases))
+    {
+        let ids: Vec<String> = rule_cases.into_iter().map(|(id, _)| id).collect();
+        return Err(format!(
+            "no rule id or case name contains {}. {} (`bloomproof spec rules` lists them all)",
+            bloomproof_wire::quote_prefix(filter),
+            did_you_mean_sentence(filter, &ids)
+        ));
+    }
+    let mut shown = 0;
+    for (rule, (id, cases)) in file.rules.iter().zip(rule_cases) {
+        if !selected(&id, &cases) {
+            continue;
+        }
+        shown += 1;
         let place = match &rule.section {
             Some(section) => format!("{}, section {section}", rule.document),
             None => rule.document.clone(),
@@ -262,12 +320,55 @@ pub fn rules_text(spec: &bloomproof_conformance::load::Spec) -> String {
             format!("{count} {}", class.name())
         })
         .collect();
+    if filter.is_some() {
+        let _ = writeln!(out, "{shown} of {} rules", file.rules.len());
+    } else {
+        let _ = writeln!(
+            out,
+            "{} rules ({}), {} known gaps",
+            file.rules.len(),
+            classes.join(", "),
+            file.known_gaps.len()
+        );
+    }
+    Ok(out)
+}
+
+/// `bloomproof spec checks`: every check a run can hold, by the full name a filter
+/// matches (`<protocol>/<check>`), with what it asserts; the adapter protocol's own
+/// checks last (they run only through an adapter).
+pub fn checks_text(spec: &bloomproof_conformance::load::Spec) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let names = check_names(spec, true);
+    for name in &names {
+        let (group, check) = name.split_once('/').unwrap_or((name, ""));
+        let asserts = spec
+            .protocols
+            .iter()
+            .filter(|p| p.protocol == group)
+            .flat_map(|p| &p.checks)
+            .find(|c| c.name == check)
+            .map(|c| c.asserts.clone())
+            .or_else(|| {
+                spec.wire
+                    .as_ref()
+                    .and_then(|w| w.checks.iter().find(|c| c.name == check))
+                    .map(|c| format!("{} (only through an adapter)", c.asserts))
+            });
+        match asserts {
+            Some(asserts) => {
+                let _ = writeln!(out, "{name}\n  {asserts}");
+            }
+            None => {
+                let _ = writeln!(out, "{name}");
+            }
+        }
+    }
     let _ = writeln!(
         out,
-        "{} rules ({}), {} known gaps",
-        file.rules.len(),
-        classes.join(", "),
-        file.known_gaps.len()
+        "{} checks; `bloomproof conformance FILTER` runs those whose name contains FILTER",
+        names.len()
     );
     out
 }
@@ -293,5 +394,61 @@ fn parse_random(text: &str) -> Result<u32, String> {
             "--random takes an integer from 1 to {COUNT_MAX}, got {}",
             bloomproof_conformance::quote::prefix(text)
         )),
+    }
+}
+
+/// The names among `names` that `wanted` most likely meant, best first (at most three):
+/// those that contain it once `-` is read as `_` and case is ignored, else those whose
+/// name, or a run of as many of its `_`/`-`/`/`/`.`-separated words as `wanted` has,
+/// is close to it (Jaro-Winkler similarity of at least 0.8).
+pub fn did_you_mean(wanted: &str, names: &[String]) -> Vec<String> {
+    let norm = |text: &str| text.to_lowercase().replace('-', "_");
+    let wanted = norm(wanted);
+    let loose: Vec<String> = names
+        .iter()
+        .filter(|name| norm(name).contains(&wanted))
+        .take(3)
+        .cloned()
+        .collect();
+    if !loose.is_empty() {
+        return loose;
+    }
+    let separators = ['_', '/', '.'];
+    let words = wanted
+        .split(separators)
+        .filter(|w| !w.is_empty())
+        .count()
+        .max(1);
+    let mut scored: Vec<(f64, &String)> = names
+        .iter()
+        .map(|name| {
+            let name_norm = norm(name);
+            let parts: Vec<&str> = name_norm
+                .split(separators)
+                .filter(|w| !w.is_empty())
+                .collect();
+            let windows = parts
+                .windows(words.min(parts.len()).max(1))
+                .map(|window| strsim::jaro_winkler(&wanted, &window.join("_")));
+            let best = windows.fold(strsim::jaro_winkler(&wanted, &name_norm), f64::max);
+            (best, name)
+        })
+        .filter(|(score, _)| *score >= 0.8)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, name)| name.clone())
+        .collect()
+}
+
+/// "Did you mean A or B?", or "No name is close to it." when nothing is.
+pub fn did_you_mean_sentence(wanted: &str, names: &[String]) -> String {
+    let close = did_you_mean(wanted, names);
+    match close.as_slice() {
+        [] => "No name is close to it.".to_string(),
+        [one] => format!("Did you mean {one}?"),
+        [first @ .., last] => format!("Did you mean {} or {last}?", first.join(", ")),
     }
 }

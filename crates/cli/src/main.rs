@@ -9,9 +9,14 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Conformance tooling for the doc-membership-v1 and fnv1a-utf16-v1 Bloom filter protocols.
+/// Checks that an implementation of a Bloom filter protocol (doc-membership-v1,
+/// fnv1a-utf16-v1) gives exactly the bytes the spec says, in Rust or in any language.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(
+    version,
+    about = "bloomproof checks that an implementation of the doc-membership-v1 or fnv1a-utf16-v1 Bloom filter protocol gives exactly the bytes the spec says. Your implementation can be in any language: you write a small adapter program that answers JSON requests on stdin, and bloomproof runs every check against it.",
+    after_help = "Start here:\n  bloomproof conformance                                  every check, against the built-in Rust implementation\n  bloomproof conformance --impl 'python3 my_adapter.py'   every check, against your adapter\n  bloomproof spec show ADAPTER.md                         how an adapter answers\n  bloomproof spec checks                                  every check's name (a FILTER for conformance)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -62,7 +67,14 @@ enum SpecCommand {
     /// Print every rule id of spec/rules.json with its class, its document, the source
     /// passage it restates or the reason it was decided so, and the cases that pin it
     /// (a known gap with its reason).
-    Rules,
+    Rules {
+        /// Only the rules whose id, or one of whose cases' names, contains this text
+        /// (case ignored): `DOC-HASH-MESSAGE`, `08-sha256`.
+        filter: Option<String>,
+    },
+    /// Print the name of every check a conformance run can hold (what its FILTER
+    /// matches) with what the check asserts.
+    Checks,
 }
 
 /// Arguments of `spec export`.
@@ -133,16 +145,12 @@ fn main() -> ExitCode {
                 Err(message) => bad_input(&message),
             }
         }
-        Command::Spec(SpecCommand::Rules) => match bloomproof_conformance::embedded::load() {
-            Ok(spec) => written(front::write_stdout(&front::rules_text(&spec))),
-            Err(errors) => bad_input(
-                &errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
-        },
+        Command::Spec(SpecCommand::Rules { filter }) => {
+            with_embedded_spec(|spec| front::rules_text(spec, filter.as_deref()))
+        }
+        Command::Spec(SpecCommand::Checks) => {
+            with_embedded_spec(|spec| Ok(front::checks_text(spec)))
+        }
         Command::Explain(target) => match explain::explain(&target) {
             Ok(text) => written(front::write_stdout(&text)),
             Err(message) => bad_input(&message),
@@ -196,6 +204,26 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+/// Loads the spec built into this binary and prints what `text` makes of it; a spec
+/// that does not load, or an error of `text`, is a usage error (exit 2).
+fn with_embedded_spec(
+    text: impl FnOnce(&bloomproof_conformance::load::Spec) -> Result<String, String>,
+) -> ExitCode {
+    match bloomproof_conformance::embedded::load() {
+        Ok(spec) => match text(&spec) {
+            Ok(text) => written(front::write_stdout(&text)),
+            Err(message) => bad_input(&message),
+        },
+        Err(errors) => bad_input(
+            &errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
     }
 }
 

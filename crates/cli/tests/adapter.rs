@@ -27,6 +27,17 @@ fn the_rust_adapter_passes_the_whole_suite() {
         report.passed + report.recommended_passed,
         spec.check_count() + wire + accumulated
     );
+    // Every time is wall clock: no check takes longer than the whole run (the adapter
+    // protocol's checks, whose cases run side by side, once summed their cases' times).
+    let run_ms = report.elapsed_ms.unwrap();
+    for check in &report.checks {
+        let ms = check.elapsed_ms.unwrap();
+        assert!(
+            ms <= run_ms,
+            "{} took {ms} ms of a {run_ms} ms run",
+            check.full_name()
+        );
+    }
 }
 
 /// `bloomproof adapter`, started with piped input and output.

@@ -150,3 +150,98 @@ fn the_accumulated_filter_runs_the_digests_into_the_report() {
     assert!(stdout.contains("accumulated.checkpoint"), "{stdout}");
     assert!(!stderr.contains("accumulated"), "{stderr}");
 }
+
+fn spec_dir() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec")
+}
+
+/// A filter that selects no check is refused before the adapter starts (the command
+/// would leave a file behind), with the names it most likely meant, and no report.
+#[test]
+fn a_filter_with_no_match_suggests_names_and_starts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("started");
+    let out = Command::new(BIN)
+        .args(["conformance", "--spec", spec_dir(), "--impl"])
+        .arg(format!("touch '{}'; {HANDSHAKE} exit 0", marker.display()))
+        .arg("every-stage")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        stderr.contains("no check's name contains \"every-stage\": nothing was run and no adapter was started. Did you mean doc-membership-v1/every_stage_pinned?"),
+        "{stderr}"
+    );
+    assert!(!marker.exists(), "the adapter was started");
+    // A typo in a word of the name.
+    let out = Command::new(BIN)
+        .args(["conformance", "--spec", spec_dir(), "framng"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "Did you mean doc-membership-v1/hash_domain_framing_and_little_endian_bit_protocol"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A program that does not exist is said so in one sentence: no paragraph on adapter
+/// protocol versions, no broken pipe.
+#[test]
+fn an_adapter_program_not_found_is_named_plainly() {
+    let out = Command::new(BIN)
+        .args(["conformance", "--impl", "bloomproof-no-such-program --flag"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the program `bloomproof-no-such-program` was not found"),
+        "{stderr}"
+    );
+    for noise in ["adapter protocol version", "Broken pipe", "handshake"] {
+        assert!(!stderr.contains(noise), "{noise}: {stderr}");
+    }
+}
+
+/// `spec rules FILTER` selects by rule id or case name; a filter matching neither names
+/// the closest rule ids.
+#[test]
+fn spec_rules_filters_by_rule_or_case() {
+    let run = |filter: &str| {
+        let out = Command::new(BIN)
+            .args(["spec", "rules", filter])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = run("DOC-HASH-MESSAGE");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("DOC-HASH-MESSAGE  ("), "{stdout}");
+    // One rule block (its id unindented), then the count line.
+    assert_eq!(
+        stdout.lines().filter(|l| !l.starts_with(' ')).count(),
+        2,
+        "{stdout}"
+    );
+    assert!(!stdout.contains("DOC-LOOKUP  ("), "{stdout}");
+    let (code, stdout, _) = run("08-sha256/abc");
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("DOC-HASH-MESSAGE  ("), "{stdout}");
+    let (code, _, stderr) = run("DOC-HSH-MESAGE");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("Did you mean DOC-HASH-MESSAGE"), "{stderr}");
+}

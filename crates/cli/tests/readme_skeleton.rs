@@ -93,3 +93,61 @@ fn the_readme_samples_are_what_the_binary_prints() {
     }
     assert!(samples > 0, "the README holds no sample");
 }
+
+/// The skeleton survives what the adapter protocol's own checks send (a line that is not
+/// JSON, a line that is JSON but not an object, a missing field, a negative `m`): each
+/// gets a `bad_request` answer and the next request is still answered, so the runner
+/// never has to start it again. Before, each of these lines ended it.
+#[test]
+fn the_readme_skeleton_survives_bad_lines() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my_adapter.py");
+    std::fs::write(&path, skeleton()).unwrap();
+    let mut child = Command::new("python3")
+        .arg(&path)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = [
+        "this is not JSON",
+        "[1, 2]",
+        "3",
+        r#"{"id": 1, "op": "sha256"}"#,
+        r#"{"id": 2, "op": "sha256", "data": "zz"}"#,
+        r#"{"id": 3, "op": "positions", "params": {"m": -1, "k": 2}, "message": "00"}"#,
+        r#"{"id": 4, "op": "build", "params": {"m": -16, "k": 3, "seed": ""}, "items": []}"#,
+        r#"{"id": 5, "op": "sha256", "data": "616263"}"#,
+    ];
+    let mut stdin = child.stdin.take().unwrap();
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let answers: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(
+        answers.len(),
+        lines.len(),
+        "one answer per line:\n{stdout}\n{stderr}"
+    );
+    for (line, answer) in lines.iter().zip(&answers[..lines.len() - 1]) {
+        assert_eq!(answer["error"]["kind"], "bad_request", "{line} -> {answer}");
+    }
+    for answer in &answers[..3] {
+        assert!(answer["id"].is_null(), "{answer}");
+    }
+    // SHA-256("abc"), FIPS 180-2's first example.
+    assert_eq!(
+        answers[lines.len() - 1],
+        serde_json::json!({"id": 5, "result": {"digest": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}})
+    );
+}

@@ -99,8 +99,10 @@ pub fn run(
 ///
 /// The cases that share a process run on one thread, one after another; the
 /// [`fresh`] ones on a second thread beside them when there is a second core. A
-/// check's time is the sum of its cases' times (a start included), and it is marked
-/// crashed when one of its cases left its process dead.
+/// check's time is wall clock time, from the start of its first case to the end of
+/// its last (a sum of its cases' times, which may run side by side, made a check
+/// slower than the whole run), and it is marked crashed when one of its cases left
+/// its process dead.
 pub fn run_counted(
     wire: &WireFile,
     command: &str,
@@ -123,7 +125,7 @@ pub fn run_counted(
             let started = Instant::now();
             if let Some(why) = &unstartable {
                 let failures = start_failed(case, why.clone());
-                done.push((index, check, failures, false, started.elapsed()));
+                done.push((index, check, failures, false, (started, Instant::now())));
                 continue;
             }
             if process.as_ref().is_some_and(|p| p.dead().is_some()) {
@@ -136,7 +138,7 @@ pub fn run_counted(
                     Ok(fresh) => process = Some(fresh),
                     Err(why) => {
                         let failures = start_failed(case, why.clone());
-                        done.push((index, check, failures, false, started.elapsed()));
+                        done.push((index, check, failures, false, (started, Instant::now())));
                         unstartable = Some(why);
                         continue;
                     }
@@ -147,7 +149,7 @@ pub fn run_counted(
             };
             let failures = run_case(case, running);
             let crashed = running.dead().is_some();
-            done.push((index, check, failures, crashed, started.elapsed()));
+            done.push((index, check, failures, crashed, (started, Instant::now())));
         }
         (done, starts)
     };
@@ -164,7 +166,7 @@ pub fn run_counted(
                 }
                 Err(why) => (start_failed(case, why), false),
             };
-            done.push((index, check, failures, crashed, started.elapsed()));
+            done.push((index, check, failures, crashed, (started, Instant::now())));
         }
         (done, starts)
     };
@@ -202,14 +204,23 @@ pub fn run_counted(
             elapsed_ms: Some(0.0),
         })
         .collect();
-    for (_, check, failures, crashed, elapsed) in results {
+    let mut spans: Vec<Option<(Instant, Instant)>> = vec![None; outcomes.len()];
+    for (_, check, failures, crashed, (start, end)) in results {
         if let Some(outcome) = outcomes.get_mut(check) {
             outcome.cases += 1;
             outcome.crashed |= crashed;
             outcome.add_failures(failures);
-            if let Some(ms) = outcome.elapsed_ms.as_mut() {
-                *ms += elapsed.as_secs_f64() * 1e3;
-            }
+        }
+        if let Some(span) = spans.get_mut(check) {
+            *span = Some(match *span {
+                None => (start, end),
+                Some((first, last)) => (first.min(start), last.max(end)),
+            });
+        }
+    }
+    for (outcome, span) in outcomes.iter_mut().zip(spans) {
+        if let Some((first, last)) = span {
+            outcome.elapsed_ms = Some((last - first).as_secs_f64() * 1e3);
         }
     }
     (outcomes, starts)

@@ -338,6 +338,38 @@ fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
     forks
 }
 
+/// The full name (`<protocol>/<check>`) of every check a run of `spec` can hold, in
+/// report order: each protocol's documented checks, its accumulated digests and its
+/// vector files, then, when `adapter` (the run goes through an adapter), the adapter
+/// protocol's own checks. A filter that is part of none of them selects nothing, and
+/// can be refused before any adapter is started.
+pub fn check_names(spec: &Spec, adapter: bool) -> Vec<String> {
+    let mut names = Vec::new();
+    for protocol in &spec.protocols {
+        let group = protocol.protocol.as_str();
+        names.extend(
+            protocol
+                .checks
+                .iter()
+                .map(|c| format!("{group}/{}", c.name)),
+        );
+        if accumulated_of(spec, protocol, crate::accumulated::CHECK).is_some() {
+            names.push(format!("{group}/{}", crate::accumulated::CHECK));
+        }
+        names.extend(
+            spec.vectors
+                .iter()
+                .filter(|v| v.protocol() == group)
+                .map(|v| format!("{group}/{}", v.check())),
+        );
+    }
+    if adapter && let Some(wire) = &spec.wire {
+        let group = crate::adapter_checks::GROUP;
+        names.extend(wire.checks.iter().map(|c| format!("{group}/{}", c.name)));
+    }
+    names
+}
+
 /// Runs every documented check whose full name contains `filter` (all when `None`).
 ///
 /// Checks are independent: when every subject can be forked ([`crate::protocols::ProtocolSubject::fork`],

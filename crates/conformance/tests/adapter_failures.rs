@@ -335,3 +335,29 @@ fn an_adapter_that_dies_in_a_pipelined_batch_is_named() {
         &["the adapter exited (exit status: 4) without answering request #1"],
     );
 }
+
+/// The adapter protocol's cases run side by side, each on its own process: a check's
+/// time is wall clock (its first case's start to its last case's end), never the sum
+/// of its cases' times, so no check is reported slower than the run that held it.
+/// Every case here waits out its 0.3 s timeout, on a silent adapter.
+#[test]
+fn an_adapter_check_is_never_slower_than_its_run() {
+    let spec = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap();
+    let wire = spec.wire.as_ref().unwrap();
+    let check = "line_not_an_object_refused";
+    let cases = wire.cases.iter().filter(|c| c.check == check).count();
+    assert!(cases >= 4, "{cases} cases");
+    let command = format!("{HANDSHAKE} sleep 30");
+    let started = Instant::now();
+    let outcomes = bloomproof_conformance::adapter_checks::run(
+        wire,
+        &command,
+        Duration::from_millis(300),
+        Some(check),
+    );
+    let wall = started.elapsed().as_secs_f64() * 1e3;
+    assert_eq!(outcomes.len(), 1);
+    let ms = outcomes[0].elapsed_ms.unwrap();
+    assert!(ms <= wall, "the check took {ms} ms of a {wall} ms run");
+    assert!(ms >= 300.0, "{ms} ms: shorter than one case");
+}

@@ -198,6 +198,38 @@ fn an_implementation_without_frame_gets_the_position_and_a_note() {
     assert!(text.contains("case 15-fixture/doc-04: frame"), "{text}");
 }
 
+/// An adapter that answers only the handshake and `sha256` (the README's skeleton): every
+/// stage request is refused, so no stage was compared, and the line says which
+/// operations the check needs instead of "no stage differs for the 0 item(s)".
+#[test]
+fn refused_stage_operations_are_named_not_called_agreeing() {
+    let refused = |op: &str| SubjectError::Rejected {
+        kind: "bad_request".into(),
+        field: None,
+        message: format!("not implemented yet: {op}"),
+    };
+    let mut subject = PlantedDoc::new("sha256 only")
+        .on_positions(move |_, _, _| Err(refused("positions")))
+        .on_build(move |_, _, _| Err(refused("build")));
+    let line = doc_first_difference(&mut subject, &fixture(), &[b"doc-04", b"doc-00"]);
+    assert!(
+        line.starts_with("not diagnosed: this check needs `positions` and `build`, which the implementation did not answer (`positions`: rejected: bad_request error: not implemented yet: positions; `build`: "),
+        "{line}"
+    );
+    assert!(!line.contains("no stage differs"), "{line}");
+}
+
+/// A case with no item to ask about (a generated snapshot of no records) is not
+/// "no stage differs for the 0 item(s)": nothing was compared.
+#[test]
+fn a_case_without_items_is_not_called_agreeing() {
+    let line = doc_first_difference(&mut RustDoc, &fixture(), &[]);
+    assert_eq!(
+        line,
+        "not diagnosed: the case has no item whose stages could be asked for"
+    );
+}
+
 #[test]
 fn agreeing_stages_say_so() {
     let line = doc_first_difference(&mut RustDoc, &fixture(), &[b"doc-04", b"doc-00"]);

@@ -217,7 +217,7 @@ fn a_run_on_threads_reports_what_a_run_on_one_thread_reports() {
     );
     let text = one.render_text();
     assert!(
-        text.contains("\ntime: ") && text.contains(" on 1 thread "),
+        text.contains("\ntime: ") && text.contains(" ms wall clock (checks on 1 thread)"),
         "{text}"
     );
     assert!(!one.without_times().render_text().contains("time: "));

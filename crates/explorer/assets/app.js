@@ -207,12 +207,39 @@ function showMsg(id, text, isError, extra) {
   if (text) node.append(text);
   if (extra) node.append(' ', extra);
   if (id === 'notice') node.hidden = !text;
+  if (text) reveal(node);
+}
+
+/** Set once the page has loaded: from then on a message (the answer to something the
+ * person did) is brought into view when it stands off the screen. */
+let interactive = false;
+
+/** Scrolls `node` into view when any part of it is off the screen (no scrolling when it
+ * is already in view), once it has been laid out. */
+function reveal(node) {
+  if (!interactive) return;
+  requestAnimationFrame(() => {
+    if (node.hidden || !node.isConnected) return;
+    const r = node.getBoundingClientRect();
+    const dock = $('dock');
+    const covered = dock && !dock.hidden ? dock.getBoundingClientRect().height : 0;
+    if (r.top < 0 || r.bottom > window.innerHeight - covered) node.scrollIntoView({ block: 'nearest' });
+  });
 }
 
 function setStorageWarning(text) {
   const node = $('storage-warning');
   node.textContent = text || '';
   node.hidden = !text;
+  updateDock();
+}
+
+/** Shows the dock at the foot of the screen while it holds a warning, and gives the page
+ * as much room below its end, so that nothing stays hidden under it. */
+function updateDock() {
+  const dock = $('dock');
+  dock.hidden = $('storage-warning').hidden && $('other-tab').hidden;
+  document.body.style.paddingBottom = dock.hidden ? '' : `${dock.getBoundingClientRect().height}px`;
 }
 
 function markInvalid(ids) {
@@ -243,7 +270,14 @@ function saveNow() {
   if (unreadable !== null || otherTab !== null) {
     // Not over a copy the person has not decided about: it is kept until they do.
     saved = false;
-    $('save-status').textContent = 'Not saved in this browser yet: see the question at the top of the page.';
+    const where = otherTab !== null ? 'at the foot of the screen' : 'at the top of the page';
+    $('save-status').textContent = `Not saved in this browser yet: see the question ${where}.`;
+    if (otherTab !== null) {
+      // Said again at each change, where the person is working: the question is in view.
+      otherTab.unsaved += 1;
+      $('other-tab-unsaved').textContent = `${plural(otherTab.unsaved, 'change', 'changes')} in this tab not saved yet: choose to save.`;
+      updateDock();
+    }
     setBusy();
     return;
   }
@@ -264,7 +298,7 @@ function saveNow() {
   } else {
     saved = false;
     setStorageWarning(outcome.warning);
-    $('save-status').textContent = 'Not saved in this browser: see the warning at the top.';
+    $('save-status').textContent = 'Not saved in this browser: see the warning at the foot of the screen.';
   }
   setBusy();
 }
@@ -296,7 +330,7 @@ function noticeOtherTab(text) {
     if (text === storedText && otherTab !== null) resolveOtherTab(null);
     return;
   }
-  otherTab = { text };
+  otherTab = { text, unsaved: 0 };
   let summary = '';
   try {
     const other = new Session();
@@ -315,9 +349,11 @@ function noticeOtherTab(text) {
   const keep = el('button', { type: 'button', id: 'other-tab-keep', text: 'Keep this tab\'s session' });
   keep.addEventListener('click', () => resolveOtherTab('keep'));
   box.replaceChildren(
-    `Another tab of this page saved a different session${summary}. Only one copy is kept in this browser, so this tab saves nothing until you choose. Loading the other one replaces this tab's filter (you can undo that); keeping this one saves it over the other tab's copy.`,
+    `Another tab of this page saved a different session${summary}. This tab saves nothing until you choose: loading it replaces this tab's filter (Undo brings it back); keeping this tab's saves it over the other's. `,
+    el('span', { id: 'other-tab-unsaved' }),
     el('br'), load, keep);
   box.hidden = false;
+  updateDock();
   saved = false;
   setBusy();
 }
@@ -328,6 +364,7 @@ function resolveOtherTab(choice) {
   const box = $('other-tab');
   box.hidden = true;
   box.replaceChildren();
+  updateDock();
   if (!pending) return;
   if (choice === 'load') {
     storedText = pending.text;
@@ -428,7 +465,7 @@ const MSG_FIELDS = { 'filter-msg': ['m', 'k'], 'ops-msg': ['insert', 'query'] };
  * the filter, every error about a refused change (a field, an operation, a file or a
  * link that changed nothing) is cleared. */
 function clearStaleErrors() {
-  for (const id of ['filter-msg', 'ops-msg', 'session-msg', 'share-msg', 'notice']) {
+  for (const id of ['filter-msg', 'ops-msg', 'state-msg', 'session-msg', 'share-msg', 'notice']) {
     if ($(id).classList.contains('error')) showMsg(id, '');
   }
   markInvalid([]);
@@ -643,7 +680,19 @@ const CHAR_NAMES = {
  * private-use and unassigned ones, lone surrogates and those named above. */
 const HIDDEN = /[\p{C}\p{Z}\p{M}]/u;
 
-/** How one code point of a string is shown in the breakdown: [text, hidden?, label]. */
+/** Letters of other scripts that pass for Latin ones (Cyrillic, Greek, Armenian,
+ * Cherokee): a string with one of them differs from the one it looks like. */
+const LOOKALIKE_SCRIPTS = [
+  ['Cyrillic', /\p{Script=Cyrillic}/u], ['Greek', /\p{Script=Greek}/u],
+  ['Armenian', /\p{Script=Armenian}/u], ['Cherokee', /\p{Script=Cherokee}/u],
+];
+
+/** Why a code point of a string is worth naming in the breakdown, or null for a plain
+ * one (shown only in the string itself): invisible or control characters, spaces,
+ * combining marks, lone surrogates; astral characters (two UTF-16 code units); and
+ * look-alikes (a composed accent, which looks like its decomposed form; a compatibility
+ * form such as a fullwidth letter or a ligature; a letter of a script with Latin
+ * look-alikes). Returns [chip text, hidden?]. */
 function describeCodePoint(cp, lone) {
   const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   if (lone) return [`${hex} lone surrogate`, true];
@@ -661,14 +710,29 @@ function describeCodePoint(cp, lone) {
     }
     return [`${hex} ${kind}`, true];
   }
-  return [char, false, `${char} ${hex}`];
+  if (cp > 0xffff) return [`${char} ${hex}, 2 code units`, false];
+  if (cp < 0x80) return null;
+  const decomposed = char.normalize('NFD');
+  if (decomposed !== char) {
+    const parts = [...decomposed].map((c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+    return [`${char} ${hex}, composed (not ${parts.join(' + ')})`, false];
+  }
+  const compatible = char.normalize('NFKC');
+  if (compatible !== char) return [`${char} ${hex}, looks like ${compatible}`, false];
+  const script = LOOKALIKE_SCRIPTS.find(([, pattern]) => pattern.test(char));
+  if (script) return [`${char} ${hex}, ${script[0]}`, false];
+  return null;
 }
 
-/** The code points of a string (lone surrogates as themselves), one chip each: each
- * character that text rendering hides or could pass for another is named by U+XXXX. */
+/** The most chips the breakdown shows; the rest are counted. */
+const CHIPS_SHOWN = 12;
+
+/** The characters of a string worth naming (see `describeCodePoint`), one chip per run of
+ * the same one (`×3`), at most CHIPS_SHOWN; a summary counts them and the plain rest. */
 function characters(units) {
-  const chips = [];
-  let hidden = 0;
+  const runs = [];
+  let count = 0;
+  let named = 0;
   for (let i = 0; i < units.length; i += 1) {
     const u = units[i];
     let cp = u;
@@ -679,15 +743,30 @@ function characters(units) {
     } else if (u >= 0xd800 && u <= 0xdfff) {
       lone = true;
     }
-    const [text, isHidden, label] = describeCodePoint(cp, lone);
-    if (isHidden) hidden += 1;
-    chips.push(el('span', { class: isHidden ? 'ch hidden-char' : 'ch', text, ...(label ? { title: label } : {}) }));
+    count += 1;
+    const described = describeCodePoint(cp, lone);
+    if (!described) continue;
+    named += 1;
+    const previous = runs[runs.length - 1];
+    if (previous && previous.text === described[0] && previous.end === count - 1) {
+      previous.times += 1;
+      previous.end = count;
+    } else {
+      runs.push({ text: described[0], hidden: described[1], times: 1, end: count });
+    }
   }
-  const count = chips.length;
-  const summary = hidden
-    ? `${plural(count, 'character', 'characters')}, ${hidden} shown by code point:`
-    : `${plural(count, 'character', 'characters')}:`;
-  return el('div', { class: 'chars', id: 'last-chars' }, el('span', { class: 'hint', text: summary }), ...chips);
+  const chips = runs.slice(0, CHIPS_SHOWN).map((run) => el('span', {
+    class: run.hidden ? 'ch hidden-char' : 'ch',
+    text: run.times > 1 ? `${run.text} ×${run.times}` : run.text,
+  }));
+  const plain = count - named;
+  const summary = named === 0
+    ? `${plural(count, 'character', 'characters')}, all plain.`
+    : `${plural(count, 'character', 'characters')}; ${named} worth naming (invisible, combining, astral or look-alike)${plain ? `, the other ${plain} plain as shown above` : ''}:`;
+  const rest = runs.length > CHIPS_SHOWN
+    ? el('span', { class: 'hint', text: `and ${plural(runs.length - CHIPS_SHOWN, 'more run', 'more runs')} of named characters (the string above has them all).` })
+    : null;
+  return el('div', { class: 'chars', id: 'last-chars' }, el('span', { class: 'hint', text: summary }), ...chips, rest);
 }
 
 function renderCounters() {
@@ -1112,7 +1191,11 @@ function renderPositions(last) {
       el('td', { class: 'note', text: note })));
   }
   table.append(body);
-  positions.append(table, el('p', { class: 'hint', text: '"before" and "after" are the bit before and after the whole operation, for every row in order; a repeated position shows the same pair as its first row.' }));
+  // The table fits its box at every width (its note column wraps); the box scrolls
+  // sideways only if it cannot (a large text size), and can then be focused to scroll
+  // with the keyboard.
+  const box = el('div', { class: 'tablebox', tabindex: '0', role: 'region', 'aria-label': 'Hash positions table' }, table);
+  positions.append(box, el('p', { class: 'hint', text: '"before" and "after" are the bit before and after the whole operation, for every row in order; a repeated position shows the same pair as its first row.' }));
 }
 
 function renderModel(last) {
@@ -1234,6 +1317,38 @@ function niceStep(span, ticks) {
   return Math.max(1, 10 * power);
 }
 
+/** The round step (1, 2 or 5 times a power of ten) at or above `raw`, as [factor, exponent]. */
+function roundStep(raw) {
+  let exponent = Math.floor(Math.log10(raw));
+  for (;;) {
+    for (const factor of [1, 2, 5]) {
+      if (factor * 10 ** exponent >= raw * (1 - 1e-9)) return [factor, exponent];
+    }
+    exponent += 1;
+  }
+}
+
+/** The label of `multiple` × 10^`exponent` (an integer multiple of a round step): plain
+ * decimals down to 0.0001, else as 2e-6; a negative value with a true minus sign. */
+function stepLabel(multiple, exponent) {
+  if (multiple === 0) return '0';
+  const sign = multiple < 0 ? '\u2212' : '';
+  const magnitude = Math.abs(multiple);
+  let text;
+  if (exponent >= 0) text = String(magnitude * 10 ** exponent);
+  else if (exponent >= -4) text = (magnitude * 10 ** exponent).toFixed(-exponent).replace(/\.?0+$/, '');
+  else text = (magnitude * 10 ** exponent).toExponential().replace('e-', 'e\u2212');
+  return `${sign}${text}`;
+}
+
+/** The width in CSS pixels of `text` in the plot's tick font. */
+let tickMeasure = null;
+function tickWidth(text) {
+  if (!tickMeasure) tickMeasure = document.createElement('canvas').getContext('2d');
+  tickMeasure.font = `12px ${getComputedStyle($('plot-area')).fontFamily}`;
+  return tickMeasure.measureText(text).width;
+}
+
 function linePath(points) {
   return points.map(([px, py], index) => `${index === 0 ? 'M' : 'L'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ');
 }
@@ -1264,15 +1379,22 @@ function plotScale(data, plotH, top) {
     let lo = Math.min(0, ...diffs);
     let hi = Math.max(0, ...diffs);
     if (hi - lo < 1e-15) { lo = -1e-6; hi = 1e-6; }
+    // Room beyond the curves, on the sides they reach (0 stays an edge otherwise).
     const pad = (hi - lo) * 0.08;
-    lo -= pad;
-    hi += pad;
+    if (lo < 0) lo -= pad;
+    if (hi > 0) hi += pad;
+    // Round ticks: a step of 1, 2 or 5 times a power of ten, the axis widened to whole
+    // steps, each tick an exact multiple of the step (its label computed from the
+    // multiple, so no 0.30000000000000004 and no -0).
+    const [factor, exponent] = roundStep((hi - lo) / 4);
+    const step = factor * 10 ** exponent;
+    const first = Math.floor(lo / step + 1e-9);
+    const last = Math.ceil(hi / step - 1e-9);
+    lo = first * step;
+    hi = last * step;
     const y = (v) => top + ((hi - v) / (hi - lo)) * plotH;
     const ticks = [];
-    for (let i = 0; i <= 4; i += 1) {
-      const v = lo + ((hi - lo) * i) / 4;
-      ticks.push([v, Math.abs(v) < (hi - lo) * 1e-9 ? '0' : number(v)]);
-    }
+    for (let i = first; i <= last; i += 1) ticks.push([i * step, stepLabel(i * factor, exponent)]);
     return {
       y, ticks, axis: 'difference', caption: `each estimate minus the classic one, from ${number(lo)} to ${number(hi)}`,
       value: (p, name) => p[name] - p.classic,
@@ -1294,12 +1416,15 @@ function drawPlot() {
   const data = plotData;
   const width = Math.max(280, Math.floor(measured.plot));
   const height = Math.round(Math.min(300, Math.max(220, width * 0.4)));
-  // Labels live in the margins, never on the curves.
-  const margin = { left: plotMode === 'linear' ? 48 : 66, right: 14, top: 26, bottom: 40 };
-  const plotW = width - margin.left - margin.right;
+  // Labels live in the margins, never on the curves; the left margin holds the widest
+  // tick label and, left of it, the rotated axis label (x 3 to 15), with a gap.
+  const margin = { left: 48, right: 14, top: 26, bottom: 40 };
   const plotH = height - margin.top - margin.bottom;
-  const x = (n) => margin.left + (n / data.n_max) * plotW;
   const scale = plotScale(data, plotH, margin.top);
+  const widest = Math.max(0, ...scale.ticks.map(([, label]) => tickWidth(label)));
+  margin.left = Math.max(48, Math.ceil(widest + 6 + 20));
+  const plotW = width - margin.left - margin.right;
+  const x = (n) => margin.left + (n / data.n_max) * plotW;
   const { y, value } = scale;
   const root = svg('svg', {
     viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-labelledby': 'plot-svg-title plot-svg-desc', class: 'plot',
@@ -1601,18 +1726,20 @@ function wire() {
       operate(kind, event.timeStamp);
     });
   }
+  // The example's and Reset's messages stand beside their buttons (state-msg), where
+  // the eye is when they are pressed.
   $('example').addEventListener('click', () => {
     const before = view.history.length;
-    if (attempt(() => session.insertExample(), 'ops-msg', 'example', [])) {
+    if (attempt(() => session.insertExample(), 'state-msg', 'example', [])) {
       olderOps += Math.max(0, before + 8 - HISTORY_CAP);
       refresh();
     }
   });
   $('reset').addEventListener('click', () => {
     const before = discards() ? snapshot('Reset') : null;
-    if (attempt(() => session.reset(), 'ops-msg', 'reset', [])) {
+    if (attempt(() => session.reset(), 'state-msg', 'reset', [])) {
       refresh();
-      if (before) offerUndo(before, `Reset emptied the filter of its ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'ops-msg');
+      if (before) offerUndo(before, `Reset emptied the filter of its ${plural(before.state.active.entries.length, 'entry', 'entries')}.`, 'state-msg');
     }
   });
   for (const name of ['positions', 'model']) {
@@ -1676,6 +1803,7 @@ function wire() {
       grid.shape = '';
       renderGrid();
       drawPlot();
+      updateDock();
       markLayout();
       setBusy();
     }, 100);
@@ -1696,6 +1824,7 @@ function wire() {
     }
   });
   load();
+  interactive = true;
   setBusy();
 }
 

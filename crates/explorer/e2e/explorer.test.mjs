@@ -453,7 +453,7 @@ for (const mode of ['explore', 'static']) {
     test('reset keeps the fields; insert a, query i, a, b: observed rate 1/2', async () => {
       await h.page.click('#reset');
       await h.waitBits('00000000');
-      await h.waitText('#ops-msg', /Reset emptied the filter of its 8 entries/);
+      await h.waitText('#state-msg', /Reset emptied the filter of its 8 entries/);
       await h.waitValue('#m', '8');
       await h.waitValue('#k', '1');
       await h.waitText('#rate', /^undefined/);
@@ -761,7 +761,7 @@ for (const mode of ['explore', 'static']) {
       await h.waitValue('#m', '64');
       await page.click('#reset');
       await h.waitText('#n', /^0$/);
-      await page.click('#ops-msg button.undo');
+      await page.click('#state-msg button.undo');
       await h.waitText('#n', /^8$/);
       for (const width of [1280, 375]) {
         await page.setViewportSize({ width, height: 800 });
@@ -1056,6 +1056,49 @@ async function fitsEveryView(h) {
   }, [375, 1920]);
 }
 
+/** Runs in the page: whether all of `sel` is inside the viewport (and, for what is not
+ * in the dock at the foot of the screen, above the dock). */
+function inViewport(sel) {
+  const node = document.querySelector(sel);
+  if (!node || node.offsetParent === null) return false;
+  const r = node.getBoundingClientRect();
+  const dock = document.querySelector('#dock');
+  const inDock = dock && dock.contains(node);
+  const floor = !inDock && dock && !dock.hidden ? dock.getBoundingClientRect().top : window.innerHeight;
+  return r.top >= -1 && r.bottom <= floor + 1 && r.left >= -1 && r.right <= window.innerWidth + 1;
+}
+
+/** Waits until all of `sel` is in view (the page brings a message into view itself). */
+async function waitInView(h, sel, where) {
+  await h.until(`${sel} in view (${where})`, inViewport, sel, () => h.page.evaluate(boxes, [sel]));
+}
+
+/** Runs in the page: pairs of text labels of `container` (SVG text, or elements matching
+ * `sel`) whose boxes overlap by more than half a pixel, as [text, text, box, box]. */
+function overlappingLabels(sel) {
+  const nodes = [...document.querySelectorAll(sel)];
+  const rects = nodes.map((node) => [node.textContent, node.getBoundingClientRect()]);
+  const found = [];
+  for (let i = 0; i < rects.length; i += 1) {
+    for (let j = i + 1; j < rects.length; j += 1) {
+      const [ta, a] = rects[i];
+      const [tb, b] = rects[j];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const hgt = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0.5 && hgt > 0.5) found.push([ta, tb, [a.left, a.top, a.right, a.bottom], [b.left, b.top, b.right, b.bottom]]);
+    }
+  }
+  return found;
+}
+
+/** Runs in the page: boxes of `sel` that stick out of the box of `outer`. */
+function outside([sel, outer]) {
+  const o = document.querySelector(outer).getBoundingClientRect();
+  return [...document.querySelectorAll(sel)].map((node) => [node.textContent, node.getBoundingClientRect()])
+    .filter(([, r]) => r.left < o.left - 0.5 || r.right > o.right + 0.5 || r.top < o.top - 0.5 || r.bottom > o.bottom + 0.5)
+    .map(([text, r]) => [text, r.left, r.right, o.left, o.right]);
+}
+
 /** Runs in the page: the box of each selector (null when absent or hidden). */
 function boxes(selectors) {
   return Object.fromEntries(selectors.map((sel) => {
@@ -1128,14 +1171,15 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await h.waitText('#last-outcome', /new distinct entry/);
     // The JSON display stays (quotes and escapes), the breakdown names each character.
     assert.equal(await h.text('#last-string'), '"a \u00a0\u200b\ufeff\u007f\u0085\\té😀\\ud800"');
-    const expected = ['a', 'U+0020 space', 'U+00A0 no-break space', 'U+200B zero width space',
+    // Only the characters worth naming: the plain "a" is left to the string itself.
+    const expected = ['U+0020 space', 'U+00A0 no-break space', 'U+200B zero width space',
       'U+FEFF byte order mark (zero width no-break space)', 'U+007F delete', 'U+0085 next line', 'U+0009 tab',
-      'é', '😀', 'U+D800 lone surrogate'];
+      'é U+00E9, composed (not U+0065 + U+0301)', '😀 U+1F600, 2 code units', 'U+D800 lone surrogate'];
     await everyView(h, async (width, scheme) => {
       if (width === 1280) await assertAxeClean(page, `${scheme}: characters named by code point`);
       const chips = await page.$$eval('#last-chars .ch', (nodes) => nodes.map((node) => node.textContent));
       assert.deepEqual(chips, expected, `${width} ${scheme}`);
-      assert.match(await h.text('#last-chars'), /^11 characters, 8 shown by code point:/);
+      assert.match(await h.text('#last-chars'), /^11 characters; 10 worth naming \(invisible, combining, astral or look-alike\), the other 1 plain as shown above:/);
       assert.ok(await h.scrollWidth() <= width, `${width} ${scheme}: the page is wider than the screen`);
     });
     // A 63-unit string ending in three spaces: the history shortens it to its start and
@@ -1146,7 +1190,7 @@ describe('the page as a person meets it, and the page loses no work', () => {
     assert.equal(await h.text('#last-string'), JSON.stringify(spaced));
     const item = await h.text('#history-list li code.str');
     assert.ok(item.endsWith('y   "') && item.includes('…'), item);
-    assert.match(await h.text('#last-chars'), /63 characters, 3 shown by code point/);
+    assert.match(await h.text('#last-chars'), /^63 characters; 3 worth naming .*, the other 60 plain as shown above:U\+0020 space ×3$/);
   });
 
   test('a pasted line break is refused with a message, not turned into another string', async () => {
@@ -1182,7 +1226,7 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await page.goto(`${page.url().split('#')[0]}${shareFragment(64, 1, entries)}`);
     await h.waitText('#n', /^1020$/);
     await page.click('#example');
-    await h.waitText('#ops-msg', /^The example would take the filter past 1024 distinct strings, the most it keeps: it holds 1020, and a…h would add 8 new ones\. Nothing was inserted\.$/);
+    await h.waitText('#state-msg', /^The example would take the filter past 1024 distinct strings, the most it keeps: it holds 1020, and a…h would add 8 new ones\. Nothing was inserted\.$/);
     await h.waitText('#n', /^1020$/);
     const over = Array.from({ length: 1025 }, (_, i) => `f${i}`);
     await page.goto(`${page.url().split('#')[0]}${shareFragment(64, 1, over)}`);
@@ -1263,7 +1307,27 @@ describe('the page as a person meets it, and the page loses no work', () => {
           // The problem the other views answer: on a linear scale the curves lie on one line.
           assert.ok(apart(paths, 'finite_m') < 4, `${width} ${scheme}: linear ${apart(paths, 'finite_m')}`);
         }
+        // No label overlaps another (the rotated axis label and the ticks included), and
+        // none sticks out of the plot (a minus sign cut off at its left edge).
+        assert.deepEqual(await page.evaluate(overlappingLabels, '#plot-area text'), [], `${width} ${scheme} ${mode}: labels overlap`);
+        assert.deepEqual(await page.evaluate(outside, ['#plot-area text', '#plot-area svg']), [], `${width} ${scheme} ${mode}: labels outside the plot`);
         if (mode === 'difference') {
+          // Round ticks: equal steps of 1, 2 or 5 times a power of ten, 0 among them,
+          // negative ones with a minus sign.
+          const ticks = await page.evaluate(() => {
+            const texts = [...document.querySelectorAll('#plot-area text.tick')].filter((n) => n.getAttribute('text-anchor') === 'end');
+            return texts.map((n) => n.textContent);
+          });
+          const values = ticks.map((t) => Number(t.replace('\u2212', '-').replace('e\u2212', 'e-')));
+          assert.ok(values.every(Number.isFinite), `${width} ${scheme}: tick labels ${JSON.stringify(ticks)}`);
+          assert.ok(values.includes(0), `${width} ${scheme}: no 0 tick in ${JSON.stringify(ticks)}`);
+          assert.ok(ticks.every((t, i) => (values[i] < 0) === t.startsWith('\u2212') && !t.includes('-')), `${width} ${scheme}: minus signs in ${JSON.stringify(ticks)}`);
+          const steps = values.slice(1).map((v, i) => Math.abs(v - values[i]));
+          const step = steps[0];
+          assert.ok(steps.every((d) => Math.abs(d - step) <= step * 1e-9), `${width} ${scheme}: unequal steps ${JSON.stringify(ticks)}`);
+          const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
+          assert.ok([1, 2, 5].some((f) => Math.abs(mantissa - f) < 1e-6), `${width} ${scheme}: step ${step} of ${JSON.stringify(ticks)} is not 1, 2 or 5 × 10^n`);
+          assert.ok(ticks.every((t) => t.length <= 8), `${width} ${scheme}: long tick labels ${JSON.stringify(ticks)}`);
           assert.ok(apart(paths, 'finite_m') >= 30, `${width} ${scheme}: finite m ${apart(paths, 'finite_m')} px from classic`);
           assert.ok(apart(paths, 'exact') >= 30, `${width} ${scheme}: exact ${apart(paths, 'exact')} px from classic`);
           assert.ok(Math.abs(apart(paths, 'exact') - apart(paths, 'finite_m')) >= 5, `${width} ${scheme}: exact and finite m apart`);
@@ -1343,6 +1407,117 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await page.locator('#export-note').waitFor({ state: 'hidden', ...WAIT });
   });
 
+  test('every action\'s message is in view, at 375 and 1280 px; axe finds nothing', async () => {
+    const { page } = h;
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 700 });
+      await h.waitLayout(width);
+      const where = (what) => `${width} px: ${what}`;
+      await h.create(64, 3);
+      await page.click('#example');
+      await h.waitText('#n', /^8$/);
+      // Reset, pressed with the page scrolled as far down as it goes: its Undo offer.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.click('#reset');
+      await h.waitText('#state-msg', /^Reset emptied the filter of its 8 entries\. Undo$/);
+      await waitInView(h, '#state-msg', where('Reset'));
+      await waitInView(h, '#state-msg button.undo', where('Reset\'s Undo'));
+      await assertAxeClean(page, where('Reset offers Undo'));
+      await page.click('#state-msg button.undo');
+      await h.waitText('#state-msg', /undone/);
+      await waitInView(h, '#state-msg', where('Reset undone'));
+      // An edit of m discards the filter; then a…h has no filter to go into: its error.
+      await h.typeInto('#m', '65');
+      await h.waitText('#filter-msg', /Changing m discarded the filter and its 8 entries/);
+      await waitInView(h, '#filter-msg', where('Changing m'));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.click('#example');
+      await h.waitText('#state-msg', /no filter/i);
+      await waitInView(h, '#state-msg', where('the a…h error'));
+      await assertAxeClean(page, where('the a…h error'));
+      // A refused paste into a field that stands at the foot of the screen.
+      await page.click('#create');
+      await h.waitText('#filter-status', /m = 65 bits/);
+      await page.evaluate(() => {
+        const input = document.querySelector('#insert');
+        window.scrollBy(0, input.getBoundingClientRect().bottom - window.innerHeight + 2);
+      });
+      const refused = await page.evaluate(() => {
+        const data = new DataTransfer();
+        data.setData('text/plain', 'one\ntwo');
+        const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+        document.querySelector('#insert').dispatchEvent(event);
+        return event.defaultPrevented;
+      });
+      assert.equal(refused, true);
+      await h.waitText('#ops-msg', /^The pasted text has 1 line break/);
+      await waitInView(h, '#ops-msg', where('the refused paste'));
+      await assertAxeClean(page, where('the refused paste'));
+      await h.typeInto('#insert', 'x');
+      await h.until('the paste error cleared', () => document.querySelector('#ops-msg').textContent === '');
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await h.waitLayout(1280);
+  });
+
+  test('a long string\'s characters: only those worth naming, counted, the rest summed up', async () => {
+    const { page } = h;
+    await h.create(64, 3);
+    // 256 plain characters: no chip, one line.
+    await h.paste('#insert', Array.from({ length: 256 }, (_, i) => 0x61 + (i % 26)));
+    await page.focus('#insert');
+    await page.keyboard.press('Enter');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    assert.equal(await h.text('#last-chars'), '256 characters, all plain.');
+    await h.waitCount('#last-chars .ch', 0);
+    // 100 Cyrillic letters (each passes for a Latin one or is no Latin letter), a
+    // fullwidth A, a combining acute and plain letters: the first 24 runs named.
+    const cyrillic = Array.from({ length: 100 }, (_, i) => 0x0410 + i);
+    await h.paste('#insert', [0x61, 0xff21, 0x65, 0x301, ...cyrillic, 0x62, 0x62]);
+    await page.focus('#insert');
+    await page.keyboard.press('Enter');
+    await h.waitText('#last-outcome', /new distinct entry/);
+    await h.waitCount('#last-chars .ch', 12);
+    const chips = await page.$$eval('#last-chars .ch', (nodes) => nodes.slice(0, 4).map((node) => node.textContent));
+    assert.deepEqual(chips, ['Ａ U+FF21, looks like A', 'U+0301 combining mark', 'А U+0410, Cyrillic', 'Б U+0411, Cyrillic']);
+    assert.match(await h.text('#last-chars'), /^106 characters; 102 worth naming \(invisible, combining, astral or look-alike\), the other 4 plain as shown above:.*and 90 more runs of named characters \(the string above has them all\)\.$/);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 700 });
+      await h.waitLayout(width);
+      const seen = await page.evaluate(boxes, ['#last-chars']);
+      assert.ok(seen['#last-chars'].height < 400, `${width} px: the breakdown is ${seen['#last-chars'].height} px tall`);
+      assert.ok(await h.scrollWidth() <= width, `${width} px: the page is wider than the screen`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await h.waitLayout(1280);
+  });
+
+  test('the hash positions table fits its box, and its box can be focused; axe finds nothing', async () => {
+    const { page } = h;
+    await h.create(1024, 12);
+    await h.submit('#insert', `${'long-word-'.repeat(20)}end`);
+    await h.waitText('#last-outcome', /new distinct entry/);
+    if (!(await page.$eval('#positions-panel', (d) => d.open))) await page.click('#positions-panel summary');
+    await h.waitCount('#positions-body tbody tr', 12);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 700 });
+      await h.waitLayout(width);
+      const fit = await page.evaluate(() => {
+        const box = document.querySelector('#positions-body .tablebox');
+        const table = box.querySelector('table').getBoundingClientRect();
+        const panel = document.querySelector('#positions-body').getBoundingClientRect();
+        return { scroll: box.scrollWidth, client: box.clientWidth, table: table.right, panel: panel.right, tabindex: box.getAttribute('tabindex') };
+      });
+      assert.ok(fit.scroll <= fit.client && fit.table <= fit.panel + 0.5, `${width} px: ${JSON.stringify(fit)}`);
+      assert.equal(fit.tabindex, '0');
+      await page.focus('#positions-body .tablebox');
+      assert.equal(await page.evaluate(() => document.activeElement.classList.contains('tablebox')), true);
+      await assertAxeClean(page, `${width} px: the hash positions table`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await h.waitLayout(1280);
+  });
+
   test('a stale Undo is withdrawn; a newer offer replaces an older one; errors clear when their cause is gone', async () => {
     const { page } = h;
     await h.exampleThenEdit('#k', '4');
@@ -1363,9 +1538,9 @@ describe('the page as a person meets it, and the page loses no work', () => {
     await h.waitText('#n', /^8$/);
     await h.waitCount('#filter-msg button.undo', 0);
     await page.click('#reset');
-    await h.waitText('#ops-msg', /Reset emptied the filter of its 8 entries/);
-    await h.waitCount('#ops-msg button.undo', 1);
-    await page.click('#ops-msg button.undo');
+    await h.waitText('#state-msg', /Reset emptied the filter of its 8 entries/);
+    await h.waitCount('#state-msg button.undo', 1);
+    await page.click('#state-msg button.undo');
     await h.waitText('#n', /^8$/);
     // Errors: an operation refused for want of a filter, then a filter: the error goes.
     await h.typeInto('#m', '65');
@@ -1408,10 +1583,23 @@ describe('the page as a person meets it, and the page loses no work', () => {
       await other.waitForFunction(() => document.querySelector('#n').textContent === '2', null, WAIT);
       await other.waitForFunction(() => document.documentElement.dataset.idle === 'true', null, WAIT);
       await h.waitText('#other-tab', /^Another tab of this page saved a different session \(m = 64, k = 3, 2 entries\)/);
+      // Shown where the person works: in view wherever the page is scrolled, at 375 and
+      // 1280 px, and said again at the next change.
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 700 });
+        await h.waitLayout(width);
+        await page.evaluate(() => document.querySelector('#plot').scrollIntoView());
+        await waitInView(h, '#other-tab', `${width} px, scrolled to the plot`);
+        await waitInView(h, '#other-tab-load', `${width} px, scrolled to the plot`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await h.waitLayout(1280);
       // This tab goes on working, but does not save over the other tab's copy.
       await h.submit('#insert', 'meanwhile');
       await h.waitText('#n', /^2$/);
       await h.idle();
+      await h.waitText('#other-tab-unsaved', /^1 change in this tab not saved yet: choose to save\.$/);
+      await waitInView(h, '#other-tab', 'after the next change');
       const stored = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
       assert.ok(stored.includes('from-the-other-tab') && !stored.includes('meanwhile'));
       await h.waitText('#save-status', /Not saved in this browser yet/);

@@ -953,7 +953,7 @@ fn html_cell(out: &mut String, id: &str, implementation: &ImplementationResult, 
     let folded = bloomproof_wire::report::fold(&cell.failures);
     for (failure, alike) in folded.iter().take(KINDS_SHOWN) {
         let (expected, actual) =
-            bloomproof_wire::report::shown_pair(&failure.expected, &failure.actual);
+            bloomproof_wire::report::cut_pair(&failure.expected, &failure.actual);
         html_failure(
             out,
             &[
@@ -998,7 +998,7 @@ fn html_cross_cell(out: &mut String, id: &str, grid: &Grid, cell: &GridCell) {
     );
     for difference in cell.differences.iter().take(KINDS_SHOWN) {
         let (expected, actual) =
-            bloomproof_wire::report::shown_pair(&difference.expected, &difference.actual);
+            bloomproof_wire::report::cut_pair(&difference.expected, &difference.actual);
         html_failure(
             out,
             &[

@@ -184,28 +184,8 @@ pub fn fold(failures: &[Failure]) -> Vec<(&Failure, usize)> {
         .collect()
 }
 
-/// A failure's input as the text report shows it: its JSON cut to [`VALUE_SHOWN`]
-/// characters with its length, escaped. The results page shows inputs this way too.
-/// (Branch i41 defines the terminal's one cut rule under this name: at a merge, its
-/// body is the one kept.)
-pub fn cut_input(input: &serde_json::Value) -> String {
-    crate::untrusted(
-        &serde_json::to_string(input).unwrap_or_default(),
-        VALUE_SHOWN,
-    )
-}
-
-/// An expected and an actual text as the text report shows them (a value cut to
-/// [`VALUE_SHOWN`] characters, a message to [`MESSAGE_SHOWN`] keeping its end),
-/// escaped. The results page shows them this way too. (Branch i41 defines it, private,
-/// cutting both around their first difference: at a merge, its body is the one kept,
-/// made public.)
-pub fn shown_pair(expected: &str, actual: &str) -> (String, String) {
-    (shown(expected), shown(actual))
-}
-
 /// A text the report shows (what was compared), cut and escaped as
-/// [`shown_pair`] cuts a message.
+/// [`cut_pair`] cuts a message.
 pub fn shown_value(text: &str) -> String {
     shown(text)
 }
@@ -226,6 +206,146 @@ fn blank_numbers(text: &str, max: usize) -> String {
         }
     }
     out
+}
+
+/// The text report's one rule for cutting (spec/README.md, "How the text report cuts
+/// a value"): a string value longer than this many characters shows its first
+/// [`CUT_HEAD`] and last [`CUT_TAIL`] characters and its length, wherever it stands
+/// (in an input, in a diagnosis naming an item).
+pub const CUT_OVER: usize = 40;
+/// The characters a cut string value keeps from its start.
+pub const CUT_HEAD: usize = 16;
+/// The characters a cut string value keeps from its end.
+pub const CUT_TAIL: usize = 8;
+/// An array of more elements than this shows its first 4 and last 2 with the count of
+/// the rest.
+pub const ARRAY_OVER: usize = 8;
+/// The elements a cut array keeps from its start.
+const ARRAY_HEAD: usize = 4;
+/// The elements a cut array keeps from its end.
+const ARRAY_TAIL: usize = 2;
+/// How many characters before the first difference a cut expected and actual value
+/// start.
+const BEFORE_DIFFERENCE: usize = 16;
+
+/// A string value as the text report shows it: whole up to [`CUT_OVER`] characters,
+/// else its first [`CUT_HEAD`] and last [`CUT_TAIL`] characters around `…` and its
+/// length (`0041424344454647…5a5b5c5d (4096 chars)`); control characters escaped.
+pub fn cut_string(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= CUT_OVER {
+        return crate::untrusted(text, CUT_OVER);
+    }
+    let head: String = text.chars().take(CUT_HEAD).collect();
+    let tail: String = text.chars().skip(count - CUT_TAIL).collect();
+    format!(
+        "{}…{} ({count} chars)",
+        crate::untrusted(&head, CUT_HEAD),
+        crate::untrusted(&tail, CUT_TAIL)
+    )
+}
+
+/// A failure's input as the text report shows it: every key kept (those that identify
+/// the case and the one that differs alike), each long string value cut by
+/// [`cut_string`], each long array to its first and last elements with its count;
+/// the whole at most [`MESSAGE_SHOWN`] characters.
+pub fn cut_input(value: &serde_json::Value) -> String {
+    fn walk(value: &serde_json::Value, out: &mut String, depth: usize) {
+        use serde_json::Value;
+        match value {
+            Value::String(text) if text.chars().count() > CUT_OVER => {
+                // `"head…tail" (N chars)`: each part escaped as JSON escapes it.
+                let inner = |part: String| {
+                    let quoted = Value::String(part).to_string();
+                    quoted[1..quoted.len() - 1].to_string()
+                };
+                let count = text.chars().count();
+                let _ = write!(
+                    out,
+                    "\"{}…{}\" ({count} chars)",
+                    inner(text.chars().take(CUT_HEAD).collect()),
+                    inner(text.chars().skip(count - CUT_TAIL).collect())
+                );
+            }
+            Value::Array(items) if depth > 6 => {
+                let _ = write!(out, "[… {} elements]", items.len());
+            }
+            Value::Object(map) if depth > 6 => {
+                let _ = write!(out, "{{… {} keys}}", map.len());
+            }
+            Value::Array(items) => {
+                out.push('[');
+                let cut = items.len() > ARRAY_OVER;
+                for (index, item) in items.iter().enumerate() {
+                    if cut && index == ARRAY_HEAD {
+                        let _ = write!(out, "… {} more …,", items.len() - ARRAY_HEAD - ARRAY_TAIL);
+                    }
+                    if cut && (ARRAY_HEAD..items.len() - ARRAY_TAIL).contains(&index) {
+                        continue;
+                    }
+                    walk(item, out, depth + 1);
+                    if index + 1 < items.len() {
+                        out.push(',');
+                    }
+                }
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (index, (key, item)) in map.iter().enumerate() {
+                    let _ = write!(
+                        out,
+                        "{}:",
+                        serde_json::Value::String(crate::untrusted(key, CUT_OVER))
+                    );
+                    walk(item, out, depth + 1);
+                    if index + 1 < map.len() {
+                        out.push(',');
+                    }
+                }
+                out.push('}');
+            }
+            other => out.push_str(&crate::untrusted(&other.to_string(), CUT_OVER)),
+        }
+    }
+    let mut out = String::new();
+    walk(value, &mut out, 0);
+    crate::untrusted(&out, MESSAGE_SHOWN)
+}
+
+/// An expected and an actual JSON value as the text report shows them: whole up to
+/// [`VALUE_SHOWN`] characters; else both from 16 characters before their first
+/// difference, [`VALUE_SHOWN`] characters of each, with where that difference is and
+/// their lengths. A message (not JSON) keeps its first and last characters, up to
+/// [`MESSAGE_SHOWN`].
+pub fn cut_pair(expected: &str, actual: &str) -> (String, String) {
+    let is_json = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    let long = |text: &str| text.chars().count() > VALUE_SHOWN;
+    if !(is_json(expected) && is_json(actual)) || !(long(expected) || long(actual)) {
+        return (shown(expected), shown(actual));
+    }
+    let first = expected
+        .chars()
+        .zip(actual.chars())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| expected.chars().count().min(actual.chars().count()));
+    let start = first.saturating_sub(BEFORE_DIFFERENCE);
+    let window = |text: &str| {
+        let count = text.chars().count();
+        let part: String = text.chars().skip(start).take(VALUE_SHOWN).collect();
+        let before = if start > 0 { "…" } else { "" };
+        let after = if start + VALUE_SHOWN < count {
+            "…"
+        } else {
+            ""
+        };
+        format!(
+            "{before}{}{after} ({count} chars, first difference at character {})",
+            crate::untrusted(&part, VALUE_SHOWN),
+            first + 1
+        )
+    };
+    (window(expected), window(actual))
 }
 
 /// `text` as the text report shows an expected or actual value: a JSON value cut to
@@ -261,6 +381,34 @@ impl CheckOutcome {
     /// `<protocol>/<name>`, the trial name.
     pub fn full_name(&self) -> String {
         format!("{}/{}", self.protocol, self.name)
+    }
+
+    /// The operations this check asked for that the implementation refused (a failure
+    /// expecting `an answer` that got `rejected: ...`), each once, in order: what the
+    /// check needs and an adapter does not implement yet.
+    pub fn refused_operations(&self) -> Vec<String> {
+        let mut ops: Vec<String> = Vec::new();
+        for failure in &self.failures {
+            if failure.expected != "an answer" || !failure.actual.starts_with("rejected:") {
+                continue;
+            }
+            // `build`, or `frame a` for the first of two frames compared.
+            let mut words = failure.what.split_whitespace();
+            let (Some(op), rest) = (words.next(), words.next()) else {
+                continue;
+            };
+            let named = op
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if named
+                && rest.is_none_or(|r| r.len() == 1)
+                && words.next().is_none()
+                && !ops.iter().any(|o| o == op)
+            {
+                ops.push(op.to_string());
+            }
+        }
+        ops
     }
 
     /// Adds the failures of one case, keeping at most [`FAILURES_KEPT`] in all.
@@ -341,16 +489,12 @@ impl CheckOutcome {
                 shown_kinds += 1;
             }
             seen.push((likeness.clone(), self.full_name()));
-            let input = serde_json::to_string(&failure.input).unwrap_or_default();
             let case = crate::untrusted(&failure.case, VALUE_SHOWN);
             let _ = writeln!(out, "  case {case}: {}", shown(&failure.what));
-            let _ = writeln!(
-                out,
-                "    input:    {}",
-                crate::untrusted(&input, VALUE_SHOWN)
-            );
-            let _ = writeln!(out, "    expected: {}", shown(&failure.expected));
-            let _ = writeln!(out, "    actual:   {}", shown(&failure.actual));
+            let _ = writeln!(out, "    input:    {}", cut_input(&failure.input));
+            let (expected, actual) = cut_pair(&failure.expected, &failure.actual);
+            let _ = writeln!(out, "    expected: {expected}");
+            let _ = writeln!(out, "    actual:   {actual}");
             if let Some(first) = more.first() {
                 let plural = if more.len() == 1 { "case" } else { "cases" };
                 let _ = writeln!(
@@ -415,6 +559,11 @@ impl Layout {
             );
         }
         if !check.passed() && self.failures {
+            let refused = check.refused_operations();
+            if !refused.is_empty() {
+                let ops: Vec<String> = refused.iter().map(|op| format!("`{op}`")).collect();
+                let _ = writeln!(out, "       (needs {}: refused)", ops.join(", "));
+            }
             out.push_str(&check.render_failures_after(seen));
         }
     }
@@ -706,11 +855,14 @@ impl Report {
             }
         }
         out.push('\n');
+        // Both times are wall clock: the run's from its start to its end, a check's from
+        // its start to its end (checks on several threads overlap, so their times add up
+        // to more than the run's, but no one check is longer than the run).
         if let Some(elapsed) = self.elapsed_ms {
-            let _ = write!(out, "time: {elapsed:.1} ms");
+            let _ = write!(out, "time: {elapsed:.1} ms wall clock");
             if let Some(threads) = self.threads {
                 let plural = if threads == 1 { "thread" } else { "threads" };
-                let _ = write!(out, " on {threads} {plural}");
+                let _ = write!(out, " (checks on {threads} {plural})");
             }
             let slowest = self
                 .checks
@@ -718,7 +870,11 @@ impl Report {
                 .filter_map(|c| c.elapsed_ms.map(|ms| (ms, c)))
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             if let Some((ms, check)) = slowest {
-                let _ = write!(out, " (slowest check {} {ms:.1} ms)", check.full_name());
+                let _ = write!(
+                    out,
+                    "; slowest check: {} {ms:.1} ms wall clock",
+                    check.full_name()
+                );
             }
             out.push('\n');
         }
@@ -748,5 +904,102 @@ impl Report {
         }
         let _ = writeln!(out, "{} passed, {} failed", self.passed, self.failed);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key that differs and the keys that identify a case stay, whatever the length
+    /// of a value beside them: a 64-character prefix of the JSON hid `params` behind a
+    /// long `item_hex`.
+    #[test]
+    fn an_input_keeps_every_key_and_cuts_each_long_value() {
+        let input = serde_json::json!({
+            "message": {
+                "index": 1,
+                "item_hex": format!("0041{}ff", "ab".repeat(2000)),
+                "params": {"k": 2, "m": 9, "seed_hex": "53"},
+            },
+            "items": (0..20).collect::<Vec<u32>>(),
+        });
+        let shown = cut_input(&input);
+        assert!(
+            shown.contains(r#""params":{"k":2,"m":9,"seed_hex":"53"}"#),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(r#""item_hex":"0041abababababab…abababff" (4006 chars)"#),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(r#""items":[0,1,2,3,… 14 more …,18,19]"#),
+            "{shown}"
+        );
+        assert!(shown.len() < 200, "{shown}");
+    }
+
+    /// Long expected and actual values are shown where they differ, not from their start.
+    #[test]
+    fn long_expected_and_actual_values_are_cut_around_their_first_difference() {
+        let expected = format!("\"{}00{}\"", "ab".repeat(75), "cd".repeat(40));
+        let actual = format!("\"{}01{}\"", "ab".repeat(75), "cd".repeat(40));
+        let (e, a) = cut_pair(&expected, &actual);
+        // The first difference is at character 153 (the quote, 150 digits, "0", then
+        // "0" or "1"); both are shown from 16 characters before it.
+        assert!(e.starts_with(&format!("…b{}00cd", "ab".repeat(7))), "{e}");
+        assert!(a.starts_with(&format!("…b{}01cd", "ab".repeat(7))), "{a}");
+        assert!(
+            e.ends_with("(234 chars, first difference at character 153)"),
+            "{e}"
+        );
+        // Short values stay whole.
+        assert_eq!(
+            cut_pair("\"ab\"", "\"ac\""),
+            ("\"ab\"".into(), "\"ac\"".into())
+        );
+    }
+
+    /// A check that met refused operations names them; other failures name none.
+    #[test]
+    fn refused_operations_are_named_once_each() {
+        let failure = |what: &str, expected: &str, actual: &str| Failure {
+            case: "c".into(),
+            what: what.into(),
+            input: serde_json::Value::Null,
+            expected: expected.into(),
+            actual: actual.into(),
+        };
+        let check = CheckOutcome {
+            protocol: "p".into(),
+            name: "n".into(),
+            level: Level::Required,
+            cases: 3,
+            inside_implementation: None,
+            failures: vec![
+                failure(
+                    "build",
+                    "an answer",
+                    "rejected: bad_request error: not implemented yet: build",
+                ),
+                failure("frame a", "an answer", "rejected: bad_request error: nope"),
+                failure("build", "an answer", "rejected: bad_request error: again"),
+                failure("position", "8", "null"),
+                failure("lookup", "an answer", "implementation failed: timed out"),
+            ],
+            more_failures: 0,
+            crashed: false,
+            elapsed_ms: None,
+        };
+        assert_eq!(check.refused_operations(), ["build", "frame"]);
+    }
+
+    /// A string value is cut the same way wherever it stands.
+    #[test]
+    fn a_long_string_keeps_its_start_and_end_and_its_length() {
+        assert_eq!(cut_string(&"0".repeat(40)), "0".repeat(40));
+        let hex = format!("{}ff", "00".repeat(63));
+        assert_eq!(cut_string(&hex), "0000000000000000…000000ff (128 chars)");
     }
 }

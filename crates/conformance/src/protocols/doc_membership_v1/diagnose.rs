@@ -18,7 +18,7 @@
 //! [`message_layout`] is the one definition of the framed message's fields, used here
 //! and by `bloomproof explain`.
 
-use crate::subject::{DocSubject, RawParams};
+use crate::subject::{DocSubject, RawParams, SubjectError};
 use crate::verdict::json;
 use bloomproof_oracle::doc_membership as oracle_doc;
 
@@ -122,7 +122,8 @@ fn show(item: &[u8]) -> String {
     match std::str::from_utf8(item) {
         Ok("") => "(empty)".to_string(),
         Ok(text) if text.chars().all(|c| !c.is_control()) => json(&text),
-        _ => bloomproof_wire::encode_hex(item),
+        // Cut as the report cuts every long value (a 64-byte item is 128 hex digits).
+        _ => bloomproof_wire::report::cut_string(&bloomproof_wire::encode_hex(item)),
     }
 }
 
@@ -142,12 +143,21 @@ pub fn doc_first_difference(
     let (m, k, seed) = (narrow(params.m), narrow(params.k), &params.seed);
     let mut notes = Vec::new();
     let mut screened = 0;
+    // The operations the diagnosis needed and the implementation did not answer (first
+    // error of each): when they are all it asked, there is nothing to say about stages.
+    let mut refused: Vec<(&str, String)> = Vec::new();
+    let mut refuse = |op: &'static str, err: &SubjectError| {
+        if !refused.iter().any(|(seen, _)| *seen == op) {
+            refused.push((op, err.to_string()));
+        }
+    };
     for &item in candidates.iter().take(SCREENED) {
         let want = oracle_doc::positions(m, k, seed, item);
         let got = match subject.positions(params, item) {
             Ok(got) => got,
             Err(err) => {
                 notes.push(format!("positions of item {}: {err}", show(item)));
+                refuse("positions", &err);
                 continue;
             }
         };
@@ -181,8 +191,28 @@ pub fn doc_first_difference(
                     return format!("item {}, one-record snapshot: {line}", show(item));
                 }
             }
-            Err(err) => notes.push(format!("build of item {}: {err}", show(item))),
+            Err(err) => {
+                notes.push(format!("build of item {}: {err}", show(item)));
+                refuse("build", &err);
+            }
         }
+    }
+    if screened == 0 && !refused.is_empty() {
+        // No stage was compared: "no stage differs for the 0 item(s)" would mislead.
+        let ops: Vec<String> = refused.iter().map(|(op, _)| format!("`{op}`")).collect();
+        let answers: Vec<String> = refused
+            .iter()
+            .map(|(op, err)| format!("`{op}`: {err}"))
+            .collect();
+        return format!(
+            "not diagnosed: this check needs {}, which the implementation did not answer ({})",
+            ops.join(" and "),
+            answers.join("; ")
+        );
+    }
+    if screened == 0 && refused.is_empty() && notes.is_empty() {
+        // No item to ask about (a snapshot of no records, no other item).
+        return "not diagnosed: the case has no item whose stages could be asked for".to_string();
     }
     let mut line = format!(
         "no stage differs for the {screened} item(s) checked: their positions and the packed bytes of a one-record snapshot equal the oracle's, so the difference is in combining them (build) or in answering (lookup)"
