@@ -230,17 +230,17 @@ fn spec_rules_filters_by_rule_or_case() {
     };
     let (code, stdout, stderr) = run("DOC-HASH-MESSAGE");
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.starts_with("DOC-HASH-MESSAGE  ("), "{stdout}");
+    assert!(stdout.starts_with("DOC-HASH-MESSAGE  [core]  ("), "{stdout}");
     // One rule block (its id unindented), then the count line.
     assert_eq!(
         stdout.lines().filter(|l| !l.starts_with(' ')).count(),
         2,
         "{stdout}"
     );
-    assert!(!stdout.contains("DOC-LOOKUP  ("), "{stdout}");
+    assert!(!stdout.contains("DOC-LOOKUP  ["), "{stdout}");
     let (code, stdout, _) = run("08-sha256/abc");
     assert_eq!(code, Some(0));
-    assert!(stdout.contains("DOC-HASH-MESSAGE  ("), "{stdout}");
+    assert!(stdout.contains("DOC-HASH-MESSAGE  [core]  ("), "{stdout}");
     let (code, _, stderr) = run("DOC-HSH-MESAGE");
     assert_eq!(code, Some(2));
     assert!(stderr.contains("Did you mean DOC-HASH-MESSAGE"), "{stderr}");
