@@ -254,8 +254,9 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
     }
 }
 
-/// `bloomproof spec rules`: one block per rule of `rules.json`, its document (and
-/// section), then the cases that pin it, or the reason it is a known gap.
+/// `bloomproof spec rules`: one block per rule of `rules.json`, its class and document
+/// (and section), the source passage it restates or the reason it was decided so, then
+/// the cases that pin it, or the reason it is a known gap.
 pub fn rules_text(spec: &bloomproof_conformance::load::Spec) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -267,7 +268,22 @@ pub fn rules_text(spec: &bloomproof_conformance::load::Spec) -> String {
             Some(section) => format!("{}, section {section}", rule.document),
             None => rule.document.clone(),
         };
-        let _ = writeln!(out, "{id}  ({place})");
+        let _ = writeln!(out, "{id}  [{}]  ({place})", rule.class.name());
+        match (&rule.source, &rule.decision) {
+            (Some(source), _) => {
+                let _ = writeln!(
+                    out,
+                    "  source: {}, {}: {}",
+                    source.document.name(),
+                    source.place,
+                    source.says
+                );
+            }
+            (None, Some(decision)) => {
+                let _ = writeln!(out, "  decision: {decision}");
+            }
+            (None, None) => {}
+        }
         match file.known_gaps.iter().find(|g| g.rule == id) {
             Some(gap) => {
                 let _ = writeln!(out, "  known gap: {}", gap.reason);
@@ -279,10 +295,18 @@ pub fn rules_text(spec: &bloomproof_conformance::load::Spec) -> String {
             }
         }
     }
+    let classes: Vec<String> = bloomproof_wire::spec::RuleClass::ALL
+        .iter()
+        .map(|class| {
+            let count = file.rules.iter().filter(|r| r.class == *class).count();
+            format!("{count} {}", class.name())
+        })
+        .collect();
     let _ = writeln!(
         out,
-        "{} rules, {} known gaps",
+        "{} rules ({}), {} known gaps",
         file.rules.len(),
+        classes.join(", "),
         file.known_gaps.len()
     );
     out

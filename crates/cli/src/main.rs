@@ -59,8 +59,9 @@ enum SpecCommand {
         /// The document, by its name in the spec folder or its file name alone.
         name: Option<String>,
     },
-    /// Print every rule id of spec/rules.json with its document and the cases that
-    /// pin it (a known gap with its reason).
+    /// Print every rule id of spec/rules.json with its class, its document, the source
+    /// passage it restates or the reason it was decided so, and the cases that pin it
+    /// (a known gap with its reason).
     Rules,
 }
 

@@ -132,10 +132,14 @@ fn spec_export_writes_spec_byte_for_byte_and_refuses_to_overwrite() {
     assert!(stderr(&unknown).contains("fnv1a-utf16-v1/PROTOCOL.md"));
     let rules = run(temp.path(), &["spec", "rules"]);
     assert_eq!(rules.status.code(), Some(0), "{}", stderr(&rules));
+    assert!(stdout(&rules).contains(
+        "DOC-HASH-MESSAGE  [core]  (doc-membership-v1/PROTOCOL.md)\n  source: seed 000, section 2"
+    ));
     assert!(
         stdout(&rules)
-            .contains("DOC-HASH-MESSAGE  (doc-membership-v1/PROTOCOL.md)\n  doc-membership-v1/08-")
+            .contains("SESSION-8.5  [interop]  (fnv1a-utf16-v1/SESSION.md)\n  decision: ")
     );
+    assert!(stdout(&rules).contains("\n  doc-membership-v1/08-"));
     assert!(stdout(&rules).ends_with(" known gaps\n"));
     // The exported folder runs, with the embedded spec's version.
     let run_exported = run(

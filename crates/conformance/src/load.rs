@@ -244,7 +244,9 @@ impl Loader {
             return None;
         }
         let value = self.read_json(file)?;
+        self.rule_class_names(file, &value);
         let rules: bloomproof_wire::spec::RulesFile = self.typed(file, None, value)?;
+        self.rule_origins(file, &rules);
         if rules.rule_count != rules.rules.len() {
             let message = format!(
                 "`rule_count` says {} but the file has {}",
@@ -304,6 +306,75 @@ impl Loader {
             }
         }
         Some(rules)
+    }
+
+    /// A rule whose `class` is missing or no class's name, named by its id (the typed
+    /// reading that follows names only its index).
+    fn rule_class_names(&mut self, file: &Path, value: &serde_json::Value) {
+        use bloomproof_wire::spec::RuleClass;
+        let rules = value.get("rules").and_then(serde_json::Value::as_array);
+        for (index, rule) in rules.into_iter().flatten().enumerate() {
+            let id = rule
+                .get("id")
+                .and_then(serde_json::Value::as_str)
+                .map_or_else(|| format!("rules[{index}]"), |id| format!("rule `{id}`"));
+            let known = |name: &str| RuleClass::ALL.iter().any(|c| c.name() == name);
+            match rule.get("class") {
+                Some(serde_json::Value::String(name)) if known(name) => {}
+                Some(other) => {
+                    let written = match other {
+                        serde_json::Value::String(name) => crate::quote::prefix(name),
+                        _ => crate::quote::prefix(&other.to_string()),
+                    };
+                    let message = format!(
+                        "{id}: unknown class {written} (core, interop, hardening or adapter)"
+                    );
+                    self.error(file, None, message);
+                }
+                None => {
+                    let message =
+                        format!("{id} has no `class` (core, interop, hardening or adapter)");
+                    self.error(file, None, message);
+                }
+            }
+        }
+    }
+
+    /// Every core rule names the source passage it restates, and nothing else; every
+    /// other rule gives the reason it was decided so, and no source passage.
+    fn rule_origins(&mut self, file: &Path, rules: &bloomproof_wire::spec::RulesFile) {
+        use bloomproof_wire::spec::RuleClass;
+        let blank = |text: &str| text.trim().is_empty();
+        for rule in &rules.rules {
+            let (id, class) = (&rule.id, rule.class.name());
+            let problem = match (rule.class, &rule.source, &rule.decision) {
+                (RuleClass::Core, None, _) => Some(format!(
+                    "core rule `{id}` names no source passage (`source`: the seed, where, what it says)"
+                )),
+                (RuleClass::Core, Some(_), Some(_)) => Some(format!(
+                    "core rule `{id}` carries a `decision`: a rule the source states is core, one bloomproof decided is not"
+                )),
+                (RuleClass::Core, Some(source), None) => (blank(&source.place)
+                    || blank(&source.says))
+                .then(|| {
+                    format!(
+                        "core rule `{id}`: its source passage needs a `where` and what it `says`"
+                    )
+                }),
+                (_, _, None) => Some(format!(
+                    "{class} rule `{id}` gives no `decision` (why bloomproof decided so)"
+                )),
+                (_, Some(_), Some(_)) => Some(format!(
+                    "{class} rule `{id}` names a source passage: only a core rule restates one (say it in its `decision`)"
+                )),
+                (_, None, Some(decision)) => {
+                    blank(decision).then(|| format!("{class} rule `{id}`: its `decision` is empty"))
+                }
+            };
+            if let Some(message) = problem {
+                self.error(file, None, message);
+            }
+        }
     }
 
     /// `adapter-protocol.json`, when the spec has it: counts, versions, case ids

@@ -76,7 +76,8 @@ fn the_real_spec_pins_every_rule() {
 
 #[test]
 fn a_rule_without_a_case_is_a_load_error_unless_a_known_gap() {
-    let new_rule = json!({"id": "DOC-UNPINNED", "document": "doc-membership-v1/PROTOCOL.md"});
+    let new_rule = json!({"id": "DOC-UNPINNED", "document": "doc-membership-v1/PROTOCOL.md",
+                          "class": "interop", "decision": "a test's rule"});
     let errors = load_with("rules.json", |v| {
         v["rules"].as_array_mut().unwrap().push(new_rule.clone());
         v["rule_count"] = json!(v["rules"].as_array().unwrap().len());
@@ -108,6 +109,99 @@ fn a_rule_without_a_case_is_a_load_error_unless_a_known_gap() {
             .any(|m| m.contains("known gap but cases pin it")),
         "{errors:?}"
     );
+}
+
+/// Every rule says where it comes from: a core rule the source passage it restates, any
+/// other its reason; a rule without them, with both, or of no known class is a load
+/// error naming the rule.
+#[test]
+fn every_rule_has_a_class_and_its_origin() {
+    let edit_rule = |id: &'static str, edit: fn(&mut Value)| {
+        load_with("rules.json", move |v| {
+            let rule = v["rules"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|r| r["id"] == id)
+                .unwrap();
+            edit(rule);
+        })
+    };
+    assert_eq!(real_rule("DOC-IN-M")["class"], "core");
+    assert_eq!(real_rule("SESSION-8.5")["class"], "interop");
+    fn remove(rule: &mut Value, key: &str) {
+        rule.as_object_mut().unwrap().remove(key);
+    }
+    /// A rule, an edit of it, and the load error the edit must give.
+    type Refused = (&'static str, fn(&mut Value), &'static str);
+    let edits: [Refused; 9] = [
+        (
+            "DOC-IN-M",
+            |r| remove(r, "source"),
+            "core rule `DOC-IN-M` names no source passage",
+        ),
+        (
+            "DOC-IN-M",
+            |r| r["source"]["says"] = json!(" "),
+            "core rule `DOC-IN-M`: its source passage needs a `where` and what it `says`",
+        ),
+        (
+            "DOC-IN-M",
+            |r| r["decision"] = json!("a reason"),
+            "core rule `DOC-IN-M` carries a `decision`",
+        ),
+        (
+            "DOC-IN-M",
+            |r| r["source"]["document"] = json!("seed 001"),
+            "seed 001",
+        ),
+        (
+            "SESSION-8.5",
+            |r| remove(r, "decision"),
+            "interop rule `SESSION-8.5` gives no `decision`",
+        ),
+        (
+            "SESSION-8.5",
+            |r| r["decision"] = json!(""),
+            "interop rule `SESSION-8.5`: its `decision` is empty",
+        ),
+        (
+            "SESSION-8.5",
+            |r| r["source"] = json!({"document": "seed 002", "where": "paragraph 5", "says": "x"}),
+            "interop rule `SESSION-8.5` names a source passage",
+        ),
+        (
+            "ADAPTER-UTF8",
+            |r| r["class"] = json!("profile"),
+            "rule `ADAPTER-UTF8`: unknown class \"profile\"",
+        ),
+        (
+            "ADAPTER-UTF8",
+            |r| remove(r, "class"),
+            "rule `ADAPTER-UTF8` has no `class`",
+        ),
+    ];
+    for (id, edit, wanted) in edits {
+        let errors = edit_rule(id, edit);
+        assert!(
+            messages(&errors).iter().any(|m| m.contains(wanted)),
+            "{wanted:?} not in {errors:?}"
+        );
+    }
+}
+
+/// The rule `id` of the real `rules.json`.
+fn real_rule(id: &str) -> Value {
+    let rules: Value =
+        serde_json::from_str(&std::fs::read_to_string(real_spec().join("rules.json")).unwrap())
+            .unwrap();
+    rules["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 #[test]
@@ -226,11 +320,15 @@ fn the_documents_state_every_rule_and_no_other() {
                     .any(|l| l.trim_start_matches('#').trim() == section),
                 "{document} has no section {section:?}"
             ),
-            None => assert!(
-                text.contains(&format!("**[{}]**", rule["id"].as_str().unwrap())),
-                "{document} does not state {}",
-                rule["id"]
-            ),
+            // A tagged rule is marked with its class right after its tag.
+            None => {
+                let (id, class) = (rule["id"].as_str(), rule["class"].as_str());
+                let (id, class) = (id.unwrap(), class.unwrap());
+                assert!(
+                    text.contains(&format!("**[{id}]** *({class})*")),
+                    "{document} does not state {id} marked *({class})*"
+                );
+            }
         }
     }
     // Every document of the spec (those built into the binary, as on disk) but
@@ -260,4 +358,111 @@ fn the_documents_state_every_rule_and_no_other() {
             );
         }
     }
+}
+
+/// ADAPTER.md's "Changes" names every adapter-protocol check whose rule the text of
+/// version 1 did not state (an adapter upgraded by reading that list alone must not
+/// fail one), so a check added later must be listed there or here with its reason.
+#[test]
+fn the_adapter_changes_name_every_check_version_1_did_not_state() {
+    // Stated in the version-1 text: a line not UTF-8, a duplicate key, a line that is
+    // not an object (all bad_request, id null), a blank line, the 1024-step script.
+    const STATED_IN_VERSION_1: [&str; 5] = [
+        "line_not_utf8_refused",
+        "duplicate_key_refused",
+        "line_not_an_object_refused",
+        "blank_line_unanswered",
+        "script_step_limit",
+    ];
+    let text = std::fs::read_to_string(real_spec().join("ADAPTER.md")).unwrap();
+    let changes = text.split("\n## Changes\n").nth(1).unwrap();
+    let wire: Value = serde_json::from_str(
+        &std::fs::read_to_string(real_spec().join("adapter-protocol.json")).unwrap(),
+    )
+    .unwrap();
+    for check in wire["checks"].as_array().unwrap() {
+        let name = check["name"].as_str().unwrap();
+        let (listed, stated) = (
+            changes.contains(&format!("`{name}`")),
+            STATED_IN_VERSION_1.contains(&name),
+        );
+        assert!(
+            listed != stated,
+            "{name}: ADAPTER.md's Changes {} it, and the version-1 text {} its rule",
+            if listed { "names" } else { "does not name" },
+            if stated { "stated" } else { "did not state" }
+        );
+    }
+    for needed in ["`-0`", "2^32", "`units`", "well-formed text"] {
+        assert!(changes.contains(needed), "Changes does not say {needed}");
+    }
+}
+
+/// Every rule a check names has the check's class (spec/README.md, "Classes"): a core
+/// check names only core rules, so that a faithful implementation of the sources is
+/// judged on nothing else; an interop or hardening check names a rule of its class
+/// (beside the core rules it builds on, which it may exercise too). Adapter rules say
+/// how a check reaches the implementation, not what it judges: they may stand in any
+/// check, and an adapter check names only them.
+#[test]
+fn every_check_names_rules_of_its_class() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
+    let read = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap()
+    };
+    let rules = read("rules.json");
+    let class_of = |id: &str| -> String {
+        rules["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .and_then(|r| r["class"].as_str())
+            .unwrap_or("unknown")
+            .to_string()
+    };
+    let classed = |ids: &[Value]| -> Vec<(String, String)> {
+        ids.iter()
+            .map(|r| {
+                let id = r.as_str().unwrap().to_string();
+                let class = class_of(&id);
+                (id, class)
+            })
+            .collect()
+    };
+    let mut wrong = Vec::new();
+    for (file, cases) in [
+        (
+            "doc-membership-v1/checks.json",
+            "doc-membership-v1/cases.json",
+        ),
+        ("fnv1a-utf16-v1/checks.json", "fnv1a-utf16-v1/cases.json"),
+        ("adapter-protocol.json", "adapter-protocol.json"),
+    ] {
+        let cases = read(cases);
+        for check in read(file)["checks"].as_array().unwrap() {
+            let class = check["class"].as_str().unwrap();
+            let named = classed(check["rules"].as_array().unwrap());
+            // What its cases pin besides (an interop check may pin its decision per case).
+            let pinned: Vec<(String, String)> = cases["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["check"] == check["name"])
+                .flat_map(|c| classed(c["rules"].as_array().unwrap()))
+                .collect();
+            let ok = match class {
+                "core" => named.iter().all(|(_, c)| c == "core" || c == "adapter"),
+                "adapter" => named.iter().all(|(_, c)| c == "adapter"),
+                other => named.iter().chain(&pinned).any(|(_, c)| c == other),
+            };
+            if !ok {
+                wrong.push(format!(
+                    "{file}: {} ({class}) names {named:?}",
+                    check["name"]
+                ));
+            }
+        }
+    }
+    assert_eq!(wrong, Vec::<String>::new());
 }

@@ -98,6 +98,88 @@ pub struct Rule {
     /// with `[ID]` (SESSION.md, ADAPTER.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
+    /// Its origin: `core` (a source document states it), `interop` (this project's
+    /// decision, so that implementations agree), `hardening` (tamper resistance beyond
+    /// the sources) or `adapter` (the wire any adapter speaks to be tested at all).
+    pub class: RuleClass,
+    /// For a `core` rule (and only for one): the source passage it restates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourcePassage>,
+    /// For every other class: why bloomproof decided so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
+}
+
+/// A rule's origin (`rules.json` `class`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleClass {
+    /// What the source documents state: a faithful implementation of a source keeps it.
+    Core,
+    /// Bloomproof's own decision where the sources are silent or loose, so that
+    /// implementations agree with each other.
+    Interop,
+    /// Tamper resistance beyond the sources.
+    Hardening,
+    /// The adapter protocol: what any adapter follows to be tested at all.
+    Adapter,
+}
+
+impl RuleClass {
+    /// Every class, in the order reports list them.
+    pub const ALL: [RuleClass; 4] = [
+        RuleClass::Core,
+        RuleClass::Interop,
+        RuleClass::Hardening,
+        RuleClass::Adapter,
+    ];
+
+    /// The name `rules.json` spells it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleClass::Core => "core",
+            RuleClass::Interop => "interop",
+            RuleClass::Hardening => "hardening",
+            RuleClass::Adapter => "adapter",
+        }
+    }
+}
+
+/// The source document a core rule restates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum SourceDocument {
+    /// Seed 000, the Persian lesson whose Python prefilter `doc-membership-v1` restates.
+    #[serde(rename = "seed 000")]
+    Seed000,
+    /// Seed 002, the French interactive page `fnv1a-utf16-v1` restates.
+    #[serde(rename = "seed 002")]
+    Seed002,
+}
+
+impl SourceDocument {
+    /// The name `rules.json` spells it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceDocument::Seed000 => "seed 000",
+            SourceDocument::Seed002 => "seed 002",
+        }
+    }
+}
+
+/// Where a source document states a core rule, and what it says, in this project's
+/// words (never a quotation or translation of the seed).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourcePassage {
+    /// The source document.
+    pub document: SourceDocument,
+    /// Its section, paragraph and lines (`section 2, paragraph 3 (line 17)`).
+    #[serde(rename = "where")]
+    pub place: String,
+    /// What the passage says, in this project's words.
+    pub says: String,
 }
 
 /// A rule without a case, and why.
