@@ -230,7 +230,10 @@ fn spec_rules_filters_by_rule_or_case() {
     };
     let (code, stdout, stderr) = run("DOC-HASH-MESSAGE");
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.starts_with("DOC-HASH-MESSAGE  [core]  ("), "{stdout}");
+    assert!(
+        stdout.starts_with("DOC-HASH-MESSAGE  [core]  ("),
+        "{stdout}"
+    );
     // One rule block (its id unindented), then the count line.
     assert_eq!(
         stdout.lines().filter(|l| !l.starts_with(' ')).count(),

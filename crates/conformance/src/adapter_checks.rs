@@ -1,8 +1,11 @@
 //! The adapter protocol's own checks (`spec/adapter-protocol.json`, reported as
 //! `adapter-protocol/<check>`): lines no request may hold, a blank line, the script
 //! and response size limits, malformed ids. Each case writes its line and, behind it,
-//! one well-formed request (`sha256` of no bytes) that must be answered as usual, then
-//! compares what came back for the line with its `expect`.
+//! one well-formed request of a protocol the adapter lists ([`Probe`]: `sha256` of no
+//! bytes, or fnv `positions` for an adapter that lists only `fnv1a-utf16-v1`) that must
+//! be answered as usual, then compares what came back for the line with its `expect`.
+//! Only the cases of the protocols the handshake lists run (and those of no protocol,
+//! [`case_protocol`]).
 //!
 //! The cases run on as few processes as they need (spec/ADAPTER.md, "The adapter
 //! protocol's own checks"): a case whose line is not text ([`fresh`]) gets a process of
@@ -12,10 +15,11 @@
 //! on the case that caused it. A shared process that cannot be started (again) is not
 //! tried once more: the cases left fail at once, saying why.
 
-use crate::adapter::AdapterProcess;
+use crate::adapter::{AdapterProcess, LineAnswer};
 use crate::report::{CheckOutcome, Failure};
+use crate::subject::Answer;
 use bloomproof_wire::Hex;
-use bloomproof_wire::adapter::DocOp;
+use bloomproof_wire::adapter::{DocOp, FnvOp};
 use bloomproof_wire::adapter_checks::{WireCase, WireExpect, WireFile, WireSend};
 use bloomproof_wire::spec::DocumentedCheck;
 use serde_json::{Value, json};
@@ -25,7 +29,7 @@ use std::time::{Duration, Instant};
 pub const FILE: &str = "adapter-protocol.json";
 
 /// The group name reports give these checks, in the place of a protocol.
-pub const GROUP: &str = "adapter-protocol";
+pub const GROUP: &str = bloomproof_wire::report::ADAPTER_GROUP;
 
 /// SHA-256 of no bytes: the answer to the request sent after every case.
 const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -50,16 +54,80 @@ pub fn fresh(case: &WireCase) -> Option<&'static str> {
     }
 }
 
-/// The cases of the checks whose full name contains `filter` (all when `None`), in
-/// file order, each with the index of its check in `checks`.
+/// The protocol a case's request is of: a `session` script is `fnv1a-utf16-v1`'s, a
+/// `lookup_many` `doc-membership-v1`'s, a line the protocol it names when that is one
+/// this runner knows; `None` for a line of no known protocol (bytes that are not
+/// UTF-8, a line that is not an object, a blank line, an unknown protocol), which any
+/// adapter must handle whatever it implements.
+pub fn case_protocol(case: &WireCase) -> Option<&'static str> {
+    match &case.send {
+        WireSend::Session { .. } => Some(crate::protocols::fnv1a_utf16_v1::NAME),
+        WireSend::LookupMany { .. } => Some(crate::protocols::doc_membership_v1::NAME),
+        WireSend::LineHex(_) => None,
+        WireSend::Line(text) => {
+            let value: Value = serde_json::from_str(text).ok()?;
+            let named = value.get("protocol")?.as_str()?;
+            crate::PROTOCOLS.iter().copied().find(|p| *p == named)
+        }
+    }
+}
+
+/// The checks of `wire` the filter selects whose every case is of a protocol `listed`
+/// does not hold, so that none of them runs: (that protocol, how many checks).
+pub fn unlisted_checks(
+    wire: &WireFile,
+    filter: Option<&str>,
+    listed: &[String],
+) -> Vec<(&'static str, usize)> {
+    let mut unrun: Vec<(&'static str, usize)> = Vec::new();
+    for check in selected(wire, filter) {
+        let protocols: Vec<Option<&'static str>> = wire
+            .cases
+            .iter()
+            .filter(|c| c.check == check.name)
+            .map(case_protocol)
+            .collect();
+        if protocols.iter().any(|p| runs_on(*p, listed)) {
+            continue;
+        }
+        if let Some(Some(protocol)) = protocols.first() {
+            match unrun.iter_mut().find(|(p, _)| p == protocol) {
+                Some((_, count)) => *count += 1,
+                None => unrun.push((protocol, 1)),
+            }
+        }
+    }
+    unrun
+}
+
+/// Whether a case of `protocol` runs on an adapter whose handshake lists `listed`.
+fn runs_on(protocol: Option<&str>, listed: &[String]) -> bool {
+    protocol.is_none_or(|p| listed.iter().any(|l| l == p))
+}
+
+/// The checks of `wire` whose full name contains `filter` (all when `None`).
+fn selected<'w>(wire: &'w WireFile, filter: Option<&str>) -> Vec<&'w DocumentedCheck> {
+    wire.checks
+        .iter()
+        .filter(|check| filter.is_none_or(|f| format!("{GROUP}/{}", check.name).contains(f)))
+        .collect()
+}
+
+/// The checks whose full name contains `filter` (all when `None`) and that have a case
+/// running on an adapter listing `listed`, and those cases, in file order, each with
+/// the index of its check in `checks`.
 fn select<'w>(
     wire: &'w WireFile,
     filter: Option<&str>,
+    listed: &[String],
 ) -> (Vec<&'w DocumentedCheck>, Vec<(usize, &'w WireCase)>) {
-    let checks: Vec<_> = wire
-        .checks
-        .iter()
-        .filter(|check| filter.is_none_or(|f| format!("{GROUP}/{}", check.name).contains(f)))
+    let checks: Vec<_> = selected(wire, filter)
+        .into_iter()
+        .filter(|check| {
+            wire.cases
+                .iter()
+                .any(|c| c.check == check.name && runs_on(case_protocol(c), listed))
+        })
         .collect();
     let cases = checks
         .iter()
@@ -67,7 +135,7 @@ fn select<'w>(
         .flat_map(|(index, check)| {
             wire.cases
                 .iter()
-                .filter(move |c| c.check == check.name)
+                .filter(move |c| c.check == check.name && runs_on(case_protocol(c), listed))
                 .map(move |c| (index, c))
         })
         .collect();
@@ -95,7 +163,32 @@ pub fn run(
     run_counted(wire, command, timeout, filter).0
 }
 
+/// [`run`] on an adapter whose handshake lists the protocols `listed`: only the cases
+/// of those protocols run (and those of no protocol, [`case_protocol`]), the request
+/// after each case is one of a listed protocol ([`Probe`]), and a check left without a
+/// case is not in the outcomes ([`unlisted_checks`] counts them).
+pub fn run_listed(
+    wire: &WireFile,
+    command: &str,
+    timeout: Duration,
+    filter: Option<&str>,
+    listed: &[String],
+) -> Vec<CheckOutcome> {
+    counted(wire, command, timeout, filter, listed).0
+}
+
 /// [`run`], and the processes it started.
+pub fn run_counted(
+    wire: &WireFile,
+    command: &str,
+    timeout: Duration,
+    filter: Option<&str>,
+) -> (Vec<CheckOutcome>, Starts) {
+    let every: Vec<String> = crate::PROTOCOLS.iter().map(ToString::to_string).collect();
+    counted(wire, command, timeout, filter, &every)
+}
+
+/// [`run_listed`], and the processes it started.
 ///
 /// The cases that share a process run on one thread, one after another; the
 /// [`fresh`] ones on a second thread beside them when there is a second core. A
@@ -103,13 +196,15 @@ pub fn run(
 /// its last (a sum of its cases' times, which may run side by side, made a check
 /// slower than the whole run), and it is marked crashed when one of its cases left
 /// its process dead.
-pub fn run_counted(
+fn counted(
     wire: &WireFile,
     command: &str,
     timeout: Duration,
     filter: Option<&str>,
+    listed: &[String],
 ) -> (Vec<CheckOutcome>, Starts) {
-    let (checks, cases) = select(wire, filter);
+    let probe = Probe::for_listed(listed);
+    let (checks, cases) = select(wire, filter, listed);
     let (own, shared): (Vec<_>, Vec<_>) = cases
         .iter()
         .enumerate()
@@ -147,7 +242,7 @@ pub fn run_counted(
             let Some(running) = process.as_mut() else {
                 continue;
             };
-            let failures = run_case(case, running);
+            let failures = run_case(case, running, probe);
             let crashed = running.dead().is_some();
             done.push((index, check, failures, crashed, (started, Instant::now())));
         }
@@ -161,7 +256,7 @@ pub fn run_counted(
             starts.processes += 1;
             let (failures, crashed) = match start(command, timeout) {
                 Ok(mut process) => {
-                    let failures = run_case(case, &mut process);
+                    let failures = run_case(case, &mut process, probe);
                     (failures, process.dead().is_some())
                 }
                 Err(why) => (start_failed(case, why), false),
@@ -195,7 +290,7 @@ pub fn run_counted(
         .map(|check| CheckOutcome {
             protocol: GROUP.to_string(),
             name: check.name.clone(),
-            level: check.level,
+            class: check.class,
             cases: 0,
             inside_implementation: check.inside_implementation.clone(),
             failures: Vec::new(),
@@ -272,17 +367,71 @@ pub fn line(send: &WireSend) -> Vec<u8> {
     }
 }
 
-/// Runs `case` on `process`: its line and the `sha256` request behind it, written
+/// The well-formed request written behind every case, of a protocol the adapter lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    /// `doc-membership-v1` `sha256` of no bytes.
+    DocSha256,
+    /// `fnv1a-utf16-v1` `positions` of "a" at m 8, k 1: position 4 (PROTOCOL.md,
+    /// FNV-EX-A-TO-H), for an adapter that does not list `doc-membership-v1`.
+    FnvPositions,
+}
+
+impl Probe {
+    fn for_listed(listed: &[String]) -> Self {
+        let lists = |name: &str| listed.iter().any(|p| p == name);
+        if !lists(crate::protocols::doc_membership_v1::NAME)
+            && lists(crate::protocols::fnv1a_utf16_v1::NAME)
+        {
+            Probe::FnvPositions
+        } else {
+            Probe::DocSha256
+        }
+    }
+
+    /// Writes `bytes` as one line and the probe behind it: what came back for each.
+    fn behind(self, bytes: &[u8], process: &mut AdapterProcess) -> (LineAnswer, Answer<Value>) {
+        match self {
+            Probe::DocSha256 => process.raw_then_request(
+                bytes,
+                crate::protocols::doc_membership_v1::NAME,
+                &DocOp::Sha256 {
+                    data: Hex(Vec::new()),
+                },
+            ),
+            Probe::FnvPositions => process.raw_then_request(
+                bytes,
+                crate::protocols::fnv1a_utf16_v1::NAME,
+                &FnvOp::Positions {
+                    m: 8,
+                    k: 1,
+                    units: vec![97],
+                },
+            ),
+        }
+    }
+
+    /// What the probe asks, the key of its result compared, and the value expected.
+    fn expects(self) -> (&'static str, &'static str, Value) {
+        match self {
+            Probe::DocSha256 => (
+                "the next request (sha256 of no bytes) is answered as usual",
+                "digest",
+                Value::String(EMPTY_SHA256.into()),
+            ),
+            Probe::FnvPositions => (
+                "the next request (fnv1a-utf16-v1 positions of \"a\", m 8, k 1) is answered as usual",
+                "positions",
+                json!([4]),
+            ),
+        }
+    }
+}
+
+/// Runs `case` on `process`: its line and the probe request behind it, written
 /// together; what came back for each, judged.
-fn run_case(case: &WireCase, process: &mut AdapterProcess) -> Vec<Failure> {
-    let next = DocOp::Sha256 {
-        data: Hex(Vec::new()),
-    };
-    let (response, digest) = process.raw_then_request(
-        &line(&case.send),
-        crate::protocols::doc_membership_v1::NAME,
-        &next,
-    );
+fn run_case(case: &WireCase, process: &mut AdapterProcess, probe: Probe) -> Vec<Failure> {
+    let (response, answer) = probe.behind(&line(&case.send), process);
     let mut failures = Vec::new();
     match response {
         Err(err) => failures.push(failure(
@@ -306,17 +455,23 @@ fn run_case(case: &WireCase, process: &mut AdapterProcess) -> Vec<Failure> {
             }
         }
     }
-    match digest.map(|result| result.get("digest").cloned().unwrap_or(Value::Null)) {
-        Ok(Value::String(hex)) if hex.eq_ignore_ascii_case(EMPTY_SHA256) => {}
-        other => failures.push(failure(
+    let (what, key, want) = probe.expects();
+    let answer = answer.map(|result| result.get(key).cloned().unwrap_or(Value::Null));
+    let equal = match (&answer, &want) {
+        (Ok(Value::String(got)), Value::String(want)) => got.eq_ignore_ascii_case(want),
+        (Ok(got), want) => got == want,
+        (Err(_), _) => false,
+    };
+    if !equal {
+        failures.push(failure(
             case,
-            "the next request (sha256 of no bytes) is answered as usual",
-            format!("{{\"digest\":\"{EMPTY_SHA256}\"}}"),
-            match other {
-                Ok(value) => format!("{{\"digest\":{value}}}"),
+            what,
+            format!("{{\"{key}\":{want}}}"),
+            match answer {
+                Ok(value) => format!("{{\"{key}\":{value}}}"),
                 Err(err) => err.to_string(),
             },
-        )),
+        ));
     }
     failures
 }

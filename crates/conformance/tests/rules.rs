@@ -397,3 +397,72 @@ fn the_adapter_changes_name_every_check_version_1_did_not_state() {
         assert!(changes.contains(needed), "Changes does not say {needed}");
     }
 }
+
+/// Every rule a check names has the check's class (spec/README.md, "Classes"): a core
+/// check names only core rules, so that a faithful implementation of the sources is
+/// judged on nothing else; an interop or hardening check names a rule of its class
+/// (beside the core rules it builds on, which it may exercise too). Adapter rules say
+/// how a check reaches the implementation, not what it judges: they may stand in any
+/// check, and an adapter check names only them.
+#[test]
+fn every_check_names_rules_of_its_class() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
+    let read = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap()
+    };
+    let rules = read("rules.json");
+    let class_of = |id: &str| -> String {
+        rules["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .and_then(|r| r["class"].as_str())
+            .unwrap_or("unknown")
+            .to_string()
+    };
+    let classed = |ids: &[Value]| -> Vec<(String, String)> {
+        ids.iter()
+            .map(|r| {
+                let id = r.as_str().unwrap().to_string();
+                let class = class_of(&id);
+                (id, class)
+            })
+            .collect()
+    };
+    let mut wrong = Vec::new();
+    for (file, cases) in [
+        (
+            "doc-membership-v1/checks.json",
+            "doc-membership-v1/cases.json",
+        ),
+        ("fnv1a-utf16-v1/checks.json", "fnv1a-utf16-v1/cases.json"),
+        ("adapter-protocol.json", "adapter-protocol.json"),
+    ] {
+        let cases = read(cases);
+        for check in read(file)["checks"].as_array().unwrap() {
+            let class = check["class"].as_str().unwrap();
+            let named = classed(check["rules"].as_array().unwrap());
+            // What its cases pin besides (an interop check may pin its decision per case).
+            let pinned: Vec<(String, String)> = cases["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["check"] == check["name"])
+                .flat_map(|c| classed(c["rules"].as_array().unwrap()))
+                .collect();
+            let ok = match class {
+                "core" => named.iter().all(|(_, c)| c == "core" || c == "adapter"),
+                "adapter" => named.iter().all(|(_, c)| c == "adapter"),
+                other => named.iter().chain(&pinned).any(|(_, c)| c == other),
+            };
+            if !ok {
+                wrong.push(format!(
+                    "{file}: {} ({class}) names {named:?}",
+                    check["name"]
+                ));
+            }
+        }
+    }
+    assert_eq!(wrong, Vec::<String>::new());
+}

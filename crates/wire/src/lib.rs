@@ -70,4 +70,4 @@ pub mod vectors;
 
 pub use hex::{Hex, QUOTE_MAX, blank, decode_hex, encode_hex, hidden, quote_prefix, untrusted};
 pub use params::DocParams;
-pub use typed::{ErrorKindName, RejectExpect, TypedValue};
+pub use typed::{ContractExpect, ErrorKindName, RejectExpect, TypedValue};
