@@ -15,7 +15,7 @@ fn failing_matrix() -> Matrix {
     let checks: Vec<serde_json::Value> = (0..40)
         .map(|n| {
             json!({"name": format!("doc-membership-v1/check_{n}"), "asserts": "It holds.",
-                   "source": "seed 000", "level": "required"})
+                   "source": "seed 000", "class": "core"})
         })
         .collect();
     let hex = "ab".repeat(2048);
@@ -35,12 +35,11 @@ fn failing_matrix() -> Matrix {
         };
         json!({"check": format!("doc-membership-v1/check_{n}"),
                "status": if failing { "unexpected" } else { "passed" },
-               "level": "required", "cases": 20, "failures": failures})
+               "class": "core", "cases": 20, "failures": failures})
     };
     let implementation = |name: &str, failing: bool| {
         json!({"name": name, "language": "Rust", "command": null, "version": "1",
                "report_name": name, "passed": if failing { 0 } else { 40 }, "total": 40,
-               "recommended_passed": 0, "recommended_total": 0,
                "cells": (0..40).map(|n| cell(n, failing)).collect::<Vec<_>>()})
     };
     let errors: Vec<String> = (0..40)

@@ -1138,7 +1138,7 @@ mod tests {
         let check = CheckOutcome {
             protocol: "p".into(),
             name: "n".into(),
-            level: Level::Required,
+            class: Class::Core,
             cases: 3,
             inside_implementation: None,
             failures: vec![
