@@ -1381,7 +1381,31 @@ def cases():
         steps = IMPORT_STEPS.get(c["id"], ())
         own = ["SESSION-" + rule for rule in list(SESSION_RULES[c["id"]]) + session_runner_rules(c)]
         c["rules"] = list(dict.fromkeys(list(c.get("rules", ())) + ["SESSION-10.%d" % n for n in steps] + own))
+    # Conformance classes (spec/README.md, "Classes"): a case that pins what SESSION.md
+    # decided where the page is silent (the finite-m and exact estimates in a view, the
+    # history cap, the drafts' limit and what "denotes" means, the error kinds and their
+    # order) is judged by an interop check, not by the core check of the rule it shows.
+    for c in out:
+        c["check"] = DECISIONS.get(c["id"], c["check"])
+    # The page gives the classic approximation alone: a core check compares it, and only
+    # it, at every estimates case within the page's bounds (the clamping is SESSION.md's).
+    for c in list(out):
+        if c["check"] == "estimates_pinned" and not c["id"].startswith("clamped-"):
+            out.append(case(c["id"], "classic_estimate_pinned", "estimates", dict(c["input"]),
+                            {"classic": c["expect"]["classic"]}, c.get("flags", ())))
     return out
+
+
+# The cases moved from a core check into the interop check session_decisions_pinned, each
+# with the decision it pins beyond the page.
+DECISIONS = {
+    "view-estimates": "session_decisions_pinned",  # the finite-m and exact estimates, the tie-break
+    "drafts/1024-units": "session_decisions_pinned",  # the drafts' limit of 1024 code units
+    "example/near-the-cap": "session_decisions_pinned",  # the history cap of 256
+    "reset/no-filter": "session_decisions_pinned",  # reset without a filter is refused
+    "drafts/almost-denote": "session_decisions_pinned",  # "08" keeps the filter, "8 " discards it
+    "drafts/too-long-keeps-filter": "session_decisions_pinned",  # the drafts' limit
+}
 
 
 # The rules of SESSION.md sections 6 and 12 a script case pins by what it holds: every

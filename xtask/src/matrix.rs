@@ -70,6 +70,8 @@ fn bloomproof_matrix(
         .args(["--spec", "spec"])
         .args(["--vectors", "vectors"])
         .args(["--timeout", &options.timeout.as_secs_f64().to_string()])
+        // Our own implementations must pass every class, not only core.
+        .args(["--require", "all"])
         .args(extra)
         .current_dir(root)
         .env("PYTHONDONTWRITEBYTECODE", "1");

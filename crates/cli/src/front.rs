@@ -5,6 +5,7 @@ use bloomproof_conformance::adapter::{
     DEFAULT_DEADLINE, DEFAULT_TIMEOUT, parse_deadline, parse_timeout,
 };
 use bloomproof_conformance::generated::{COUNT_MAX, Generation};
+use bloomproof_conformance::report::Class;
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::{Spec, embedded};
 use std::path::PathBuf;
@@ -18,6 +19,37 @@ pub enum Format {
     Text,
     /// The whole report as JSON.
     Json,
+}
+
+/// A class `--require` makes the verdict count, beside core and the adapter protocol
+/// (which always count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Require {
+    /// bloomproof's own decisions that make implementations agree (interop checks).
+    Interop,
+    /// Tamper resistance beyond the sources (hardening checks).
+    Hardening,
+    /// Every class.
+    All,
+}
+
+/// The classes `require` names, each once.
+pub fn required_classes(require: &[Require]) -> Vec<Class> {
+    let mut classes = Vec::new();
+    for word in require {
+        let named: &[Class] = match word {
+            Require::Interop => &[Class::Interop],
+            Require::Hardening => &[Class::Hardening],
+            Require::All => &Class::OPTIONAL,
+        };
+        for class in named {
+            if !classes.contains(class) {
+                classes.push(*class);
+            }
+        }
+    }
+    classes.sort();
+    classes
 }
 
 /// Options of a conformance run: the command-line flags of `bloomproof conformance`
@@ -66,13 +98,20 @@ pub struct Options {
     /// implementation on one spec are identical.
     #[arg(long)]
     pub no_times: bool,
+    /// Count this class in the verdict (and the exit status) too: `interop` (bloomproof's
+    /// own decisions that make implementations agree), `hardening` (tamper resistance
+    /// beyond the sources) or `all`. May be given several times. Core checks (what the
+    /// sources state) and the adapter protocol's own always count.
+    #[arg(long, value_enum, value_name = "CLASS")]
+    pub require: Vec<Require>,
 }
 
 /// Loads the spec (the one embedded in this binary, or the folder
 /// `options.spec_dir`), runs it against the in-process Rust implementation (or the
 /// adapter command of `options.implementation`), prints the report with the spec's
-/// version ([`embedded::version`]). Exit code 0 when every check passed, 1 when
-/// one failed, 2 when the spec did not load, the adapter did not start (or answered
+/// version ([`embedded::version`]). Exit code 0 when every check the verdict counts
+/// passed (core, adapter protocol, and the classes of `--require`), 1 when one failed,
+/// 2 when the spec did not load, the adapter did not start (or answered
 /// nothing but `bad_request`, or the run's deadline passed), no check matched the
 /// filter, or the report could not be written.
 pub fn conformance(options: &Options) -> ExitCode {
@@ -113,7 +152,8 @@ pub fn conformance(options: &Options) -> ExitCode {
             }
         }
     }
-    let mut report = run(&spec, &mut subjects, options.filter.as_deref());
+    let mut report = run(&spec, &mut subjects, options.filter.as_deref())
+        .requiring(&required_classes(&options.require));
     report.spec_version = spec_version;
     if options.implementation.is_some() {
         report.deadline_secs = Some(options.deadline.unwrap_or(DEFAULT_DEADLINE).as_secs_f64());

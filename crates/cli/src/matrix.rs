@@ -39,6 +39,11 @@ pub struct MatrixArgs {
     /// Seconds an adapter has to read and answer one request [default: 20].
     #[arg(long, value_parser = parse_timeout, value_name = "SECS", allow_hyphen_values = true)]
     pub timeout: Option<std::time::Duration>,
+    /// Fail the matrix on an unexpected failure of this class too: `interop`,
+    /// `hardening` or `all` (may be given several times). Core checks and the adapter
+    /// protocol's own always count; the others are shown and counted apart.
+    #[arg(long, value_enum, value_name = "CLASS")]
+    pub require: Vec<crate::front::Require>,
 }
 
 /// `NAME=VALUE`, both parts non-empty.
@@ -124,6 +129,7 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
         sessions,
         timeout: args.timeout.unwrap_or(DEFAULT_TIMEOUT),
         binary,
+        require: crate::front::required_classes(&args.require),
     };
     let progress = |line: &str| eprintln!("{line}");
     let matrix = bloomproof_matrix::compute(&spec, spec_version, &options, &progress);

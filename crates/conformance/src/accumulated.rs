@@ -247,7 +247,7 @@ pub fn run_check(
         protocol: protocol.to_string(),
         name: CHECK.to_string(),
         cases: 1,
-        level: crate::report::Level::Required,
+        class: crate::report::Class::Core,
         inside_implementation: None,
         failures: Vec::new(),
         more_failures: 0,

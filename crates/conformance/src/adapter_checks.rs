@@ -8,8 +8,9 @@
 use crate::adapter::AdapterProcess;
 use crate::report::{CheckOutcome, Failure};
 use bloomproof_wire::Hex;
-use bloomproof_wire::adapter::DocOp;
+use bloomproof_wire::adapter::{DocOp, FnvOp};
 use bloomproof_wire::adapter_checks::{WireCase, WireExpect, WireFile, WireSend};
+use bloomproof_wire::spec::DocumentedCheck;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant};
 pub const FILE: &str = "adapter-protocol.json";
 
 /// The group name reports give these checks, in the place of a protocol.
-pub const GROUP: &str = "adapter-protocol";
+pub const GROUP: &str = bloomproof_wire::report::ADAPTER_GROUP;
 
 /// SHA-256 of no bytes: the answer to the request sent after every case.
 const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -36,10 +37,88 @@ pub fn run(
     timeout: Duration,
     filter: Option<&str>,
 ) -> Vec<CheckOutcome> {
-    let checks: Vec<_> = wire
-        .checks
+    let every: Vec<String> = crate::PROTOCOLS.iter().map(ToString::to_string).collect();
+    run_listed(wire, command, timeout, filter, &every)
+}
+
+/// The protocol a case's request is of: a `session` script is `fnv1a-utf16-v1`'s, a
+/// `lookup_many` `doc-membership-v1`'s, a line the protocol it names when that is one
+/// this runner knows; `None` for a line of no known protocol (bytes that are not
+/// UTF-8, a line that is not an object, a blank line, an unknown protocol), which any
+/// adapter must handle whatever it implements.
+pub fn case_protocol(case: &WireCase) -> Option<&'static str> {
+    match &case.send {
+        WireSend::Session { .. } => Some(crate::protocols::fnv1a_utf16_v1::NAME),
+        WireSend::LookupMany { .. } => Some(crate::protocols::doc_membership_v1::NAME),
+        WireSend::LineHex(_) => None,
+        WireSend::Line(text) => {
+            let value: Value = serde_json::from_str(text).ok()?;
+            let named = value.get("protocol")?.as_str()?;
+            crate::PROTOCOLS.iter().copied().find(|p| *p == named)
+        }
+    }
+}
+
+/// The checks of `wire` the filter selects whose every case is of a protocol `listed`
+/// does not hold, so that none of them runs: (that protocol, how many checks).
+pub fn unlisted_checks(
+    wire: &WireFile,
+    filter: Option<&str>,
+    listed: &[String],
+) -> Vec<(&'static str, usize)> {
+    let mut unrun: Vec<(&'static str, usize)> = Vec::new();
+    for check in selected(wire, filter) {
+        let protocols: Vec<Option<&'static str>> = wire
+            .cases
+            .iter()
+            .filter(|c| c.check == check.name)
+            .map(case_protocol)
+            .collect();
+        if protocols.iter().any(|p| runs_on(*p, listed)) {
+            continue;
+        }
+        if let Some(Some(protocol)) = protocols.first() {
+            match unrun.iter_mut().find(|(p, _)| p == protocol) {
+                Some((_, count)) => *count += 1,
+                None => unrun.push((protocol, 1)),
+            }
+        }
+    }
+    unrun
+}
+
+/// Whether a case of `protocol` runs on an adapter whose handshake lists `listed`.
+fn runs_on(protocol: Option<&str>, listed: &[String]) -> bool {
+    protocol.is_none_or(|p| listed.iter().any(|l| l == p))
+}
+
+/// The checks of `wire` whose full name contains `filter` (all when `None`).
+fn selected<'w>(wire: &'w WireFile, filter: Option<&str>) -> Vec<&'w DocumentedCheck> {
+    wire.checks
         .iter()
         .filter(|check| filter.is_none_or(|f| format!("{GROUP}/{}", check.name).contains(f)))
+        .collect()
+}
+
+/// [`run`] on an adapter whose handshake lists the protocols `listed`: only the cases
+/// of those protocols run (and those of no protocol, [`case_protocol`]), the request
+/// after each case is one of a listed protocol, and a check left without a case is not
+/// in the outcomes ([`unlisted_checks`] counts them).
+pub fn run_listed(
+    wire: &WireFile,
+    command: &str,
+    timeout: Duration,
+    filter: Option<&str>,
+    listed: &[String],
+) -> Vec<CheckOutcome> {
+    let probe = Probe::for_listed(listed);
+    let checks: Vec<_> = selected(wire, filter)
+        .into_iter()
+        .filter(|check| {
+            wire.cases
+                .iter()
+                .any(|c| c.check == check.name && runs_on(case_protocol(c), listed))
+        })
         .collect();
     let cases: Vec<(usize, &WireCase)> = checks
         .iter()
@@ -47,7 +126,7 @@ pub fn run(
         .flat_map(|(index, check)| {
             wire.cases
                 .iter()
-                .filter(move |c| c.check == check.name)
+                .filter(move |c| c.check == check.name && runs_on(case_protocol(c), listed))
                 .map(move |c| (index, c))
         })
         .collect();
@@ -60,7 +139,7 @@ pub fn run(
                 break;
             };
             let started = Instant::now();
-            let failures = run_case(case, command, timeout);
+            let failures = run_case(case, command, timeout, probe);
             done.push((index, check, failures, started.elapsed()));
         }
         done
@@ -87,7 +166,7 @@ pub fn run(
         .map(|check| CheckOutcome {
             protocol: GROUP.to_string(),
             name: check.name.clone(),
-            level: check.level,
+            class: check.class,
             cases: 0,
             inside_implementation: check.inside_implementation.clone(),
             failures: Vec::new(),
@@ -129,7 +208,67 @@ pub fn line(send: &WireSend) -> Vec<u8> {
     }
 }
 
-fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
+/// The well-formed request sent after every case, of a protocol the adapter lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    /// `doc-membership-v1` `sha256` of no bytes.
+    DocSha256,
+    /// `fnv1a-utf16-v1` `positions` of "a" at m 8, k 1: position 4 (PROTOCOL.md,
+    /// FNV-EX-A-TO-H), for an adapter that does not list `doc-membership-v1`.
+    FnvPositions,
+}
+
+impl Probe {
+    fn for_listed(listed: &[String]) -> Self {
+        let fnv_only = !listed
+            .iter()
+            .any(|p| p == crate::protocols::doc_membership_v1::NAME)
+            && listed
+                .iter()
+                .any(|p| p == crate::protocols::fnv1a_utf16_v1::NAME);
+        if fnv_only {
+            Probe::FnvPositions
+        } else {
+            Probe::DocSha256
+        }
+    }
+
+    /// What the probe asks, its answer's relevant part and the part expected.
+    fn ask(self, process: &mut AdapterProcess) -> (&'static str, Result<Value, String>, Value) {
+        match self {
+            Probe::DocSha256 => (
+                "the next request (sha256 of no bytes) is answered as usual",
+                process
+                    .request(
+                        crate::protocols::doc_membership_v1::NAME,
+                        &DocOp::Sha256 {
+                            data: Hex(Vec::new()),
+                        },
+                    )
+                    .map(|result| result.get("digest").cloned().unwrap_or(Value::Null))
+                    .map_err(|err| err.to_string()),
+                Value::String(EMPTY_SHA256.into()),
+            ),
+            Probe::FnvPositions => (
+                "the next request (fnv1a-utf16-v1 positions of \"a\", m 8, k 1) is answered as usual",
+                process
+                    .request(
+                        crate::protocols::fnv1a_utf16_v1::NAME,
+                        &FnvOp::Positions {
+                            m: 8,
+                            k: 1,
+                            units: vec![97],
+                        },
+                    )
+                    .map(|result| result.get("positions").cloned().unwrap_or(Value::Null))
+                    .map_err(|err| err.to_string()),
+                json!([4]),
+            ),
+        }
+    }
+}
+
+fn run_case(case: &WireCase, command: &str, timeout: Duration, probe: Probe) -> Vec<Failure> {
     let failure = |what: &str, expected: String, actual: String| Failure {
         case: case.id.clone(),
         what: what.to_string(),
@@ -157,22 +296,25 @@ fn run_case(case: &WireCase, command: &str, timeout: Duration) -> Vec<Failure> {
             }
         }
     }
-    let next = DocOp::Sha256 {
-        data: Hex(Vec::new()),
+    let (what, answer, want) = probe.ask(&mut process);
+    let key = match probe {
+        Probe::DocSha256 => "digest",
+        Probe::FnvPositions => "positions",
     };
-    let digest = process
-        .request(crate::protocols::doc_membership_v1::NAME, &next)
-        .map(|result| result.get("digest").cloned().unwrap_or(Value::Null));
-    match digest {
-        Ok(Value::String(hex)) if hex.eq_ignore_ascii_case(EMPTY_SHA256) => {}
-        other => failures.push(failure(
-            "the next request (sha256 of no bytes) is answered as usual",
-            format!("{{\"digest\":\"{EMPTY_SHA256}\"}}"),
-            match other {
-                Ok(value) => format!("{{\"digest\":{value}}}"),
-                Err(err) => err.to_string(),
+    let equal = match (&answer, &want) {
+        (Ok(Value::String(got)), Value::String(want)) => got.eq_ignore_ascii_case(want),
+        (Ok(got), want) => got == want,
+        (Err(_), _) => false,
+    };
+    if !equal {
+        failures.push(failure(
+            what,
+            format!("{{\"{key}\":{want}}}"),
+            match answer {
+                Ok(value) => format!("{{\"{key}\":{value}}}"),
+                Err(err) => err,
             },
-        )),
+        ));
     }
     failures
 }

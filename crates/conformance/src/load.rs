@@ -11,6 +11,7 @@
 
 use crate::hooks;
 use crate::model::{CasesFile, ChecksFile, DocumentedCheck, FORMAT_VERSION, PublishedFigure};
+use crate::report::Class;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -347,6 +348,13 @@ impl Loader {
                 let message = format!("documented check `{}` has no case", check.name);
                 self.error(file, None, message);
             }
+            if check.class == Class::Core {
+                let message = format!(
+                    "check `{}` has class `core`: an adapter-protocol check has class `adapter` (or `interop`, `hardening` for what bloomproof decided)",
+                    check.name
+                );
+                self.error(file, None, message);
+            }
         }
         Some(wire)
     }
@@ -506,6 +514,16 @@ impl Loader {
         }
         let mut documented = BTreeSet::new();
         for check in &checks_file.checks {
+            if check.class == Class::Adapter {
+                self.error(
+                    &checks_path,
+                    None,
+                    format!(
+                        "check `{}` has class `adapter`, which only adapter-protocol.json's checks have",
+                        check.name
+                    ),
+                );
+            }
             if check.name == crate::accumulated::CHECK {
                 self.error(
                     &checks_path,

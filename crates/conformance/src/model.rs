@@ -4,4 +4,6 @@
 
 pub use bloomproof_wire::adapter::{MutationAttempt, ScriptOp, TextValue, TypedCall};
 pub use bloomproof_wire::spec::*;
-pub use bloomproof_wire::{DocParams, ErrorKindName, Hex, RejectExpect, TypedValue};
+pub use bloomproof_wire::{
+    ContractExpect, DocParams, ErrorKindName, Hex, RejectExpect, TypedValue,
+};

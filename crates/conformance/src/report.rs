@@ -2,7 +2,7 @@
 //! The types are wire types, defined in `bloomproof_wire::report`.
 
 use bloomproof_wire::report::PublishedFigure;
-pub use bloomproof_wire::report::{CheckOutcome, Failure, FigureLine, Figures, Level, Report};
+pub use bloomproof_wire::report::{CheckOutcome, Class, Failure, FigureLine, Figures, Report};
 
 /// The figure lines of one protocol's run: every observed figure in recording order,
 /// beside its published value, then every published figure that a check of `ran`

@@ -117,7 +117,7 @@ fn run_check_between(
     let mut outcome = CheckOutcome {
         protocol: protocol.protocol.clone(),
         name: check.to_string(),
-        level: documented.map(|c| c.level).unwrap_or_default(),
+        class: documented.map(|c| c.class).unwrap_or_default(),
         cases: 0,
         inside_implementation: documented.and_then(|c| c.inside_implementation.clone()),
         failures: Vec::new(),
@@ -368,8 +368,27 @@ pub fn run_with_threads(
             subjects.first().and_then(ProtocolSubject::adapter),
         )
     {
-        for outcome in crate::adapter_checks::run(wire, &command, timeout, filter) {
+        // Only the cases of the protocols the handshake lists (and those of none); a
+        // check left without a case is counted with its protocol as not run.
+        let listed: Vec<String> = match &report.adapter {
+            Some(started) => started.protocols.clone(),
+            None => crate::PROTOCOLS.iter().map(ToString::to_string).collect(),
+        };
+        for outcome in crate::adapter_checks::run_listed(wire, &command, timeout, filter, &listed) {
             report.push(outcome);
+        }
+        for (protocol, checks) in crate::adapter_checks::unlisted_checks(wire, filter, &listed) {
+            match report
+                .not_implemented
+                .iter_mut()
+                .find(|n| n.protocol == protocol)
+            {
+                Some(missing) => missing.checks += checks,
+                None => report.not_implemented.push(NotImplemented {
+                    protocol: protocol.to_string(),
+                    checks,
+                }),
+            }
         }
     }
     report.stopped = stopped;

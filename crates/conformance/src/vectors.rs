@@ -36,6 +36,17 @@ impl Loaded {
     pub fn check(&self) -> &str {
         &self.check
     }
+
+    /// The check's conformance class: `interop` for the rejections (they pin the
+    /// error's `field`, a name the sources never give), `core` for the others (every
+    /// stage of the hashing and the packed bits, which the sources define).
+    pub fn class(&self) -> crate::report::Class {
+        if self.check == "vectors.rejections" {
+            crate::report::Class::Interop
+        } else {
+            crate::report::Class::Core
+        }
+    }
 }
 
 /// Loads every vector file of `dir` (`<protocol>/<kind>.json` of every kind of
@@ -135,7 +146,7 @@ pub fn run_check(loaded: &Loaded, subjects: &mut crate::run::Subjects) -> CheckO
         protocol: loaded.protocol().to_string(),
         name: loaded.check().to_string(),
         cases,
-        level: crate::report::Level::Required,
+        class: loaded.class(),
         inside_implementation: None,
         failures: f.kept,
         more_failures: 0,

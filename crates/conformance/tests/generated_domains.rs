@@ -270,19 +270,29 @@ fn count_reference_and_compared_answers_are_the_generators() {
             case["expect"]["equal_to"] = json!(other)
         });
         refused(&errors, id, &format!("compares with {reference:?}"));
+        // A part of what the generator compares, in its order, only where the
+        // evaluator compares a part (doc_snapshots: the builds core, the reads interop).
         let mut fewer = generator.compared.clone();
         fewer.pop();
         let errors = load_with(protocol, index, |case| {
             case["expect"]["compared"] = json!(fewer)
         });
-        refused(&errors, id, "compares exactly");
+        if generator.name == "doc_snapshots" {
+            assert_eq!(errors, Vec::<String>::new(), "{id}: {fewer:?}");
+        } else {
+            refused(&errors, id, "or a part of it in that order");
+        }
+        let errors = load_with(protocol, index, |case| {
+            case["expect"]["compared"] = json!([])
+        });
+        refused(&errors, id, "or a part of it in that order");
         let mut reversed = generator.compared.clone();
         reversed.reverse();
         if reversed != generator.compared {
             let errors = load_with(protocol, index, |case| {
                 case["expect"]["compared"] = json!(reversed)
             });
-            refused(&errors, id, "compares exactly");
+            refused(&errors, id, "or a part of it in that order");
         }
     });
 }

@@ -294,15 +294,20 @@ fn undeclared_flag() {
 }
 
 #[test]
-fn check_without_a_known_level() {
+fn check_without_a_known_class() {
     let (_dir, errors) = broken("checks.json", |v| {
-        v["checks"][0].as_object_mut().unwrap().remove("level");
+        v["checks"][0].as_object_mut().unwrap().remove("class");
     });
-    assert_error(&errors, "checks.json", None, "missing field `level`");
+    assert_error(&errors, "checks.json", None, "missing field `class`");
     let (_dir, errors) = broken("checks.json", |v| {
-        v["checks"][0]["level"] = json!("optional")
+        v["checks"][0]["class"] = json!("required")
     });
-    assert_error(&errors, "checks.json", None, "unknown variant `optional`");
+    assert_error(&errors, "checks.json", None, "unknown variant `required`");
+    // `adapter` is the adapter protocol's own class, never a protocol check's.
+    let (_dir, errors) = broken("checks.json", |v| {
+        v["checks"][0]["class"] = json!("adapter")
+    });
+    assert_error(&errors, "checks.json", None, "has class `adapter`");
 }
 
 #[test]
@@ -311,8 +316,7 @@ fn check_listed_twice_or_without_case() {
         let checks = v["checks"].as_array_mut().unwrap();
         let first = checks[0].clone();
         checks.push(first);
-        checks
-            .push(json!({"name": "invented", "asserts": "x", "source": "y", "level": "required"}));
+        checks.push(json!({"name": "invented", "asserts": "x", "source": "y", "class": "core"}));
         let n = checks.len();
         v["check_count"] = json!(n);
     });
@@ -484,4 +488,17 @@ fn adapter_protocol_file_checks_and_cases_match() {
         "documented check `documented_only` has no case",
     );
     assert_error(&errors, file, None, "`check_count` says");
+}
+
+/// An adapter-protocol check is never core: the sources say nothing of the wire (class
+/// `adapter`, or `interop` where it judges bloomproof's decisions, such as field names).
+#[test]
+fn adapter_protocol_checks_have_the_adapter_class() {
+    let errors = broken_wire(|v| v["checks"][0]["class"] = json!("core"));
+    assert_error(
+        &errors,
+        "adapter-protocol.json",
+        None,
+        "an adapter-protocol check has class `adapter`",
+    );
 }

@@ -84,12 +84,15 @@ fn big_endian() -> PlantedDoc {
 #[test]
 fn a_contract_error_without_its_field_fails() {
     let report = report(drops_field(), RustFnv);
+    // Seed 000 names no field: the kinds stay core and pass; the field names are
+    // bloomproof's, judged by an interop check alone.
+    assert_eq!(failed(&report), ["contract_errors_name_their_field"]);
+    assert_eq!(report.failed, 0, "{}", report.render_text());
     assert_eq!(
-        failed(&report),
-        [
-            "parameter_types_and_limits_rejected",
-            "record_and_query_contract_rejected"
-        ]
+        report
+            .class_count(bloomproof_conformance::report::Class::Interop)
+            .failed,
+        1
     );
     let text = report.render_text();
     assert!(
@@ -134,26 +137,38 @@ fn tamperable() -> PlantedDoc {
 
 #[test]
 fn tampering_counts_apart_from_the_verdict() {
+    use bloomproof_conformance::report::Class;
     let report = report(tamperable(), RustFnv);
     assert_eq!(failed(&report), ["snapshot_resists_tampering"]);
-    assert_eq!((report.failed, report.recommended_failed), (0, 1));
-    // Every other recommended check (of any protocol) passes on the honest subjects.
-    let recommended = report
-        .checks
-        .iter()
-        .filter(|check| check.level == bloomproof_conformance::report::Level::Recommended)
-        .count();
-    assert_eq!(report.recommended_passed, recommended - 1);
-    assert_eq!(report.passed, report.checks.len() - recommended);
+    let hardening = report.class_count(Class::Hardening);
+    assert_eq!((report.failed, hardening.failed), (0, 1));
+    assert!(!hardening.in_verdict);
+    // Every other hardening check (of any protocol) passes on the honest subjects.
+    let count = |class| report.checks.iter().filter(|c| c.class == class).count();
+    assert_eq!(hardening.passed, count(Class::Hardening) - 1);
+    assert_eq!(report.passed, count(Class::Core) + count(Class::Adapter));
     let text = report.render_text();
     assert!(
         text.contains(&format!(
-            "recommended (not in the verdict): {} passed, 1 failed\n",
-            recommended - 1
+            "hardening: {} passed, 1 failed (not in the verdict: --require hardening counts it)\n",
+            count(Class::Hardening) - 1
         )) && text.ends_with(&format!("{} passed, 0 failed\n", report.passed))
             && text.contains(
-                "snapshot_resists_tampering                               2 cases  (recommended)"
+                "snapshot_resists_tampering                               2 cases  (hardening)"
             ),
+        "{text}"
+    );
+    // Required, the same failure fails the verdict.
+    let required = report.clone().requiring(&[Class::Hardening]);
+    assert_eq!(required.failed, 1);
+    assert!(required.class_count(Class::Hardening).in_verdict);
+    let text = required.render_text();
+    assert!(
+        text.contains("hardening: ") && !text.contains("--require hardening counts it"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!("{} passed, 1 failed\n", required.passed)),
         "{text}"
     );
 }
@@ -232,4 +247,43 @@ fn a_report_reads_back_as_written() {
     let text = serde_json::to_string(&report).expect("the report serialises");
     let read: Report = serde_json::from_str(&text).expect("the report reads back");
     assert_eq!(read, report);
+}
+
+/// The page's estimates panel alone (a faithful reading of seed 002): the classic
+/// approximation as every estimate, the textbook optimal k (the largest on a tie).
+fn classic_only() -> PlantedFnv {
+    PlantedFnv::new("classic only").on_estimates(|real, m, k, n| {
+        let mut answer = real.estimates(m, k, n)?;
+        answer.finite_m = answer.classic;
+        answer.exact = answer.classic;
+        Ok(answer)
+    })
+}
+
+#[test]
+fn the_classic_estimate_alone_passes_core_and_fails_interop() {
+    use bloomproof_conformance::report::Class;
+    let faithful = report(RustDoc, classic_only());
+    let names = failed(&faithful);
+    assert!(
+        !names.is_empty(),
+        "the finite-m and exact estimates are pinned"
+    );
+    for name in &names {
+        let check = faithful.checks.iter().find(|c| &c.name == name).unwrap();
+        assert_eq!(check.class, Class::Interop, "{name} is core and fails");
+    }
+    assert_eq!(faithful.failed, 0, "{}", faithful.render_text());
+    // A wrong classic estimate fails the core check.
+    let wrong = PlantedFnv::new("classic + 1e-3").on_estimates(|real, m, k, n| {
+        let mut answer = real.estimates(m, k, n)?;
+        answer.classic += 1e-3;
+        Ok(answer)
+    });
+    let wrong = report(RustDoc, wrong);
+    assert!(
+        failed(&wrong).contains(&"classic_estimate_pinned".to_string()) && wrong.failed > 0,
+        "{}",
+        wrong.render_text()
+    );
 }

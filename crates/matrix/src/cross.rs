@@ -137,7 +137,7 @@ fn oracle_answers(case: &SnapshotCase) -> (String, Vec<Triple>) {
 /// gave none.
 type Written = Result<(Vec<u8>, Vec<Triple>), String>;
 
-fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
+fn doc_grid(participants: &mut [&mut (String, Subjects)]) -> Grid {
     let names: Vec<String> = participants.iter().map(|(n, _)| n.clone()).collect();
     let cases = snapshots();
     let oracle: Vec<(String, Vec<Triple>)> = cases.iter().map(oracle_answers).collect();
@@ -235,6 +235,7 @@ fn doc_grid(participants: &mut [(String, Subjects)]) -> Grid {
         producers: names.clone(),
         readers: names,
         cells,
+        not_run: Vec::new(),
     }
 }
 
@@ -291,7 +292,10 @@ fn same_view(expected: &Value, actual: &Value) -> Result<(), String> {
         .map_err(|diff| format!("{diff} (a key the producer's view does not have)"))
 }
 
-fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedSession)]) -> Grid {
+fn fnv_grid(
+    participants: &mut [&mut (String, Subjects)],
+    files: &[(String, ExportedSession)],
+) -> Grid {
     let names: Vec<String> = participants.iter().map(|(n, _)| n.clone()).collect();
     let cases = match sessions() {
         Ok(cases) => cases,
@@ -308,6 +312,7 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
                 producers: vec![cell.producer.clone()],
                 readers: vec![cell.reader.clone()],
                 cells: vec![cell],
+                not_run: Vec::new(),
             };
         }
     };
@@ -388,16 +393,48 @@ fn fnv_grid(participants: &mut [(String, Subjects)], files: &[(String, ExportedS
         producers: producers.into_iter().map(|(name, _)| name).collect(),
         readers: names,
         cells,
+        not_run: Vec::new(),
     }
 }
 
+/// Whether `subjects` implement `protocol`: in process always, through an adapter when
+/// its handshake lists it.
+fn implements(subjects: &Subjects, protocol: &str) -> bool {
+    subjects
+        .subjects
+        .first()
+        .and_then(|s| s.started())
+        .is_none_or(|started| started.protocols.iter().any(|p| p == protocol))
+}
+
 /// Runs cross-reading among `participants` (name, subjects), with the sessions of
-/// `files` as extra producers: one grid per protocol.
+/// `files` as extra producers: one grid per protocol. A participant whose handshake
+/// does not list a protocol takes no part in its grid, and is named in the grid's
+/// `not_run`.
 pub fn run(
     participants: &mut [(String, Subjects)],
     files: &[(String, ExportedSession)],
 ) -> Vec<Grid> {
-    vec![doc_grid(participants), fnv_grid(participants, files)]
+    let mut grids = Vec::new();
+    for protocol in [doc_membership_v1::NAME, fnv1a_utf16_v1::NAME] {
+        let not_run: Vec<String> = participants
+            .iter()
+            .filter(|(_, subjects)| !implements(subjects, protocol))
+            .map(|(name, _)| name.clone())
+            .collect();
+        let mut taking_part: Vec<&mut (String, Subjects)> = participants
+            .iter_mut()
+            .filter(|(_, subjects)| implements(subjects, protocol))
+            .collect();
+        let mut grid = if protocol == doc_membership_v1::NAME {
+            doc_grid(&mut taking_part)
+        } else {
+            fnv_grid(&mut taking_part, files)
+        };
+        grid.not_run = not_run;
+        grids.push(grid);
+    }
+    grids
 }
 
 /// One error line per failing cell: `cross-reading <protocol>: <A> -> <B>: <case>:

@@ -6,11 +6,12 @@
 //! * **stale**: it passed but the implementation lists it as an expected failure: an
 //!   error (the list no longer says the truth; remove the entry);
 //! * **unexpected failure**: it failed and is not listed: an error when the check is
-//!   required (a recommended one is shown and counted apart, as in a run's report).
+//!   counted in the run's verdict (core, adapter protocol, and the classes `--require`
+//!   names; another is shown and counted apart, as in a run's report).
 //!
 //! An entry naming a check the spec does not have is an error too.
 
-use bloomproof_conformance::report::{Level, Report};
+use bloomproof_conformance::report::Report;
 use bloomproof_wire::matrix::{Cell, Implementation, Implementations, Matrix, Status};
 /// How many failures of one check [`judge`] names in its error lines (the cells keep
 /// them all).
@@ -47,9 +48,9 @@ pub fn judge(
                 "{name}: {check} passed but is listed as an expected failure ({:?}): the list is stale, remove the entry",
                 listed.map(|e| e.reason.as_str()).unwrap_or_default()
             )),
-            // A recommended check is counted apart and never fails the matrix, as it
-            // never fails a run.
-            Status::Unexpected if outcome.level == Level::Required => {
+            // A check of a class the run does not require (`--require`) is counted
+            // apart and never fails the matrix, as it never fails the run.
+            Status::Unexpected if report.counts(outcome.class) => {
                 for failure in failures.iter().take(FAILURES_NAMED) {
                     errors.push(format!(
                         "{name}: {check} failed unexpectedly: case {}: {}: expected {}, got {}",
@@ -68,7 +69,7 @@ pub fn judge(
         cells.push(Cell {
             check,
             status,
-            level: outcome.level,
+            class: outcome.class,
             cases: outcome.cases,
             reason: listed.map(|e| e.reason.clone()),
             failures,
@@ -115,14 +116,14 @@ pub fn schemas() -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bloomproof_conformance::report::{CheckOutcome, Failure};
-    use bloomproof_wire::matrix::{ExpectedFailure, ImplementationResult};
+    use bloomproof_conformance::report::{CheckOutcome, Class, Failure};
+    use bloomproof_wire::matrix::{ClassTally, ExpectedFailure, ImplementationResult};
 
     fn outcome(name: &str, failed: bool) -> CheckOutcome {
         CheckOutcome {
             protocol: "p".to_string(),
             name: name.to_string(),
-            level: Level::Required,
+            class: Class::Core,
             cases: 2,
             inside_implementation: None,
             failures: if failed {
@@ -190,13 +191,17 @@ mod tests {
     }
 
     #[test]
-    fn an_unlisted_recommended_failure_is_shown_but_fails_nothing() {
+    fn an_unlisted_failure_of_a_class_not_required_is_shown_but_fails_nothing() {
         let mut report = report();
-        report.checks[1].level = Level::Recommended;
+        report.checks[1].class = Class::Interop;
         let (cells, errors) = judge(&implementation(&[]), &report, &checks());
         assert_eq!(cells[1].status, Status::Unexpected);
-        assert_eq!(cells[1].level, Level::Recommended);
+        assert_eq!(cells[1].class, Class::Interop);
         assert_eq!(errors, Vec::<String>::new());
+        // Required, it fails the matrix.
+        let report = report.requiring(&[Class::Interop]);
+        let (_, errors) = judge(&implementation(&[]), &report, &checks());
+        assert_eq!(errors.len(), 1, "{errors:?}");
     }
 
     #[test]
@@ -240,14 +245,18 @@ mod tests {
             report_name: String::new(),
             passed: 1,
             total: 2,
-            recommended_passed: 0,
-            recommended_total: 0,
+            classes: vec![ClassTally {
+                class: Class::Core,
+                passed: 1,
+                total: 2,
+            }],
+            not_run: vec!["q".to_string()],
             cells,
             error: None,
         };
         assert_eq!(
             result.badge(),
-            serde_json::json!({"schemaVersion": 1, "label": "bloomproof py", "message": "1/2", "color": "yellow"})
+            serde_json::json!({"schemaVersion": 1, "label": "bloomproof py", "message": "core 1/2; q not run", "color": "yellow"})
         );
         result.cells[1].status = Status::Unexpected;
         assert_eq!(result.badge()["color"], "red");

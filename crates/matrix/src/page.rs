@@ -10,7 +10,7 @@
 
 use bloomproof_wire::cross::{Grid, GridCell};
 use bloomproof_wire::matrix::{Cell, ImplementationResult, Matrix, MatrixCheck, Status};
-use bloomproof_wire::report::Level;
+use bloomproof_wire::report::Class;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -61,11 +61,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One implementation's results in one protocol, counted: the required checks, and the
-/// recommended ones apart.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// One implementation's results in one protocol, counted: the core (or adapter protocol)
+/// checks, and the interop and hardening ones apart, class by class.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Required checks of the protocol.
+    /// Core (or adapter protocol) checks of the protocol.
     pub total: usize,
     /// Passed and not listed.
     pub passed: usize,
@@ -78,10 +78,12 @@ pub struct Tally {
     /// Not in its report though it ran: checks it does not answer (the adapter
     /// protocol's own checks in process, a protocol its handshake does not list).
     pub not_run: usize,
-    /// Recommended checks of the protocol.
-    pub recommended_total: usize,
-    /// Recommended checks passed (or failed as listed).
-    pub recommended_passed: usize,
+    /// The interop and hardening checks of the protocol, apart: (class, passed or
+    /// failed as listed, total run), a class only when the protocol has checks of it.
+    pub apart: Vec<(Class, usize, usize)>,
+    /// Whether a check of a class the matrix requires ([`Matrix::require`]) failed
+    /// unexpectedly among [`Tally::apart`].
+    pub apart_failed: bool,
 }
 
 impl Tally {
@@ -90,15 +92,34 @@ impl Tally {
         implementation: &ImplementationResult,
         checks: &[MatrixCheck],
         protocol: &str,
+        require: &[Class],
     ) -> Self {
         let prefix = format!("{protocol}/");
         let mut tally = Tally::default();
         for check in checks.iter().filter(|c| c.name.starts_with(&prefix)) {
             let cell = implementation.cells.iter().find(|c| c.check == check.name);
-            if check.level == Level::Recommended {
-                tally.recommended_total += 1;
-                if cell.is_some_and(|c| c.status == Status::Passed) {
-                    tally.recommended_passed += 1;
+            if !check.class.always_counts() {
+                let Some(cell) = cell else { continue };
+                let index = match tally.apart.iter().position(|(c, ..)| *c == check.class) {
+                    Some(index) => index,
+                    None => {
+                        tally.apart.push((check.class, 0, 0));
+                        tally.apart.sort();
+                        tally
+                            .apart
+                            .iter()
+                            .position(|(c, ..)| *c == check.class)
+                            .unwrap_or_default()
+                    }
+                };
+                if let Some((_, passed, total)) = tally.apart.get_mut(index) {
+                    *total += 1;
+                    if matches!(cell.status, Status::Passed | Status::ExpectedFailure) {
+                        *passed += 1;
+                    }
+                }
+                if cell.status.is_error() && require.contains(&check.class) {
+                    tally.apart_failed = true;
                 }
                 continue;
             }
@@ -117,9 +138,9 @@ impl Tally {
     }
 
     /// `16/16 passed`, then whatever else there is: `2 failed`, `1 expected failure`,
-    /// `3 errored (not run)`, `recommended 1/1`.
+    /// `3 errored (not run)`, `interop 3/5`, `hardening 1/1`.
     pub fn text(&self) -> String {
-        if self.total == self.not_run && self.recommended_total == 0 {
+        if self.total == self.not_run && self.apart.is_empty() {
             return "not run (not answered by this implementation)".to_string();
         }
         let mut parts = vec![format!(
@@ -146,11 +167,8 @@ impl Tally {
                 self.not_run
             ));
         }
-        if self.recommended_total > 0 {
-            parts.push(format!(
-                "recommended {}/{}",
-                self.recommended_passed, self.recommended_total
-            ));
+        for (class, passed, total) in &self.apart {
+            parts.push(format!("{} {passed}/{total}", class.name()));
         }
         parts.join(", ")
     }
@@ -158,7 +176,7 @@ impl Tally {
     fn class(&self) -> &'static str {
         if self.total == self.not_run && self.failed == 0 {
             "not_run"
-        } else if self.failed > 0 || self.errored > 0 {
+        } else if self.failed > 0 || self.errored > 0 || self.apart_failed {
             "unexpected"
         } else if self.expected > 0 {
             "expected_failure"
@@ -230,7 +248,7 @@ pub fn summary(matrix: &Matrix) -> String {
             .iter()
             .map(|p| match &i.error {
                 Some(_) => "not run".to_string(),
-                None => Tally::of(i, &matrix.checks, p).text(),
+                None => Tally::of(i, &matrix.checks, p, &matrix.require).text(),
             })
             .collect();
         let _ = writeln!(
@@ -279,6 +297,14 @@ pub fn summary(matrix: &Matrix) -> String {
                 .map(|c| if c.passed { "equal" } else { "DIFFERS" })
                 .collect();
             let _ = writeln!(out, "| {producer} | {} |", marks.join(" | "));
+        }
+        if !grid.not_run.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nNot run: {} (the handshake does not list {}).",
+                grid.not_run.join(", "),
+                grid.protocol
+            );
         }
     }
     if !matrix.errors.is_empty() {
@@ -493,7 +519,7 @@ fn html_summary(out: &mut String, matrix: &Matrix) {
                     );
                 }
                 None => {
-                    let tally = Tally::of(i, &matrix.checks, protocol);
+                    let tally = Tally::of(i, &matrix.checks, protocol, &matrix.require);
                     let _ = write!(
                         out,
                         "<td class=\"{}\">{}</td>",
@@ -509,15 +535,27 @@ fn html_summary(out: &mut String, matrix: &Matrix) {
             .flat_map(|g| g.cells.iter())
             .filter(|c| c.producer == i.name || c.reader == i.name)
             .fold((0, 0), |(n, d), c| (n + 1, d + usize::from(!c.passed)));
+        let unrun: Vec<&str> = matrix
+            .cross
+            .iter()
+            .filter(|g| g.not_run.contains(&i.name))
+            .map(|g| g.protocol.as_str())
+            .collect();
+        let unrun = if unrun.is_empty() {
+            String::new()
+        } else {
+            format!("; {} not run", unrun.join(", "))
+        };
         let _ = writeln!(
             out,
-            "<td class=\"{}\">{}</td><td>{}<br><code>{}</code></td></tr>",
+            "<td class=\"{}\">{}{}</td><td>{}<br><code>{}</code></td></tr>",
             if differ > 0 { "differs" } else { "equal" },
             if differ > 0 {
                 format!("{differ} of {cells} pairs differ")
             } else {
                 format!("all {cells} pairs equal")
             },
+            escape(&unrun),
             escape(&i.language),
             escape(&i.version),
         );
@@ -541,9 +579,12 @@ fn check_header(check: &MatrixCheck) -> String {
     format!(
         "<th scope=\"row\"><span class=\"name\">{}</span>{}<span class=\"asserts\">{}</span><span class=\"source\">Source: {}</span></th>",
         escape(&check.name),
-        match check.level {
-            Level::Required => "",
-            Level::Recommended => " <span class=\"level\">(recommended: counted apart)</span>",
+        match check.class {
+            Class::Core | Class::Adapter => String::new(),
+            class => format!(
+                " <span class=\"level\">({}: counted apart)</span>",
+                class.name()
+            ),
         },
         escape(&check.asserts),
         escape(&check.source)
@@ -679,6 +720,14 @@ fn html_cross(out: &mut String, matrix: &Matrix, view: View) {
             let _ = writeln!(out, "</tr>");
         }
         let _ = writeln!(out, "</tbody>\n</table>\n</div>");
+        if !grid.not_run.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p>Not run: {} (the handshake does not list <code>{}</code>).</p>",
+                escape(&grid.not_run.join(", ")),
+                escape(&grid.protocol)
+            );
+        }
     }
     let _ = writeln!(out, "</section>");
 }

@@ -5,7 +5,10 @@ use crate::cross::{self, ExportedSession};
 use crate::judge::judge;
 use bloomproof_conformance::Spec;
 use bloomproof_conformance::run::{Subjects, run as run_suite};
-use bloomproof_wire::matrix::{Implementation, ImplementationResult, Matrix, MatrixCheck};
+use bloomproof_wire::matrix::{
+    ClassTally, Implementation, ImplementationResult, Matrix, MatrixCheck,
+};
+use bloomproof_wire::report::Class;
 use std::path::PathBuf;
 #[cfg(test)]
 use std::process::Command;
@@ -27,6 +30,9 @@ pub struct Options {
     pub timeout: Duration,
     /// What `{bloomproof}` in a command stands for: the `bloomproof` binary.
     pub binary: PathBuf,
+    /// The classes besides core and the adapter protocol whose unexpected failures
+    /// fail the matrix (`--require`).
+    pub require: Vec<Class>,
 }
 
 /// A text quoted for `sh` (a path with spaces, say), or why it cannot be.
@@ -53,7 +59,7 @@ pub fn compute(
                 name: format!("{}/{}", p.protocol, c.name),
                 asserts: c.asserts.clone(),
                 source: c.source.clone(),
-                level: c.level,
+                class: c.class,
             })
         })
         .collect();
@@ -70,7 +76,7 @@ pub fn compute(
             ),
             asserts: c.asserts.clone(),
             source: c.source.clone(),
-            level: c.level,
+            class: c.class,
         }));
     }
     let names: Vec<String> = checks.iter().map(|c| c.name.clone()).collect();
@@ -106,15 +112,16 @@ pub fn compute(
                         report_name: String::new(),
                         passed: 0,
                         total: 0,
-                        recommended_passed: 0,
-                        recommended_total: 0,
+                        classes: Vec::new(),
+                        not_run: Vec::new(),
                         cells: Vec::new(),
                         error: None,
                     };
                     let mut errors = Vec::new();
                     match subjects(&implementation.command) {
                         Ok(mut subjects) => {
-                            let report = run_suite(spec, &mut subjects, None);
+                            let report =
+                                run_suite(spec, &mut subjects, None).requiring(&options.require);
                             let (cells, found) = judge(implementation, &report, &names);
                             (result.language, result.version) = match &report.adapter {
                                 Some(started) => (
@@ -132,9 +139,20 @@ pub fn compute(
                             result.report_name = report.implementation;
                             result.passed = report.passed;
                             result.total = report.passed + report.failed;
-                            result.recommended_passed = report.recommended_passed;
-                            result.recommended_total =
-                                report.recommended_passed + report.recommended_failed;
+                            result.classes = report
+                                .classes
+                                .iter()
+                                .map(|c| ClassTally {
+                                    class: c.class,
+                                    passed: c.passed,
+                                    total: c.passed + c.failed,
+                                })
+                                .collect();
+                            result.not_run = report
+                                .not_implemented
+                                .iter()
+                                .map(|n| n.protocol.clone())
+                                .collect();
                             result.cells = cells;
                             errors = found;
                         }
@@ -168,7 +186,7 @@ pub fn compute(
     for result in &implementations {
         for cell in &result.cells {
             if !checks.iter().any(|c| c.name == cell.check) {
-                checks.push(undocumented(&cell.check, cell.level));
+                checks.push(undocumented(&cell.check, cell.class));
             }
         }
     }
@@ -198,12 +216,13 @@ pub fn compute(
         implementations,
         cross: grids,
         errors,
+        require: options.require.clone(),
     }
 }
 
 /// The row of a check no `checks.json` documents: the accumulated digests and the vector
 /// files (spec/README.md says what each asserts).
-fn undocumented(name: &str, level: bloomproof_wire::report::Level) -> MatrixCheck {
+fn undocumented(name: &str, class: Class) -> MatrixCheck {
     let check = name.rsplit('/').next().unwrap_or(name);
     let (asserts, source) = if check == bloomproof_conformance::accumulated::CHECK {
         (
@@ -222,7 +241,7 @@ fn undocumented(name: &str, level: bloomproof_wire::report::Level) -> MatrixChec
         name: name.to_string(),
         asserts,
         source,
-        level,
+        class,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The matrix in process: judged, written and rendered, with the Rust implementation
 //! only (no adapter, no browser).
 
-use bloomproof_conformance::report::Level;
+use bloomproof_conformance::report::Class;
 use bloomproof_matrix::cross::{Difference, Grid, GridCell};
 use bloomproof_matrix::page::{Tally, failures_html, html, summary};
 use bloomproof_matrix::{Cell, Implementations, Matrix, Options, Status, compute};
@@ -21,6 +21,7 @@ fn options(file: &str) -> Options {
         sessions: Vec::new(),
         timeout: Duration::from_secs(20),
         binary: PathBuf::from("unused"),
+        require: Vec::new(),
     }
 }
 
@@ -97,35 +98,45 @@ fn the_summary_counts_each_protocol_apart() {
     );
     assert_eq!(matrix.implementations[0].language, "Rust");
     // The rows of a protocol: its documented checks and the accumulated digest.
-    let count = |p: &str, level: Level| {
+    let count = |p: &str, class: Class| {
         matrix
             .checks
             .iter()
-            .filter(|c| c.name.starts_with(&format!("{p}/")) && c.level == level)
+            .filter(|c| c.name.starts_with(&format!("{p}/")) && c.class == class)
             .count()
     };
-    let (doc, doc_recommended) = (
-        count("doc-membership-v1", Level::Required),
-        count("doc-membership-v1", Level::Recommended),
-    );
-    let fnv = count("fnv1a-utf16-v1", Level::Required);
-    assert_eq!(doc, spec.protocols[0].checks.len() - doc_recommended + 1);
+    let doc = count("doc-membership-v1", Class::Core);
+    let doc_apart: usize = Class::OPTIONAL
+        .iter()
+        .map(|c| count("doc-membership-v1", *c))
+        .sum();
+    let fnv = count("fnv1a-utf16-v1", Class::Core);
+    assert_eq!(doc, spec.protocols[0].checks.len() - doc_apart + 1);
     // The adapter protocol's own checks are rows, not run in process.
     assert_eq!(
         Tally::of(
             &matrix.implementations[0],
             &matrix.checks,
-            "adapter-protocol"
+            "adapter-protocol",
+            &[]
         )
         .text(),
         "not run (not answered by this implementation)"
     );
-    assert!(
-        doc_recommended > 0,
-        "doc-membership-v1 has a recommended check"
-    );
-    let tally = |m: &Matrix, p: &str| Tally::of(&m.implementations[0], &m.checks, p);
-    let recommended = format!(", recommended {doc_recommended}/{doc_recommended}");
+    let hardening = count("doc-membership-v1", Class::Hardening);
+    assert!(hardening > 0, "doc-membership-v1 has a hardening check");
+    let tally = |m: &Matrix, p: &str| Tally::of(&m.implementations[0], &m.checks, p, &[]);
+    // The interop and hardening checks are counted apart, class by class.
+    let apart = |p: &str| -> String {
+        Class::OPTIONAL
+            .iter()
+            .map(|c| (c.name(), count(p, *c)))
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| format!(", {name} {n}/{n}"))
+            .collect()
+    };
+    let recommended = apart("doc-membership-v1");
+    assert!(recommended.contains(&format!(", hardening {hardening}/{hardening}")));
     assert_eq!(
         tally(&matrix, "doc-membership-v1").text(),
         format!("{doc}/{doc} passed{recommended}")
@@ -134,7 +145,7 @@ fn the_summary_counts_each_protocol_apart() {
     let cells = &mut matrix.implementations[0].cells;
     cells[0].status = Status::Unexpected;
     cells[1].status = Status::ExpectedFailure;
-    cells.retain(|c| !c.check.ends_with("/estimates_pinned"));
+    cells.retain(|c| !c.check.ends_with("/query_counters"));
     assert_eq!(
         tally(&matrix, "doc-membership-v1").text(),
         format!(
@@ -145,9 +156,10 @@ fn the_summary_counts_each_protocol_apart() {
     assert_eq!(
         tally(&matrix, "fnv1a-utf16-v1").text(),
         format!(
-            "{}/{} passed, 1 not run (not answered by this implementation)",
+            "{}/{} passed, 1 not run (not answered by this implementation){}",
             fnv - 1,
-            fnv - 1
+            fnv - 1,
+            apart("fnv1a-utf16-v1")
         )
     );
     let text = summary(&matrix);
@@ -189,8 +201,10 @@ fn the_page_links_a_failing_cross_reading_cell_to_what_differed() {
                 cell("b", "a", true),
                 cell("b", "b", true),
             ],
+            not_run: Vec::new(),
         }],
         errors: Vec::new(),
+        require: Vec::new(),
     };
     let page = html(&matrix);
     assert!(page.contains(

@@ -57,6 +57,10 @@ pub struct Grid {
     pub readers: Vec<String>,
     /// One cell per (producer, reader), row by row.
     pub cells: Vec<GridCell>,
+    /// The implementations that take no part: their handshake does not list the
+    /// protocol, so nothing of theirs was read or written (not run, never a difference).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
 }
 
 /// What one reader made of what one producer wrote.

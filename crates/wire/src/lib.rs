@@ -69,4 +69,4 @@ pub mod vectors;
 
 pub use hex::{Hex, QUOTE_MAX, decode_hex, encode_hex, quote_prefix, untrusted};
 pub use params::DocParams;
-pub use typed::{ErrorKindName, RejectExpect, TypedValue};
+pub use typed::{ContractExpect, ErrorKindName, RejectExpect, TypedValue};

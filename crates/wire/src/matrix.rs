@@ -134,8 +134,8 @@ pub struct Cell {
     pub check: String,
     /// Where it stands.
     pub status: Status,
-    /// The check's level: a recommended one counts apart from the required ones.
-    pub level: crate::report::Level,
+    /// The check's conformance class: one the matrix does not require counts apart.
+    pub class: crate::report::Class,
     /// Number of cases run.
     pub cases: usize,
     /// The listed reason, for an expected failure or a stale entry.
@@ -158,14 +158,18 @@ pub struct ImplementationResult {
     pub version: String,
     /// The name the report gave it.
     pub report_name: String,
-    /// Required checks passed.
+    /// Checks passed among those the verdict counts (core, adapter protocol and the
+    /// classes the matrix requires).
     pub passed: usize,
-    /// Required checks run.
+    /// Checks run among those the verdict counts.
     pub total: usize,
-    /// Recommended checks passed (counted apart: not in `passed`).
-    pub recommended_passed: usize,
-    /// Recommended checks run (not in `total`).
-    pub recommended_total: usize,
+    /// Each class's checks passed and run, in the order of `Class::ALL`.
+    #[serde(default)]
+    pub classes: Vec<ClassTally>,
+    /// The protocols whose checks (and cross-reading) were not run: the adapter's
+    /// handshake does not list them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
     /// One cell per check, in spec order.
     pub cells: Vec<Cell>,
     /// Why the implementation could not be run at all, if it could not.
@@ -193,7 +197,7 @@ impl ImplementationResult {
         let message = if self.error.is_some() {
             "not run".to_string()
         } else {
-            format!("{}/{}", self.passed, self.total)
+            self.covered()
         };
         serde_json::json!({
             "schemaVersion": 1,
@@ -201,6 +205,39 @@ impl ImplementationResult {
             "message": message,
             "color": color,
         })
+    }
+}
+
+/// One class's checks of one implementation: passed and run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClassTally {
+    /// The class.
+    pub class: crate::report::Class,
+    /// Its checks that passed.
+    pub passed: usize,
+    /// Its checks run.
+    pub total: usize,
+}
+
+impl ImplementationResult {
+    /// What the implementation's results cover, as its badge says it: each class's
+    /// passed/run, then the protocols not run (`core 35/35, interop 40/48, adapter
+    /// protocol 12/12; doc-membership-v1 not run`).
+    pub fn covered(&self) -> String {
+        let mut text = self
+            .classes
+            .iter()
+            .map(|c| format!("{} {}/{}", c.class.heading(), c.passed, c.total))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if text.is_empty() {
+            text = format!("{}/{}", self.passed, self.total);
+        }
+        for protocol in &self.not_run {
+            text.push_str(&format!("; {protocol} not run"));
+        }
+        text
     }
 }
 
@@ -214,8 +251,9 @@ pub struct MatrixCheck {
     pub asserts: String,
     /// Where its rule comes from (its `source` in `checks.json`).
     pub source: String,
-    /// Its level: a recommended check is counted apart and never fails the matrix.
-    pub level: crate::report::Level,
+    /// Its conformance class: a check of a class the matrix does not require is
+    /// counted apart and never fails the matrix.
+    pub class: crate::report::Class,
 }
 
 /// The whole matrix, as `matrix.json`.
@@ -233,4 +271,8 @@ pub struct Matrix {
     pub cross: Vec<crate::cross::Grid>,
     /// Everything that fails the matrix, one line each; empty when it passed.
     pub errors: Vec<String>,
+    /// The classes besides core and the adapter protocol whose failures fail the
+    /// matrix (`--require`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub require: Vec<crate::report::Class>,
 }

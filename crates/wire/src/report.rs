@@ -21,27 +21,103 @@ pub struct PublishedFigure {
     pub source: String,
 }
 
-/// What a check rests on, and so whether it counts in a run's verdict.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// The name reports give the adapter protocol's own checks in the place of a protocol.
+pub const ADAPTER_GROUP: &str = "adapter-protocol";
+
+/// The heading the text report puts above the adapter protocol's own checks.
+pub const ADAPTER_HEADING: &str = "adapter protocol: your adapter's wire handling";
+
+/// A check's conformance class: where the rules it judges come from, and so whether it
+/// counts in a run's verdict.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// A rule of the source documents, or of the wire contract any adapter must follow:
-    /// counted in `N passed, M failed` and the exit status.
+pub enum Class {
+    /// What the source documents state: a faithful implementation of a source passes
+    /// every core check, whatever it chose where the source is silent. Always in the
+    /// verdict.
     #[default]
-    Required,
-    /// Beyond the sources (tamper resistance, hardening): counted on a line of its own,
-    /// never in the verdict.
-    Recommended,
+    Core,
+    /// bloomproof's own decisions that make implementations agree with each other (the
+    /// export layout, limits the sources never state, the finite-m and exact estimates,
+    /// error `field` names, the verifying `read`, ...): in the verdict under
+    /// `--require interop`.
+    Interop,
+    /// Tamper resistance beyond the sources: in the verdict under `--require hardening`.
+    Hardening,
+    /// The adapter protocol's own rules (`adapter-protocol.json`), what any adapter must
+    /// follow to be tested at all: always in the verdict, reported under a heading of
+    /// their own.
+    Adapter,
 }
 
-impl Level {
-    /// `required` or `recommended`, as in `checks.json`.
+impl Class {
+    /// Every class, in the order reports list them.
+    pub const ALL: [Class; 4] = [
+        Class::Core,
+        Class::Interop,
+        Class::Hardening,
+        Class::Adapter,
+    ];
+
+    /// The classes `--require` names (the others always count).
+    pub const OPTIONAL: [Class; 2] = [Class::Interop, Class::Hardening];
+
+    /// `core`, `interop`, `hardening` or `adapter`, as in `checks.json`.
     pub fn name(self) -> &'static str {
         match self {
-            Level::Required => "required",
-            Level::Recommended => "recommended",
+            Class::Core => "core",
+            Class::Interop => "interop",
+            Class::Hardening => "hardening",
+            Class::Adapter => "adapter",
         }
     }
+
+    /// The class a `--require` word names: `interop` or `hardening`.
+    pub fn optional(word: &str) -> Option<Class> {
+        Class::OPTIONAL.into_iter().find(|c| c.name() == word)
+    }
+
+    /// Whether the verdict counts this class whatever `--require` says (core and the
+    /// adapter protocol).
+    pub fn always_counts(self) -> bool {
+        matches!(self, Class::Core | Class::Adapter)
+    }
+
+    /// How the report names the class on its count line.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Class::Adapter => "adapter protocol",
+            other => other.name(),
+        }
+    }
+}
+
+/// How many checks of one class passed and failed in a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClassCount {
+    /// The class.
+    pub class: Class,
+    /// Its checks that passed.
+    pub passed: usize,
+    /// Its checks that failed.
+    pub failed: usize,
+    /// Whether the verdict (`passed`/`failed` of the report, and the exit status)
+    /// counts them: core and adapter always, the others under `--require`.
+    pub in_verdict: bool,
 }
 
 /// The most failures a check keeps, in both reports; the rest are only counted
@@ -100,9 +176,8 @@ pub struct CheckOutcome {
     pub protocol: String,
     /// The check's name.
     pub name: String,
-    /// Whether the check counts in the verdict (`required`) or on its own line
-    /// (`recommended`).
-    pub level: Level,
+    /// The check's conformance class: whether it counts in the verdict.
+    pub class: Class,
     /// Number of cases run.
     pub cases: usize,
     /// What part of the check runs inside the implementation, unseen by the runner.
@@ -351,9 +426,9 @@ impl Layout {
         } = *self;
         let status = if check.passed() { "ok    " } else { "FAILED" };
         let plural = if check.cases == 1 { "case" } else { "cases" };
-        let level = match check.level {
-            Level::Required => "",
-            Level::Recommended => "  (recommended)",
+        let level = match check.class {
+            Class::Core | Class::Adapter => String::new(),
+            class => format!("  ({})", class.name()),
         };
         let _ = writeln!(
             out,
@@ -399,9 +474,9 @@ impl Layout {
                 let mut line = String::from("   ");
                 for (i, check) in checks.iter().enumerate() {
                     let plural = if check.cases == 1 { "case" } else { "cases" };
-                    let level = match check.level {
-                        Level::Required => "",
-                        Level::Recommended => ", recommended",
+                    let level = match check.class {
+                        Class::Core | Class::Adapter => String::new(),
+                        class => format!(", {}", class.name()),
                     };
                     let sep = if i + 1 == checks.len() { "" } else { "," };
                     let entry = format!(" {} ({} {plural}{level}){sep}", check.name, check.cases);
@@ -482,15 +557,20 @@ pub struct Report {
     /// Figure lines per protocol: every value was given by the implementation in this
     /// run.
     pub figures: Vec<(String, Vec<FigureLine>)>,
-    /// Number of required checks passed.
+    /// Number of checks passed among those the verdict counts: core, adapter protocol,
+    /// and the classes of [`Report::require`].
     pub passed: usize,
-    /// Number of required checks failed: the verdict (and the exit status) is this
-    /// being 0.
+    /// Number of checks failed among those the verdict counts: the verdict (and the
+    /// exit status) is this being 0.
     pub failed: usize,
-    /// Number of recommended checks passed (not in the verdict).
-    pub recommended_passed: usize,
-    /// Number of recommended checks failed (not in the verdict).
-    pub recommended_failed: usize,
+    /// The classes besides core and the adapter protocol that the verdict counts
+    /// (`--require`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub require: Vec<Class>,
+    /// Each class's counts, in the order of [`Class::ALL`]: every class with a check
+    /// in the run.
+    #[serde(default)]
+    pub classes: Vec<ClassCount>,
     /// Number of the failed checks during which the implementation (an adapter)
     /// ended and was started again.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -529,21 +609,87 @@ pub struct Report {
 }
 
 impl Report {
-    /// Adds an outcome, keeping the totals of its level.
+    /// Adds an outcome, keeping the totals of its class (and of the verdict, when it
+    /// counts the class).
     pub fn push(&mut self, outcome: CheckOutcome) {
-        let (passed, failed) = match outcome.level {
-            Level::Required => (&mut self.passed, &mut self.failed),
-            Level::Recommended => (&mut self.recommended_passed, &mut self.recommended_failed),
+        let in_verdict = self.counts(outcome.class);
+        let index = match self.classes.iter().position(|c| c.class == outcome.class) {
+            Some(index) => index,
+            None => {
+                self.classes.push(ClassCount {
+                    class: outcome.class,
+                    passed: 0,
+                    failed: 0,
+                    in_verdict,
+                });
+                self.classes.sort_by_key(|c| c.class);
+                self.classes
+                    .iter()
+                    .position(|c| c.class == outcome.class)
+                    .unwrap_or_default()
+            }
         };
-        if outcome.passed() {
-            *passed += 1;
-        } else {
-            *failed += 1;
+        if let Some(count) = self.classes.get_mut(index) {
+            if outcome.passed() {
+                count.passed += 1;
+            } else {
+                count.failed += 1;
+            }
+        }
+        if in_verdict {
+            if outcome.passed() {
+                self.passed += 1;
+            } else {
+                self.failed += 1;
+            }
         }
         if outcome.crashed {
             self.crashed += 1;
         }
         self.checks.push(outcome);
+    }
+
+    /// Whether the verdict counts checks of `class`: core and the adapter protocol
+    /// always, the others when [`Report::require`] names them.
+    pub fn counts(&self, class: Class) -> bool {
+        class.always_counts() || self.require.contains(&class)
+    }
+
+    /// The same report with its verdict counting `classes` too (`--require`): the
+    /// totals are counted again.
+    #[must_use]
+    pub fn requiring(mut self, classes: &[Class]) -> Self {
+        for class in classes {
+            if !class.always_counts() && !self.require.contains(class) {
+                self.require.push(*class);
+            }
+        }
+        self.require.sort();
+        let (mut passed, mut failed) = (0, 0);
+        let require = self.require.clone();
+        for count in &mut self.classes {
+            count.in_verdict = count.class.always_counts() || require.contains(&count.class);
+            if count.in_verdict {
+                passed += count.passed;
+                failed += count.failed;
+            }
+        }
+        (self.passed, self.failed) = (passed, failed);
+        self
+    }
+
+    /// The count of `class` in this run (zeros when none of its checks ran).
+    pub fn class_count(&self, class: Class) -> ClassCount {
+        self.classes
+            .iter()
+            .find(|c| c.class == class)
+            .copied()
+            .unwrap_or(ClassCount {
+                class,
+                passed: 0,
+                failed: 0,
+                in_verdict: self.counts(class),
+            })
     }
 
     /// The same report without its times (the only part that differs between two
@@ -557,9 +703,10 @@ impl Report {
         self
     }
 
-    /// The text report: a line per check (a recommended one marked so), failures,
-    /// figures, the time (unless [`Report::without_times`] removed it), the recommended
-    /// checks' count when any ran, and `N passed, M failed` of the required checks.
+    /// The text report: a line per check (an interop or hardening one marked so; the
+    /// adapter protocol's under a heading of their own), failures, figures, the time
+    /// (unless [`Report::without_times`] removed it), a count line per class, and
+    /// `N passed, M failed` of the checks the verdict counts.
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
@@ -613,7 +760,14 @@ impl Report {
         };
         let mut folded: Vec<&CheckOutcome> = Vec::new();
         let mut folded_as: Vec<String> = Vec::new();
+        let mut heading = false;
         for check in &self.checks {
+            if check.protocol == ADAPTER_GROUP && !heading {
+                heading = true;
+                layout.folded(&mut out, &folded, &folded_as, &mut seen);
+                folded.clear();
+                let _ = writeln!(out, "\n{ADAPTER_HEADING}");
+            }
             if self.diagnosis.is_none() {
                 match check.only_as_in(&seen) {
                     Some(earlier)
@@ -677,12 +831,22 @@ impl Report {
             }
             out.push('\n');
         }
-        if self.recommended_passed + self.recommended_failed > 0 {
-            let _ = writeln!(
+        for count in &self.classes {
+            let _ = write!(
                 out,
-                "recommended (not in the verdict): {} passed, {} failed",
-                self.recommended_passed, self.recommended_failed
+                "{}: {} passed, {} failed",
+                count.class.heading(),
+                count.passed,
+                count.failed
             );
+            if !count.in_verdict {
+                let _ = write!(
+                    out,
+                    " (not in the verdict: --require {} counts it)",
+                    count.class.name()
+                );
+            }
+            out.push('\n');
         }
         if let Some(stopped) = &self.stopped {
             let _ = writeln!(out, "stopped: {}", crate::untrusted(stopped, MESSAGE_SHOWN));

@@ -10,7 +10,7 @@
 //! (`protocols/<protocol>/spec.rs`) and re-exported here, so every path stays
 //! `bloomproof_wire::spec::<Type>`.
 
-pub use crate::report::{Level, PublishedFigure};
+pub use crate::report::{Class, PublishedFigure};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -50,10 +50,12 @@ pub struct DocumentedCheck {
     /// Where the rule comes from: the seed document and section, or `bloomproof`
     /// for checks this project adds to pin the protocol down.
     pub source: String,
-    /// `required` (a rule of the source documents, or of the wire contract any adapter
-    /// follows: counted in the verdict) or `recommended` (beyond the sources, such as
-    /// tamper resistance: counted on its own).
-    pub level: Level,
+    /// Its conformance class: `core` (what the source documents state), `interop`
+    /// (bloomproof's own decisions that make implementations agree), `hardening`
+    /// (tamper resistance beyond the sources) or, in `adapter-protocol.json`, `adapter`
+    /// (the adapter protocol's own rules). Core and adapter checks always count in the
+    /// verdict; the others under `--require`.
+    pub class: Class,
     /// The ids of the rules it enforces (`spec/rules.json`): every case of the check
     /// pins them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -48,6 +48,20 @@ impl ErrorKindName {
     }
 }
 
+/// The expected rejection of a `typed_rejection` case of `cases.json`: its kind, and
+/// the field it names when the case's check judges that (an interop check: the sources
+/// name no field; `None` in a core check, where only the kind is compared).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContractExpect {
+    /// Type or value error.
+    pub error: ErrorKindName,
+    /// The field the error names, when compared: `m`, `k`, `seed`, `records`,
+    /// `records[<i>]` or `item`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
 /// The expected rejection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

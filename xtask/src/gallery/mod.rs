@@ -167,6 +167,9 @@ enum Run {
         failed: Vec<String>,
         total: usize,
         groups: Vec<(String, usize, f64)>,
+        /// The failed checks of a class beyond core and the adapter protocol (interop,
+        /// hardening), each as `<name> (<class>)`.
+        beyond_core: Vec<String>,
     },
     /// No report: why.
     Broken(String),
@@ -174,8 +177,9 @@ enum Run {
 
 /// The verdict on one bug.
 enum Verdict {
-    /// Caught by these checks.
-    Caught(Vec<String>),
+    /// Caught by these checks; the second list names those of them beyond core (interop,
+    /// hardening), all of them when only such checks caught it.
+    Caught(Vec<String>, Vec<String>),
     /// Passed every check.
     Survived,
     /// The patch no longer applies.

@@ -28,14 +28,14 @@ pub(super) fn wrap(names: &[String]) -> Vec<String> {
 
 pub(super) fn print_row(bug: &Bug, row: &Row, id_width: usize, area_width: usize) {
     let (status, detail) = match &row.verdict {
-        Verdict::Caught(names) => ("caught", wrap(names)),
+        Verdict::Caught(names, _) => ("caught", wrap(names)),
         Verdict::Survived => ("SURVIVED", vec!["no check caught it".to_owned()]),
         Verdict::Stale(message) => ("STALE", vec![message.clone()]),
         Verdict::Error(message) => ("ERROR", vec![message.clone()]),
         Verdict::Inert(message) => ("INERT", vec![message.clone()]),
     };
     let caught = match &row.verdict {
-        Verdict::Caught(names) => names.len().to_string(),
+        Verdict::Caught(names, _) => names.len().to_string(),
         _ => "-".to_owned(),
     };
     let prefix = format!(
@@ -63,10 +63,14 @@ pub(super) fn summarise(
     let mut survived = Vec::new();
     let mut problems = Vec::new();
     let mut catches: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut beyond_core_only = Vec::new();
     for (bug, row) in chosen.iter().zip(rows) {
         match &row.verdict {
-            Verdict::Caught(names) => {
+            Verdict::Caught(names, beyond) => {
                 caught += 1;
+                if beyond.len() == names.len() {
+                    beyond_core_only.push(format!("{} ({})", bug.id, beyond.join(", ")));
+                }
                 for name in names {
                     *catches.entry(name.as_str()).or_default() += 1;
                 }
@@ -96,13 +100,24 @@ pub(super) fn summarise(
         .iter()
         .zip(rows)
         .filter(|(bug, _)| bug.off_spec)
-        .map(|(_, row)| matches!(row.verdict, Verdict::Caught(_)))
+        .map(|(_, row)| matches!(row.verdict, Verdict::Caught(..)))
         .collect();
     if !off_spec.is_empty() {
         println!(
             "right on every input the spec's cases hold (off_spec): {} of {} caught",
             off_spec.iter().filter(|caught| **caught).count(),
             off_spec.len()
+        );
+    }
+    // Every class is required (`--require all`), so these are caught; the core checks
+    // alone would not catch them.
+    if beyond_core_only.is_empty() {
+        println!("caught only by interop or hardening checks: none");
+    } else {
+        println!(
+            "caught only by interop or hardening checks ({}): {}",
+            beyond_core_only.len(),
+            beyond_core_only.join("; ")
         );
     }
     println!();

@@ -45,6 +45,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
         return conformance(context, implementation, None);
     }
     let mut failed = Vec::new();
+    let mut beyond = Vec::new();
     let mut total = 0;
     let mut groups = Vec::new();
     for (group, count) in &context.stages {
@@ -59,13 +60,17 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
                 failed: more,
                 total: n,
                 groups: ran,
+                beyond_core,
             } => {
                 failed.extend(more);
                 total += n;
                 groups.extend(ran);
+                beyond.extend(beyond_core);
             }
         }
-        if !failed.is_empty() && failed.len() < total {
+        // Caught by a core (or adapter) check: the later groups are not needed. Caught
+        // only beyond core so far: the rest run too, to say whether only those catch it.
+        if failed.len() > beyond.len() && failed.len() < total {
             break;
         }
     }
@@ -73,6 +78,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
         failed,
         total,
         groups,
+        beyond_core: beyond,
     }
 }
 
@@ -96,6 +102,8 @@ pub(super) fn report(
     let mut command = Command::new(&context.binary);
     command
         .args(["conformance", "--impl", implementation, "--format", "json"])
+        // Every class counts: a planted bug must be caught whatever its class.
+        .args(["--require", "all"])
         .args(["--seed", &context.seed.to_string()])
         .args(["--timeout", REQUEST_TIMEOUT_SECS])
         .args(filter.map(|f| ["--", f]).into_iter().flatten())
@@ -186,7 +194,7 @@ fn summary(report: &Value) -> Run {
             None => groups.push((group.to_owned(), 1, ms)),
         }
     }
-    let failed = checks
+    let failing: Vec<&Value> = checks
         .iter()
         .filter(|check| {
             check
@@ -194,6 +202,9 @@ fn summary(report: &Value) -> Run {
                 .and_then(Value::as_array)
                 .is_none_or(|failures| !failures.is_empty())
         })
+        .collect();
+    let failed = failing
+        .iter()
         .map(|check| {
             check
                 .get("name")
@@ -202,10 +213,19 @@ fn summary(report: &Value) -> Run {
                 .to_owned()
         })
         .collect();
+    let beyond_core = failing
+        .iter()
+        .filter_map(|check| {
+            let class = check.get("class").and_then(Value::as_str)?;
+            let name = check.get("name").and_then(Value::as_str)?;
+            matches!(class, "interop" | "hardening").then(|| format!("{name} ({class})"))
+        })
+        .collect();
     Run::Report {
         failed,
         total: checks.len(),
         groups,
+        beyond_core,
     }
 }
 
@@ -558,7 +578,11 @@ pub(super) fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subj
             "every check failed: the subject does not run at all, which is no realistic planted bug (first failure: {})",
             failed.first().map(String::as_str).unwrap_or("?")
         )),
-        Run::Report { failed, .. } => Verdict::Caught(failed),
+        Run::Report {
+            failed,
+            beyond_core,
+            ..
+        } => Verdict::Caught(failed, beyond_core),
     };
     Row {
         verdict,

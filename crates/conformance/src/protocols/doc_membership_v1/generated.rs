@@ -392,39 +392,65 @@ fn expected(value: &Snapshot) -> Expected {
     }
 }
 
+/// What a `doc_snapshots` case compares (its `expect.compared`): `build` and
+/// `lookup_many` (what the seed defines, a core check), `read` and `read_damaged`
+/// (bloomproof's reader, an interop check), or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Compared {
+    /// `build` and `lookup_many`.
+    pub(super) builds: bool,
+    /// `read` of the oracle's bits and of damaged bits.
+    pub(super) reads: bool,
+}
+
+impl Compared {
+    fn of(compared: &[String]) -> Self {
+        Compared {
+            builds: compared.iter().any(|c| c == "build" || c == "lookup_many"),
+            reads: compared.iter().any(|c| c == "read" || c == "read_damaged"),
+        }
+    }
+}
+
 pub(super) fn judge_snapshots(
     subject: &mut dyn DocSubject,
     values: &[Snapshot],
+    compared: Compared,
 ) -> Vec<Option<Mismatch>> {
     let expectations: Vec<Expected> = values.iter().map(expected).collect();
     let mut calls = Vec::new();
     for (value, want) in values.iter().zip(&expectations) {
         let params = value.params.clone();
-        calls.push(DocCall::Build {
-            params: params.clone(),
-            records: value.records.clone(),
-        });
-        calls.push(DocCall::LookupMany {
-            params: params.clone(),
-            records: value.records.clone(),
-            items: value.items(),
-        });
-        for packed in [&want.packed, &want.damaged] {
-            calls.push(DocCall::Read {
+        if compared.builds {
+            calls.push(DocCall::Build {
                 params: params.clone(),
                 records: value.records.clone(),
-                packed_bits: packed.clone(),
+            });
+            calls.push(DocCall::LookupMany {
+                params: params.clone(),
+                records: value.records.clone(),
                 items: value.items(),
             });
         }
+        if compared.reads {
+            for packed in [&want.packed, &want.damaged] {
+                calls.push(DocCall::Read {
+                    params: params.clone(),
+                    records: value.records.clone(),
+                    packed_bits: packed.clone(),
+                    items: value.items(),
+                });
+            }
+        }
     }
+    let per_value = 2 * (usize::from(compared.builds) + usize::from(compared.reads));
     let mut answers = subject.batch(&calls).into_iter();
     values
         .iter()
         .zip(&expectations)
         .map(|(value, want)| {
-            let four: Vec<_> = answers.by_ref().take(4).collect();
-            snapshot_verdict(value, want, four)
+            let answered: Vec<_> = answers.by_ref().take(per_value).collect();
+            snapshot_verdict(value, want, answered, compared)
         })
         .collect()
 }
@@ -458,8 +484,26 @@ fn snapshot_verdict(
     value: &Snapshot,
     want: &Expected,
     answers: Vec<Answer<DocReply>>,
+    compared: Compared,
 ) -> Option<Mismatch> {
     let mut answers = answers.into_iter();
+    if compared.builds
+        && let Some(mismatch) = build_verdict(value, want, &mut answers)
+    {
+        return Some(mismatch);
+    }
+    if compared.reads {
+        return read_verdict(value, want, &mut answers);
+    }
+    None
+}
+
+/// The verdict on `build` and `lookup_many`, the next two of `answers`.
+fn build_verdict(
+    value: &Snapshot,
+    want: &Expected,
+    answers: &mut impl Iterator<Item = Answer<DocReply>>,
+) -> Option<Mismatch> {
     match answers.next() {
         Some(Ok(DocReply::Built(built))) => {
             let bytes = value.params.m.div_ceil(8) as usize;
@@ -497,9 +541,16 @@ fn snapshot_verdict(
         Some(Err(err)) => return Some(broken("build", &err)),
         other => return Some(Mismatch::new("build", "a snapshot", format!("{other:?}"))),
     }
-    if let Some(mismatch) = triples_verdict("lookup_many", &want.triples, answers.next()) {
-        return Some(mismatch);
-    }
+    triples_verdict("lookup_many", &want.triples, answers.next())
+}
+
+/// The verdict on `read` of the oracle's bits and of damaged bits, the next two of
+/// `answers`.
+fn read_verdict(
+    value: &Snapshot,
+    want: &Expected,
+    answers: &mut impl Iterator<Item = Answer<DocReply>>,
+) -> Option<Mismatch> {
     if let Some(mismatch) = triples_verdict(
         "read of the oracle's packed bits",
         &want.triples,
@@ -621,6 +672,7 @@ pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
 pub(crate) fn evaluate(
     id: &str,
     input: &GeneratedInput,
+    compared: &[String],
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
@@ -652,7 +704,7 @@ pub(crate) fn evaluate(
                 drawn_then_edges(inputs, |_| &strategy, &pinned),
                 inputs.total(),
                 rng,
-                |values| judge_snapshots(subject, values),
+                |values| judge_snapshots(subject, values, Compared::of(compared)),
                 reduce_snapshot,
             );
             failures(id, generation, inputs, found, show_snapshot, |v| {

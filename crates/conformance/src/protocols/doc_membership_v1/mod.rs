@@ -115,7 +115,9 @@ impl SpecCase for DocCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
-            DocCase::Generated(c) => generated::evaluate(&c.id, &c.input, subject, generation),
+            DocCase::Generated(c) => {
+                generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
+            }
             case => checks::evaluate(case, subject, figures),
         }
     }

@@ -309,12 +309,15 @@ fn estimates(
 ) {
     match subject.estimates(input.m, input.k, input.n) {
         Ok(got) => {
+            // What a case leaves out is not compared (a core case: the classic estimate).
             for (what, want, have) in [
-                ("classic", expect.classic, got.classic),
+                ("classic", Some(expect.classic), got.classic),
                 ("finite_m", expect.finite_m, got.finite_m),
                 ("exact", expect.exact, got.exact),
             ] {
-                if !close(want, have) {
+                if let Some(want) = want
+                    && !close(want, have)
+                {
                     v.fail(
                         format!("{what} (within 1e-9 relative)"),
                         format!("{want:e}"),
@@ -322,12 +325,10 @@ fn estimates(
                     );
                 }
             }
-            if expect.optimal_k != got.optimal_k {
-                v.fail(
-                    "optimal_k",
-                    expect.optimal_k.to_string(),
-                    got.optimal_k.to_string(),
-                );
+            if let Some(want) = expect.optimal_k
+                && want != got.optimal_k
+            {
+                v.fail("optimal_k", want.to_string(), got.optimal_k.to_string());
             }
         }
         Err(err) => v.fail("estimates", json(expect), err.to_string()),

@@ -2,7 +2,7 @@
 
 use crate::adapter::{MutationAttempt, TypedCall};
 use crate::spec::{Case, GeneratedExpect, GeneratedInput};
-use crate::{DocParams, Hex, RejectExpect};
+use crate::{ContractExpect, DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -321,7 +321,7 @@ pub enum DocCase {
     /// The shared-bit fault injection.
     Fault(Case<BuildInput, FaultExpect>),
     /// A construction or lookup with typed values that must be rejected.
-    TypedRejection(Case<TypedCall, RejectExpect>),
+    TypedRejection(Case<TypedCall, ContractExpect>),
     /// Every subset of a base set against the oracle.
     Exhaustive(Case<ExhaustiveInput, ExhaustiveExpect>),
     /// Every stage of one item.

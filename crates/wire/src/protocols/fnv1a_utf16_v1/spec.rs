@@ -87,14 +87,19 @@ pub struct EstimatesInput {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EstimatesExpect {
-    /// `(1 - e^(-kn/m))^k`.
+    /// `(1 - e^(-kn/m))^k`: what seed 002 gives.
     pub classic: f64,
-    /// `(1 - (1 - 1/m)^(kn))^k`.
-    pub finite_m: f64,
-    /// The exact expected rate under ideal uniform hashing.
-    pub exact: f64,
-    /// The k in 1..=12 minimising the classic estimate (smallest on a tie).
-    pub optimal_k: u32,
+    /// `(1 - (1 - 1/m)^(kn))^k`, SESSION.md's; absent in a core case (not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finite_m: Option<f64>,
+    /// The exact expected rate under ideal uniform hashing, SESSION.md's; absent in a
+    /// core case (not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<f64>,
+    /// The k in 1..=12 minimising the classic estimate (smallest on a tie, SESSION.md's
+    /// decision); absent in a core case (not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optimal_k: Option<u32>,
 }
 
 /// A `fnv1a-utf16-v1` case, tagged by its shape.

@@ -1,0 +1,166 @@
+//! An adapter that lists one protocol in its handshake (ADAPTER.md: an adapter can grow
+//! one protocol at a time), correct for that protocol, passes: every adapter-protocol
+//! case and probe it gets is of the protocol it lists (or of none), and the other
+//! protocol is "not run" in the report, the JSON report, the matrix and its badge, and
+//! in cross-reading (never a difference).
+
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
+const DOC: &str = "doc-membership-v1";
+const FNV: &str = "fnv1a-utf16-v1";
+
+/// `bloomproof adapter` behind a proxy whose handshake lists `protocol` alone and which
+/// refuses the other protocol's requests as an adapter of one protocol does.
+fn one_protocol(protocol: &str) -> String {
+    let proxy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/one_protocol.py");
+    format!(
+        "python3 '{}' {protocol} -- '{BIN}' adapter",
+        proxy.display()
+    )
+}
+
+fn conformance(command: &str, format: &str) -> (Option<i32>, String, String) {
+    let output = Command::new(BIN)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args([
+            "conformance",
+            "--impl",
+            command,
+            "--no-times",
+            "--seed",
+            "7",
+        ])
+        .args(["--format", format])
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_adapter_of_one_protocol_passes_with_the_other_not_run() {
+    for (listed, other) in [(DOC, FNV), (FNV, DOC)] {
+        let command = one_protocol(listed);
+        let (code, json, stderr) = conformance(&command, "json");
+        assert_eq!(code, Some(0), "{listed} only:\n{json}\n{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&json).expect("a JSON report");
+        let checks = report["checks"].as_array().expect("checks");
+        // Nothing of the other protocol ran, and the adapter protocol's own checks did.
+        assert!(
+            checks.iter().all(|c| c["protocol"] != other),
+            "{listed} only: a check of {other} ran"
+        );
+        assert!(
+            checks
+                .iter()
+                .any(|c| c["protocol"] == "adapter-protocol" && c["class"] == "adapter"),
+            "{listed} only: no adapter-protocol check ran"
+        );
+        for check in checks {
+            assert_eq!(
+                check["failures"],
+                serde_json::json!([]),
+                "{listed} only: {check}"
+            );
+        }
+        let missing = report["not_implemented"]
+            .as_array()
+            .expect("not_implemented");
+        assert_eq!(missing.len(), 1, "{listed} only: {missing:?}");
+        assert_eq!(missing[0]["protocol"], other);
+        // The other protocol's checks, and the adapter-protocol checks whose every case
+        // is of it, are counted as not run.
+        let (_, text, _) = conformance(&command, "text");
+        let line = format!(
+            "not run: {other} ({} checks): the adapter's handshake does not list it",
+            missing[0]["checks"]
+        );
+        assert!(text.contains(&line), "{text}");
+    }
+}
+
+/// The adapter-protocol checks whose cases are all of one protocol are not run against
+/// an adapter of the other: `script_step_limit` is a `session` script, and
+/// `response_size_limit` a `lookup_many`.
+#[test]
+fn adapter_protocol_cases_are_drawn_from_the_listed_protocols() {
+    let ran = |listed: &str| -> Vec<String> {
+        let (_, json, _) = conformance(&one_protocol(listed), "json");
+        let report: serde_json::Value = serde_json::from_str(&json).expect("a JSON report");
+        report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .filter(|c| c["protocol"] == "adapter-protocol")
+            .filter_map(|c| c["name"].as_str().map(String::from))
+            .collect()
+    };
+    let (doc, fnv) = (ran(DOC), ran(FNV));
+    let has = |names: &[String], name: &str| names.iter().any(|n| n == name);
+    assert!(
+        !has(&doc, "script_step_limit") && has(&doc, "response_size_limit"),
+        "{doc:?}"
+    );
+    assert!(
+        has(&fnv, "script_step_limit") && !has(&fnv, "response_size_limit"),
+        "{fnv:?}"
+    );
+}
+
+#[test]
+fn the_matrix_shows_the_unlisted_protocol_as_not_run() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let output = Command::new(BIN)
+        .current_dir(dir.path())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args(["matrix", "--require", "all"])
+        .args(["--impl", &format!("doc-only={}", one_protocol(DOC))])
+        .args(["--impl", &format!("fnv-only={}", one_protocol(FNV))])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let out = dir.path().join("bloomproof-matrix");
+    let badge = |name: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(out.join("badges").join(format!("{name}.json")))
+            .expect("the badge is written");
+        serde_json::from_str(&text).expect("JSON")
+    };
+    for (name, other) in [("doc-only", FNV), ("fnv-only", DOC)] {
+        let badge = badge(name);
+        let message = badge["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("core "), "{message}");
+        assert!(
+            message.ends_with(&format!("; {other} not run")),
+            "{message}"
+        );
+        assert_eq!(badge["color"], "brightgreen", "{badge}");
+    }
+    // Cross-reading: nobody reads or writes a protocol it does not list; never DIFFERS.
+    assert!(!stdout.contains("DIFFERS"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "Not run: fnv-only (the handshake does not list {DOC})."
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "Not run: doc-only (the handshake does not list {FNV})."
+        )),
+        "{stdout}"
+    );
+    let matrix: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("matrix.json")).expect("matrix.json"),
+    )
+    .expect("JSON");
+    for grid in matrix["cross"].as_array().expect("grids") {
+        assert_eq!(grid["not_run"].as_array().map(Vec::len), Some(1), "{grid}");
+    }
+}
