@@ -180,6 +180,10 @@ fn steps() -> Vec<Step> {
                 "explorer={target}/e2e/explorer-session.json",
             ],
         ),
+        cargo(
+            "faithful variants: every reading the sources allow passes every core check and fails exactly the interop checks it lists",
+            &["xtask", "gallery", "faithful"],
+        ),
     ]);
     steps
 }

@@ -5,8 +5,10 @@
 //!   and the data files' schemas (`crates/*/data/*.schema.json`) from the Rust types,
 //!   or fail when they are stale.
 //! * `ci`: every test, lint and freshness check, in the order CI runs them.
-//! * `gallery [FILTER]`: every planted bug and lying adapter of
-//!   `gallery/python/bugs.json` against the suite; fails when one survives.
+//! * `gallery [python|js|faithful] [FILTER]`: every planted bug and lying adapter of
+//!   `gallery/*/bugs.json` against the suite (fails when one survives), and every
+//!   faithful variant of `gallery/python/faithful.json` (fails when one fails a core
+//!   check or does not fail exactly the interop checks it lists).
 //! * `matrix [...]`: the results matrix of every listed implementation, with
 //!   cross-reading, in `target/matrix/`; fails on an unexpected failure, a stale
 //!   expected failure or a cross-reading difference.
@@ -103,9 +105,9 @@ enum Task {
         /// gallery run [default: a fresh one, printed first]
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..1 << 53))]
         seed: Option<u64>,
-        /// `python` or `js` (default: both), then a FILTER: only the entries whose id
-        /// contains it
-        #[arg(num_args = 0..=2, value_name = "[python|js] [FILTER]")]
+        /// `python`, `js` or `faithful` (default: all three), then a FILTER: only the
+        /// entries whose id contains it
+        #[arg(num_args = 0..=2, value_name = "[python|js|faithful] [FILTER]")]
         words: Vec<String>,
     },
     /// The explorer page in a real browser (installs what is missing)

@@ -1,5 +1,7 @@
-//! `cargo xtask gallery [--every-check] [python|js] [FILTER]`: the planted-bug
-//! galleries, the suite proving its own power.
+//! `cargo xtask gallery [--every-check] [python|js|faithful] [FILTER]`: the planted-bug
+//! galleries, the suite proving its own power, and the faithful variants, the suite
+//! proving its fairness ([`faithful`]: readings the sources allow must pass every core
+//! check).
 //!
 //! `gallery/python/bugs.json` lists planted bugs, each a small patch against a copy of
 //! the Python implementation (`implementations/python`), and lying adapters, each a mode
@@ -36,12 +38,14 @@
 //! run).
 
 mod entries;
+mod faithful;
 mod print;
 mod runs;
 mod subject;
 
 use crate::process::{self, TempDir, kill, parallel, shell_quote};
 use entries::*;
+use faithful::{FAITHFUL, run_faithful};
 use print::*;
 use runs::*;
 use serde_json::Value;
@@ -217,15 +221,19 @@ fn fresh_seed() -> u64 {
     mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11
 }
 
-/// Runs the galleries: `[python|js] [FILTER]` (`every_check`: the whole suite for every
-/// entry; `seed`: the generated inputs' seed of every run, else a fresh one).
+/// Runs the galleries: `[python|js|faithful] [FILTER]` (`every_check`: the whole suite
+/// for every entry; `seed`: the generated inputs' seed of every run, else a fresh one).
+/// With no gallery named, all three run.
 pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), String> {
-    let usage = "usage: cargo xtask gallery [--every-check] [python|js] [FILTER]";
-    let (kinds, rest): (Vec<&'static Kind>, &[String]) = match args.split_first() {
-        Some((first, rest)) if KINDS.iter().any(|k| k.name == first) => {
-            (KINDS.iter().filter(|k| k.name == first).collect(), rest)
-        }
-        _ => (KINDS.iter().collect(), args),
+    let usage = "usage: cargo xtask gallery [--every-check] [python|js|faithful] [FILTER]";
+    let (kinds, faithful, rest): (Vec<&'static Kind>, bool, &[String]) = match args.split_first() {
+        Some((first, rest)) if first == FAITHFUL => (Vec::new(), true, rest),
+        Some((first, rest)) if KINDS.iter().any(|k| k.name == first) => (
+            KINDS.iter().filter(|k| k.name == first).collect(),
+            false,
+            rest,
+        ),
+        _ => (KINDS.iter().collect(), true, args),
     };
     let filter = match rest {
         [] => None,
@@ -241,12 +249,18 @@ pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), 
         .into_iter()
         .map(|kind| load(&root, kind).map(|gallery| (kind, gallery)))
         .collect::<Result<Vec<_>, _>>()?;
+    let variants = if faithful {
+        faithful::load(&root)?
+    } else {
+        Vec::new()
+    };
     if let Some(f) = filter
         && !galleries
             .iter()
             .any(|(_, g)| g.bugs.iter().any(|bug| bug.id.contains(f)))
+        && !variants.iter().any(|v| v.id.contains(f))
     {
-        return Err(format!("no bug id contains {f:?}"));
+        return Err(format!("no bug or variant id contains {f:?}"));
     }
     let binary = process::build_runner(&root)?;
     let seed = seed.unwrap_or_else(fresh_seed);
@@ -268,6 +282,22 @@ pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), 
             failures.push(format!(
                 "{} gallery ({}): {message}",
                 kind.name, kind.bugs_file
+            ));
+        }
+    }
+    if faithful && let Some(python) = KINDS.first() {
+        let context = Context {
+            kind: python,
+            root: root.clone(),
+            binary: binary.clone(),
+            total: 0,
+            stages: Vec::new(),
+            seed,
+        };
+        if let Err(message) = run_faithful(&context, filter) {
+            failures.push(format!(
+                "{FAITHFUL} gallery ({}): {message}",
+                faithful::FAITHFUL_FILE
             ));
         }
     }
@@ -393,7 +423,7 @@ mod tests {
             off_spec: false,
         };
         let apply = |b: &Bug| match &b.plant {
-            Plant::Patch(edits) => patch(&dir.0, PYTHON_DIR, b, edits),
+            Plant::Patch(edits) => patch(&dir.0, PYTHON_DIR, &format!("bug {}", b.id), edits),
             Plant::Liar { .. } => Err("liar".to_owned()),
         };
         let ok = apply(&bug("a = 1"));

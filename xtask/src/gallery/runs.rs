@@ -85,6 +85,20 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
 /// One conformance run of `implementation` (only the checks whose `<group>/<name>`
 /// contains `filter`, when given), killed after [`SUBJECT_LIMIT`].
 pub(super) fn conformance(context: &Context, implementation: &str, filter: Option<&str>) -> Run {
+    match report(context, implementation, filter) {
+        Ok(report) => summary(&report),
+        Err(message) => Run::Broken(message),
+    }
+}
+
+/// The JSON report of one conformance run of `implementation` (only the checks whose
+/// `<group>/<name>` contains `filter`, when given), killed after [`SUBJECT_LIMIT`]; or
+/// why there is none.
+pub(super) fn report(
+    context: &Context,
+    implementation: &str,
+    filter: Option<&str>,
+) -> Result<Value, String> {
     let mut command = Command::new(&context.binary);
     command
         .args(["conformance", "--impl", implementation, "--format", "json"])
@@ -103,12 +117,9 @@ pub(super) fn conformance(context: &Context, implementation: &str, filter: Optio
         use std::os::unix::process::CommandExt as _;
         command.process_group(0);
     }
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(e) => {
-            return Run::Broken(format!("cannot start {}: {e}", context.binary.display()));
-        }
-    };
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", context.binary.display()))?;
     let read_all = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut text = String::new();
@@ -154,19 +165,17 @@ pub(super) fn conformance(context: &Context, implementation: &str, filter: Optio
     };
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
-    let status = match status {
-        Ok(status) => status,
-        Err(message) => return Run::Broken(message),
-    };
-    let report: Value = match serde_json::from_str(&stdout) {
-        Ok(report) => report,
-        Err(_) => {
-            return Run::Broken(format!(
-                "the runner gave no JSON report ({status}); stderr: {}",
-                tail(&stderr, 4)
-            ));
-        }
-    };
+    let status = status?;
+    serde_json::from_str(&stdout).map_err(|_| {
+        format!(
+            "the runner gave no JSON report ({status}); stderr: {}",
+            tail(&stderr, 4)
+        )
+    })
+}
+
+/// A report's failed checks, count and groups.
+fn summary(report: &Value) -> Run {
     let Some(checks) = report.get("checks").and_then(Value::as_array) else {
         return Run::Broken("the runner's report has no `checks` array".to_owned());
     };

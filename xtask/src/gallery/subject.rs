@@ -2,11 +2,12 @@
 
 use super::*;
 
-/// Applies a bug's edits, in memory, to the current files of the implementation's folder.
+/// Applies the edits of the entry `id` (a bug or a variant), in memory, to the current
+/// files of the implementation's folder.
 pub(super) fn patch(
     root: &Path,
     dir: &str,
-    bug: &Bug,
+    id: &str,
     edits: &[Edit],
 ) -> Result<Vec<(String, String)>, String> {
     let mut files: BTreeMap<&str, String> = BTreeMap::new();
@@ -16,18 +17,15 @@ pub(super) fn patch(
             None => {
                 let path = root.join(dir).join(&edit.file);
                 std::fs::read_to_string(&path).map_err(|e| {
-                    format!(
-                        "stale patch: bug {}: cannot read {dir}/{}: {e}",
-                        bug.id, edit.file
-                    )
+                    format!("stale patch: {id}: cannot read {dir}/{}: {e}", edit.file)
                 })?
             }
         };
         let found = current.matches(edit.find.as_str()).count();
         if found != 1 {
             return Err(format!(
-                "stale patch: bug {}: its find text occurs {found} times in {dir}/{} (it must occur exactly once): {:?}",
-                bug.id, edit.file, edit.find
+                "stale patch: {id}: its find text occurs {found} times in {dir}/{} (it must occur exactly once): {:?}",
+                edit.file, edit.find
             ));
         }
         files.insert(&edit.file, current.replacen(&edit.find, &edit.replace, 1));
@@ -55,7 +53,12 @@ pub(super) fn liar_command(context: &Context, mode: &str, command: &str) -> Stri
 
 pub(super) fn prepare(context: &Context, bug: &Bug) -> Subject {
     match &bug.plant {
-        Plant::Patch(edits) => match patch(&context.root, context.kind.dir, bug, edits) {
+        Plant::Patch(edits) => match patch(
+            &context.root,
+            context.kind.dir,
+            &format!("bug {}", bug.id),
+            edits,
+        ) {
             Ok(files) => Subject::Patched(files),
             Err(message) => Subject::Stale(message),
         },
