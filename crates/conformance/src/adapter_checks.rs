@@ -1,7 +1,7 @@
 //! The adapter protocol's own checks (`spec/adapter-protocol.json`, reported as
 //! `adapter-protocol/<check>`): lines no request may hold, a blank line, the script
 //! and response size limits, malformed ids. Each case writes its line and, behind it,
-//! one well-formed request of a protocol the adapter lists ([`Probe`]: `sha256` of no
+//! one well-formed request of a protocol the adapter lists (`sha256` of no
 //! bytes, or fnv `positions` for an adapter that lists only `fnv1a-utf16-v1`) that must
 //! be answered as usual, then compares what came back for the line with its `expect`.
 //! Only the cases of the protocols the handshake lists run (and those of no protocol,
@@ -165,7 +165,7 @@ pub fn run(
 
 /// [`run`] on an adapter whose handshake lists the protocols `listed`: only the cases
 /// of those protocols run (and those of no protocol, [`case_protocol`]), the request
-/// after each case is one of a listed protocol ([`Probe`]), and a check left without a
+/// after each case is one of a listed protocol (the probe), and a check left without a
 /// case is not in the outcomes ([`unlisted_checks`] counts them).
 pub fn run_listed(
     wire: &WireFile,
