@@ -22,32 +22,36 @@ fn the_pinned_points_of_the_spec() {
         if case["shape"] != "estimates" {
             continue;
         }
-        seen += 1;
         let n = |v: &Value| u32::try_from(v.as_u64().unwrap()).unwrap();
         let (input, want) = (&case["input"], &case["expect"]);
         let got = estimates(n(&input["m"]), n(&input["k"]), n(&input["n"]));
+        // Each case pins what its check compares: the classic estimate alone (the
+        // core check `classic_estimate_pinned`), or every estimate and optimal k.
         for (name, value) in [
             ("classic", got.classic),
             ("finite_m", got.finite_m),
             ("exact", got.exact),
         ] {
-            let expected = want[name].as_f64().unwrap();
+            let Some(expected) = want[name].as_f64() else {
+                assert_ne!(name, "classic", "{}: every case pins classic", case["id"]);
+                continue;
+            };
             assert!(
                 close(expected, value),
                 "{}: {name} {expected} vs {value}",
                 case["id"]
             );
         }
-        assert_eq!(
-            u64::from(got.optimal_k),
-            want["optimal_k"].as_u64().unwrap(),
-            "{}",
-            case["id"]
-        );
+        if let Some(optimal_k) = want["optimal_k"].as_u64() {
+            assert_eq!(u64::from(got.optimal_k), optimal_k, "{}", case["id"]);
+            if want["finite_m"].is_f64() && want["exact"].is_f64() {
+                seen += 1;
+            }
+        }
     }
     // The nine points first pinned, and those pinned since (optimal k away from them,
     // clamped inputs).
-    assert!(seen >= 9, "{seen} estimates cases");
+    assert!(seen >= 9, "{seen} estimates cases pinning every estimate");
 }
 
 #[test]
