@@ -345,6 +345,7 @@ fn expected(value: &Snapshot) -> Expected {
         occupied,
         packed_hex,
         triples,
+        record_positions,
     } = super::expected::snapshot(&value.records, m, k, seed, &value.items());
     let packed = bloomproof_wire::decode_hex(&packed_hex).unwrap_or_default();
     let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
@@ -372,10 +373,9 @@ fn expected(value: &Snapshot) -> Expected {
             let bit = narrow(index.index(m as usize) as u64);
             flip(&mut damaged, bit);
             if occupied.contains(&bit) {
-                let first = value
-                    .records
+                let first = record_positions
                     .iter()
-                    .position(|r| oracle::position_set(m, k, seed, r).contains(&bit))
+                    .position(|set| set.contains(&bit))
                     .unwrap_or_default();
                 format!("records[{first}]")
             } else {
