@@ -771,8 +771,8 @@ mod tests {
                 item: item.to_vec(),
             };
             let want = hashing_expected(&value);
-            let (m, k) = (narrow(m), narrow(k));
-            assert_eq!(want.positions, oracle::positions(m, k, seed, item));
+            let (m32, k32) = (narrow(m), narrow(k));
+            assert_eq!(want.positions, oracle::positions(m32, k32, seed, item));
             assert_eq!(want.frames.len() as u64, k);
         }
     }
