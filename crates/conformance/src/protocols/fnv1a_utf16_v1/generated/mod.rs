@@ -402,11 +402,7 @@ pub(crate) fn evaluate(
             let pinned: Vec<_> = edges.iter().map(whole_domain).collect();
             let strata = estimates(input);
             let found = search(
-                drawn_then_edges(
-                    inputs,
-                    |i| &strata[crate::generated::half_whole(i, strata.len())],
-                    &pinned,
-                ),
+                drawn_then_edges(inputs, |i| &strata[i % strata.len()], &pinned),
                 inputs.total(),
                 rng,
                 |values| judge_estimates(subject, values),
