@@ -316,7 +316,7 @@ pub(crate) fn drawn_then_edges<'a, S>(
 /// 2 (strata - 1) drawn inputs visits every stratum and half of any run explores the
 /// whole domain as before the strata were added.
 pub(crate) fn half_whole(i: usize, strata: usize) -> usize {
-    if i % 2 == 0 || strata < 2 {
+    if i.is_multiple_of(2) || strata < 2 {
         0
     } else {
         1 + (i / 2) % (strata - 1)
