@@ -312,6 +312,19 @@ pub(crate) fn drawn_then_edges<'a, S>(
     }
 }
 
+/// The stratum of drawn input `i` among `strata` strata of which the first is the
+/// whole domain: every even input is drawn from the whole domain, the odd ones from the
+/// others in turn (input 2j + 1 from stratum 1 + j mod (strata - 1)), so that a run of
+/// 2 (strata - 1) drawn inputs visits every stratum and half of any run explores the
+/// whole domain as before the strata were added.
+pub(crate) fn half_whole(i: usize, strata: usize) -> usize {
+    if i.is_multiple_of(2) || strata < 2 {
+        0
+    } else {
+        1 + (i / 2) % (strata - 1)
+    }
+}
+
 /// The span `[min, max]` as a `RangeInclusive`, for strategies.
 pub(crate) fn span(s: Span) -> std::ops::RangeInclusive<u32> {
     s[0]..=s[1]
@@ -602,6 +615,20 @@ mod tests {
             ..domain
         };
         assert_eq!(edges(&input, &[other]), []);
+    }
+
+    #[test]
+    fn half_the_inputs_explore_the_whole_domain_and_the_rest_each_stratum_in_turn() {
+        let order: Vec<usize> = (0..10).map(|i| half_whole(i, 4)).collect();
+        assert_eq!(order, [0, 1, 0, 2, 0, 3, 0, 1, 0, 2]);
+        assert!((0..7).all(|i| half_whole(i, 1) == 0));
+        // 32 drawn inputs over 16 strata: 16 of the whole domain, every other at least once.
+        let counts = (0..32).fold([0usize; 16], |mut counts, i| {
+            counts[half_whole(i, 16)] += 1;
+            counts
+        });
+        assert_eq!(counts[0], 16);
+        assert!(counts[1..].iter().all(|&n| n >= 1), "{counts:?}");
     }
 
     #[test]

@@ -327,6 +327,105 @@ pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapsho
         )
 }
 
+/// The strata of a run's drawn snapshots (`crate::generated::half_whole` picks one for
+/// each drawn input: every even one the first): the whole
+/// domain ([`snapshots`]), then [`confusable`] records with their partners looked up,
+/// both ways round. The two confusable strata share m and k and differ in the seed, so
+/// that consecutive snapshots of a run are built under the same m and k while the one
+/// before is still being looked up: state kept from one snapshot (a cache keyed by less
+/// than all of m, k, seed and the record) shows in the next one's answers.
+pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Snapshot>> {
+    vec![
+        snapshots(input).boxed(),
+        confusable(input, false).boxed(),
+        confusable(input, true).boxed(),
+    ]
+}
+
+/// Pairs of records that a lossy form merges: invalid UTF-8 against other invalid
+/// bytes, U+FFFD's UTF-8 (what a lossy decoding writes) and an encoded surrogate;
+/// an overlong NUL against NUL; NFC against NFD; case variants; a record against the
+/// part before a NUL (where a C string ends); two 64-byte records equal in their first
+/// 63 bytes; a record and its prefix.
+fn confusable_pairs() -> Vec<(Vec<u8>, Vec<u8>)> {
+    let long: Vec<u8> = (0..64u8).map(|i| b'a' + i % 26).collect();
+    let mut other = long.clone();
+    other[63] = b'!';
+    vec![
+        (vec![0xFF], vec![0xFE]),
+        (vec![0xFF, 0x61], vec![0xEF, 0xBF, 0xBD, 0x61]),
+        (vec![0xED, 0xA0, 0x80], vec![0xEF, 0xBF, 0xBD]),
+        (vec![0xC0, 0x80], vec![0x00]),
+        (vec![0xC3, 0xA9], vec![0x65, 0xCC, 0x81]),
+        (b"Doc".to_vec(), b"doc".to_vec()),
+        (b"doc\x00a".to_vec(), b"doc".to_vec()),
+        (long.clone(), other),
+        (long[..63].to_vec(), long),
+    ]
+}
+
+/// A snapshot of one side of each [`confusable_pairs`] pair (`swap`: the right side)
+/// and records that set as many of the m bits as the record bound allows (so that the
+/// other side, looked up, is maybe present and the exact set is asked), the other side
+/// looked up; m and k the domain's least, the seed empty (`swap`: one byte). Records
+/// and items are cut to the domain's bounds.
+fn confusable(input: &GeneratedInput, swap: bool) -> impl Strategy<Value = Snapshot> + use<> {
+    let (m, k) = (input.m[0], input.k[0]);
+    let [bytes_min, bytes_max] = input.item_bytes.unwrap_or([0, 64]).map(|b| b as usize);
+    let [records_min, records_max] = input.records.unwrap_or([0, 64]).map(|r| r as usize);
+    let seed_max = input.seed_bytes.unwrap_or([0, 16])[1];
+    let seed: Vec<u8> = if swap && seed_max > 0 {
+        vec![b's']
+    } else {
+        Vec::new()
+    };
+    let fit = move |mut item: Vec<u8>| {
+        item.truncate(bytes_max);
+        item.resize(item.len().max(bytes_min), b'x');
+        item
+    };
+    (any::<Index>(), any::<Index>()).prop_map(move |(damage, keep)| {
+        let (mut records, mut others) = (Vec::new(), Vec::new());
+        for (left, right) in confusable_pairs() {
+            let (record, other) = if swap { (right, left) } else { (left, right) };
+            records.push(fit(record));
+            others.push(fit(other));
+        }
+        // Keep a drawn number of the pairs where the record bound is small.
+        let room = records_max.saturating_sub(1).max(1);
+        if records.len() > room {
+            let keep = keep.index(room) + 1;
+            records.truncate(keep);
+            others.truncate(keep);
+        }
+        let mut set = oracle::occupied(&records, m, k, &seed);
+        let mut filler = 0u32;
+        while set.len() < m as usize && records.len() < records_max && filler < 4 * m {
+            let record = fit(format!("fill-{filler}").into_bytes());
+            filler += 1;
+            let positions = oracle::position_set(m, k, &seed, &record);
+            if !positions.is_subset(&set) {
+                set.extend(positions);
+                records.push(record);
+            }
+        }
+        records.truncate(records_max);
+        while records.len() < records_min {
+            records.push(fit(format!("more-{}", records.len()).into_bytes()));
+        }
+        Snapshot {
+            params: RawParams {
+                m: u64::from(m),
+                k: u64::from(k),
+                seed: seed.clone(),
+            },
+            records,
+            others,
+            damage: Damage::Flip(damage),
+        }
+    })
+}
+
 /// `original` with `byte` added at the end (when `byte` is odd, or `original` is empty,
 /// and it stays within the `(min, max)` byte bounds), with its last byte cut (when
 /// `byte` is a multiple of 4, within the bounds), or else with one byte changed at
@@ -732,10 +831,14 @@ pub(crate) fn evaluate(
             })
         }
         Generator::DocSnapshots => {
-            let pinned: Vec<_> = edges.iter().map(snapshots).collect();
-            let strategy = snapshots(input);
+            let pinned: Vec<_> = edges.iter().map(|e| snapshots(e).boxed()).collect();
+            let strata = strata(input);
             let found = search(
-                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                drawn_then_edges(
+                    inputs,
+                    |i| &strata[crate::generated::half_whole(i, strata.len())],
+                    &pinned,
+                ),
                 inputs.total(),
                 rng,
                 |values| judge_snapshots(subject, values, Compared::of(compared)),
@@ -752,6 +855,8 @@ pub(crate) fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
 
     /// The positions taken from the frames' digests are `oracle::positions`.
     #[test]
@@ -774,6 +879,87 @@ mod tests {
             let (m32, k32) = (narrow(m), narrow(k));
             assert_eq!(want.positions, oracle::positions(m32, k32, seed, item));
             assert_eq!(want.frames.len() as u64, k);
+        }
+    }
+
+    fn snapshots_input() -> GeneratedInput {
+        GeneratedInput {
+            generator: Generator::DocSnapshots,
+            count: 48,
+            m: [8, 512],
+            k: [1, 8],
+            seed_bytes: Some([0, 16]),
+            item_bytes: Some([0, 64]),
+            records: Some([0, 64]),
+            units: None,
+            n: None,
+            steps: None,
+        }
+    }
+
+    /// The two confusable strata: the same m and k (the domain's least), seeds that
+    /// differ; one side of each pair a record and the other looked up, swapped in the
+    /// second; every one of the m bits set (so every item looked up is maybe present
+    /// and the exact set decides its `duplicate`); within the record bound.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn confusable_snapshots_look_up_each_partner_with_every_bit_set() {
+        let input = snapshots_input();
+        let strata = strata(&input);
+        assert_eq!(strata.len(), 3);
+        let mut runner = TestRunner::deterministic();
+        let left = strata[1].new_tree(&mut runner).unwrap().current();
+        let right = strata[2].new_tree(&mut runner).unwrap().current();
+        assert_eq!((left.params.m, left.params.k), (8, 1));
+        assert_eq!((right.params.m, right.params.k), (8, 1));
+        assert_ne!(left.params.seed, right.params.seed);
+        let pairs = confusable_pairs();
+        for (i, (a, b)) in pairs.iter().enumerate() {
+            assert_eq!((&left.records[i], &left.others[i]), (a, b));
+            assert_eq!((&right.records[i], &right.others[i]), (b, a));
+        }
+        for snapshot in [&left, &right] {
+            assert!(snapshot.records.len() <= 64);
+            let occupied = oracle::occupied(&snapshot.records, 8, 1, &snapshot.params.seed);
+            assert_eq!(occupied.len(), 8, "{:?}", snapshot.records);
+        }
+        // The lossy forms that merge each pair, as `confusable_pairs` says.
+        let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        for (a, b) in &pairs[..2] {
+            assert_eq!(lossy(a), lossy(b));
+        }
+        assert_eq!(lossy(&pairs[3].0), "\u{FFFD}\u{FFFD}");
+        assert!(pairs[5].0.eq_ignore_ascii_case(&pairs[5].1));
+        assert_eq!(pairs[6].0.split(|&b| b == 0).next(), Some(&pairs[6].1[..]));
+        assert_eq!(pairs[7].0[..63], pairs[7].1[..63]);
+        assert_eq!(pairs[7].0.len(), 64);
+        assert!(pairs[8].1.starts_with(&pairs[8].0));
+    }
+
+    /// A narrower domain cuts the confusable snapshots to it: items to its byte bounds,
+    /// records to its count bounds.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn confusable_snapshots_keep_to_a_narrow_domain() {
+        let input = GeneratedInput {
+            item_bytes: Some([2, 3]),
+            records: Some([4, 5]),
+            m: [100, 512],
+            ..snapshots_input()
+        };
+        let mut runner = TestRunner::deterministic();
+        for swap in [false, true] {
+            for _ in 0..16 {
+                let s = confusable(&input, swap)
+                    .new_tree(&mut runner)
+                    .unwrap()
+                    .current();
+                assert_eq!(s.params.m, 100);
+                assert!((4..=5).contains(&s.records.len()), "{:?}", s.records);
+                for item in s.items() {
+                    assert!((2..=3).contains(&item.len()), "{item:?}");
+                }
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ use bloomproof_oracle::fnv1a_utf16 as oracle;
 use proptest::prelude::*;
 
 mod session;
+pub(crate) mod text;
 
 /// A string and the parameters it is hashed under.
 #[derive(Clone, Debug)]
@@ -414,10 +415,14 @@ pub(crate) fn evaluate(
             failures(id, generation, inputs, found, show_estimates, |_| None)
         }
         Generator::FnvSessions => {
-            let pinned: Vec<_> = edges.iter().map(session::scripts).collect();
-            let strategy = session::scripts(input);
+            let pinned: Vec<_> = edges.iter().map(|e| session::scripts(e).boxed()).collect();
+            let strata = session::strata(input);
             let found = search(
-                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                drawn_then_edges(
+                    inputs,
+                    |i| &strata[crate::generated::half_whole(i, strata.len())],
+                    &pinned,
+                ),
                 inputs.total(),
                 rng,
                 |values| session::judge(subject, values),

@@ -2,12 +2,15 @@
 //! of `SESSION.md` (drafts that nearly denote a parameter, create, insert, query, the
 //! a..h example at any fill level up to the entry cap, reset, panels, export, imports
 //! of the session's own export whole and damaged, padded imports at the size limit,
-//! local saves at their limit, roundtrips), every step's answer compared with the
-//! reference session model (`crates/session`): the view, the error kind, the save
-//! answer and the export text, byte for byte.
+//! local saves at their limit, roundtrips, imports of an export made earlier), every
+//! step's answer compared with the reference session model (`crates/session`): the
+//! view, the error kind, the save answer and the export text, byte for byte. Besides
+//! scripts drawn from the whole domain, a run holds scripts of every group of strings
+//! a lossy form or a count in another unit would confuse (`text.rs`), and of the
+//! operations that copy or keep state interleaved with further changes ([`strata`]).
 
 use super::super::checks::partial_match;
-use crate::generated::{Mismatch, size};
+use crate::generated::{Mismatch, size, span};
 use crate::model::{GeneratedInput, ScriptOp, TextValue};
 use crate::subject::{FnvCall, FnvReply, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
 use crate::verdict::json;
@@ -45,6 +48,10 @@ enum Step {
     Export,
     Roundtrip,
     ImportExport(Damage),
+    /// `import_text` of an export this script made earlier (its model's text: the
+    /// first with `None`, else a drawn one), or of the current export when none was
+    /// made yet: what was exported stays what it was, whatever the session did since.
+    ImportEarlier(Option<Index>),
     /// `import_padded` to the import limit minus 2, ..., plus 2 bytes.
     Padded(u32),
     SaveLocal(usize),
@@ -96,6 +103,7 @@ fn text() -> impl Strategy<Value = TextValue> {
             .prop_map(|s| TextValue::Text(s.to_string())),
         3 => super::units([1, 8]).prop_map(TextValue::Units),
         1 => prop_oneof![Just(256usize), Just(257)].prop_map(|n| TextValue::Text("é".repeat(n))),
+        2 => proptest::sample::select(super::text::groups()).prop_flat_map(super::text::one_of),
         1 => Just(TextValue::Text(String::new())),
     ]
 }
@@ -116,6 +124,7 @@ fn step() -> impl Strategy<Value = Step> {
             Just("é".repeat(1024)),
             Just("é".repeat(1025)),
             "[a-zé]{0,4}",
+            super::text::draft(),
         ])
         .prop_map(|(f, t)| Step::Draft(f, t)),
         2 => Just(Step::Create),
@@ -128,6 +137,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::Export),
         1 => Just(Step::Roundtrip),
         2 => damage.prop_map(Step::ImportExport),
+        1 => any::<Option<Index>>().prop_map(Step::ImportEarlier),
         1 => (0u32..=4).prop_map(Step::Padded),
         1 => prop_oneof![0usize..=4, (LOCAL_SAVE_MAX_UNITS - 2)..=(LOCAL_SAVE_MAX_UNITS + 2)]
             .prop_map(Step::SaveLocal),
@@ -142,16 +152,7 @@ pub(super) struct Script {
 
 pub(super) fn scripts(input: &GeneratedInput) -> impl Strategy<Value = Script> + use<> {
     let steps = input.steps.unwrap_or([1, 16]);
-    let (m, k) = (input.m, input.k);
-    let opening = prop_oneof![
-        3 => (prop_oneof![Just(8u32), Just(64), m[0]..=m[1]], prop_oneof![Just(1u32), Just(3), k[0]..=k[1]])
-            .prop_map(|(m, k)| vec![
-                Step::Draft(DraftField::M, m.to_string()),
-                Step::Draft(DraftField::K, k.to_string()),
-                Step::Create,
-            ]),
-        1 => Just(Vec::new()),
-    ];
+    let opening = prop_oneof![3 => opening(input), 1 => Just(Vec::new())];
     let max = steps[1] as usize;
     (opening, proptest::collection::vec(step(), size(steps))).prop_map(move |(mut open, rest)| {
         open.extend(rest);
@@ -160,12 +161,135 @@ pub(super) fn scripts(input: &GeneratedInput) -> impl Strategy<Value = Script> +
     })
 }
 
+/// Drafts of m and k (often 8 or 64, and 1 or 3) and a `create`.
+fn opening(input: &GeneratedInput) -> impl Strategy<Value = Vec<Step>> + use<> {
+    let (m, k) = (input.m, input.k);
+    (
+        prop_oneof![Just(8u32), Just(64), m[0]..=m[1]],
+        prop_oneof![Just(1u32), Just(3), k[0]..=k[1]],
+    )
+        .prop_map(|(m, k)| {
+            vec![
+                Step::Draft(DraftField::M, m.to_string()),
+                Step::Draft(DraftField::K, k.to_string()),
+                Step::Create,
+            ]
+        })
+}
+
+/// The strata of a run's drawn scripts (`crate::generated::half_whole` picks one for
+/// each drawn input: every even one the first, the odd ones the others in turn, so a
+/// run of 30 drawn scripts visits each): the whole domain ([`scripts`]),
+/// then one per group of strings that a lossy conversion or a count in another unit
+/// would confuse ([`super::text::groups`]: each script inserts every string of its
+/// group, then queries each, so an implementation that keys its entries, its display
+/// or its length checks by a lossy form answers one of them wrongly whatever the
+/// seed), then the interleavings of the operations that copy or keep state
+/// ([`interleaving`]).
+pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Script>> {
+    let max = input.steps.unwrap_or([1, 16])[1] as usize;
+    let mut out = vec![scripts(input).boxed()];
+    for group in super::text::groups() {
+        let tail = proptest::collection::vec(step(), 0..=4);
+        out.push(
+            (opening(input), tail, any::<Index>())
+                .prop_map(move |(mut steps, tail, draft)| {
+                    steps.extend(group.iter().cloned().map(Step::Insert));
+                    steps.extend(group.iter().cloned().map(Step::Query));
+                    // The group's well-formed strings as the insert and query drafts, which
+                    // the view and the export carry verbatim.
+                    let texts: Vec<&String> = group
+                        .iter()
+                        .filter_map(|t| match t {
+                            TextValue::Text(s) if !s.is_empty() => Some(s),
+                            _ => None,
+                        })
+                        .collect();
+                    if !texts.is_empty() {
+                        let text = texts[draft.index(texts.len())].clone();
+                        steps.push(Step::Draft(DraftField::Query, text));
+                    }
+                    steps.push(Step::Export);
+                    steps.push(Step::Roundtrip);
+                    steps.extend(tail);
+                    steps.truncate(max);
+                    Script { steps }
+                })
+                .boxed(),
+        );
+    }
+    out.push(
+        interleaving(input)
+            .prop_map(move |mut script| {
+                script.steps.truncate(max);
+                script
+            })
+            .boxed(),
+    );
+    out
+}
+
+/// A script that interleaves the operations that copy or keep state with further
+/// changes, and imports what was exported before them: with the domain's largest m,
+/// insert, export, eight more
+/// insertions (new bits) and a query, import of that first export (into a filter of the
+/// same parameters that holds more: nothing of the live filter may reach the imported
+/// one), an insertion, an `insert_many` that fails at the entry cap (all or nothing: the
+/// copy it worked on must not be the live session), reset, import of the first export
+/// again, a parameter draft that discards the filter, import of it again, a panel,
+/// export. Each import must give back exactly the session as it was exported (the
+/// model's view), whatever the session did since.
+fn interleaving(input: &GeneratedInput) -> impl Strategy<Value = Script> + use<> {
+    let strings =
+        || proptest::sample::select(super::text::groups()).prop_flat_map(super::text::one_of);
+    // The largest m of the domain, so that the eight insertions after the first export
+    // set bits it did not have.
+    let m = input.m[1];
+    (
+        span(input.k),
+        proptest::collection::vec(strings(), 3),
+        any::<bool>(),
+        draft_number(),
+    )
+        .prop_map(move |(k, texts, positions, draft)| {
+            let mut steps = vec![
+                Step::Draft(DraftField::M, m.to_string()),
+                Step::Draft(DraftField::K, k.to_string()),
+                Step::Create,
+            ];
+            steps.extend([
+                Step::Insert(texts[0].clone()),
+                Step::Export,
+                Step::Many(8),
+                Step::Query(texts[1].clone()),
+                Step::ImportEarlier(None),
+                Step::Insert(texts[2].clone()),
+                Step::Many(1024),
+                Step::Reset,
+                Step::ImportEarlier(None),
+                Step::Draft(DraftField::M, draft),
+                Step::ImportEarlier(None),
+                Step::Panel(
+                    if positions {
+                        Panel::Positions
+                    } else {
+                        Panel::Model
+                    },
+                    true,
+                ),
+                Step::Export,
+            ]);
+            Script { steps }
+        })
+}
+
 /// The concrete script of `script`, with the reference model's answers to it.
 fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer, String>>) {
     let mut session = Session::new();
     let initial = serde_json::to_value(session.view()).unwrap_or(Value::Null);
     let mut ops = Vec::new();
     let mut answers = Vec::new();
+    let mut exports: Vec<String> = Vec::new();
     for step in &script.steps {
         let op = match step {
             Step::Draft(field, value) => ScriptOp::SetDraft {
@@ -194,12 +318,26 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
             Step::ImportExport(damage) => ScriptOp::ImportText {
                 text: damaged(&session.export(), *damage),
             },
+            Step::ImportEarlier(which) => ScriptOp::ImportText {
+                text: match (exports.first(), which) {
+                    (None, _) => session.export(),
+                    (Some(first), None) => first.clone(),
+                    (Some(_), Some(at)) => exports[at.index(exports.len())].clone(),
+                },
+            },
             Step::Padded(extra) => ScriptOp::ImportPadded {
                 bytes: (IMPORT_MAX_BYTES - 2 + *extra as usize).max(session.export().len()),
             },
             Step::SaveLocal(units) => ScriptOp::SaveLocal { units: *units },
         };
-        answers.push(RustFnv::step(&mut session, &op).map_err(|err| err.to_string()));
+        let answer = RustFnv::step(&mut session, &op).map_err(|err| err.to_string());
+        if let Ok(StepAnswer {
+            export: Some(text), ..
+        }) = &answer
+        {
+            exports.push(text.clone());
+        }
+        answers.push(answer);
         ops.push(op);
     }
     (ops, initial, answers)
@@ -598,6 +736,100 @@ mod tests {
             })
             .is_empty()
         );
+    }
+
+    fn sessions_input() -> GeneratedInput {
+        GeneratedInput {
+            generator: crate::model::Generator::FnvSessions,
+            count: 32,
+            m: [8, 1024],
+            k: [1, 12],
+            seed_bytes: None,
+            item_bytes: None,
+            records: None,
+            units: None,
+            n: None,
+            steps: Some([1, 16]),
+        }
+    }
+
+    /// The strata: the whole domain, one per group of confusable strings, the state
+    /// interleaving; the 32 drawn scripts of the case `25-generated/sessions` visit
+    /// each on every run (half of them the whole domain, the rest each other stratum in
+    /// turn). A group's script opens with a
+    /// create, inserts each string of its group in order, then queries each, and keeps
+    /// within the case's 16 steps.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn each_group_stratum_inserts_then_queries_its_whole_group() {
+        let input = sessions_input();
+        let strata = strata(&input);
+        let groups = super::super::text::groups();
+        assert_eq!(strata.len(), groups.len() + 2);
+        assert!(2 * (strata.len() - 1) <= input.count as usize);
+        let mut runner = TestRunner::deterministic();
+        for (group, stratum) in groups.iter().zip(&strata[1..]) {
+            for _ in 0..16 {
+                let script = stratum.new_tree(&mut runner).unwrap().current();
+                assert!(script.steps.len() <= 16, "{script:?}");
+                assert!(matches!(script.steps[2], Step::Create), "{script:?}");
+                let n = group.len();
+                for (i, text) in group.iter().enumerate() {
+                    assert!(
+                        matches!(&script.steps[3 + i], Step::Insert(t) if t == text),
+                        "{script:?}"
+                    );
+                    assert!(
+                        matches!(&script.steps[3 + n + i], Step::Query(t) if t == text),
+                        "{script:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The interleaving, run on the reference model: the insert_many at the cap is
+    /// refused and changes nothing; before the first import of the first export the
+    /// filter has bits the export did not (so a live bit kept by the import would
+    /// show); every import of the first export gives back the view of the step that
+    /// exported it, whatever happened in between.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn imports_of_an_earlier_export_give_back_its_view() {
+        let input = sessions_input();
+        let interleaving = strata(&input).pop().unwrap();
+        let mut runner = TestRunner::deterministic();
+        for _ in 0..8 {
+            let script = interleaving.new_tree(&mut runner).unwrap().current();
+            let (ops, _, answers) = materialise(&script);
+            let answers: Vec<StepAnswer> = answers.into_iter().map(Result::unwrap).collect();
+            let exported = ops
+                .iter()
+                .position(|op| matches!(op, ScriptOp::Export {}))
+                .unwrap();
+            let imports: Vec<usize> = script
+                .steps
+                .iter()
+                .enumerate()
+                .filter(|(_, step)| matches!(step, Step::ImportEarlier(None)))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(imports.len(), 3);
+            let bits_set = |i: usize| answers[i].view["bits_set"].as_u64().unwrap();
+            assert!(bits_set(imports[0] - 1) > bits_set(exported), "{script:?}");
+            for &i in &imports {
+                assert_eq!(answers[i].error, None, "step {i}");
+                assert_eq!(answers[i].view, answers[exported].view, "step {i}");
+            }
+            let capped = script
+                .steps
+                .iter()
+                .position(|step| matches!(step, Step::Many(1024)))
+                .unwrap();
+            let error = answers[capped].error.as_ref().unwrap();
+            assert_eq!(error.kind, "too_many_entries");
+            assert_eq!(answers[capped].view, answers[capped - 1].view);
+        }
     }
 
     /// A padded import is sent at the import limit minus 2 up to plus 2 bytes, so both
