@@ -14,6 +14,7 @@ use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use proptest::prelude::*;
 
+mod page;
 mod session;
 
 /// A string and the parameters it is hashed under.
@@ -372,6 +373,7 @@ pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
 pub(crate) fn evaluate(
     id: &str,
     input: &GeneratedInput,
+    compared: &[String],
     subject: &mut dyn FnvSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
@@ -412,11 +414,14 @@ pub(crate) fn evaluate(
         Generator::FnvSessions => {
             let pinned: Vec<_> = edges.iter().map(session::scripts).collect();
             let strategy = session::scripts(input);
+            // The core part, `page`: what seed 002 states, in each step of the
+            // implementation's own session; the rest, against the reference model.
+            let page = compared.iter().any(|c| c == "page");
             let found = search(
                 drawn_then_edges(inputs, |_| &strategy, &pinned),
                 inputs.total(),
                 rng,
-                |values| session::judge(subject, values),
+                |values| session::judge(subject, values, page),
                 session::reduce,
             );
             failures(id, generation, inputs, found, session::show, |_| None)

@@ -256,7 +256,13 @@ fn shown_op(op: &ScriptOp) -> Value {
     }
 }
 
-pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Option<Mismatch>> {
+/// Judges each script's answer: by the page's rules alone (`page`, the core check's part:
+/// [`super::page`]), or step by step against the reference model (the interop check's).
+pub(super) fn judge(
+    subject: &mut dyn FnvSubject,
+    values: &[Script],
+    page: bool,
+) -> Vec<Option<Mismatch>> {
     let materialised: Vec<_> = values.iter().map(materialise).collect();
     let calls: Vec<FnvCall> = materialised
         .iter()
@@ -269,6 +275,7 @@ pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Opti
         .into_iter()
         .zip(&materialised)
         .map(|(answer, (ops, initial, want))| match answer {
+            Ok(FnvReply::Script(got)) if page => super::page::verdict(ops, &got),
             Ok(FnvReply::Script(got)) => verdict(ops, initial, want, &got),
             Ok(other) => Some(Mismatch::new(
                 "session",
