@@ -126,7 +126,9 @@ impl SpecCase for FnvCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
-            FnvCase::Generated(c) => generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation),
+            FnvCase::Generated(c) => {
+                generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
+            }
             case => checks::evaluate(case, subject, figures),
         }
     }

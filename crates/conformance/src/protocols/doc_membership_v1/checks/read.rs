@@ -103,7 +103,14 @@ pub(super) fn shared_bit_fault(
         || bloomproof_wire::encode_hex(&built.packed_bits),
     );
     if expect.without_reader {
-        return without_reader(v, subject, (&params, &records), &built.packed_bits, (&sets, i, j, cleared), expect);
+        return without_reader(
+            v,
+            subject,
+            (&params, &records),
+            &built.packed_bits,
+            (&sets, i, j, cleared),
+            expect,
+        );
     }
     if let Some(answers) = v.answer(
         "read the intact snapshot",
@@ -212,7 +219,13 @@ fn without_reader(
     v.holds(
         "with the shared bit cleared, the second member fails maybe_present (a false negative)",
         sets[j].contains(&cleared) && !maybe_present(&damaged_bits, &sets[j]),
-        || format!("positions {} in {}", json(&sets[j]), bloomproof_wire::encode_hex(&damaged_bits)),
+        || {
+            format!(
+                "positions {} in {}",
+                json(&sets[j]),
+                bloomproof_wire::encode_hex(&damaged_bits)
+            )
+        },
     );
     v.eq("damaged member", &expect.damaged_hex, &Hex(damaged.clone()));
     Seen::Fault {

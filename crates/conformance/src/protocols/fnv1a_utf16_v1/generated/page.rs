@@ -162,9 +162,16 @@ fn seen(view: &Value) -> Result<Seen, String> {
     let last = match field(view, "last_operation")? {
         Value::Null => None,
         last => Some(Last {
-            kind: field(last, "kind")?.as_str().unwrap_or_default().to_string(),
-            units: units_of(field(last, "units")?).ok_or("`last_operation.units` is not code units")?,
-            outcome: field(last, "outcome")?.as_str().unwrap_or_default().to_string(),
+            kind: field(last, "kind")?
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            units: units_of(field(last, "units")?)
+                .ok_or("`last_operation.units` is not code units")?,
+            outcome: field(last, "outcome")?
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
         }),
     };
     Ok(Seen {
@@ -248,7 +255,8 @@ fn displayed(display: &str) -> Option<Vec<u16>> {
                     't' => 0x09,
                     'u' => {
                         let hex: String = chars.by_ref().take(4).collect();
-                        if hex.len() != 4 {
+                        // Four hex digits (`from_str_radix` would also take a sign).
+                        if hex.len() != 4 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
                             return None;
                         }
                         u16::from_str_radix(&hex, 16).ok()?
@@ -317,7 +325,11 @@ pub(super) fn verdict(ops: &[ScriptOp], got: &ScriptAnswer) -> Option<Mismatch> 
 /// What a step broke: the rule, what it wants, what the answer shows.
 type Broken = (String, String, String);
 
-fn broken(what: impl Into<String>, expected: impl Into<String>, actual: impl Into<String>) -> Broken {
+fn broken(
+    what: impl Into<String>,
+    expected: impl Into<String>,
+    actual: impl Into<String>,
+) -> Broken {
     (what.into(), expected.into(), actual.into())
 }
 
@@ -346,7 +358,10 @@ impl Step<'_> {
         // A rejected step keeps the filter (an invalid import, the page says; a string or
         // a create the page's bounds refuse is not made). Insertions of several strings
         // refused part way are SESSION.md's all or nothing: judged in `insert_all`.
-        let several = matches!(self.op, ScriptOp::InsertExample {} | ScriptOp::InsertMany { .. });
+        let several = matches!(
+            self.op,
+            ScriptOp::InsertExample {} | ScriptOp::InsertMany { .. }
+        );
         if !accepted && !several {
             if before.filter != after.filter {
                 return Err(broken(
@@ -371,7 +386,11 @@ impl Step<'_> {
             if accepted {
                 Ok(())
             } else {
-                Err(broken(format!("accepted: {why}"), "accepted", rejected_text()))
+                Err(broken(
+                    format!("accepted: {why}"),
+                    "accepted",
+                    rejected_text(),
+                ))
             }
         };
         let must_reject = |why: &str| -> Result<(), Broken> {
@@ -426,9 +445,9 @@ impl Step<'_> {
                     _ => return keeps("typing into the insert or query draft"),
                 };
                 match plain_decimal(value) {
-                    Some(typed) if typed == param => keeps(&format!(
-                        "typing the {name} the filter has ({param})"
-                    )),
+                    Some(typed) if typed == param => {
+                        keeps(&format!("typing the {name} the filter has ({param})"))
+                    }
                     Some(typed) => match after.filter {
                         None => Ok(()),
                         Some(_) => Err(broken(
@@ -471,7 +490,11 @@ impl Step<'_> {
                     return Ok(());
                 }
                 let Some(filter) = &after.filter else {
-                    return Err(broken("create makes an active filter", "a filter", "no active filter"));
+                    return Err(broken(
+                        "create makes an active filter",
+                        "a filter",
+                        "no active filter",
+                    ));
                 };
                 for (what, want, got) in [("m", m, filter.m), ("k", k, filter.k)] {
                     if want.is_some_and(|want| want != got) {
@@ -502,12 +525,11 @@ impl Step<'_> {
                 }
                 Ok(())
             }
-            ScriptOp::Insert { value } => {
-                self.insert(&before, &after, &text_units(value), entries)
-            }
+            ScriptOp::Insert { value } => self.insert(&before, &after, &text_units(value), entries),
             ScriptOp::Query { value } => self.query(&before, &after, &text_units(value), entries),
             ScriptOp::InsertExample {} => {
-                let strings: Vec<Vec<u16>> = EXAMPLE.iter().map(|s| oracle::utf16_units(s)).collect();
+                let strings: Vec<Vec<u16>> =
+                    EXAMPLE.iter().map(|s| oracle::utf16_units(s)).collect();
                 self.insert_all(&before, &after, &strings, entries)
             }
             ScriptOp::InsertMany { prefix, count } => {
@@ -577,9 +599,14 @@ impl Step<'_> {
                 };
                 // The state is `units` times "x": as many characters as code units.
                 if *units <= SAVE_MAX {
-                    if save.outcome != "saved" || save.stored_units != *units || save.warning.is_some() {
+                    if save.outcome != "saved"
+                        || save.stored_units != *units
+                        || save.warning.is_some()
+                    {
                         return Err(broken(
-                            format!("a state of {units} characters (at most {SAVE_MAX}) is saved whole"),
+                            format!(
+                                "a state of {units} characters (at most {SAVE_MAX}) is saved whole"
+                            ),
                             format!("saved, {units} stored, no warning"),
                             json(save),
                         ));
@@ -730,7 +757,11 @@ impl Step<'_> {
                     shown(units)
                 )
             };
-            return Err(broken(what, show_filter(Some(&want)), show_filter(after.filter.as_ref())));
+            return Err(broken(
+                what,
+                show_filter(Some(&want)),
+                show_filter(after.filter.as_ref()),
+            ));
         }
         // Whether a duplicate is recorded is SESSION.md's decision.
         if !duplicate {
@@ -761,8 +792,8 @@ impl Step<'_> {
                 all.push(s.clone());
             }
         }
-        let fits = all.len() <= ENTRIES_MAX
-            && strings.iter().all(|s| (1..=UNITS_MAX).contains(&s.len()));
+        let fits =
+            all.len() <= ENTRIES_MAX && strings.iter().all(|s| (1..=UNITS_MAX).contains(&s.len()));
         if !fits {
             // Past the page's bounds: refused whole, refused part way or accepted in part,
             // as the implementation reads it; its entries are then known only if kept.
@@ -900,7 +931,11 @@ fn same_session(before: &Seen, after: &Seen, what: &str) -> Result<(), Broken> {
         ("open panels", &before.panels, &after.panels),
     ] {
         if want != got {
-            return Err(broken(format!("{what} gives back the {part}"), json(want), json(got)));
+            return Err(broken(
+                format!("{what} gives back the {part}"),
+                json(want),
+                json(got),
+            ));
         }
     }
     if before.last != after.last {
@@ -916,8 +951,7 @@ fn same_session(before: &Seen, after: &Seen, what: &str) -> Result<(), Broken> {
 /// What holds after every step: the filter within the page's bounds, the rate and the
 /// classic estimate as the page defines them.
 fn invariants(view: &Value, filter: Option<&Filter>) -> Result<(), Broken> {
-    let (negative, false_positives) =
-        filter.map_or((0, 0), |f| (f.negative, f.false_positives));
+    let (negative, false_positives) = filter.map_or((0, 0), |f| (f.negative, f.false_positives));
     if let Some(f) = filter {
         if !(M_MIN..=M_MAX).contains(&f.m) || !(K_MIN..=K_MAX).contains(&f.k) {
             return Err(broken(
@@ -927,7 +961,11 @@ fn invariants(view: &Value, filter: Option<&Filter>) -> Result<(), Broken> {
             ));
         }
         if f.bits.len() as u64 != f.m {
-            return Err(broken("a filter has m bits", f.m.to_string(), f.bits.len().to_string()));
+            return Err(broken(
+                "a filter has m bits",
+                f.m.to_string(),
+                f.bits.len().to_string(),
+            ));
         }
         if f.n > ENTRIES_MAX as u64 || f.false_positives > f.negative {
             return Err(broken(
@@ -1074,8 +1112,14 @@ mod tests {
 
     fn script() -> Vec<ScriptOp> {
         vec![
-            ScriptOp::SetDraft { field: DraftField::M, value: "8".into() },
-            ScriptOp::SetDraft { field: DraftField::K, value: "1".into() },
+            ScriptOp::SetDraft {
+                field: DraftField::M,
+                value: "8".into(),
+            },
+            ScriptOp::SetDraft {
+                field: DraftField::K,
+                value: "1".into(),
+            },
             ScriptOp::Create {},
             ScriptOp::Insert { value: text("a") },
             ScriptOp::Query { value: text("i") },
@@ -1083,7 +1127,10 @@ mod tests {
             ScriptOp::Query { value: text("b") },
             ScriptOp::Roundtrip {},
             ScriptOp::Reset {},
-            ScriptOp::SetDraft { field: DraftField::M, value: "16".into() },
+            ScriptOp::SetDraft {
+                field: DraftField::M,
+                value: "16".into(),
+            },
             ScriptOp::Reset {},
         ]
     }
@@ -1102,19 +1149,40 @@ mod tests {
             assert!(mismatch.what.starts_with(step), "{}", mismatch.what);
         };
         // A duplicate insertion that resets the counters (step 5).
-        caught(&|got| got.steps[5].view["counters"]["negative_queries"] = 0.into(), "step 5 ");
+        caught(
+            &|got| got.steps[5].view["counters"]["negative_queries"] = 0.into(),
+            "step 5 ",
+        );
         // The query of "i" (on the bit of "a") not counted as a false positive (step 4).
-        caught(&|got| got.steps[4].view["counters"]["false_positives"] = 0.into(), "step 4 ");
+        caught(
+            &|got| got.steps[4].view["counters"]["false_positives"] = 0.into(),
+            "step 4 ",
+        );
         // A display form with a raw control character, or of another string.
-        caught(&|got| got.steps[3].view["last_operation"]["display"] = "\"b\"".into(), "step 3 ");
+        caught(
+            &|got| got.steps[3].view["last_operation"]["display"] = "\"b\"".into(),
+            "step 3 ",
+        );
         // The classic estimate replaced by the finite-m one (8, 1, 1: 0.125).
-        caught(&|got| got.steps[3].view["estimates"]["classic"] = 0.125.into(), "step 3 ");
+        caught(
+            &|got| got.steps[3].view["estimates"]["classic"] = 0.125.into(),
+            "step 3 ",
+        );
         // The rate not over negative queries.
-        caught(&|got| got.steps[6].view["rate"]["value"] = 1.0.into(), "step 6 ");
+        caught(
+            &|got| got.steps[6].view["rate"]["value"] = 1.0.into(),
+            "step 6 ",
+        );
         // history[0] not the last operation.
-        caught(&|got| got.steps[6].view["history"][0]["units"] = serde_json::json!([105]), "step 6 ");
+        caught(
+            &|got| got.steps[6].view["history"][0]["units"] = serde_json::json!([105]),
+            "step 6 ",
+        );
         // Reset that keeps the bits; another m that keeps the filter.
-        caught(&|got| got.steps[8].view["bits"] = "00001000".into(), "step 8 ");
+        caught(
+            &|got| got.steps[8].view["bits"] = "00001000".into(),
+            "step 8 ",
+        );
         caught(&|got| got.steps[9] = got.steps[8].clone(), "step 9 ");
         // A reset with no filter accepted rather than refused: the page does not say.
         let mut lenient = good.clone();
@@ -1141,7 +1209,7 @@ mod tests {
         assert_eq!(displayed("\"é😀\""), Some(vec![0xE9, 0xD83D, 0xDE00]));
         assert_eq!(displayed("\"\\/\""), Some(vec![0x2F]));
         // Not a JSON string, or a raw control character, or an unescaped quote.
-        for bad in ["a", "\"a", "\"\n\"", "\"a\"b\"", "\"\\x\"", "\"\\u12\""] {
+        for bad in ["a", "\"a", "\"\n\"", "\"a\"b\"", "\"\\x\"", "\"\\u12\"", "\"\\u+123\""] {
             assert_eq!(displayed(bad), None, "{bad:?}");
         }
     }
