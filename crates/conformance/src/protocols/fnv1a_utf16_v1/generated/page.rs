@@ -1209,7 +1209,15 @@ mod tests {
         assert_eq!(displayed("\"é😀\""), Some(vec![0xE9, 0xD83D, 0xDE00]));
         assert_eq!(displayed("\"\\/\""), Some(vec![0x2F]));
         // Not a JSON string, or a raw control character, or an unescaped quote.
-        for bad in ["a", "\"a", "\"\n\"", "\"a\"b\"", "\"\\x\"", "\"\\u12\"", "\"\\u+123\""] {
+        for bad in [
+            "a",
+            "\"a",
+            "\"\n\"",
+            "\"a\"b\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"\\u+123\"",
+        ] {
             assert_eq!(displayed(bad), None, "{bad:?}");
         }
     }
