@@ -257,7 +257,7 @@ fn shown_op(op: &ScriptOp) -> Value {
 }
 
 /// Judges each script's answer: by the page's rules alone (`page`, the core check's part:
-/// [`super::page`]), or step by step against the reference model (the interop check's).
+/// `super::page`), or step by step against the reference model (the interop check's).
 pub(super) fn judge(
     subject: &mut dyn FnvSubject,
     values: &[Script],
