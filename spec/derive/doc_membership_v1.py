@@ -240,6 +240,15 @@ def cases():
     out.append(case("fixture/doc-00..03", "clearing_shared_bit_breaks_no_false_negative_contract", "fault", {"params": LAB, "records_hex": hx(MEMBERS)},
                     {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4},
                     ["seed-check", "seed-figure"]))
+    # 10, in the seed's own form: no reader (a core check)
+    out.append(case("fixture/doc-00..03-without-reader", "shared_bit_fault_is_a_false_negative", "fault",
+                    {"params": LAB, "records_hex": hx(MEMBERS)},
+                    {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4,
+                     "without_reader": True},
+                    ["seed-check", "seed-figure"],
+                    "The seed's check 10 as the seed runs it: the bit cleared in a local copy of the packed bits, "
+                    "the damaged member's maybe_present computed from its positions there (the implementation's "
+                    "positions and bits; no read)."))
     # 11
     ch = ("parameter_types_and_limits_rejected", "typed_rejection")
     empty = tup()

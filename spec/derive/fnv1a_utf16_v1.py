@@ -1369,6 +1369,10 @@ def cases():
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
                     {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
+    out += core_split_cases()
+    out.append(case("generated/sessions-page", "generated_sessions_follow_the_page", "generated",
+                    {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
+                    {"equal_to": "session_model", "compared": ["page"]}))
     ids = {c["id"] for c in out}
     for name, table in [("IMPORT_STEPS", IMPORT_STEPS), ("SESSION_RULES", SESSION_RULES)]:
         unknown = sorted(set(table) - ids)
@@ -1393,6 +1397,140 @@ def cases():
         if c["check"] == "estimates_pinned" and not c["id"].startswith("clamped-"):
             out.append(case(c["id"], "classic_estimate_pinned", "estimates", dict(c["input"]),
                             {"classic": c["expect"]["classic"]}, c.get("flags", ())))
+    return out
+
+
+def refused(**view):
+    """A step refused with any kind (the kinds are SESSION.md's), the view as given."""
+    return {"error": "*", **({"view": view} if view else {})}
+
+
+def last_record(kind, text_or_units, outcome, m, k, bits_before):
+    """The last operation the page shows first: kind, code units, outcome, the base hashes
+    and each position in order with its bit before (at its first occurrence) and after."""
+    units = utf16(text_or_units) if isinstance(text_or_units, str) else text_or_units
+    h1, h2 = hashes(units)
+    rows, seen = [], set()
+    for i, p in enumerate(positions(m, k, units)):
+        row = {"index": i, "position": p, "after": True if kind == "insert" else bits_before[p] == "1"}
+        if p not in seen:
+            row["before"] = bits_before[p] == "1"
+        seen.add(p)
+        rows.append(row)
+    return {"kind": kind, "units": units, "h1": h1, "h2": h2, "positions": rows, "outcome": outcome}
+
+
+def query_outcome(m, k, entries, text_or_units):
+    units = utf16(text_or_units) if isinstance(text_or_units, str) else text_or_units
+    if any((utf16(e) if isinstance(e, str) else e) == units for e in entries):
+        return "truly_present"
+    bits = bits_after(m, k, entries)
+    return "false_positive" if all(bits[p] == "1" for p in positions(m, k, units)) else "definitely_absent"
+
+
+# The core parts of checks that are interop as a whole (issue 37, item 3): each case
+# expects only what seed 002 states; a refusal's kind and field, the drafts a create reads
+# beyond plain decimal digits, the display form, the export layout and the import's own
+# rules stay with the interop check of the same subject.
+def core_split_cases():
+    out = []
+    # create: the page's bounds, and nothing about the refusal's kind or field
+    # (parameter_bounds judges those).
+    steps = []
+    for m, k in [(7, 3), (1025, 3), (8, 0), (8, 13), (0, 1), ("99999999999999999999", 1), (8, "99999999999999999999")]:
+        steps += [(op("set_draft", field="m", value=str(m)), {}), (op("set_draft", field="k", value=str(k)), {}),
+                  (op("create"), refused(active=False))]
+    for m, k in [(8, 1), (1024, 12), (8, 12), (1024, 1)]:
+        steps += [(op("set_draft", field="m", value=str(m)), {}), (op("set_draft", field="k", value=str(k)), {}),
+                  (op("create"), ok(active=True, params={"m": m, "k": k}, bits="0" * m, distinct_entries=0,
+                                    counters=counters(0, 0), rate=UNDEF))]
+    steps += [(op("insert", value="a"), ok(active=True, distinct_entries=1)),
+              (op("set_draft", field="m", value="2000"), ok(active=False)),
+              (op("create"), refused(active=False)),
+              (op("set_draft", field="m", value="16"), ok(active=False)),
+              (op("create"), ok(active=True, params={"m": 16, "k": 1}, bits="0" * 16, distinct_entries=0))]
+    out.append(script("bounds", "create_refuses_out_of_bounds", steps, ["rule", "bound"],
+                      "Plain decimal drafts only (how other text reads is SESSION.md's); any refusal's kind "
+                      "(\"*\"), the filter kept."))
+    # the last operation first, in the view's last operation and history, without the
+    # display form (SESSION.md's, beyond JSON quotes and escapes)
+    m, k = 8, 1
+    entries, bits, recs, steps = [], "0" * m, [], [(s, {}) for s in create(m, k)]
+    for kind, value in [("insert", "a b\n"), ("query", "\"q\"\t"), ("query", [0xD800]),
+                        ("query", "\u00e9\U0001F600"), ("insert", "i"), ("query", "a b\n")]:
+        units = utf16(value) if isinstance(value, str) else value
+        if kind == "insert":
+            outcome = "duplicate" if units in [utf16(e) if isinstance(e, str) else e for e in entries] else "new"
+        else:
+            outcome = query_outcome(m, k, entries, value)
+        last = last_record(kind, value, outcome, m, k, bits)
+        if kind == "insert":
+            entries.append(value)
+            bits = bits_after(m, k, entries)
+        recs.insert(0, {"kind": kind, "units": units, "outcome": outcome})
+        steps.append((op(kind, value=value), ok(last_operation=last, history=list(recs))))
+    out.append(script("newest-first", "history_newest_first", steps, ["rule", "derived", "lone-surrogate", "surrogate-pair"],
+                      "Each step's last operation and history (newest first) as the page shows them: kind, code "
+                      "units, outcome, the base hashes and the positions in order with each bit before and after "
+                      "(derived). The display form is not compared here."))
+    # an import of the session's own export gives the whole session back
+    m, k = 64, 4
+    words = ["w%d" % i for i in range(40)] + [[0xD800, 0x61], "\U0001F600 \u00e9"]
+    nope = query_outcome(m, k, words, "nope")
+    fp = 1 if nope == "false_positive" else 0
+    whole_view = ok(active=True, params={"m": m, "k": k}, bits=bits_after(m, k, words), distinct_entries=42,
+                    counters=counters(1, fp), panels={"positions": True, "model": False},
+                    drafts={"m": "64", "k": "4", "insert": "", "query": "half typed"},
+                    last_operation={"kind": "query", "units": utf16("w3"), "outcome": "truly_present"})
+    out.append(script("own-export", "own_export_imports_back",
+                      [(s, {}) for s in create(m, k)] + [
+                          (op("insert_many", prefix="w", count=40), {}),
+                          (op("insert", value=[0xD800, 0x61]), {}),
+                          (op("insert", value="\U0001F600 \u00e9"), {}),
+                          (op("query", value="nope"), {}), (op("query", value="w3"), {}),
+                          (op("set_panel", panel="positions", open=True), {}),
+                          (op("set_draft", field="query", value="half typed"), whole_view),
+                          (op("import_padded", bytes=2 * 1024 * 1024), whole_view),
+                          (op("query", value=[0xD800, 0x61]), ok(counters=counters(1, fp),
+                                                                 last_operation={"outcome": "truly_present"})),
+                          (op("query", value="nope"), ok(counters=counters(2, 2 * fp))),
+                          (op("insert", value="after"), ok(distinct_entries=43, counters=counters(0, 0)))],
+                      ["rule", "derived", "lone-surrogate", "surrogate-pair", "bound"],
+                      "The session's own export, padded to 2 MiB, imported: its parameters, bits, entries (a "
+                      "lone-surrogate entry is still truly present), counters, drafts, open panels and last "
+                      "operation come back (the page: export the whole session before reloading)."))
+    # the 2 MiB limit, on a session whose text is ASCII (bytes, characters and code units agree)
+    out.append(script("ascii-two-mib", "import_up_to_2_mib",
+                      [(s, {}) for s in create(8, 1)] + [
+                          (op("insert", value="a"), {}),
+                          (op("import_padded", bytes=2 * 1024 * 1024), ok(distinct_entries=1)),
+                          (op("insert", value="b"), ok(distinct_entries=2)),
+                          (op("import_padded", bytes=2 * 1024 * 1024 + 1),
+                           refused(active=True, params={"m": 8, "k": 1}, distinct_entries=2, bits=bits_after(8, 1, ["a", "b"]))),
+                          (op("import_padded", bytes=3 * 1024 * 1024), refused(distinct_entries=2)),
+                      ], ["rule", "bound"],
+                      "An ASCII session (drafts, entries and records): 2 MiB of text is the same count in bytes, "
+                      "characters or code units. The refusal's kind is import_size_limit's."))
+    # imports no reading of the page can take
+    never = [
+        ("syntax", {"text": "{\"format\": \"bloomproof-session\", "}),
+        ("not-an-object", {"text": "[1, 2, 3]"}),
+        ("m-out-of-range", {"document": mutate(lambda d: (d["params"].update(m=2000), d["drafts"].update(m="2000")))}),
+        ("k-out-of-range", {"document": mutate(lambda d: (d["params"].update(k=0), d["drafts"].update(k="0")))}),
+        ("entry-257-units", {"document": mutate(lambda d: d["entries"].append("x" * 257))}),
+        ("empty-entry", {"document": mutate(lambda d: d["entries"].append(""))}),
+        ("too-many-entries", {"document": mutate(lambda d: d["entries"].extend("e%d" % i for i in range(1017)))}),
+    ]
+    kept = ok(active=True, params={"m": 16, "k": 2}, distinct_entries=1, bits=bits_after(16, 2, ["kept"]))
+    steps = [(s, {}) for s in create(16, 2)] + [(op("insert", value="kept"), kept)]
+    for name, payload in never:
+        steps.append((op("import_text" if "text" in payload else "import", **payload), refused(**kept["view"])))
+    steps.append((op("query", value="kept"), ok(distinct_entries=1, params={"m": 16, "k": 2},
+                                                last_operation={"outcome": "truly_present"})))
+    out.append(script("never-valid", "invalid_import_keeps_filter", steps, ["rule", "bound"],
+                      "Imports that break a rule of the page itself (not JSON, not a session object, m or k out of "
+                      "bounds, an entry of 0 or 257 code units, 1025 entries): refused with any kind, the filter "
+                      "kept. Which other texts are invalid is SESSION.md's (invalid_import_keeps_state)."))
     return out
 
 
@@ -1525,6 +1663,14 @@ SESSION_RULES = {
     "generated/estimates-clamped-entries": _CLAMPED,
     "generated/sessions": ("3.6", "5.0", "5.8.1", "6.2", "6.3", "6.5", "6.6", "6.7", "7.1", "7.3", "7.4", "7.5",
                            "9.8"),
+    # the core parts of interop checks (core_split_cases) and the core generated sessions
+    "bounds": ("2.1", "2.2", "5.2.2"),
+    "newest-first": ("5.8.3", "5.8.4", "5.8.5", "5.9"),
+    "own-export": (),
+    "ascii-two-mib": (),
+    "never-valid": (),
+    "generated/sessions-page": ("3.4", "5.1.2", "5.1.3", "5.2.2", "5.3.1", "5.3.2", "5.3.3", "5.4.1", "5.4.2",
+                                "5.8.3", "5.8.4", "5.8.5", "5.9", "8.2", "11.2"),
     # the import cases of section 10 (their steps are IMPORT_STEPS')
     **{name: () for name in [
         "combined/syntax-and-not-an-object", "combined/format-and-version", "combined/version-and-shape",

@@ -353,7 +353,7 @@ pub fn rules_text(
             }
         }
     }
-    let classes: Vec<String> = bloomproof_wire::spec::RuleClass::ALL
+    let classes: Vec<String> = bloomproof_wire::spec::Class::ALL
         .iter()
         .map(|class| {
             let count = file.rules.iter().filter(|r| r.class == *class).count();

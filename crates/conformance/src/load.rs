@@ -311,14 +311,14 @@ impl Loader {
     /// A rule whose `class` is missing or no class's name, named by its id (the typed
     /// reading that follows names only its index).
     fn rule_class_names(&mut self, file: &Path, value: &serde_json::Value) {
-        use bloomproof_wire::spec::RuleClass;
+        use bloomproof_wire::spec::Class;
         let rules = value.get("rules").and_then(serde_json::Value::as_array);
         for (index, rule) in rules.into_iter().flatten().enumerate() {
             let id = rule
                 .get("id")
                 .and_then(serde_json::Value::as_str)
                 .map_or_else(|| format!("rules[{index}]"), |id| format!("rule `{id}`"));
-            let known = |name: &str| RuleClass::ALL.iter().any(|c| c.name() == name);
+            let known = |name: &str| Class::ALL.iter().any(|c| c.name() == name);
             match rule.get("class") {
                 Some(serde_json::Value::String(name)) if known(name) => {}
                 Some(other) => {
@@ -343,18 +343,18 @@ impl Loader {
     /// Every core rule names the source passage it restates, and nothing else; every
     /// other rule gives the reason it was decided so, and no source passage.
     fn rule_origins(&mut self, file: &Path, rules: &bloomproof_wire::spec::RulesFile) {
-        use bloomproof_wire::spec::RuleClass;
+        use bloomproof_wire::spec::Class;
         let blank = |text: &str| text.trim().is_empty();
         for rule in &rules.rules {
             let (id, class) = (&rule.id, rule.class.name());
             let problem = match (rule.class, &rule.source, &rule.decision) {
-                (RuleClass::Core, None, _) => Some(format!(
+                (Class::Core, None, _) => Some(format!(
                     "core rule `{id}` names no source passage (`source`: the seed, where, what it says)"
                 )),
-                (RuleClass::Core, Some(_), Some(_)) => Some(format!(
+                (Class::Core, Some(_), Some(_)) => Some(format!(
                     "core rule `{id}` carries a `decision`: a rule the source states is core, one bloomproof decided is not"
                 )),
-                (RuleClass::Core, Some(source), None) => (blank(&source.place)
+                (Class::Core, Some(source), None) => (blank(&source.place)
                     || blank(&source.says))
                 .then(|| {
                     format!(

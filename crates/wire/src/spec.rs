@@ -101,50 +101,13 @@ pub struct Rule {
     /// Its origin: `core` (a source document states it), `interop` (this project's
     /// decision, so that implementations agree), `hardening` (tamper resistance beyond
     /// the sources) or `adapter` (the wire any adapter speaks to be tested at all).
-    pub class: RuleClass,
+    pub class: Class,
     /// For a `core` rule (and only for one): the source passage it restates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourcePassage>,
     /// For every other class: why bloomproof decided so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<String>,
-}
-
-/// A rule's origin (`rules.json` `class`).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleClass {
-    /// What the source documents state: a faithful implementation of a source keeps it.
-    Core,
-    /// Bloomproof's own decision where the sources are silent or loose, so that
-    /// implementations agree with each other.
-    Interop,
-    /// Tamper resistance beyond the sources.
-    Hardening,
-    /// The adapter protocol: what any adapter follows to be tested at all.
-    Adapter,
-}
-
-impl RuleClass {
-    /// Every class, in the order reports list them.
-    pub const ALL: [RuleClass; 4] = [
-        RuleClass::Core,
-        RuleClass::Interop,
-        RuleClass::Hardening,
-        RuleClass::Adapter,
-    ];
-
-    /// The name `rules.json` spells it with.
-    pub fn name(self) -> &'static str {
-        match self {
-            RuleClass::Core => "core",
-            RuleClass::Interop => "interop",
-            RuleClass::Hardening => "hardening",
-            RuleClass::Adapter => "adapter",
-        }
-    }
 }
 
 /// The source document a core rule restates.

@@ -356,6 +356,7 @@ pub fn evaluate(
         FnvCase::Generated(c) => super::generated::evaluate(
             &c.id,
             &c.input,
+            &c.expect.compared,
             subject,
             &crate::generated::Generation::fresh(),
         ),

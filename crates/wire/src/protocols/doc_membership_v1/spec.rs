@@ -248,6 +248,13 @@ pub struct FaultExpect {
     pub damaged_hex: Hex,
     /// The smallest shared position, cleared.
     pub cleared_bit: u16,
+    /// The seed's own form, with no reader: the runner clears the bit in the
+    /// implementation's own packed bits and finds the damaged member's `maybe_present`
+    /// false from the implementation's own positions (a core check). Absent or false:
+    /// the damaged snapshot is shown to the implementation's `read`, which must refuse it
+    /// naming the damaged member (an interop check).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub without_reader: bool,
 }
 
 /// Every subset of a base set, under several parameter profiles.

@@ -102,6 +102,16 @@ pub(super) fn shared_bit_fault(
         bit(&built.packed_bits, cleared),
         || bloomproof_wire::encode_hex(&built.packed_bits),
     );
+    if expect.without_reader {
+        return without_reader(
+            v,
+            subject,
+            (&params, &records),
+            &built.packed_bits,
+            (&sets, i, j, cleared),
+            expect,
+        );
+    }
     if let Some(answers) = v.answer(
         "read the intact snapshot",
         subject.read(&params, &records, &built.packed_bits, &records),
@@ -170,6 +180,59 @@ pub(super) fn shared_bit_fault(
         ),
     }
     seen(removed_item, cleared_bit, damaged_member)
+}
+
+/// The seed's own form of the fault (its check 10), with no reader: every member is
+/// `maybe_present` in the intact snapshot (the implementation's lookup); in a copy of the
+/// implementation's packed bits with the shared bit cleared, the pair's second member,
+/// by the implementation's own positions, is no longer `maybe_present`: a false
+/// negative, the damage the seed demonstrates.
+fn without_reader(
+    v: &mut Verdict<'_>,
+    subject: &mut dyn DocSubject,
+    (params, records): (&crate::subject::RawParams, &[Vec<u8>]),
+    packed: &[u8],
+    (sets, i, j, cleared): (&[BTreeSet<u32>], usize, usize, u32),
+    expect: &crate::model::FaultExpect,
+) -> Seen<'static> {
+    if let Some(answers) = v.answer(
+        "look every member up in the intact snapshot",
+        subject.lookup(params, records, records),
+    ) {
+        v.holds(
+            "every member passes maybe_present in the intact snapshot",
+            answers.len() == records.len() && answers.iter().all(|t| t.maybe_present),
+            || json(&answers),
+        );
+    }
+    let mut damaged_bits = packed.to_vec();
+    if let Some(byte) = damaged_bits.get_mut((cleared / 8) as usize) {
+        *byte &= !(1 << (cleared % 8));
+    }
+    let maybe_present = |bits: &[u8], set: &BTreeSet<u32>| set.iter().all(|&q| bit(bits, q));
+    v.holds(
+        "before the fault, the second member's positions are all set in the implementation's bits",
+        maybe_present(packed, &sets[j]),
+        || json(&sets[j]),
+    );
+    let damaged = records[j].clone();
+    v.holds(
+        "with the shared bit cleared, the second member fails maybe_present (a false negative)",
+        sets[j].contains(&cleared) && !maybe_present(&damaged_bits, &sets[j]),
+        || {
+            format!(
+                "positions {} in {}",
+                json(&sets[j]),
+                bloomproof_wire::encode_hex(&damaged_bits)
+            )
+        },
+    );
+    v.eq("damaged member", &expect.damaged_hex, &Hex(damaged.clone()));
+    Seen::Fault {
+        removed: Some(records[i].clone()),
+        cleared: Some(cleared),
+        damaged: Some(damaged),
+    }
 }
 
 /// The runner's own verdict on reading these parts: `Ok` or the field to name.

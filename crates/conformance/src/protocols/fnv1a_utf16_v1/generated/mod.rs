@@ -14,6 +14,7 @@ use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use proptest::prelude::*;
 
+mod page;
 mod session;
 pub(crate) mod text;
 
@@ -377,6 +378,7 @@ pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
 pub(crate) fn evaluate(
     id: &str,
     input: &GeneratedInput,
+    compared: &[String],
     subject: &mut dyn FnvSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
@@ -417,6 +419,9 @@ pub(crate) fn evaluate(
         Generator::FnvSessions => {
             let pinned: Vec<_> = edges.iter().map(|e| session::scripts(e).boxed()).collect();
             let strata = session::strata(input);
+            // The core part, `page`: what seed 002 states, in each step of the
+            // implementation's own session; the rest, against the reference model.
+            let page = compared.iter().any(|c| c == "page");
             let found = search(
                 drawn_then_edges(
                     inputs,
@@ -425,7 +430,7 @@ pub(crate) fn evaluate(
                 ),
                 inputs.total(),
                 rng,
-                |values| session::judge(subject, values),
+                |values| session::judge(subject, values, page),
                 session::reduce,
             );
             failures(id, generation, inputs, found, session::show, |_| None)

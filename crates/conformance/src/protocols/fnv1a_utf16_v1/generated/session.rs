@@ -394,7 +394,13 @@ fn shown_op(op: &ScriptOp) -> Value {
     }
 }
 
-pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Option<Mismatch>> {
+/// Judges each script's answer: by the page's rules alone (`page`, the core check's part:
+/// `super::page`), or step by step against the reference model (the interop check's).
+pub(super) fn judge(
+    subject: &mut dyn FnvSubject,
+    values: &[Script],
+    page: bool,
+) -> Vec<Option<Mismatch>> {
     let materialised: Vec<_> = values
         .iter()
         .map(|script| {
@@ -418,7 +424,11 @@ pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Opti
         .map(|(answer, materialised)| match answer {
             Ok(FnvReply::Script(got)) => {
                 let (ops, initial, want) = &**materialised;
-                verdict(ops, initial, want, &got)
+                if page {
+                    super::page::verdict(ops, &got)
+                } else {
+                    verdict(ops, initial, want, &got)
+                }
             }
             Ok(other) => Some(Mismatch::new(
                 "session",
