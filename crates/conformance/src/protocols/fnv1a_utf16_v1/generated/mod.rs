@@ -15,6 +15,7 @@ use bloomproof_oracle::fnv1a_utf16 as oracle;
 use proptest::prelude::*;
 
 mod session;
+mod spelling;
 
 /// A string and the parameters it is hashed under.
 #[derive(Clone, Debug)]
@@ -410,10 +411,13 @@ pub(crate) fn evaluate(
             failures(id, generation, inputs, found, show_estimates, |_| None)
         }
         Generator::FnvSessions => {
-            let pinned: Vec<_> = edges.iter().map(session::scripts).collect();
-            let strategy = session::scripts(input);
+            let pinned: Vec<_> = edges.iter().map(|e| session::scripts(e).boxed()).collect();
+            // The last drawn inputs from the import strata, one each; the others random
+            // scripts.
+            let strata = session::strata(input);
+            let drawn = inputs.drawn as usize;
             let found = search(
-                drawn_then_edges(inputs, |_| &strategy, &pinned),
+                drawn_then_edges(inputs, |i| session::stratum(&strata, i, drawn), &pinned),
                 inputs.total(),
                 rng,
                 |values| session::judge(subject, values),
