@@ -1367,11 +1367,11 @@ def cases():
                         {"generator": "fnv_estimates", "count": count, **domain},
                         {"equal_to": "oracle", "compared": ["estimates"]}))
     out.append(case("generated/sessions", "generated_sessions_agree_with_model", "generated",
-                    {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
+                    {"generator": "fnv_sessions", "count": 36, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
     out += core_split_cases()
     out.append(case("generated/sessions-page", "generated_sessions_follow_the_page", "generated",
-                    {"generator": "fnv_sessions", "count": 32, **whole, "steps": [1, 16]},
+                    {"generator": "fnv_sessions", "count": 36, **whole, "steps": [1, 16]},
                     {"equal_to": "session_model", "compared": ["page"]}))
     ids = {c["id"] for c in out}
     for name, table in [("IMPORT_STEPS", IMPORT_STEPS), ("SESSION_RULES", SESSION_RULES)]:

@@ -16,6 +16,7 @@ use proptest::prelude::*;
 
 mod page;
 mod session;
+mod spelling;
 pub(crate) mod text;
 
 /// A string and the parameters it is hashed under.
@@ -422,12 +423,9 @@ pub(crate) fn evaluate(
             // The core part, `page`: what seed 002 states, in each step of the
             // implementation's own session; the rest, against the reference model.
             let page = compared.iter().any(|c| c == "page");
+            let drawn = inputs.drawn as usize;
             let found = search(
-                drawn_then_edges(
-                    inputs,
-                    |i| &strata[crate::generated::half_whole(i, strata.len())],
-                    &pinned,
-                ),
+                drawn_then_edges(inputs, |i| session::stratum(&strata, i, drawn), &pinned),
                 inputs.total(),
                 rng,
                 |values| session::judge(subject, values, page),

@@ -6,10 +6,17 @@
 //! step's answer compared with the reference session model (`crates/session`): the
 //! view, the error kind, the save answer and the export text, byte for byte. Besides
 //! scripts drawn from the whole domain, a run holds scripts of every group of strings
-//! a lossy form or a count in another unit would confuse (`text.rs`), and of the
-//! operations that copy or keep state interleaved with further changes ([`strata`]).
+//! a lossy form or a count in another unit would confuse (`text.rs`), of the
+//! operations that copy or keep state interleaved with further changes, and of the
+//! import strata ([`strata`], [`stratum`]): a state (no filter yet, an active empty
+//! filter, one with entries, one full at the distinct limit, one a parameter change
+//! discarded), then an import of every near-miss of [`super::spelling`] (each refused,
+//! the state unchanged), a valid re-spelling of the session's own export and of another
+//! export whose texts hold every class of character (each accepted as its canonical
+//! text is).
 
 use super::super::checks::partial_match;
+use super::spelling::{NearMiss, respell};
 use crate::generated::{Mismatch, size, span};
 use crate::model::{GeneratedInput, ScriptOp, TextValue};
 use crate::subject::{FnvCall, FnvReply, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
@@ -55,6 +62,46 @@ enum Step {
     /// `import_padded` to the import limit minus 2, ..., plus 2 bytes.
     Padded(u32),
     SaveLocal(usize),
+    /// `import_text` of an export re-spelled as the seed draws ([`respell`]).
+    ImportSpelled(Source, u64),
+    /// `import_text` of an export re-spelled with a near-miss at the drawn place.
+    ImportNearMiss(Source, NearMiss, u64, usize),
+}
+
+/// Which export a re-spelled import re-spells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// The session's own export at that step.
+    Own,
+    /// The export of [`other_session`]: a session whose entries, drafts and history
+    /// hold every class of character a string escape touches.
+    Other,
+}
+
+/// The state an import stratum's script puts the session in before its imports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum State {
+    /// Drafts only: no filter yet.
+    NoFilter,
+    /// An active filter, empty.
+    Empty,
+    /// An active filter with entries (the a..h example, a query, texts that need
+    /// escapes, a lone surrogate).
+    Entries,
+    /// An active filter at the distinct limit (1024 entries, a full history).
+    Full,
+    /// A filter created, filled, then discarded by a change of the m draft.
+    Discarded,
+}
+
+impl State {
+    pub(super) const ALL: [State; 5] = [
+        State::NoFilter,
+        State::Empty,
+        State::Entries,
+        State::Full,
+        State::Discarded,
+    ];
 }
 
 /// A parameter value that is, or nearly is, one a session uses.
@@ -141,7 +188,171 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (0u32..=4).prop_map(Step::Padded),
         1 => prop_oneof![0usize..=4, (LOCAL_SAVE_MAX_UNITS - 2)..=(LOCAL_SAVE_MAX_UNITS + 2)]
             .prop_map(Step::SaveLocal),
+        1 => (source(), any::<u64>()).prop_map(|(source, seed)| Step::ImportSpelled(source, seed)),
+        1 => (source(), near_miss(), any::<u64>(), place())
+            .prop_map(|(source, miss, seed, at)| Step::ImportNearMiss(source, miss, seed, at)),
     ]
+}
+
+fn source() -> impl Strategy<Value = Source> {
+    prop_oneof![Just(Source::Own), Just(Source::Other)]
+}
+
+fn near_miss() -> impl Strategy<Value = NearMiss> {
+    proptest::sample::select(NearMiss::ALL.as_slice())
+}
+
+/// The place of a near-miss among those of its kind: the first (the start of the text,
+/// the first key), the last (the end of the text), or any.
+fn place() -> impl Strategy<Value = usize> {
+    prop_oneof![Just(0usize), Just(usize::MAX), any::<usize>()]
+}
+
+/// The opening steps that put a session in `state`, with parameters m and k.
+fn state_opening(state: State, m: u32, k: u32) -> Vec<Step> {
+    let mut steps = vec![
+        Step::Draft(DraftField::M, m.to_string()),
+        Step::Draft(DraftField::K, k.to_string()),
+        Step::Draft(DraftField::Insert, "\"/\\\u{1}é😀".to_string()),
+    ];
+    if state == State::NoFilter {
+        return steps;
+    }
+    steps.push(Step::Create);
+    match state {
+        State::NoFilter | State::Empty => {}
+        State::Entries | State::Discarded => {
+            steps.extend([
+                Step::Example,
+                Step::Query(TextValue::Text("i".into())),
+                Step::Insert(TextValue::Text("\u{2028}\u{a0}\t\"\\/\u{7f}𝄞".into())),
+                Step::Insert(TextValue::Units(vec![0xD800, 0x61])),
+            ]);
+            if state == State::Discarded {
+                let other = if m == 8 { 9 } else { m - 1 };
+                steps.push(Step::Draft(DraftField::M, other.to_string()));
+            }
+        }
+        State::Full => steps.extend([Step::Many(1024), Step::Query(TextValue::Text("ü-7".into()))]),
+    }
+    steps
+}
+
+/// A script of the import stratum of `state`: its opening, then every near-miss of
+/// one export or the other, each at a drawn place of a drawn spelling, then a valid
+/// spelling of the session's own export, of the other export, and an export.
+fn imports(input: &GeneratedInput, state: State) -> impl Strategy<Value = Script> + use<> {
+    let misses = proptest::collection::vec((source(), any::<u64>(), place()), NearMiss::ALL.len());
+    (
+        span(input.m),
+        span(input.k),
+        misses,
+        any::<u64>(),
+        any::<u64>(),
+    )
+        .prop_map(move |(m, k, misses, own, other)| {
+            let mut steps = state_opening(state, m, k);
+            for (miss, (source, seed, at)) in NearMiss::ALL.into_iter().zip(misses) {
+                steps.push(Step::ImportNearMiss(source, miss, seed, at));
+            }
+            steps.push(Step::ImportSpelled(Source::Own, own));
+            steps.push(Step::ImportSpelled(Source::Other, other));
+            steps.push(Step::Export);
+            Script { steps }
+        })
+}
+
+/// The strategy of drawn input `i` of `drawn` among [`strata`]: the last five inputs one
+/// import stratum each (so every run of 5 inputs or more judges every near-miss in every
+/// state; a full filter's imports cost the most of all, so each stratum is drawn once);
+/// the inputs before them from the other strata by `crate::generated::half_whole`
+/// (every even one the whole domain, the odd ones each group and the interleaving in
+/// turn). The import strata come last so that the scripts a seed drew before them are
+/// drawn still.
+pub(super) fn stratum(
+    strata: &[BoxedStrategy<Script>],
+    i: usize,
+    drawn: usize,
+) -> &BoxedStrategy<Script> {
+    let imports = State::ALL.len();
+    let before = strata.len().saturating_sub(imports).max(1);
+    match (i + imports).checked_sub(drawn) {
+        Some(j) => strata.get(before + j).unwrap_or(&strata[0]),
+        None => &strata[crate::generated::half_whole(i, before)],
+    }
+}
+
+/// The other export: a session m 16, k 2 whose drafts, entries, last operation and
+/// history hold `"`, `\`, `/`, every control character with a short escape and
+/// others, DEL, U+2028, U+00A0, U+FEFF, accents, astral characters and a lone
+/// surrogate (written as an array of code units).
+fn other_export() -> String {
+    let controls: String = (0u32..0x20).filter_map(char::from_u32).collect();
+    let ops = [
+        ScriptOp::SetDraft {
+            field: DraftField::M,
+            value: "016".into(),
+        },
+        ScriptOp::SetDraft {
+            field: DraftField::K,
+            value: "2".into(),
+        },
+        ScriptOp::Create {},
+        ScriptOp::Insert {
+            value: TextValue::Text(controls),
+        },
+        ScriptOp::Insert {
+            value: TextValue::Text("\"\\/\u{7f}\u{2028}\u{a0}\u{feff}é😀a0fF".into()),
+        },
+        ScriptOp::Insert {
+            value: TextValue::Units(vec![0xDC00, 0x2F]),
+        },
+        ScriptOp::Query {
+            value: TextValue::Text("日本".into()),
+        },
+        ScriptOp::Query {
+            value: TextValue::Text("/".into()),
+        },
+        ScriptOp::SetDraft {
+            field: DraftField::Query,
+            value: "\u{8}\u{c}\n\r\t<>&'".into(),
+        },
+        ScriptOp::SetPanel {
+            panel: Panel::Model,
+            open: true,
+        },
+    ];
+    let mut session = Session::new();
+    for op in &ops {
+        let _ = RustFnv::step(&mut session, op);
+    }
+    session.export()
+}
+
+/// The text an import step of `source`'s export sends: re-spelled as `seed` draws,
+/// with `miss` at the place `at` when given. Where the session's own export has no
+/// place of that kind (no non-empty array with no filter), the other export carries
+/// the near-miss; the other export has a place of every kind.
+fn spelled(
+    session: &Session,
+    other: &str,
+    source: Source,
+    miss: Option<(NearMiss, usize)>,
+    seed: u64,
+) -> String {
+    let own = || session.export();
+    let text = match source {
+        Source::Own => own(),
+        Source::Other => other.to_string(),
+    };
+    let respelled = |text: &str| {
+        serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|value| respell(&value, seed, miss))
+    };
+    respelled(&text)
+        .or_else(|| respelled(other))
+        .unwrap_or(text)
 }
 
 /// A script: usually opened with drafts of m and k and a `create`, then random steps.
@@ -177,15 +388,15 @@ fn opening(input: &GeneratedInput) -> impl Strategy<Value = Vec<Step>> + use<> {
         })
 }
 
-/// The strata of a run's drawn scripts (`crate::generated::half_whole` picks one for
-/// each drawn input: every even one the first, the odd ones the others in turn, so a
-/// run of 30 drawn scripts visits each): the whole domain ([`scripts`]),
+/// The strata of a run's drawn scripts ([`stratum`] picks one for each drawn input: the
+/// last five the import strata, before them every even one the first, the odd ones the
+/// groups and the interleaving in turn, so a run of 36 drawn scripts visits each): the whole domain ([`scripts`]),
 /// then one per group of strings that a lossy conversion or a count in another unit
 /// would confuse ([`super::text::groups`]: each script inserts every string of its
 /// group, then queries each, so an implementation that keys its entries, its display
 /// or its length checks by a lossy form answers one of them wrongly whatever the
 /// seed), then the interleavings of the operations that copy or keep state
-/// ([`interleaving`]).
+/// ([`interleaving`]), then the import stratum of each [`State`].
 pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Script>> {
     let max = input.steps.unwrap_or([1, 16])[1] as usize;
     let mut out = vec![scripts(input).boxed()];
@@ -226,6 +437,7 @@ pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Script>> {
             })
             .boxed(),
     );
+    out.extend(State::ALL.map(|state| imports(input, state).boxed()));
     out
 }
 
@@ -286,6 +498,16 @@ fn interleaving(input: &GeneratedInput) -> impl Strategy<Value = Script> + use<>
 /// The concrete script of `script`, with the reference model's answers to it.
 fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer, String>>) {
     let mut session = Session::new();
+    let other = if script.steps.iter().any(|step| {
+        matches!(
+            step,
+            Step::ImportSpelled(Source::Other, _) | Step::ImportNearMiss(..)
+        )
+    }) {
+        other_export()
+    } else {
+        String::new()
+    };
     let initial = serde_json::to_value(session.view()).unwrap_or(Value::Null);
     let mut ops = Vec::new();
     let mut answers = Vec::new();
@@ -329,6 +551,12 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
                 bytes: (IMPORT_MAX_BYTES - 2 + *extra as usize).max(session.export().len()),
             },
             Step::SaveLocal(units) => ScriptOp::SaveLocal { units: *units },
+            Step::ImportSpelled(source, seed) => ScriptOp::ImportText {
+                text: spelled(&session, &other, *source, None, *seed),
+            },
+            Step::ImportNearMiss(source, miss, seed, at) => ScriptOp::ImportText {
+                text: spelled(&session, &other, *source, Some((*miss, *at)), *seed),
+            },
         };
         let answer = RustFnv::step(&mut session, &op).map_err(|err| err.to_string());
         if let Ok(StepAnswer {
@@ -368,7 +596,37 @@ fn damaged(export: &str, damage: Damage) -> String {
 pub(super) fn show(script: &Script) -> Value {
     let (ops, _, _) = materialise(script);
     let shown: Vec<Value> = ops.iter().map(shown_op).collect();
-    serde_json::json!({ "script": shown })
+    // What each re-spelled import is, since its text is shown cut.
+    let spellings: Vec<String> = script
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, step)| match step {
+            Step::ImportSpelled(source, seed) => Some(format!(
+                "step {i}: the {} export re-spelled (spelling seed {seed})",
+                source_name(*source)
+            )),
+            Step::ImportNearMiss(source, miss, seed, at) => Some(format!(
+                "step {i}: the {} export re-spelled (spelling seed {seed}) with the near-miss \
+                 {miss:?} at place {at} of its kind (expected kind {})",
+                source_name(*source),
+                miss.kind()
+            )),
+            _ => None,
+        })
+        .collect();
+    if spellings.is_empty() {
+        serde_json::json!({ "script": shown })
+    } else {
+        serde_json::json!({ "script": shown, "spellings": spellings })
+    }
+}
+
+fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Own => "session's own",
+        Source::Other => "other",
+    }
 }
 
 /// One op of a shown script: an import over 400 bytes as its size and first 120
@@ -751,7 +1009,7 @@ mod tests {
     fn sessions_input() -> GeneratedInput {
         GeneratedInput {
             generator: crate::model::Generator::FnvSessions,
-            count: 32,
+            count: 36,
             m: [8, 1024],
             k: [1, 12],
             seed_bytes: None,
@@ -764,9 +1022,9 @@ mod tests {
     }
 
     /// The strata: the whole domain, one per group of confusable strings, the state
-    /// interleaving; the 32 drawn scripts of the case `25-generated/sessions` visit
-    /// each on every run (half of them the whole domain, the rest each other stratum in
-    /// turn). A group's script opens with a
+    /// interleaving, the import strata; the 36 drawn scripts of the case
+    /// `25-generated/sessions` visit each on every run (the last five the import strata,
+    /// half of the others the whole domain, the rest each other stratum in turn). A group's script opens with a
     /// create, inserts each string of its group in order, then queries each, and keeps
     /// within the case's 16 steps.
     #[test]
@@ -775,8 +1033,9 @@ mod tests {
         let input = sessions_input();
         let strata = strata(&input);
         let groups = super::super::text::groups();
-        assert_eq!(strata.len(), groups.len() + 2);
-        assert!(2 * (strata.len() - 1) <= input.count as usize);
+        assert_eq!(strata.len(), groups.len() + 2 + State::ALL.len());
+        // Before the five import strata, half the drawn inputs visit the others.
+        assert!(2 * (groups.len() + 1) <= input.count as usize - State::ALL.len());
         let mut runner = TestRunner::deterministic();
         for (group, stratum) in groups.iter().zip(&strata[1..]) {
             for _ in 0..16 {
@@ -798,6 +1057,80 @@ mod tests {
         }
     }
 
+    /// The reference model, in every state of the import strata: every near-miss of
+    /// either export, at places spread over the text, is refused with the kind
+    /// SESSION.md gives it (`syntax`, or `invalid` for a key twice and for `1.0`,
+    /// `1e0`, `-0`), the view unchanged; every valid spelling is accepted with the view
+    /// an import of the canonical text gives. (The suite compares implementations with
+    /// this model; this holds the model to the documents.)
+    #[test]
+    fn the_reference_refuses_every_near_miss_and_accepts_every_spelling_in_every_state() {
+        let other = other_export();
+        let step = |session: &mut Session, text: String| {
+            RustFnv::step(session, &ScriptOp::ImportText { text }).map_err(|err| err.to_string())
+        };
+        for state in State::ALL {
+            for (m, k) in [(8, 1), (1024, 12)] {
+                let (ops, _, answers) = materialise(&Script {
+                    steps: state_opening(state, m, k),
+                });
+                assert!(
+                    answers
+                        .iter()
+                        .all(|a| matches!(a, Ok(a) if a.error.is_none())),
+                    "{state:?}: {answers:?}"
+                );
+                let mut session = Session::new();
+                for op in &ops {
+                    let _ = RustFnv::step(&mut session, op);
+                }
+                let before = serde_json::to_value(session.view()).unwrap_or_default();
+                let active = matches!(state, State::Empty | State::Entries | State::Full);
+                assert_eq!(before["active"], active, "{state:?}");
+                for seed in 0..6u64 {
+                    for source in [Source::Own, Source::Other] {
+                        for miss in NearMiss::ALL {
+                            let at = (seed as usize) * 37 + 5;
+                            let text = spelled(&session, &other, source, Some((miss, at)), seed);
+                            let mut copy = session.clone();
+                            let answer = step(&mut copy, text.clone());
+                            let kind = answer
+                                .as_ref()
+                                .ok()
+                                .and_then(|a| a.error.as_ref())
+                                .map(|e| e.kind.clone());
+                            assert_eq!(
+                                kind.as_deref(),
+                                Some(miss.kind()),
+                                "{state:?} {source:?} {miss:?} seed {seed}: {}",
+                                text.chars().take(300).collect::<String>()
+                            );
+                            assert_eq!(copy, session, "{state:?} {miss:?}: the state changed");
+                        }
+                        let canonical = match source {
+                            Source::Own => session.export(),
+                            Source::Other => other.clone(),
+                        };
+                        let text = spelled(&session, &other, source, None, seed);
+                        let (mut a, mut b) = (session.clone(), session.clone());
+                        let want = step(&mut a, canonical);
+                        let got = step(&mut b, text.clone());
+                        assert!(
+                            matches!(&got, Ok(g) if g.error.is_none()),
+                            "{state:?} {source:?} seed {seed}: {got:?}: {text}"
+                        );
+                        assert_eq!(got, want, "{state:?} {source:?} seed {seed}: {text}");
+                        assert_eq!(a, b);
+                        if source == Source::Own {
+                            let view = serde_json::to_value(b.view()).unwrap_or_default();
+                            assert_eq!(view, before, "{state:?}: its own export re-imported");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The interleaving, run on the reference model: the insert_many at the cap is
     /// refused and changes nothing; before the first import of the first export the
     /// filter has bits the export did not (so a live bit kept by the import would
@@ -807,7 +1140,7 @@ mod tests {
     #[allow(clippy::unwrap_used)]
     fn imports_of_an_earlier_export_give_back_its_view() {
         let input = sessions_input();
-        let interleaving = strata(&input).pop().unwrap();
+        let interleaving = strata(&input).swap_remove(super::super::text::groups().len() + 1);
         let mut runner = TestRunner::deterministic();
         for _ in 0..8 {
             let script = interleaving.new_tree(&mut runner).unwrap().current();
@@ -839,6 +1172,74 @@ mod tests {
             let error = answers[capped].error.as_ref().unwrap();
             assert_eq!(error.kind, "too_many_entries");
             assert_eq!(answers[capped].view, answers[capped - 1].view);
+        }
+    }
+
+    /// The last five drawn inputs of a run come from the import strata, one each, the
+    /// others from the random scripts; each import stratum's script opens its state, then
+    /// imports every near-miss, then the two valid spellings, then exports.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn the_import_strata_hold_every_near_miss_in_every_state() {
+        let input: GeneratedInput = serde_json::from_value(serde_json::json!({
+            "generator": "fnv_sessions", "count": 32, "m": [8, 1024], "k": [1, 12], "steps": [1, 16]
+        }))
+        .unwrap();
+        let strata = strata(&input);
+        let before = super::super::text::groups().len() + 2;
+        assert_eq!(strata.len(), before + State::ALL.len());
+        // 8 drawn: three of the other strata (the whole domain, the first group, the
+        // whole domain), then the five states in order.
+        let states = |j: usize| before + j;
+        for (i, want) in [
+            0,
+            1,
+            0,
+            states(0),
+            states(1),
+            states(2),
+            states(3),
+            states(4),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            assert!(
+                std::ptr::eq(stratum(&strata, i, 8), &strata[want]),
+                "input {i}"
+            );
+        }
+        // 3 drawn: the last three states.
+        for (i, want) in [states(2), states(3), states(4)].into_iter().enumerate() {
+            assert!(
+                std::ptr::eq(stratum(&strata, i, 3), &strata[want]),
+                "input {i}"
+            );
+        }
+        let mut runner = TestRunner::deterministic();
+        for (stratum, state) in strata[before..].iter().zip(State::ALL) {
+            let script = stratum.new_tree(&mut runner).unwrap().current();
+            let misses: Vec<NearMiss> = script
+                .steps
+                .iter()
+                .filter_map(|s| match s {
+                    Step::ImportNearMiss(_, miss, _, _) => Some(*miss),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(misses, NearMiss::ALL, "{state:?}");
+            let spelled = script
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::ImportSpelled(..)))
+                .count();
+            assert_eq!(spelled, 2, "{state:?}");
+            let shown = show(&script);
+            assert_eq!(
+                shown["spellings"].as_array().map(Vec::len),
+                Some(NearMiss::ALL.len() + 2),
+                "{shown}"
+            );
         }
     }
 
