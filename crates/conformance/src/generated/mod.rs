@@ -465,9 +465,13 @@ pub fn domain_error(
     let listed: Vec<&str> = expect.compared.iter().map(String::as_str).collect();
     let mut rest = compares.iter();
     let in_order = listed.iter().all(|part| rest.any(|c| c == part));
-    // Only the evaluator of `doc_snapshots` compares a part (builds, or reads).
+    // Only the evaluators of `doc_snapshots` (builds, or reads) and `doc_typed` (the
+    // kinds, or the fields) compare a part.
     let whole = listed == compares;
-    let partial = input.generator == Generator::DocSnapshots;
+    let partial = matches!(
+        input.generator,
+        Generator::DocSnapshots | Generator::DocTyped
+    );
     if listed.is_empty() || !in_order || (!whole && !partial) {
         return Some(format!(
             "`expect.compared` is {listed:?}: {:?} compares {compares:?}, or a part of it in that order",
