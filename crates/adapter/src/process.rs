@@ -1090,7 +1090,8 @@ impl Drop for AdapterProcess {
         }
         self.end();
     }
-}/// The request line of `op` written as text (for an op whose integers a JSON tree cannot
+}
+/// The request line of `op` written as text (for an op whose integers a JSON tree cannot
 /// hold): `{"id":N,"protocol":P,` then the op's own keys; `None` unless `op` is an object.
 fn wide_request_line(id: u64, protocol: Option<&str>, op: &impl Serialize) -> Option<String> {
     let text = serde_json::to_string(op).ok()?;
@@ -1107,5 +1108,3 @@ fn wide_request_line(id: u64, protocol: Option<&str>, op: &impl Serialize) -> Op
     line.push('}');
     Some(line)
 }
-
-

@@ -99,7 +99,10 @@ fn every_bound_is_written_in_its_rule_and_judged_by_a_check_of_its_class() {
         let max = bound["max"].as_u64().unwrap();
         let min = bound["min"].as_u64();
         let written = numbers(spelled);
-        assert!(written.contains(&max), "{id}: {spelled:?} does not write {max}");
+        assert!(
+            written.contains(&max),
+            "{id}: {spelled:?} does not write {max}"
+        );
         for n in &written {
             assert!(
                 *n == max || Some(*n) == min,
@@ -107,7 +110,10 @@ fn every_bound_is_written_in_its_rule_and_judged_by_a_check_of_its_class() {
             );
         }
         if let Some(min) = min {
-            assert!(written.contains(&min), "{id}: {spelled:?} does not write {min}");
+            assert!(
+                written.contains(&min),
+                "{id}: {spelled:?} does not write {min}"
+            );
         }
         let judged: Vec<&str> = bound["judged_by"]
             .as_array()
@@ -125,11 +131,9 @@ fn every_bound_is_written_in_its_rule_and_judged_by_a_check_of_its_class() {
         // A bound of a core rule may also be judged by interop checks (the field an
         // error names); at least one check judges it at its own class, except where
         // the table says which other class judges it for now.
-        let own = judged.iter().any(|check| {
-            checks
-                .iter()
-                .any(|(name, c)| name == check && c == class)
-        });
+        let own = judged
+            .iter()
+            .any(|check| checks.iter().any(|(name, c)| name == check && c == class));
         let apart = bound.get("judged_apart").and_then(Value::as_str);
         assert!(
             own || apart.is_some(),

@@ -233,10 +233,22 @@ mod tests {
         let lab = PyValue::Bytes(b"lab".to_vec());
         let int = PyValue::Int;
         let call = |m: PyValue, k: PyValue, seed: PyValue| construct(&empty, &m, &k, &seed);
-        assert_eq!(call(PyValue::Bool(true), int(3), lab.clone()), err(Type, "m"));
-        assert_eq!(call(int(16), PyValue::Bool(false), lab.clone()), err(Type, "k"));
-        assert_eq!(call(PyValue::Float(16.0), int(3), lab.clone()), err(Type, "m"));
-        assert_eq!(call(int(16), int(3), PyValue::Str("lab".into())), err(Type, "seed"));
+        assert_eq!(
+            call(PyValue::Bool(true), int(3), lab.clone()),
+            err(Type, "m")
+        );
+        assert_eq!(
+            call(int(16), PyValue::Bool(false), lab.clone()),
+            err(Type, "k")
+        );
+        assert_eq!(
+            call(PyValue::Float(16.0), int(3), lab.clone()),
+            err(Type, "m")
+        );
+        assert_eq!(
+            call(int(16), int(3), PyValue::Str("lab".into())),
+            err(Type, "seed")
+        );
         assert_eq!(
             call(int(16), int(3), PyValue::ByteArray(b"lab".to_vec())),
             err(Type, "seed")
@@ -263,18 +275,21 @@ mod tests {
             err(Type, "records[0]")
         );
         // 65 copies of one record: counted before de-duplication.
-        assert_eq!(build(PyValue::Tuple(vec![bytes(0); 65])), err(Value, "records"));
+        assert_eq!(
+            build(PyValue::Tuple(vec![bytes(0); 65])),
+            err(Value, "records")
+        );
         assert_eq!(build(PyValue::Tuple(vec![bytes(64); 64])), Ok(()));
-        assert_eq!(build(PyValue::Tuple(vec![bytes(65)])), err(Value, "records[0]"));
+        assert_eq!(
+            build(PyValue::Tuple(vec![bytes(65)])),
+            err(Value, "records[0]")
+        );
         // The count comes before any record's own test.
         assert_eq!(
             build(PyValue::Tuple(vec![PyValue::Bool(true); 65])),
             err(Value, "records")
         );
-        assert_eq!(
-            lookup_item(&PyValue::Str("a".into())),
-            err(Type, "item")
-        );
+        assert_eq!(lookup_item(&PyValue::Str("a".into())), err(Type, "item"));
         assert_eq!(lookup_item(&bytes(65)), err(Value, "item"));
         assert_eq!(lookup_item(&bytes(64)), Ok(()));
     }
@@ -287,7 +302,12 @@ mod tests {
         let seed = PyValue::Str(String::new());
         // m's bound before k's type? No: both types come before both bounds.
         assert_eq!(
-            construct(&PyValue::Tuple(vec![]), &int(7), &PyValue::Bool(true), &seed),
+            construct(
+                &PyValue::Tuple(vec![]),
+                &int(7),
+                &PyValue::Bool(true),
+                &seed
+            ),
             err(Type, "k")
         );
         assert_eq!(
@@ -299,7 +319,13 @@ mod tests {
             err(Value, "seed")
         );
         // Integers far out of bounds, both signs, are value errors whatever their width.
-        for n in [1i128 << 16 | 16, 1 << 32 | 16, 1 << 64 | 16, -(1 << 64) + 16, -1] {
+        for n in [
+            1i128 << 16 | 16,
+            1 << 32 | 16,
+            1 << 64 | 16,
+            -(1 << 64) + 16,
+            -1,
+        ] {
             assert_eq!(
                 construct(&PyValue::Tuple(vec![]), &int(n), &int(3), &bytes(0)),
                 err(Value, "m"),

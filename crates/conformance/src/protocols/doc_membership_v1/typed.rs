@@ -36,8 +36,8 @@ pub(super) struct Bounds {
 
 /// The bounds of the table the runner carries.
 pub(super) fn bounds() -> Result<Bounds, String> {
-    let bytes = crate::embedded::file("bounds.json")
-        .ok_or("the runner carries no spec/bounds.json")?;
+    let bytes =
+        crate::embedded::file("bounds.json").ok_or("the runner carries no spec/bounds.json")?;
     bounds_of(bytes)
 }
 
@@ -52,7 +52,10 @@ pub(super) fn bounds_of(bytes: &[u8]) -> Result<Bounds, String> {
         let max = row["max"]
             .as_u64()
             .ok_or_else(|| format!("spec/bounds.json: {id} has no max"))?;
-        Ok((i128::from(row["min"].as_u64().unwrap_or(0)), i128::from(max)))
+        Ok((
+            i128::from(row["min"].as_u64().unwrap_or(0)),
+            i128::from(max),
+        ))
     };
     Ok(Bounds {
         m: row("doc.m")?,
@@ -168,7 +171,15 @@ fn edge_ints((lo, hi): (i128, i128)) -> Vec<i128> {
     let mut out = vec![lo - 1, lo, lo + 1, hi - 1, hi, hi + 1, 0, -1, -lo, -hi];
     for p in FAR {
         let power = 1i128 << p;
-        out.extend([power - 1, power, power + 1, power + lo, power + hi, -power, -power + lo]);
+        out.extend([
+            power - 1,
+            power,
+            power + 1,
+            power + lo,
+            power + hi,
+            -power,
+            -power + lo,
+        ]);
     }
     out.sort_unstable();
     out.dedup();
@@ -349,7 +360,12 @@ pub(super) fn edge_calls(b: &Bounds) -> Vec<TypedCall> {
             .map(|n| bytes(n, b'r')),
     ) {
         let full = usize::try_from(b.records).unwrap_or(0);
+        // A record of 64 KiB or more is judged alone only (its length is what counts).
+        let wide = matches!(&value, TypedValue::Bytes(hex) if hex.0.len() > 1024);
         for (count, at) in [(1, 0), (3, 1), (full, full.saturating_sub(1))] {
+            if wide && count != 1 {
+                continue;
+            }
             let mut records = match records_of(count, false) {
                 TypedValue::Tuple(records) => records,
                 _ => Vec::new(),
@@ -375,9 +391,7 @@ pub(super) fn edge_calls(b: &Bounds) -> Vec<TypedCall> {
     out.push(with(&|c| c.item = None));
     for (i, first) in ORDER.iter().enumerate() {
         for second in &ORDER[i + 1..] {
-            if first.argument() != second.argument()
-                || (first.argument() == 3 && first != second)
-            {
+            if first.argument() != second.argument() || (first.argument() == 3 && first != second) {
                 out.push(break_all(b, base.clone(), &[*first, *second]));
             }
         }
@@ -517,7 +531,14 @@ pub(super) fn verdict(
                 )
             })
         }
-        (Ok(()), Err(SubjectError::Rejected { kind, field, message })) => compared.kinds.then(|| {
+        (
+            Ok(()),
+            Err(SubjectError::Rejected {
+                kind,
+                field,
+                message,
+            }),
+        ) => compared.kinds.then(|| {
             Mismatch::new(
                 "typed: every argument within the contract is accepted",
                 "accepted",
@@ -537,7 +558,14 @@ pub(super) fn verdict(
                 format!("accepted: {reply:?}"),
             )
         }),
-        (Err(want), Err(SubjectError::Rejected { kind, field, message })) => {
+        (
+            Err(want),
+            Err(SubjectError::Rejected {
+                kind,
+                field,
+                message,
+            }),
+        ) => {
             if kind != want.class.as_str() {
                 return compared.kinds.then(|| {
                     Mismatch::new(
@@ -657,8 +685,10 @@ pub(crate) fn evaluate(
             }];
         }
     };
-    let edges: Vec<BoxedStrategy<TypedCall>> =
-        edge_calls(&b).into_iter().map(|c| Just(c).boxed()).collect();
+    let edges: Vec<BoxedStrategy<TypedCall>> = edge_calls(&b)
+        .into_iter()
+        .map(|c| Just(c).boxed())
+        .collect();
     let inputs = Inputs {
         drawn: generation.count.unwrap_or(input.count),
         edges: edges.len() as u32,
@@ -713,7 +743,21 @@ mod tests {
         let b = table();
         let edges = edge_calls(&b);
         let ms: Vec<&TypedValue> = edges.iter().map(|c| &c.m).collect();
-        for n in [7, 8, 512, 513, 1 << 31, 1 << 32, 1 << 53, 1 << 63, 1 << 64, (1 << 64) + 8, (1 << 64) + 512, -(1 << 32) + 8, -1] {
+        for n in [
+            7,
+            8,
+            512,
+            513,
+            1 << 31,
+            1 << 32,
+            1 << 53,
+            1 << 63,
+            1 << 64,
+            (1 << 64) + 8,
+            (1 << 64) + 512,
+            -(1 << 32) + 8,
+            -1,
+        ] {
             assert!(ms.contains(&&int(n)), "m = {n}");
         }
         for wrong in ["bool", "float", "str", "bytes", "tuple", "list"] {
@@ -756,7 +800,7 @@ mod tests {
         // 12 rules on 5 arguments: 66 pairs, less the 4 within m, k, seed and item.
         assert_eq!(pairs, 62);
         assert!(expected(&base(&b)).is_ok());
-        // The cost: a few hundred calls a run, a few of them of 64 KiB.
-        assert!(edges.len() < 600, "{}", edges.len());
+        // The cost: a few hundred calls a run, 8 of them of 64 KiB.
+        assert_eq!(edges.len(), 506);
     }
 }
