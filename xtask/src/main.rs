@@ -105,6 +105,11 @@ enum Task {
         /// gallery run [default: a fresh one, printed first]
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..1 << 53))]
         seed: Option<u64>,
+        /// Sweep every entry caught by generated inputs alone over N seeds (the run's
+        /// own first, the others derived from it and printed): an entry that passes at
+        /// any of them fails the gallery (bug galleries only)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
+        seeds: Option<u32>,
         /// `python`, `js` or `faithful` (default: all three), then a FILTER: only the
         /// entries whose id contains it
         #[arg(num_args = 0..=2, value_name = "[python|js|faithful] [FILTER]")]
@@ -179,8 +184,9 @@ fn main() -> ExitCode {
         Task::Gallery {
             every_check,
             seed,
+            seeds,
             words,
-        } => gallery::run(every_check, seed, &words),
+        } => gallery::run(every_check, seed, seeds, &words),
         Task::E2e => e2e::run(),
         Task::Matrix {
             implementations,

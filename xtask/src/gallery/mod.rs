@@ -36,12 +36,20 @@
 //! check: a patch that breaks the adapter outright is no realistic bug), or when a
 //! control fails. `FILTER` runs only the bugs whose id contains it (the controls always
 //! run).
+//!
+//! `--seeds N` ([`sweep`]) then sweeps every entry whose catch rests on generated
+//! inputs alone (every failure it caused is of a case of shape `generated`) over N
+//! seeds, the run's own seed first: an entry that passes on any of them fails the
+//! gallery, named with the seeds that let it pass. An entry caught by a case with no
+//! generated input is caught on every seed (only the generated cases' inputs are keyed
+//! by the seed), so it is not swept.
 
 mod entries;
 mod faithful;
 mod print;
 mod runs;
 mod subject;
+mod sweep;
 
 use crate::process::{self, TempDir, kill, parallel, shell_quote};
 use entries::*;
@@ -52,8 +60,10 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use subject::*;
+use sweep::*;
 
 /// One gallery: its data and the implementation its patches apply to.
 pub(crate) struct Kind {
@@ -169,6 +179,9 @@ enum Run {
         /// The failed checks of a class beyond core and the adapter protocol (interop,
         /// hardening), each as `<name> (<class>)`.
         beyond_core: Vec<String>,
+        /// The failed checks with a failure of a case that draws no generated input: a
+        /// catch there holds on every seed.
+        fixed: Vec<String>,
     },
     /// No report: why.
     Broken(String),
@@ -177,8 +190,10 @@ enum Run {
 /// The verdict on one bug.
 enum Verdict {
     /// Caught by these checks; the second list names those of them beyond core (interop,
-    /// hardening), all of them when only such checks caught it.
-    Caught(Vec<String>, Vec<String>),
+    /// hardening), all of them when only such checks caught it; the third those of them
+    /// with a failure of a case that draws no generated input (empty: the catch rests
+    /// on generated inputs alone, and `--seeds` sweeps it).
+    Caught(Vec<String>, Vec<String>, Vec<String>),
     /// Passed every check.
     Survived,
     /// The patch no longer applies.
@@ -196,6 +211,7 @@ struct Row {
 }
 
 /// Everything a run needs.
+#[derive(Clone)]
 struct Context {
     kind: &'static Kind,
     root: PathBuf,
@@ -209,6 +225,11 @@ struct Context {
     /// The seed of every conformance run's generated inputs: one per gallery run, so
     /// that a survivor replays (`--seed`).
     seed: u64,
+    /// The cases of shape `generated` (the only ones the seed changes).
+    generated: Arc<Generated>,
+    /// `--seeds N`: the number of seeds an entry caught by generated inputs alone is
+    /// swept over (the run's own seed first); 0 or 1: no sweep.
+    seeds: u32,
 }
 
 /// A fresh seed below 2^53, from the clock and the process id.
@@ -222,10 +243,16 @@ fn fresh_seed() -> u64 {
 }
 
 /// Runs the galleries: `[python|js|faithful] [FILTER]` (`every_check`: the whole suite
-/// for every entry; `seed`: the generated inputs' seed of every run, else a fresh one).
+/// for every entry; `seed`: the generated inputs' seed of every run, else a fresh one;
+/// `seeds`: sweep the entries caught by generated inputs alone over that many seeds).
 /// With no gallery named, all three run.
-pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), String> {
-    let usage = "usage: cargo xtask gallery [--every-check] [python|js|faithful] [FILTER]";
+pub fn run(
+    every_check: bool,
+    seed: Option<u64>,
+    seeds: Option<u32>,
+    args: &[String],
+) -> Result<(), String> {
+    let usage = "usage: cargo xtask gallery [--every-check] [--seed N] [--seeds N] [python|js|faithful] [FILTER]";
     let (kinds, faithful, rest): (Vec<&'static Kind>, bool, &[String]) = match args.split_first() {
         Some((first, rest)) if first == FAITHFUL => (Vec::new(), true, rest),
         Some((first, rest)) if KINDS.iter().any(|k| k.name == first) => (
@@ -235,6 +262,11 @@ pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), 
         ),
         _ => (KINDS.iter().collect(), true, args),
     };
+    if seeds.is_some() && kinds.is_empty() {
+        return Err(format!(
+            "--seeds sweeps the planted-bug galleries (python, js), not the faithful variants; {usage}"
+        ));
+    }
     let filter = match rest {
         [] => None,
         [filter] => Some(filter.as_str()),
@@ -262,6 +294,7 @@ pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), 
     {
         return Err(format!("no bug or variant id contains {f:?}"));
     }
+    let generated = Arc::new(Generated::load(&root)?);
     let binary = process::build_runner(&root)?;
     let seed = seed.unwrap_or_else(fresh_seed);
     println!(
@@ -277,6 +310,8 @@ pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), 
             total: 0,
             stages: Vec::new(),
             seed,
+            generated: Arc::clone(&generated),
+            seeds: seeds.unwrap_or(0),
         };
         if let Err(message) = run_gallery(context, gallery, filter, every_check) {
             failures.push(format!(
@@ -293,6 +328,8 @@ pub fn run(every_check: bool, seed: Option<u64>, args: &[String]) -> Result<(), 
             total: 0,
             stages: Vec::new(),
             seed,
+            generated: Arc::clone(&generated),
+            seeds: 0,
         };
         if let Err(message) = run_faithful(&context, filter) {
             failures.push(format!(
@@ -382,7 +419,16 @@ fn run_gallery(
             }
         },
     );
-    summarise(gallery, &context, &chosen, &rows, started)
+    let summary = summarise(gallery, &context, &chosen, &rows, started);
+    if context.seeds > 1 {
+        let swept = sweep(&context, &subjects, &rows, id_width);
+        return match (summary, swept) {
+            (Ok(()), Ok(())) => Ok(()),
+            (Err(a), Ok(())) | (Ok(()), Err(a)) => Err(a),
+            (Err(a), Err(b)) => Err(format!("{a}; {b}")),
+        };
+    }
+    summary
 }
 
 #[cfg(test)]

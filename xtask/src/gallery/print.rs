@@ -28,14 +28,14 @@ pub(super) fn wrap(names: &[String]) -> Vec<String> {
 
 pub(super) fn print_row(bug: &Bug, row: &Row, id_width: usize, area_width: usize) {
     let (status, detail) = match &row.verdict {
-        Verdict::Caught(names, _) => ("caught", wrap(names)),
+        Verdict::Caught(names, ..) => ("caught", wrap(names)),
         Verdict::Survived => ("SURVIVED", vec!["no check caught it".to_owned()]),
         Verdict::Stale(message) => ("STALE", vec![message.clone()]),
         Verdict::Error(message) => ("ERROR", vec![message.clone()]),
         Verdict::Inert(message) => ("INERT", vec![message.clone()]),
     };
     let caught = match &row.verdict {
-        Verdict::Caught(names, _) => names.len().to_string(),
+        Verdict::Caught(names, ..) => names.len().to_string(),
         _ => "-".to_owned(),
     };
     let prefix = format!(
@@ -66,7 +66,7 @@ pub(super) fn summarise(
     let mut beyond_core_only = Vec::new();
     for (bug, row) in chosen.iter().zip(rows) {
         match &row.verdict {
-            Verdict::Caught(names, beyond) => {
+            Verdict::Caught(names, beyond, _) => {
                 caught += 1;
                 if beyond.len() == names.len() {
                     beyond_core_only.push(format!("{} ({})", bug.id, beyond.join(", ")));

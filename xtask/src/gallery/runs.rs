@@ -46,6 +46,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
     }
     let mut failed = Vec::new();
     let mut beyond = Vec::new();
+    let mut fixed_failed = Vec::new();
     let mut total = 0;
     let mut groups = Vec::new();
     for (group, count) in &context.stages {
@@ -61,16 +62,23 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
                 total: n,
                 groups: ran,
                 beyond_core,
+                fixed,
             } => {
                 failed.extend(more);
                 total += n;
                 groups.extend(ran);
                 beyond.extend(beyond_core);
+                fixed_failed.extend(fixed);
             }
         }
         // Caught by a core (or adapter) check: the later groups are not needed. Caught
         // only beyond core so far: the rest run too, to say whether only those catch it.
-        if failed.len() > beyond.len() && failed.len() < total {
+        // Under `--seeds`, caught by generated inputs alone so far: the rest run too, to
+        // say whether a case without them catches it (then no sweep is needed).
+        if failed.len() > beyond.len()
+            && failed.len() < total
+            && (context.seeds < 2 || !fixed_failed.is_empty())
+        {
             break;
         }
     }
@@ -79,6 +87,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
         total,
         groups,
         beyond_core: beyond,
+        fixed: fixed_failed,
     }
 }
 
@@ -86,7 +95,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
 /// contains `filter`, when given), killed after [`SUBJECT_LIMIT`].
 pub(super) fn conformance(context: &Context, implementation: &str, filter: Option<&str>) -> Run {
     match report(context, implementation, filter) {
-        Ok(report) => summary(&report),
+        Ok(report) => summary(&report, &context.generated),
         Err(message) => Run::Broken(message),
     }
 }
@@ -174,8 +183,17 @@ pub(super) fn report(
     })
 }
 
+/// A report check's name (`?` when it has none).
+fn name_of(check: &Value) -> String {
+    check
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_owned()
+}
+
 /// A report's failed checks, count and groups.
-fn summary(report: &Value) -> Run {
+fn summary(report: &Value, generated: &Generated) -> Run {
     let Some(checks) = report.get("checks").and_then(Value::as_array) else {
         return Run::Broken("the runner's report has no `checks` array".to_owned());
     };
@@ -203,16 +221,7 @@ fn summary(report: &Value) -> Run {
                 .is_none_or(|failures| !failures.is_empty())
         })
         .collect();
-    let failed = failing
-        .iter()
-        .map(|check| {
-            check
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
-                .to_owned()
-        })
-        .collect();
+    let failed = failing.iter().map(|check| name_of(check)).collect();
     let beyond_core = failing
         .iter()
         .filter_map(|check| {
@@ -221,11 +230,27 @@ fn summary(report: &Value) -> Run {
             matches!(class, "interop" | "hardening").then(|| format!("{name} ({class})"))
         })
         .collect();
+    let fixed = failing
+        .iter()
+        .filter(|check| {
+            let protocol = check.get("protocol").and_then(Value::as_str).unwrap_or("");
+            let failures = check.get("failures").and_then(Value::as_array);
+            failures.is_none_or(|failures| {
+                failures.is_empty()
+                    || failures.iter().any(|failure| {
+                        let case = failure.get("case").and_then(Value::as_str).unwrap_or("");
+                        !generated.is_generated(protocol, case)
+                    })
+            })
+        })
+        .map(|check| name_of(check))
+        .collect();
     Run::Report {
         failed,
         total: checks.len(),
         groups,
         beyond_core,
+        fixed,
     }
 }
 
@@ -581,8 +606,9 @@ pub(super) fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subj
         Run::Report {
             failed,
             beyond_core,
+            fixed,
             ..
-        } => Verdict::Caught(failed, beyond_core),
+        } => Verdict::Caught(failed, beyond_core, fixed),
     };
     Row {
         verdict,
