@@ -548,16 +548,16 @@ pub(super) fn verdict(
                 ),
             )
         }),
-        (Err(want), Ok(reply)) => compared.kinds.then(|| {
-            Mismatch::new(
-                format!(
-                    "typed: refused with a {} error (the first rule broken in the source's order)",
-                    want.class.as_str()
-                ),
-                format!("a {} error", want.class.as_str()),
-                format!("accepted: {reply:?}"),
-            )
-        }),
+        // A refusal the field check would judge that is missing or of another kind fails
+        // it too (as in contract_errors_name_their_field): no field is named then.
+        (Err(want), Ok(reply)) => Some(Mismatch::new(
+            format!(
+                "typed: refused with a {} error (the first rule broken in the source's order)",
+                want.class.as_str()
+            ),
+            format!("a {} error", want.class.as_str()),
+            format!("accepted: {reply:?}"),
+        )),
         (
             Err(want),
             Err(SubjectError::Rejected {
@@ -567,13 +567,11 @@ pub(super) fn verdict(
             }),
         ) => {
             if kind != want.class.as_str() {
-                return compared.kinds.then(|| {
-                    Mismatch::new(
-                        "typed: the kind of the first error in the source's order",
-                        format!("a {} error", want.class.as_str()),
-                        format!("a {kind} error: {message}"),
-                    )
-                });
+                return Some(Mismatch::new(
+                    "typed: the kind of the first error in the source's order",
+                    format!("a {} error", want.class.as_str()),
+                    format!("a {kind} error: {message}"),
+                ));
             }
             if compared.kinds && message.trim().is_empty() {
                 return Some(Mismatch::new("typed: the message", "a message", "empty"));
