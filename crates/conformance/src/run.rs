@@ -195,10 +195,10 @@ type Done = (CheckOutcome, Figures);
 
 /// How the threads of [`run_jobs`] share the jobs.
 #[derive(Clone, Copy)]
-enum Lanes {
-    /// Each thread takes the next job not yet taken (in process, where a subject keeps
-    /// nothing from one check to the next).
-    Taken,
+enum Lanes<'o> {
+    /// Each thread takes the next job not yet taken, in `order` (indices into the
+    /// jobs; in process, where a subject keeps nothing from one check to the next).
+    Taken { order: &'o [usize] },
     /// Thread `t` of `n` runs the jobs `first + t`, `first + t + n`, ... in order:
     /// through adapters, so that each process meets the same checks in the same order
     /// on every run (its request ids, restarts and stops are the same).
@@ -220,7 +220,7 @@ fn run_jobs(
     jobs: &[Job<'_>],
     subjects: &mut Subjects,
     forks: &mut [Subjects],
-    lanes: Lanes,
+    lanes: Lanes<'_>,
     stopped: &Stopped,
 ) -> Vec<(usize, Done)> {
     let next = AtomicUsize::new(0);
@@ -236,11 +236,14 @@ fn run_jobs(
         let mut taken = 0;
         loop {
             let index = match lanes {
-                Lanes::Taken => {
+                Lanes::Taken { order } => {
                     if stop_index().is_some() {
                         return done;
                     }
-                    next.fetch_add(1, Ordering::Relaxed)
+                    match order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        Some(&index) => index,
+                        None => return done,
+                    }
                 }
                 Lanes::Fixed { first } => first + lane + taken * lane_count,
             };
@@ -321,6 +324,36 @@ fn accumulated_of<'s>(
         .protocols
         .iter()
         .find(|p| p.protocol == protocol.protocol)
+}
+
+/// The order in which the threads of an in-process run take `jobs` (indices into it):
+/// the checks with generated cases first, then the
+/// accumulated digests and vector files, then the rest, each group in spec order. A
+/// long check taken last would leave the other threads idle while it runs alone;
+/// taken first, the short checks fill in around it. The report does not change: it is
+/// put back in spec order.
+fn heaviest_first(spec: &Spec, jobs: &[Job<'_>]) -> Vec<usize> {
+    let weight = |&(protocol, check): &Job<'_>| -> u8 {
+        let Some(protocol) = spec.protocols.get(protocol) else {
+            return 2;
+        };
+        let generated = protocol
+            .cases
+            .each()
+            .iter()
+            .any(|(_, of, _, shape)| *of == check && *shape == "generated");
+        if generated {
+            0
+        } else if protocol.checks.iter().any(|c| c.name == check) {
+            2
+        } else {
+            // Not a documented check: the accumulated digests or a vector file.
+            1
+        }
+    };
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&index| jobs.get(index).map(weight));
+    order
 }
 
 /// Subjects for `threads - 1` more threads, when both subjects can be forked.
@@ -484,7 +517,15 @@ pub fn run_with_threads(
         }
         (done, forks.len() + 1)
     } else {
-        let done = run_jobs(spec, &jobs, subjects, &mut forks, Lanes::Taken, &stopped);
+        let order = heaviest_first(spec, &jobs);
+        let done = run_jobs(
+            spec,
+            &jobs,
+            subjects,
+            &mut forks,
+            Lanes::Taken { order: &order },
+            &stopped,
+        );
         (done, forks.len() + 1)
     };
     let mut done = done.into_iter().map(|(_, done)| done);

@@ -80,6 +80,9 @@ pub fn compute(
         }));
     }
     let names: Vec<String> = checks.iter().map(|c| c.name.clone()).collect();
+    // Every implementation meets the same generated inputs (one spec, one seed): the
+    // oracle's and the reference model's answers to them are computed once.
+    let _memo = bloomproof_conformance::generated::memo::scope();
     let quoted = shell_quote(&options.binary.display().to_string())
         .unwrap_or_else(|_| options.binary.display().to_string());
     let expand = |command: &str| command.replace(BINARY_WORD, &quoted);

@@ -44,14 +44,25 @@ use crate::sha256;
 /// mistake in deriving it elsewhere cannot be repeated here.
 pub const DOMAIN_HEX: &str = "646f632d6d656d626572736869702d763100";
 
-/// `value` in lowercase hex with at least `width` digits; if more are needed
+/// Appends `value` in lowercase hex with at least `width` digits; if more are needed
 /// (only outside the protocol), the digit count is rounded up to an even one.
-fn field(value: usize, width: usize) -> String {
-    let text = format!("{value:0width$x}");
-    if text.len() % 2 == 0 {
-        text
-    } else {
-        format!("0{text}")
+fn push_field(text: &mut String, value: usize, width: usize) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut count = 1;
+    while count < usize::BITS as usize / 4 && value >> (4 * count) != 0 {
+        count += 1;
+    }
+    let mut digits = count.max(width);
+    if digits % 2 != 0 {
+        digits += 1;
+    }
+    for place in (0..digits).rev() {
+        let nibble = if place < usize::BITS as usize / 4 {
+            (value >> (4 * place)) & 0xf
+        } else {
+            0
+        };
+        text.push(char::from(DIGITS[nibble]));
     }
 }
 
@@ -65,14 +76,15 @@ fn field(value: usize, width: usize) -> String {
 /// Values too large for their field are outside the protocol; see the
 /// [module documentation](self).
 pub fn message_hex(m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> String {
-    let mut text = String::from(DOMAIN_HEX);
-    text.push_str(&field(m as usize, 4));
-    text.push_str(&field(k as usize, 2));
-    text.push_str(&field(seed.len(), 2));
-    text.push_str(&hex::encode(seed));
-    text.push_str(&field(index as usize, 2));
-    text.push_str(&field(item.len(), 4));
-    text.push_str(&hex::encode(item));
+    let mut text = String::with_capacity(DOMAIN_HEX.len() + 16 + 2 * (seed.len() + item.len()));
+    text.push_str(DOMAIN_HEX);
+    push_field(&mut text, m as usize, 4);
+    push_field(&mut text, k as usize, 2);
+    push_field(&mut text, seed.len(), 2);
+    hex::push_encoded(&mut text, seed);
+    push_field(&mut text, index as usize, 2);
+    push_field(&mut text, item.len(), 4);
+    hex::push_encoded(&mut text, item);
     text
 }
 
@@ -103,6 +115,18 @@ pub fn digest_hex(m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> Strin
 /// [`HexError::InvalidDigit`] for the first character that is not a hex
 /// digit. An odd number of digits is fine here: this is a number, not bytes.
 pub fn reduce_hex(digest_hex: &str, m: u32) -> Result<u32, HexError> {
+    if m != 0 && m < 1 << 28 {
+        // The same steps in 32 bits: r < m < 2^28, so 16*r + 15 < 2^32 (a 32-bit
+        // remainder is the cheaper instruction; the protocol's m is at most 512).
+        let mut r: u32 = 0;
+        for (offset, found) in digest_hex.char_indices() {
+            let Some(digit) = hex::digit_value(found) else {
+                return Err(HexError::InvalidDigit { found, offset });
+            };
+            r = (16 * r + u32::from(digit)) % m;
+        }
+        return Ok(r);
+    }
     let modulus = u64::from(m);
     let mut r: u64 = 0;
     for (offset, found) in digest_hex.char_indices() {
@@ -170,4 +194,66 @@ pub fn packed_hex(occupied: &BTreeSet<u32>, m: u32) -> String {
         }
     }
     hex::encode(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The field as it was first written, with `format!`.
+    fn field_by_format(value: usize, width: usize) -> String {
+        let text = format!("{value:0width$x}");
+        if text.len() % 2 == 0 {
+            text
+        } else {
+            format!("0{text}")
+        }
+    }
+
+    #[test]
+    fn fields_are_written_as_format_writes_them() {
+        let mut values: Vec<usize> = (0..=0x1_0000).collect();
+        for shift in 0..usize::BITS {
+            let power = 1usize << shift;
+            values.extend([power - 1, power, power + 1]);
+        }
+        values.push(usize::MAX);
+        for value in values {
+            for width in [0, 1, 2, 3, 4, 5] {
+                let mut text = String::new();
+                push_field(&mut text, value, width);
+                assert_eq!(text, field_by_format(value, width), "{value} {width}");
+            }
+        }
+    }
+
+    /// The 32-bit steps give the 64-bit steps' remainder, at every m around the switch.
+    #[test]
+    fn reduction_is_the_same_either_side_of_the_32_bit_steps() {
+        let digest = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff";
+        let other = "0123456789abcdefABCDEF0123456789abcdefABCDEF0123456789abcdef0123";
+        for m in [
+            1,
+            2,
+            7,
+            8,
+            9,
+            511,
+            512,
+            513,
+            (1 << 28) - 1,
+            1 << 28,
+            u32::MAX,
+        ] {
+            for text in [digest, other, "", "0", "f"] {
+                let mut r: u64 = 0;
+                for c in text.chars() {
+                    r = (16 * r + u64::from(c.to_digit(16).unwrap_or(0))) % u64::from(m);
+                }
+                assert_eq!(reduce_hex(text, m), Ok(r as u32), "{m} {text}");
+            }
+        }
+        assert!(reduce_hex("0g", 9).is_err());
+        assert!(reduce_hex("0g", 1 << 30).is_err());
+    }
 }

@@ -46,17 +46,32 @@ pub fn exact(m: u32, k: u32, n: u32) -> f64 {
     // bits, arrives[c] = c/m takes c clear bits to c - 1.
     let stays: Vec<f64> = (0..=bits).map(|c| (mf - c as f64) / mf).collect();
     let arrives: Vec<f64> = (0..=bits).map(|c| c as f64 / mf).collect();
-    let mut lowest = bits; // no c below `lowest` is reachable yet
+    // Every c outside lowest..=highest holds exactly 0: below `lowest` none is
+    // reachable yet, or each underflowed to 0; above `highest` each underflowed to 0
+    // (or, for c = m, a throw emptied it). A throw leaves such a c at exactly 0 unless
+    // its neighbour above holds something (0·stays + 0·arrives = 0), so each throw
+    // computes c from lowest - 1 to highest only: the same sums as computing every c,
+    // so the same result bit for bit.
+    let mut lowest = bits;
+    let mut highest = bits;
     for _ in 0..throws {
         let floor = lowest.saturating_sub(1);
-        for c in floor..bits {
+        for c in floor..(highest + 1).min(bits) {
             let p = clear[c] * stays[c] + clear[c + 1] * arrives[c + 1];
             // Below the smallest normal f64, a probability is taken as 0: that moves the
             // result by about 1e-300 at most, and subnormal arithmetic is very slow.
             clear[c] = if p < f64::MIN_POSITIVE { 0.0 } else { p };
         }
-        clear[bits] *= stays[bits];
+        if highest == bits {
+            clear[bits] *= stays[bits];
+        }
         lowest = floor;
+        while highest > lowest && clear[highest] == 0.0 {
+            highest -= 1;
+        }
+        while lowest < highest && clear[lowest] == 0.0 {
+            lowest += 1;
+        }
     }
     let mut sum = 0.0;
     for (c, probability) in clear.iter().enumerate() {
@@ -106,5 +121,58 @@ pub fn estimates(m: u32, k: u32, n: u32) -> Estimates {
         finite_m: finite_m(m, k, n),
         exact: exact(m, k, n),
         optimal_k,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The throws computed over every c, as first written: what [`exact`] must give bit
+    /// for bit.
+    fn exact_every_c(m: u32, k: u32, n: u32) -> f64 {
+        let bits = m as usize;
+        let mf = f64::from(m);
+        let mut clear = vec![0.0f64; bits + 1];
+        clear[bits] = 1.0;
+        let stays: Vec<f64> = (0..=bits).map(|c| (mf - c as f64) / mf).collect();
+        let arrives: Vec<f64> = (0..=bits).map(|c| c as f64 / mf).collect();
+        let mut lowest = bits;
+        for _ in 0..u64::from(k) * u64::from(n) {
+            let floor = lowest.saturating_sub(1);
+            for c in floor..bits {
+                let p = clear[c] * stays[c] + clear[c + 1] * arrives[c + 1];
+                clear[c] = if p < f64::MIN_POSITIVE { 0.0 } else { p };
+            }
+            clear[bits] *= stays[bits];
+            lowest = floor;
+        }
+        clear
+            .iter()
+            .enumerate()
+            .map(|(c, p)| (0..k).fold(*p, |product, _| product * ((mf - c as f64) / mf)))
+            .sum()
+    }
+
+    #[test]
+    fn the_band_gives_every_c_bit_for_bit() {
+        let mut points = vec![(8, 1, 0), (8, 1, 1), (8, 12, 1024), (1024, 12, 1024)];
+        for m in [8, 9, 16, 63, 100, 256, 511, 1024] {
+            for k in [1, 2, 3, 7, 12] {
+                for n in [0, 1, 2, 5, 17, 64, 200, 1024] {
+                    if u64::from(k) * u64::from(n) * u64::from(m) <= 4_000_000 {
+                        points.push((m, k, n));
+                    }
+                }
+            }
+        }
+        for (m, k, n) in points {
+            let (got, want) = (exact(m, k, n), exact_every_c(m, k, n));
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "m {m} k {k} n {n}: {got} {want}"
+            );
+        }
     }
 }

@@ -66,11 +66,12 @@ fn pad(data: &[u8]) -> Vec<u8> {
     // is always far below that, and the multiplication wraps rather than
     // panicking in any case.
     let bit_length = (data.len() as u64).wrapping_mul(8);
-    let mut padded = data.to_vec();
+    // The zero bytes: as many as take the length past the 0x80 to 56 modulo 64.
+    let zeros = (64 + 55 - data.len() % 64) % 64;
+    let mut padded = Vec::with_capacity(data.len() + 1 + zeros + 8);
+    padded.extend_from_slice(data);
     padded.push(0x80);
-    while padded.len() % 64 != 56 {
-        padded.push(0x00);
-    }
+    padded.resize(padded.len() + zeros, 0x00);
     padded.extend_from_slice(&bit_length.to_be_bytes());
     padded
 }
@@ -181,12 +182,15 @@ impl Hasher {
     /// Feeds `data`.
     pub fn update(&mut self, data: &[u8]) {
         self.length = self.length.wrapping_add(data.len() as u64);
-        for &byte in data {
-            self.pending.push(byte);
+        let mut rest = data;
+        while !rest.is_empty() {
+            // Fill the pending block as far as `rest` goes, and compress it once full.
+            let take = (64 - self.pending.len()).min(rest.len());
+            let (now, later) = rest.split_at(take);
+            self.pending.extend_from_slice(now);
+            rest = later;
             if self.pending.len() == 64 {
-                let block = std::mem::take(&mut self.pending);
-                compress(&mut self.h, &block);
-                self.pending = block;
+                compress(&mut self.h, &self.pending);
                 self.pending.clear();
             }
         }

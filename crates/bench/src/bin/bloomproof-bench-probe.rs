@@ -21,8 +21,10 @@
 //!   apart, per case, with the processes they started (`wire_` keys). The same suite in process
 //!   (`Subjects::rust`) is timed the same way beside it. The system's share of the
 //!   runner's CPU (kernel time, from `/proc/self/stat`) is printed beside it.
-//! * `runner-once SPEC_DIR BLOOMPROOF`: one run of the protocol checks through the
-//!   adapter alone, for a profiler.
+//! * `runner-once SPEC_DIR BLOOMPROOF [SEED [warm]]`: one run of the protocol checks
+//!   through the adapter alone, for a profiler; of the inputs of SEED when given; with
+//!   `warm`, after the same inputs in process with their expected values kept (as the
+//!   second implementation of a matrix meets them).
 //! * `fnv-input PATH`: writes the fnv benchmark strings and their Rust answers as
 //!   JSON to PATH, for the Node timing script, and prints their checksum.
 
@@ -54,11 +56,24 @@ fn main() -> ExitCode {
             Ok(runs) => runner(Path::new(spec), runs, Path::new(bloomproof)),
             Err(err) => Err(format!("RUNS must be a number: {err}")),
         },
-        ["runner-once", spec, bloomproof] => runner_once(Path::new(spec), Path::new(bloomproof)),
+        ["runner-once", spec, bloomproof] => {
+            runner_once(Path::new(spec), Path::new(bloomproof), None, false)
+        }
+        ["runner-once", spec, bloomproof, seed] | ["runner-once", spec, bloomproof, seed, "warm"] => {
+            match seed.parse() {
+                Ok(seed) => runner_once(
+                    Path::new(spec),
+                    Path::new(bloomproof),
+                    Some(seed),
+                    args.len() == 5,
+                ),
+                Err(err) => Err(format!("SEED must be a number: {err}")),
+            }
+        }
         ["fnv-input", path] => fnv_input(Path::new(path)),
         _ => Err(
             "usage: bloomproof-bench-probe suite SPEC_DIR [RUNS] | snapshot | \
-                  runner SPEC_DIR RUNS BLOOMPROOF | runner-once SPEC_DIR BLOOMPROOF | \
+                  runner SPEC_DIR RUNS BLOOMPROOF | runner-once SPEC_DIR BLOOMPROOF [SEED [warm]] | \
                   fnv-input PATH"
                 .to_string(),
         ),
@@ -292,8 +307,24 @@ fn runner(spec_dir: &Path, runs: usize, bloomproof: &Path) -> Result<String, Str
 }
 
 /// One run through the adapter alone, for a profiler (`valgrind --tool=callgrind`).
-fn runner_once(spec_dir: &Path, bloomproof: &Path) -> Result<String, String> {
-    let spec = load_spec(spec_dir)?;
+/// One run through the adapter, of the inputs of `seed` when given (else a fresh one);
+/// when `warm`, after a run of the same inputs in process with the expected values
+/// kept ([`bloomproof_conformance::generated::memo`]), as a second implementation of
+/// `bloomproof matrix` meets them (a profiler then reads `adapter_run` apart).
+fn runner_once(
+    spec_dir: &Path,
+    bloomproof: &Path,
+    seed: Option<u64>,
+    warm: bool,
+) -> Result<String, String> {
+    let mut spec = load_spec(spec_dir)?;
+    if let Some(seed) = seed {
+        spec.set_generation(bloomproof_conformance::generated::Generation { seed, count: None });
+    }
+    let _memo = warm.then(bloomproof_conformance::generated::memo::scope);
+    if warm {
+        bloomproof_conformance::run::run(&spec, &mut Subjects::rust(), None);
+    }
     let (cpu, requests, system_share) = adapter_run(&spec, bloomproof)?;
     let mut out = format!(
         "runner_requests={requests}\nrunner_cpu_us_per_request={:.3}\n",

@@ -12,6 +12,8 @@
 //! where the hashing is at fault, the first stage that differs (each protocol's
 //! `diagnose`).
 
+pub mod memo;
+
 use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::protocols::GeneratorDomain;
 use crate::report::Failure;

@@ -4,7 +4,7 @@
 
 use crate::subject::Triple;
 use bloomproof_oracle::doc_membership as oracle;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// The oracle's view of one snapshot: its occupied positions and the triple of each item.
 pub struct OracleSnapshot {
@@ -14,9 +14,15 @@ pub struct OracleSnapshot {
     pub packed_hex: String,
     /// One lookup triple per item, in order.
     pub triples: Vec<Triple>,
+    /// The position set of each record, in order.
+    pub record_positions: Vec<BTreeSet<u32>>,
 }
 
 /// The snapshot of `records` with `(m, k, seed)` and the lookups of `items`, by the oracle.
+///
+/// Each distinct record or item is hashed by the oracle once: a record repeated, or
+/// looked up as an item, reuses its position set (the oracle's `occupied` and
+/// `maybe_present` each hash every record and item again; the sets are the same).
 pub fn snapshot(
     records: &[Vec<u8>],
     m: u32,
@@ -24,12 +30,17 @@ pub fn snapshot(
     seed: &[u8],
     items: &[Vec<u8>],
 ) -> OracleSnapshot {
-    let occupied = oracle::occupied(records, m, k, seed);
+    let mut known: HashMap<&[u8], BTreeSet<u32>> = HashMap::new();
+    let record_positions: Vec<BTreeSet<u32>> = records
+        .iter()
+        .map(|record| position_set(&mut known, (m, k, seed), record).clone())
+        .collect();
+    let occupied: BTreeSet<u32> = record_positions.iter().flatten().copied().collect();
     let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
     let triples = items
         .iter()
         .map(|item| {
-            let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
+            let maybe = position_set(&mut known, (m, k, seed), item).is_subset(&occupied);
             Triple {
                 maybe_present: maybe,
                 exact_checked: maybe,
@@ -42,5 +53,60 @@ pub fn snapshot(
         occupied,
         packed_hex,
         triples,
+        record_positions,
+    }
+}
+
+/// The oracle's position set of `item`, hashed on its first use only.
+fn position_set<'a, 'k>(
+    known: &'k mut HashMap<&'a [u8], BTreeSet<u32>>,
+    (m, k, seed): (u32, u32, &[u8]),
+    item: &'a [u8],
+) -> &'k BTreeSet<u32> {
+    known
+        .entry(item)
+        .or_insert_with(|| oracle::position_set(m, k, seed, item))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The snapshot with each set hashed once equals the oracle's own `occupied` and
+    /// `maybe_present`, which hash every record and item afresh: repeats, items that are
+    /// records, items that are not, no records, m = 0.
+    #[test]
+    fn hashing_each_item_once_gives_the_oracles_answers() {
+        let records: Vec<Vec<u8>> = [&b"a"[..], b"b", b"a", b"", b"doc-04", b"b"]
+            .iter()
+            .map(|r| r.to_vec())
+            .collect();
+        let items: Vec<Vec<u8>> = [&b"a"[..], b"c", b"", b"doc-41", b"b", b"zz"]
+            .iter()
+            .map(|r| r.to_vec())
+            .collect();
+        for (m, k, seed) in [
+            (16, 3, &b"lab"[..]),
+            (8, 1, b""),
+            (512, 8, b"seed"),
+            (0, 2, b""),
+        ] {
+            for records in [&records[..], &records[..1], &[]] {
+                let got = snapshot(records, m, k, seed, &items);
+                let occupied = oracle::occupied(records, m, k, seed);
+                assert_eq!(got.occupied, occupied);
+                assert_eq!(got.packed_hex, oracle::packed_hex(&occupied, m));
+                for (record, set) in records.iter().zip(&got.record_positions) {
+                    assert_eq!(*set, oracle::position_set(m, k, seed, record));
+                }
+                let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
+                for (item, triple) in items.iter().zip(&got.triples) {
+                    let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
+                    assert_eq!(triple.maybe_present, maybe);
+                    assert_eq!(triple.exact_checked, maybe);
+                    assert_eq!(triple.duplicate, maybe && documents.contains(item));
+                }
+            }
+        }
     }
 }

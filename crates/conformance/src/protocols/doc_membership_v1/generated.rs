@@ -3,7 +3,7 @@
 //! snapshot), each answer compared with the oracle.
 
 use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, failures, search};
-use crate::generated::{size, span};
+use crate::generated::{memo, size, span};
 use crate::model::GeneratedInput;
 use crate::model::Generator;
 use crate::protocols::Protocol as _;
@@ -72,10 +72,6 @@ fn narrow(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn oracle_positions(params: &RawParams, item: &[u8]) -> Vec<u32> {
-    oracle::positions(narrow(params.m), narrow(params.k), &params.seed, item)
-}
-
 fn params_json(params: &RawParams) -> serde_json::Value {
     serde_json::json!({"m": params.m, "k": params.k, "seed_hex": encode_hex(&params.seed)})
 }
@@ -136,24 +132,59 @@ pub(super) fn judge_hashing(
         .collect()
 }
 
+/// What the oracle says of one item's hashing: its positions, and each index's framed
+/// message and digest (as hex).
+struct HashingExpected {
+    positions: Vec<u32>,
+    frames: Vec<(String, String)>,
+}
+
+fn hashing_expected(value: &Hashing) -> HashingExpected {
+    let (m, k, seed) = (
+        narrow(value.params.m),
+        narrow(value.params.k),
+        &value.params.seed,
+    );
+    let frames: Vec<(String, String)> = (0..value.params.k)
+        .map(|index| {
+            let index = u32::try_from(index).unwrap_or(u32::MAX);
+            (
+                oracle::message_hex(m, k, seed, index, &value.item),
+                oracle::digest_hex(m, k, seed, index, &value.item),
+            )
+        })
+        .collect();
+    // The positions as `oracle::positions` makes them (each digest reduced mod m, none
+    // when m = 0), from the digests just made rather than hashing every index again.
+    let positions = if m == 0 {
+        Vec::new()
+    } else {
+        frames
+            .iter()
+            .map(|(_, digest)| oracle::reduce_hex(digest, m).unwrap_or(0))
+            .collect()
+    };
+    HashingExpected { positions, frames }
+}
+
 fn hashing_verdict(
     value: &Hashing,
     positions: Option<Answer<DocReply>>,
     frames: Vec<Answer<DocReply>>,
 ) -> Option<Mismatch> {
-    let (m, k, seed) = (
-        narrow(value.params.m),
-        narrow(value.params.k),
-        &value.params.seed,
+    let want = memo::get_or(
+        "doc_hashing",
+        || format!("{value:?}"),
+        || hashing_expected(value),
     );
     match positions {
         Some(Ok(DocReply::Positions(got))) => {
             if let Some(mismatch) = positions_invariants(&value.params, &got) {
                 return Some(mismatch);
             }
-            let want = oracle_positions(&value.params, &value.item);
+            let want = &want.positions;
             let got32: Vec<u32> = got.iter().map(|&p| u32::from(p)).collect();
-            if want != got32 {
+            if *want != got32 {
                 return Some(Mismatch::new(
                     "positions equal the oracle's",
                     json(&want),
@@ -171,9 +202,9 @@ fn hashing_verdict(
         }
     }
     for (index, frame) in frames.into_iter().enumerate() {
-        let index32 = u32::try_from(index).unwrap_or(u32::MAX);
-        let message = oracle::message_hex(m, k, seed, index32, &value.item);
-        let digest = oracle::digest_hex(m, k, seed, index32, &value.item);
+        let Some((message, digest)) = want.frames.get(index).cloned() else {
+            return Some(Mismatch::new("frame", "k frames", format!("frame {index}")));
+        };
         match frame {
             Ok(DocReply::Framed(got)) => {
                 if encode_hex(&got.message) != message {
@@ -345,6 +376,7 @@ fn expected(value: &Snapshot) -> Expected {
         occupied,
         packed_hex,
         triples,
+        record_positions,
     } = super::expected::snapshot(&value.records, m, k, seed, &value.items());
     let packed = bloomproof_wire::decode_hex(&packed_hex).unwrap_or_default();
     let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
@@ -372,10 +404,9 @@ fn expected(value: &Snapshot) -> Expected {
             let bit = narrow(index.index(m as usize) as u64);
             flip(&mut damaged, bit);
             if occupied.contains(&bit) {
-                let first = value
-                    .records
+                let first = record_positions
                     .iter()
-                    .position(|r| oracle::position_set(m, k, seed, r).contains(&bit))
+                    .position(|set| set.contains(&bit))
                     .unwrap_or_default();
                 format!("records[{first}]")
             } else {
@@ -417,7 +448,10 @@ pub(super) fn judge_snapshots(
     values: &[Snapshot],
     compared: Compared,
 ) -> Vec<Option<Mismatch>> {
-    let expectations: Vec<Expected> = values.iter().map(expected).collect();
+    let expectations: Vec<std::sync::Arc<Expected>> = values
+        .iter()
+        .map(|value| memo::get_or("doc_snapshot", || format!("{value:?}"), || expected(value)))
+        .collect();
     let mut calls = Vec::new();
     for (value, want) in values.iter().zip(&expectations) {
         let params = value.params.clone();
@@ -712,5 +746,34 @@ pub(crate) fn evaluate(
             })
         }
         other => vec![crate::generated::not_this_protocol(id, other)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The positions taken from the frames' digests are `oracle::positions`.
+    #[test]
+    fn positions_from_the_frames_are_the_oracles() {
+        for (m, k, seed, item) in [
+            (16u64, 3u64, &b"lab"[..], &b"doc-04"[..]),
+            (8, 1, b"", b""),
+            (512, 8, b"0123456789abcdef", &[0xff; 64][..]),
+            (0, 2, b"", b"x"),
+        ] {
+            let value = Hashing {
+                params: RawParams {
+                    m,
+                    k,
+                    seed: seed.to_vec(),
+                },
+                item: item.to_vec(),
+            };
+            let want = hashing_expected(&value);
+            let (m32, k32) = (narrow(m), narrow(k));
+            assert_eq!(want.positions, oracle::positions(m32, k32, seed, item));
+            assert_eq!(want.frames.len() as u64, k);
+        }
     }
 }

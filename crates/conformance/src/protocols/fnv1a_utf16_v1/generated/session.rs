@@ -257,19 +257,31 @@ fn shown_op(op: &ScriptOp) -> Value {
 }
 
 pub(super) fn judge(subject: &mut dyn FnvSubject, values: &[Script]) -> Vec<Option<Mismatch>> {
-    let materialised: Vec<_> = values.iter().map(materialise).collect();
+    let materialised: Vec<_> = values
+        .iter()
+        .map(|script| {
+            crate::generated::memo::get_or(
+                "fnv_session",
+                || format!("{script:?}"),
+                || materialise(script),
+            )
+        })
+        .collect();
     let calls: Vec<FnvCall> = materialised
         .iter()
-        .map(|(ops, _, _)| FnvCall::Session {
-            script: ops.clone(),
+        .map(|materialised| FnvCall::Session {
+            script: materialised.0.clone(),
         })
         .collect();
     subject
         .batch(&calls)
         .into_iter()
         .zip(&materialised)
-        .map(|(answer, (ops, initial, want))| match answer {
-            Ok(FnvReply::Script(got)) => verdict(ops, initial, want, &got),
+        .map(|(answer, materialised)| match answer {
+            Ok(FnvReply::Script(got)) => {
+                let (ops, initial, want) = &**materialised;
+                verdict(ops, initial, want, &got)
+            }
             Ok(other) => Some(Mismatch::new(
                 "session",
                 "a script answer",
