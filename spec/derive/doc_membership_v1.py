@@ -462,6 +462,14 @@ def cases():
     out.append(case("generated/reads", "generated_reads_agree_with_oracle", "generated",
                     {"generator": "doc_snapshots", "count": 48, **whole, "records": [0, 64]},
                     {"equal_to": "oracle", "compared": ["read", "read_damaged"]}))
+    # The typed contract over its whole domain: the edges come from spec/bounds.json and
+    # every typed kind (the same on every run), the draws from the run's seed. The kind
+    # of the first error is the seed's (core); the field it names is bloomproof's.
+    typed = {"generator": "doc_typed", "count": 64, "m": [8, 512], "k": [1, 8]}
+    out.append(case("generated/typed-contract", "generated_typed_contract_agrees_with_oracle", "generated",
+                    typed, {"equal_to": "oracle", "compared": ["typed"]}))
+    out.append(case("generated/typed-fields", "generated_typed_contract_fields", "generated",
+                    typed, {"equal_to": "oracle", "compared": ["typed_field"]}))
     # The seed raises TypeError or ValueError in a fixed order and names no field (one
     # error for m and k together): the kind is core, the field each error names is
     # bloomproof's (ADAPTER.md), judged by an interop check on copies of the same cases.

@@ -17,7 +17,7 @@ impl ToDynamic for TypedValue {
             TypedValue::Str(text) => Value::Str(text.clone()),
             TypedValue::Bytearray(hex) => Value::ByteArray(hex.0.clone()),
             TypedValue::Memoryview(hex) => Value::MemoryView(hex.0.clone()),
-            TypedValue::Int(n) => Value::Int(i128::from(*n)),
+            TypedValue::Int(n) => Value::Int(*n),
             TypedValue::Bool(b) => Value::Bool(*b),
             TypedValue::Float(x) => Value::Float(*x),
             TypedValue::Tuple(items) => Value::Tuple(items.iter().map(Self::to_dynamic).collect()),

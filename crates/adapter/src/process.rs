@@ -694,19 +694,25 @@ impl AdapterProcess {
     fn send(&mut self, protocol: Option<&str>, op: &impl Serialize) -> Pending {
         let id = self.next_id;
         self.next_id += 1;
-        let mut object = match serde_json::to_value(op) {
-            Ok(Value::Object(object)) => object,
-            _ => {
-                return Pending::Done(Err(SubjectError::Broken(
-                    "cannot encode the request".into(),
-                )));
+        let line = match serde_json::to_value(op) {
+            Ok(Value::Object(mut object)) => {
+                object.insert("id".into(), json!(id));
+                if let Some(protocol) = protocol {
+                    object.insert("protocol".into(), json!(protocol));
+                }
+                Value::Object(object).to_string()
             }
+            // A tree holds no integer past 64 bits (a typed `{"int": 2^64}`): the text
+            // of the request is written directly, `id` and `protocol` first.
+            _ => match wide_request_line(id, protocol, op) {
+                Some(line) => line,
+                None => {
+                    return Pending::Done(Err(SubjectError::Broken(
+                        "cannot encode the request".into(),
+                    )));
+                }
+            },
         };
-        object.insert("id".into(), json!(id));
-        if let Some(protocol) = protocol {
-            object.insert("protocol".into(), json!(protocol));
-        }
-        let line = Value::Object(object).to_string();
         if let Some(why) = &self.dead {
             return Pending::Done(Err(SubjectError::Broken(format!(
                 "request #{id} not sent: the adapter is no longer running ({why})"
@@ -1084,4 +1090,21 @@ impl Drop for AdapterProcess {
         }
         self.end();
     }
+}
+/// The request line of `op` written as text (for an op whose integers a JSON tree cannot
+/// hold): `{"id":N,"protocol":P,` then the op's own keys; `None` unless `op` is an object.
+fn wide_request_line(id: u64, protocol: Option<&str>, op: &impl Serialize) -> Option<String> {
+    let text = serde_json::to_string(op).ok()?;
+    let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+    let mut line = format!("{{\"id\":{id}");
+    if let Some(protocol) = protocol {
+        line.push_str(",\"protocol\":");
+        line.push_str(&serde_json::to_string(protocol).ok()?);
+    }
+    if !inner.is_empty() {
+        line.push(',');
+        line.push_str(inner);
+    }
+    line.push('}');
+    Some(line)
 }

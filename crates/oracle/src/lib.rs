@@ -22,13 +22,16 @@
 //!   from code points itself, runs FNV in wide arithmetic, and reduces the
 //!   exact sum `h1 + i*h2` written as a **decimal digit string** one digit at
 //!   a time (`r = (10*r + digit) mod m`); its false-positive estimates
-//!   ([`estimates`]) follow the distribution of the *clear* bits, throw by throw.
+//!   ([`estimates`]) follow the distribution of the *clear* bits, throw by throw;
+//! * the input contract of `doc-membership-v1` ([`contract`]) is a list of Python
+//!   type and bound tests in the source's order, written from the contract table.
 //!
 //! The code favours being obviously correct over being fast. No function
 //! panics on any input: text inputs are validated and rejected with a
 //! [`hex::HexError`] naming what was wrong, and parameters outside a
 //! protocol's bounds give documented (if meaningless) results.
 
+pub mod contract;
 pub mod doc_membership;
 pub mod estimates;
 pub mod fnv1a_utf16;

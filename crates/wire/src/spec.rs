@@ -252,8 +252,8 @@ pub struct GeneratedExpect {
     /// `oracle` (`crates/oracle`) or `session_model` (`crates/session`).
     pub equal_to: String,
     /// The answers compared, by operation (`positions`, `frame`, `build`,
-    /// `lookup_many`, `read`, `read_damaged`, `estimates`, `view`, `error`, `save`,
-    /// `export`).
+    /// `lookup_many`, `read`, `read_damaged`, `typed`, `typed_field`, `estimates`,
+    /// `view`, `error`, `save`, `export`).
     pub compared: Vec<String>,
 }
 

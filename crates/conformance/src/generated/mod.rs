@@ -480,10 +480,11 @@ pub fn domain_error(
     let listed: Vec<&str> = expect.compared.iter().map(String::as_str).collect();
     let mut rest = compares.iter();
     let in_order = listed.iter().all(|part| rest.any(|c| c == part));
-    // Only the evaluators of `doc_snapshots` (builds, or reads) and `fnv_sessions` (the
-    // page's rules, `page`, or the reference model's whole answer) compare a part.
+    // Only the evaluators of `doc_snapshots` (builds, or reads), `doc_typed` (the kinds,
+    // or the fields) and `fnv_sessions` (the page's rules, `page`, or the reference
+    // model's whole answer) compare a part.
     let fits = match input.generator {
-        Generator::DocSnapshots => true,
+        Generator::DocSnapshots | Generator::DocTyped => true,
         Generator::FnvSessions => listed == ["page"] || listed == compares[1..],
         _ => listed == compares,
     };

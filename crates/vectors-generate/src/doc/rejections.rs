@@ -17,7 +17,7 @@ use bloomproof_wire::{ErrorKindName, Hex, RejectExpect, TypedValue};
 const SAFE_INT: i64 = (1 << 53) - 1;
 
 fn int(n: i64) -> TypedValue {
-    TypedValue::Int(n)
+    TypedValue::Int(i128::from(n))
 }
 
 fn bytes(b: &[u8]) -> TypedValue {
@@ -31,7 +31,7 @@ fn tuple(items: Vec<TypedValue>) -> TypedValue {
 /// Every integer inside a typed value is within +-(2^53 - 1).
 fn ints_are_safe(value: &TypedValue) -> bool {
     match value {
-        TypedValue::Int(n) => (-SAFE_INT..=SAFE_INT).contains(n),
+        TypedValue::Int(n) => (-i128::from(SAFE_INT)..=i128::from(SAFE_INT)).contains(n),
         TypedValue::Tuple(items) | TypedValue::List(items) => items.iter().all(ints_are_safe),
         _ => true,
     }
@@ -157,7 +157,7 @@ fn hand_picked(mut r: DocRejectionCase) -> DocRejectionCase {
 /// What a bound applies to: an integer's value, a byte string's or a tuple's length.
 fn size(value: &TypedValue) -> Option<i128> {
     match value {
-        TypedValue::Int(n) => Some(i128::from(*n)),
+        TypedValue::Int(n) => Some(*n),
         TypedValue::Bytes(hex) => Some(hex.0.len() as i128),
         TypedValue::Tuple(items) => Some(items.len() as i128),
         _ => None,

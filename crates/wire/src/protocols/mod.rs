@@ -43,6 +43,10 @@ pub enum Generator {
     /// `doc-membership-v1`: a random record set and items: `build`, `lookup_many`,
     /// `read` of the honest snapshot and of a damaged one, compared with the oracle.
     DocSnapshots,
+    /// `doc-membership-v1`: the `typed` call over the contract's whole domain (every
+    /// argument of every typed kind, values at, next to and far past every bound, one
+    /// or several arguments wrong), compared with the oracle's contract model.
+    DocTyped,
     /// `fnv1a-utf16-v1`: one string of code units of every class under random m and
     /// k: `positions`, compared with the oracle.
     FnvHashes,

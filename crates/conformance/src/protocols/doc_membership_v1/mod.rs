@@ -6,6 +6,7 @@ pub mod checks;
 pub mod diagnose;
 pub mod expected;
 mod generated;
+mod typed;
 mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
@@ -71,6 +72,15 @@ impl Protocol for DocMembershipV1 {
                 compares: &["build", "lookup_many", "read", "read_damaged"],
                 reference: "oracle",
             },
+            // The contract's edges and draws come from the table of bounds
+            // (spec/bounds.json) and every typed kind; a case states m and k only.
+            GeneratorDomain {
+                generator: Generator::DocTyped,
+                ranges: &[M, K],
+                limits: &[],
+                compares: &["typed", "typed_field"],
+                reference: "oracle",
+            },
         ]
     }
 
@@ -115,6 +125,9 @@ impl SpecCase for DocCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
+            DocCase::Generated(c) if c.input.generator == Generator::DocTyped => {
+                typed::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
+            }
             DocCase::Generated(c) => {
                 generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
             }
