@@ -159,9 +159,11 @@ fn run_check_between(
     };
     let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
     let (ran, failures) = match subjects.of(&protocol.protocol) {
-        Some(subject) => protocol
-            .cases
-            .run(&ids, subject, &protocol.generation, figures),
+        Some(subject) => {
+            protocol
+                .cases
+                .run(&ids, outcome.class, subject, &protocol.generation, figures)
+        }
         None => (0, Vec::new()),
     };
     outcome.cases += ran;

@@ -235,3 +235,63 @@ fn a_missing_save_outcome_fails() {
     let found = save_steps_edited(|save| *save = None);
     assert_eq!(found, [format!("{SAVE_STEP}: save outcome")]);
 }
+
+/// The checks that fail in `report`, each with its class.
+fn failing_checks(report: &Report) -> Vec<(String, bloomproof_conformance::report::Class)> {
+    report
+        .checks
+        .iter()
+        .filter(|c| !c.failures.is_empty())
+        .map(|c| (c.name.clone(), c.class))
+        .collect()
+}
+
+/// A rejected step that shows itself in the history (a reading seed 002 leaves open:
+/// it says an invalid import keeps the filter, not the page) fails only the checks of
+/// SESSION.md's decisions, never a core one; the same step that changes the bits fails
+/// a core one.
+#[test]
+fn a_rejected_step_is_held_to_the_filter_in_core_and_to_the_view_elsewhere() {
+    use bloomproof_conformance::report::Class;
+    let in_the_history = steps_edited(
+        |_| true,
+        |step| {
+            if step.error.is_some() {
+                step.view["history"] = json!([]);
+            }
+        },
+    );
+    let failing = failing_checks(&report(RustDoc, in_the_history));
+    assert!(
+        !failing.is_empty(),
+        "the interop checks judge the whole view"
+    );
+    assert!(
+        failing.iter().all(|(_, class)| *class != Class::Core),
+        "{failing:?}"
+    );
+    let in_the_bits = steps_edited(
+        |_| true,
+        |step| {
+            if step.error.is_some()
+                && let Some(bits) = step.view["bits"].as_str()
+            {
+                let flipped: String = bits
+                    .chars()
+                    .enumerate()
+                    .map(|(i, c)| match (i, c) {
+                        (0, '0') => '1',
+                        (0, _) => '0',
+                        (_, c) => c,
+                    })
+                    .collect();
+                step.view["bits"] = json!(flipped);
+            }
+        },
+    );
+    let failing = failing_checks(&report(RustDoc, in_the_bits));
+    assert!(
+        failing.iter().any(|(_, class)| *class == Class::Core),
+        "{failing:?}"
+    );
+}

@@ -37,7 +37,7 @@
 //! control fails. `FILTER` runs only the bugs whose id contains it (the controls always
 //! run).
 //!
-//! `--seeds N` ([`sweep`]) then sweeps every entry whose catch rests on generated
+//! `--seeds N` ([`mod@sweep`]) then sweeps every entry whose catch rests on generated
 //! inputs alone (every failure it caused is of a case of shape `generated`) over N
 //! seeds, the run's own seed first: an entry that passes on any of them fails the
 //! gallery, named with the seeds that let it pass. An entry caught by a case with no

@@ -13,7 +13,7 @@ pub mod fnv1a_utf16_v1;
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
 use crate::model::{Case, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::report::{Failure, Figures};
+use crate::report::{Class, Failure, Figures};
 use crate::subject::Between;
 use bloomproof_vectors::VectorFile;
 use std::any::Any;
@@ -107,11 +107,12 @@ pub trait ProtocolCases: fmt::Debug + Send + Sync {
     /// (id, check, rules beyond its check's, shape) of every case, in file order.
     fn each(&self) -> Vec<(&str, &str, &[String], &'static str)>;
 
-    /// Runs the cases whose ids are `ids` on `subject` (this protocol's): how many ran
-    /// and their failures.
+    /// Runs the cases whose ids are `ids` on `subject` (this protocol's), for a check of
+    /// `class`: how many ran and their failures.
     fn run(
         &self,
         ids: &[String],
+        class: Class,
         subject: &mut dyn ProtocolSubject,
         generation: &Generation,
         figures: &mut Figures,
@@ -144,9 +145,11 @@ pub trait SpecCase:
     /// The case, when it is a generated one.
     fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>>;
 
-    /// Runs the case on `subject`: its failures.
+    /// Runs the case on `subject` for a check of `class` (an evaluator that holds rules
+    /// of several classes judges only the check's): its failures.
     fn evaluate(
         &self,
+        class: Class,
         subject: &mut Self::Subject,
         generation: &Generation,
         figures: &mut Figures,
@@ -170,6 +173,7 @@ impl<C: SpecCase> ProtocolCases for Vec<C> {
     fn run(
         &self,
         ids: &[String],
+        class: Class,
         subject: &mut dyn ProtocolSubject,
         generation: &Generation,
         figures: &mut Figures,
@@ -185,7 +189,7 @@ impl<C: SpecCase> ProtocolCases for Vec<C> {
             .filter(|c| ids.iter().any(|id| id == c.parts().0))
         {
             ran += 1;
-            failures.extend(case.evaluate(subject.as_mut(), generation, figures));
+            failures.extend(case.evaluate(class, subject.as_mut(), generation, figures));
         }
         (ran, failures)
     }

@@ -14,7 +14,7 @@ use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::{AdapterDoc, AdapterProcess};
 use crate::generated::Generation;
 use crate::model::{Case, CasesFile, DocCase, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::report::{Failure, Figures};
+use crate::report::{Class, Failure, Figures};
 use crate::subject::{Answer, DocCall, DocReply, SubjectError};
 use crate::subject::{Between, DocSubject};
 use crate::vectors::Failures;
@@ -120,6 +120,7 @@ impl SpecCase for DocCase {
 
     fn evaluate(
         &self,
+        _class: Class,
         subject: &mut Self::Subject,
         generation: &Generation,
         figures: &mut Figures,

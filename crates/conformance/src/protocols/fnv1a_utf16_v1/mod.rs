@@ -12,7 +12,7 @@ use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::{AdapterFnv, AdapterProcess};
 use crate::generated::Generation;
 use crate::model::{Case, CasesFile, FnvCase, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::report::{Failure, Figures};
+use crate::report::{Class, Failure, Figures};
 use crate::subject::FnvSubject;
 use crate::subject::{Answer, FnvCall, FnvReply, SubjectError};
 use crate::vectors::Failures;
@@ -121,6 +121,7 @@ impl SpecCase for FnvCase {
 
     fn evaluate(
         &self,
+        class: Class,
         subject: &mut Self::Subject,
         generation: &Generation,
         figures: &mut Figures,
@@ -129,7 +130,7 @@ impl SpecCase for FnvCase {
             FnvCase::Generated(c) => {
                 generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
             }
-            case => checks::evaluate(case, subject, figures),
+            case => checks::evaluate(case, class, subject, figures),
         }
     }
 }
