@@ -98,6 +98,12 @@ pub struct Options {
     /// implementation on one spec are identical.
     #[arg(long)]
     pub no_times: bool,
+    /// Report a generated check's first differing input as drawn instead of shrinking
+    /// it to a minimal one: a faster verdict when only which checks fail matters (each
+    /// shrinking step is a round trip, and a long session script through a slow adapter
+    /// can take a minute to shrink).
+    #[arg(long)]
+    pub no_shrink: bool,
     /// Count this class in the verdict (and the exit status) too: `interop` (bloomproof's
     /// own decisions that make implementations agree), `hardening` (tamper resistance
     /// beyond the sources) or `all`. May be given several times. Core checks (what the
@@ -122,6 +128,7 @@ pub fn conformance(options: &Options) -> ExitCode {
     spec.set_generation(Generation {
         seed: options.seed.unwrap_or(spec.generation().seed),
         count: options.random,
+        shrink: !options.no_shrink,
     });
     spec.accumulated_full = options.accumulated_full;
     if let Some(dir) = &options.vectors_dir {

@@ -160,6 +160,7 @@ fn run_with(
     spec.set_generation(Generation {
         seed,
         count: Some(64),
+        shrink: true,
     });
     let mut subjects = Subjects::rust()
         .with(doc_membership_v1::subject(Box::new(doc)))
@@ -337,7 +338,11 @@ impl FnvSubject for BentEstimates {
 /// The estimates of `subject` over the cases' own counts (no `--random`) with `seed`.
 fn estimates_run(subject: BentEstimates, seed: u64) -> Report {
     let mut spec = common::spec();
-    spec.set_generation(Generation { seed, count: None });
+    spec.set_generation(Generation {
+        seed,
+        count: None,
+        shrink: true,
+    });
     let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(subject)));
     run(
         &spec,
@@ -442,6 +447,7 @@ fn an_integer_read_too_narrow_or_clamped_one_off_fails_on_every_seed() {
             spec.set_generation(Generation {
                 seed,
                 count: Some(1),
+                shrink: true,
             });
             let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(subject)));
             let report = run(

@@ -18,7 +18,7 @@
 //!    file, else the bug is a stale patch) and runs each bug, two at a time: a fresh
 //!    temporary copy of the implementation with the patch written into it, checked
 //!    with `bloomproof conformance --impl '<runtime> <copy>/<adapter>' --format json
-//!    --timeout 20`, or the liar's command; the runner is killed with everything it
+//!    --timeout 20 --no-shrink`, or the liar's command; the runner is killed with everything it
 //!    started after 120 s, and the copy is removed;
 //! 5. prints one row per bug with the checks that failed (that caught it), as soon as
 //!    it and the rows above it are known, then a summary with the counts and the time.

@@ -319,7 +319,11 @@ fn runner_once(
 ) -> Result<String, String> {
     let mut spec = load_spec(spec_dir)?;
     if let Some(seed) = seed {
-        spec.set_generation(bloomproof_conformance::generated::Generation { seed, count: None });
+        spec.set_generation(bloomproof_conformance::generated::Generation {
+            seed,
+            count: None,
+            shrink: true,
+        });
     }
     let _memo = warm.then(bloomproof_conformance::generated::memo::scope);
     if warm {

@@ -45,6 +45,11 @@ pub struct Generation {
     pub seed: u64,
     /// Inputs per generated case instead of the case's own `count` (`--random N`).
     pub count: Option<u32>,
+    /// Whether a differing input is shrunk to a minimal one (the default) or reported
+    /// as drawn (`--no-shrink`: a faster verdict, for a gallery that needs only which
+    /// checks fail; shrinking a long session script through a slow adapter takes
+    /// hundreds of round trips).
+    pub shrink: bool,
 }
 
 impl Generation {
@@ -63,6 +68,7 @@ impl Generation {
         Generation {
             seed: u64::from_be_bytes(first) >> 11,
             count: None,
+            shrink: true,
         }
     }
 
@@ -126,6 +132,7 @@ pub(crate) fn search<S>(
     strategy_at: impl Fn(usize) -> S,
     count: u32,
     rng: TestRng,
+    shrink: bool,
     mut judge: impl FnMut(&[S::Value]) -> Vec<Option<Mismatch>>,
     reduce: impl Fn(&S::Value) -> Vec<S::Value>,
 ) -> Result<Option<Found<S::Value>>, String>
@@ -158,6 +165,15 @@ where
     else {
         return Ok(None);
     };
+    if !shrink {
+        return Ok(Some(Found {
+            index,
+            failing,
+            minimal: values.swap_remove(index),
+            mismatch,
+            steps: 0,
+        }));
+    }
     drop(values);
     let mut runner = TestRunner::new_with_rng(config, draw_from);
     let mut drawn = None;
@@ -381,8 +397,7 @@ pub(crate) fn failures<V>(
         case: case_id.to_string(),
         what: format!(
             "{} (generated: {} of {} inputs differ ({} drawn, then {} at the ranges' edges); \
-             input #{} ({}) shrunk in {} steps to the minimal one below; seed {seed}, replay \
-             with --seed {seed})",
+             input #{} ({}) {}; seed {seed}, replay with --seed {seed})",
             found.mismatch.what,
             found.failing,
             inputs.total(),
@@ -394,7 +409,11 @@ pub(crate) fn failures<V>(
             } else {
                 "an edge input"
             },
-            found.steps
+            if generation.shrink {
+                format!("shrunk in {} steps to the minimal one below", found.steps)
+            } else {
+                "below as drawn, not shrunk (--no-shrink)".to_string()
+            }
         ),
         input: input.clone(),
         expected: found.mismatch.expected.clone(),
@@ -649,6 +668,7 @@ mod tests {
         Generation {
             seed: 7,
             count: None,
+            shrink: true,
         }
         .rng("search")
     }
@@ -673,6 +693,7 @@ mod tests {
             |_| 0u32..1000,
             6,
             rng(),
+            true,
             |inputs: &[u32]| {
                 (0..inputs.len())
                     .map(|i| (i == 2 || i == 4).then(differs).flatten())
@@ -687,10 +708,36 @@ mod tests {
             |_| 0u32..1000,
             6,
             rng(),
+            true,
             |i| vec![None; i.len()],
             |_| vec![],
         );
         assert!(none.unwrap().is_none());
+    }
+
+    /// `--no-shrink`: the first differing input is reported as drawn, after one batch
+    /// (no shrinking step and no reduction round), while the same run shrinks it.
+    #[test]
+    fn without_shrinking_the_drawn_input_is_reported_after_one_batch() {
+        let draw = |shrink: bool, batches: &RefCell<Vec<usize>>| {
+            search(
+                |_| 1000u32..2000,
+                4,
+                rng(),
+                shrink,
+                always_differs(batches),
+                |v: &u32| if *v > 1000 { vec![v - 1] } else { vec![] },
+            )
+            .unwrap()
+            .unwrap()
+        };
+        let batches = RefCell::new(Vec::new());
+        let drawn = draw(false, &batches);
+        assert_eq!(*batches.borrow(), [4]);
+        assert_eq!((drawn.index, drawn.steps), (0, 0));
+        let shrunk = draw(true, &RefCell::new(Vec::new()));
+        assert!(shrunk.steps > 0 && shrunk.minimal < drawn.minimal);
+        assert_eq!(shrunk.minimal, 1000);
     }
 
     /// Shrinking a vector whose every simplification still differs takes exactly
@@ -710,6 +757,7 @@ mod tests {
             |_| proptest::collection::vec(any::<u32>(), 300),
             3,
             rng(),
+            true,
             judge,
             |_| Vec::new(),
         )
@@ -731,6 +779,7 @@ mod tests {
             |_| Just(5u32),
             1,
             rng(),
+            true,
             always_differs(&batches),
             |&value| (0..1000).map(|i| value + 1 + i).collect(),
         )
@@ -752,6 +801,7 @@ mod tests {
             |_| Just(0u32),
             1,
             rng(),
+            true,
             always_differs(&batches),
             |&value| vec![value + 1],
         )
@@ -767,6 +817,7 @@ mod tests {
             |_| Just(0u32),
             1,
             rng(),
+            true,
             |inputs: &[u32]| {
                 inputs
                     .iter()

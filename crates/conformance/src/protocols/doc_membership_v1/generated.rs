@@ -823,6 +823,7 @@ pub(crate) fn evaluate(
                 drawn_then_edges(inputs, |_| &strategy, &pinned),
                 inputs.total(),
                 rng,
+                generation.shrink,
                 |values| judge_hashing(subject, values),
                 reduce_hashing,
             );
@@ -841,6 +842,7 @@ pub(crate) fn evaluate(
                 ),
                 inputs.total(),
                 rng,
+                generation.shrink,
                 |values| judge_snapshots(subject, values, Compared::of(compared)),
                 reduce_snapshot,
             );

@@ -697,6 +697,7 @@ pub(crate) fn evaluate(
         crate::generated::drawn_then_edges(inputs, |_| &strategy, &edges),
         inputs.total(),
         generation.rng(id),
+        generation.shrink,
         |values| judge(subject, values, compared),
         |call| reduce(&b, call),
     );

@@ -397,6 +397,7 @@ pub(crate) fn evaluate(
                 drawn_then_edges(inputs, |_| &strategy, &pinned),
                 inputs.total(),
                 rng,
+                generation.shrink,
                 |values| judge_hashes(subject, values),
                 reduce_hashes,
             );
@@ -412,6 +413,7 @@ pub(crate) fn evaluate(
                 drawn_then_edges(inputs, |i| &strata[i % strata.len()], &pinned),
                 inputs.total(),
                 rng,
+                generation.shrink,
                 |values| judge_estimates(subject, values),
                 reduce_estimates,
             );
@@ -428,6 +430,7 @@ pub(crate) fn evaluate(
                 drawn_then_edges(inputs, |i| session::stratum(&strata, i, drawn), &pinned),
                 inputs.total(),
                 rng,
+                generation.shrink,
                 |values| session::judge(subject, values, page),
                 session::reduce,
             );
