@@ -11,9 +11,7 @@
 //! runs the subprocess, [`AdapterDoc`] and [`AdapterFnv`] are the subjects built on it
 //! (each protocol's own, `protocols/<protocol>/client.rs`, re-exported here).
 
-pub use crate::protocols::clients::*;
 use crate::subject::{Answer, SubjectError};
-pub use bloomproof_wire::adapter::{DocOp, FnvOp, OtherSnapshot, TypedCall};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};

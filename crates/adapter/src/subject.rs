@@ -9,12 +9,7 @@
 //! each protocol's subject trait, calls and in-process subject are its own
 //! (`protocols/<protocol>/subject.rs`), re-exported here.
 
-pub use crate::protocols::subjects::*;
 use bloomproof_filter::ContractError;
-pub use bloomproof_wire::adapter::{
-    Built, EstimatesAnswer, FnvHashes, Framed, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
-    Triple, TypedCall,
-};
 use std::fmt;
 
 /// Why an operation gave no result.

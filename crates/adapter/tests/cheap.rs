@@ -4,8 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+use bloomproof_adapter::fnv1a_utf16_v1::SCRIPT_HELPER_MAX;
 use bloomproof_adapter::serve::{Request, parse_request};
-use bloomproof_adapter::subject::SCRIPT_HELPER_MAX;
 use serde_json::{Value, json};
 
 fn cheap(op: Value) -> bool {

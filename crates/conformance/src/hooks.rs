@@ -9,12 +9,14 @@
 //! outside tests that names a check; the loader refuses a spec that does not document
 //! every check named here.
 
-use crate::model::{BuildInput, Case, FnvPositionsExpect, FnvPositionsInput, Hex};
+use crate::model::{Case, Hex};
 use crate::protocols::doc_membership_v1::checks::text;
 use crate::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use crate::report::{Failure, Figures};
-use crate::subject::{FnvHashes, ScriptAnswer};
 use crate::verdict::{Verdict, json};
+use bloomproof_wire::doc_membership_v1::BuildInput;
+use bloomproof_wire::fnv1a_utf16_v1::{FnvHashes, ScriptAnswer};
+use bloomproof_wire::fnv1a_utf16_v1::{FnvPositionsExpect, FnvPositionsInput};
 use serde::Serialize;
 use serde_json::Value;
 

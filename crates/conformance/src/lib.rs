@@ -26,6 +26,9 @@ pub use load::{LoadError, Spec, load};
 // The adapter protocol and the subjects are `bloomproof-adapter`'s, under the names this
 // crate has always given them.
 pub use bloomproof_adapter::client as adapter;
+/// Each protocol's subjects, one module per protocol (`subjects::doc_membership_v1::RustDoc`):
+/// `bloomproof_adapter`'s protocol modules.
+pub use bloomproof_adapter::protocols as subjects;
 pub use bloomproof_adapter::{lines, quote, scan, subject};
 /// The registry of protocols, `bloomproof_protocol::PROTOCOLS`.
 pub use bloomproof_protocol::PROTOCOLS;

@@ -1,9 +1,13 @@
-//! The spec format, re-exported: every type of `checks.json` and `cases.json` is
-//! [`bloomproof_wire::spec`]'s, and the shared vocabulary (hex, typed values,
-//! parameters, script ops) the wire crate's too.
+//! The spec format, re-exported: the types of `checks.json` and `cases.json` that every
+//! protocol shares are [`bloomproof_wire::spec`]'s, and the shared vocabulary (hex,
+//! typed values, parameters) the wire crate's too. A protocol's own case types are read
+//! from its module (`bloomproof_wire::doc_membership_v1::DocCase`), never from here.
 
-pub use bloomproof_wire::adapter::{MutationAttempt, ScriptOp, TextValue, TypedCall};
-pub use bloomproof_wire::spec::*;
+pub use bloomproof_wire::spec::{
+    Case, CasesFile, ChecksFile, Class, DocumentedCheck, FORMAT_VERSION, GeneratedExpect,
+    GeneratedInput, Generator, KnownGap, PublishedFigure, Rule, RulesFile, SourceDocument,
+    SourcePassage, Span,
+};
 pub use bloomproof_wire::{
     ContractExpect, DocParams, ErrorKindName, Hex, RejectExpect, TypedValue,
 };

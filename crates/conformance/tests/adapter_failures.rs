@@ -250,9 +250,10 @@ fn endless_stderr_line_of_a_hung_adapter_keeps_a_bounded_tail() {
 
 #[test]
 fn a_request_the_adapter_does_not_read_times_out_on_writing() {
-    use bloomproof_conformance::adapter::{AdapterProcess, DocOp};
+    use bloomproof_conformance::adapter::AdapterProcess;
     use bloomproof_conformance::model::Hex;
     use bloomproof_conformance::subject::SubjectError;
+    use bloomproof_wire::doc_membership_v1::DocOp;
     let started = Instant::now();
     let mut process =
         AdapterProcess::start(&format!("{HANDSHAKE} sleep 30"), Duration::from_millis(500))

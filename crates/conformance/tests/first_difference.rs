@@ -9,10 +9,11 @@ mod common;
 use bloomproof_conformance::Report;
 use bloomproof_conformance::protocols::doc_membership_v1::diagnose::doc_first_difference;
 use bloomproof_conformance::protocols::fnv1a_utf16_v1::diagnose::fnv_first_difference;
-use bloomproof_conformance::subject::{
-    Built, DocSubject, FnvSubject, Framed, RawParams, RustDoc, RustFnv, SubjectError, Triple,
-};
+use bloomproof_conformance::subject::SubjectError;
+use bloomproof_conformance::subjects::doc_membership_v1::{DocSubject, RawParams, RustDoc};
+use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
 use bloomproof_protocol::doc_membership_v1 as protocol;
+use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple};
 use common::planted::{PlantedDoc, PlantedFnv, with_h1};
 use common::report;
 use std::collections::BTreeSet;

@@ -9,11 +9,14 @@ mod common;
 use bloomproof_conformance::generated::Generation;
 use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::{Subjects, run};
-use bloomproof_conformance::subject::{
-    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
-    RustDoc, RustFnv, ScriptAnswer, Triple, TypedCall,
+use bloomproof_conformance::subject::Answer;
+use bloomproof_conformance::subjects::doc_membership_v1::{
+    DocSubject, Mutation, RawParams, RustDoc,
 };
+use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
 use bloomproof_conformance::{Failure, Report};
+use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple, TypedCall};
+use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
 use serde_json::{Value, json};
 
 /// `RustDoc` with its positions wrong (the first one moved by one) for every m above
@@ -60,7 +63,7 @@ impl DocSubject for WrongAboveM300 {
         p: &RawParams,
         r: &[Vec<u8>],
         other: (&RawParams, &[Vec<u8>]),
-        attempt: bloomproof_conformance::model::MutationAttempt,
+        attempt: bloomproof_wire::doc_membership_v1::MutationAttempt,
         probes: &[Vec<u8>],
     ) -> Answer<Mutation> {
         RustDoc.mutate(p, r, other, attempt, probes)
@@ -110,7 +113,7 @@ impl FnvSubject for WrongTails {
     }
     fn session(
         &mut self,
-        script: &[bloomproof_conformance::model::ScriptOp],
+        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer> {
         RustFnv.session(script)
     }
@@ -135,7 +138,7 @@ impl FnvSubject for WrongNearTheCap {
     }
     fn session(
         &mut self,
-        script: &[bloomproof_conformance::model::ScriptOp],
+        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer> {
         let mut answer = RustFnv.session(script)?;
         for step in &mut answer.steps {
@@ -327,7 +330,10 @@ impl FnvSubject for BentEstimates {
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         RustFnv.positions(m, k, units)
     }
-    fn session(&mut self, ops: &[bloomproof_conformance::model::ScriptOp]) -> Answer<ScriptAnswer> {
+    fn session(
+        &mut self,
+        ops: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+    ) -> Answer<ScriptAnswer> {
         RustFnv.session(ops)
     }
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer> {

@@ -15,15 +15,18 @@
 //! Every request goes through the subjects, so the adapter's caps and timeouts bound
 //! the whole run.
 
-use bloomproof_conformance::model::ScriptOp;
 use bloomproof_conformance::protocols::fnv1a_utf16_v1::checks::partial_match;
 use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::Subjects;
-use bloomproof_conformance::subject::{DocSubject, FnvSubject, RawParams, SubjectError, Triple};
+use bloomproof_conformance::subject::SubjectError;
+use bloomproof_conformance::subjects::doc_membership_v1::{DocSubject, RawParams};
+use bloomproof_conformance::subjects::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_wire::cross::SessionsFile;
 pub use bloomproof_wire::cross::{
     DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
 };
+use bloomproof_wire::doc_membership_v1::Triple;
+use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
 use serde_json::Value;
 
 /// A value as JSON text, for a cell's message.
@@ -356,7 +359,7 @@ fn fnv_grid(
                 match fnv_of(subjects).and_then(|fnv| fnv.session(&import)) {
                     Ok(answer) => match answer.steps.first() {
                         Some(step) => match &step.error {
-                            Some(bloomproof_conformance::subject::StepError { kind, message }) => {
+                            Some(bloomproof_wire::fnv1a_utf16_v1::StepError { kind, message }) => {
                                 cell.differ(
                                     case,
                                     &what,

@@ -87,4 +87,3 @@ pub struct Response {
 }
 
 pub use crate::protocols::Messages;
-pub use crate::protocols::adapter::*;

@@ -70,4 +70,5 @@ pub mod vectors;
 
 pub use hex::{Hex, QUOTE_MAX, blank, decode_hex, encode_hex, hidden, quote_prefix, untrusted};
 pub use params::DocParams;
+pub use protocols::{doc_membership_v1, fnv1a_utf16_v1};
 pub use typed::{ContractExpect, ErrorKindName, RejectExpect, TypedValue};

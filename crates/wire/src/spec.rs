@@ -289,5 +289,4 @@ macro_rules! case_common {
 }
 
 pub use crate::protocols::Generator;
-pub use crate::protocols::spec::*;
 pub(crate) use case_common;

@@ -68,5 +68,4 @@ macro_rules! case_header {
     };
 }
 
-pub use crate::protocols::vectors::*;
 pub(crate) use case_header;

@@ -41,9 +41,9 @@ use explore::*;
 use fleet::*;
 use stats::*;
 
-use bloomproof_wire::adapter::{
-    Built, DocOp, EstimatesAnswer, FnvHashes, FnvOp, PositionsResult, ScriptAnswer, ScriptOp,
-    TextValue, TriplesResult,
+use bloomproof_wire::doc_membership_v1::{Built, DocOp, PositionsResult, TriplesResult};
+use bloomproof_wire::fnv1a_utf16_v1::{
+    EstimatesAnswer, FnvHashes, FnvOp, ScriptAnswer, ScriptOp, TextValue,
 };
 use bloomproof_wire::session::DraftField;
 use bloomproof_wire::{DocParams, Hex};

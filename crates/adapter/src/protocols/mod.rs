@@ -1,22 +1,11 @@
 //! The protocols of the adapter crate, one folder each (`subject.rs`, `client.rs`,
-//! `serve.rs`). This file is the one a new protocol touches here: its `mod`, its
-//! re-exports and its served entry, in the order of `bloomproof_protocol::PROTOCOLS`.
+//! `serve.rs`). This file is the one a new protocol touches here: its `mod` (re-exported
+//! at the crate root, so that a path names the protocol:
+//! `bloomproof_adapter::doc_membership_v1::RustDoc`) and its served entry, in the order
+//! of `bloomproof_protocol::PROTOCOLS`.
 
 pub mod doc_membership_v1;
 pub mod fnv1a_utf16_v1;
-
-/// Every protocol's subject trait, calls and in-process subject (re-exported by
-/// [`crate::subject`]).
-pub mod subjects {
-    pub use super::doc_membership_v1::subject::*;
-    pub use super::fnv1a_utf16_v1::subject::*;
-}
-
-/// Every protocol's subject behind an adapter (re-exported by [`crate::client`]).
-pub mod clients {
-    pub use super::doc_membership_v1::client::*;
-    pub use super::fnv1a_utf16_v1::client::*;
-}
 
 /// Every protocol `bloomproof adapter` serves (`crate::serve::REGISTRY`).
 pub static SERVED: &[&dyn crate::serve::ServedProtocol] = &[

@@ -8,7 +8,8 @@ pub mod planted;
 
 use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::{Subjects, run};
-use bloomproof_conformance::subject::{DocSubject, FnvSubject};
+use bloomproof_conformance::subjects::doc_membership_v1::DocSubject;
+use bloomproof_conformance::subjects::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_conformance::{Report, Spec, load};
 use serde_json::Value;
 use std::path::Path;

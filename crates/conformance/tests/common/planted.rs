@@ -6,11 +6,15 @@
 //! the production subject (`real`) and the arguments. The production traits keep no
 //! default for these methods: a real subject has to answer each one itself.
 
-use bloomproof_conformance::model::{MutationAttempt, ScriptOp};
-use bloomproof_conformance::subject::{
-    Answer, Built, DocSubject, EstimatesAnswer, FnvHashes, FnvSubject, Framed, Mutation, RawParams,
-    RustDoc, RustFnv, ScriptAnswer, Triple, TypedCall,
+use bloomproof_conformance::subject::Answer;
+use bloomproof_conformance::subjects::doc_membership_v1::{
+    DocSubject, Mutation, RawParams, RustDoc,
 };
+use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
+use bloomproof_wire::doc_membership_v1::MutationAttempt;
+use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple, TypedCall};
+use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
+use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
 
 /// Defines a planted subject: its hooks, their setters and the subject trait's impl,
 /// from one line a method (`setter => fn method(args) -> answer;`).

@@ -6,7 +6,14 @@
 
 use crate::load::{Checker, RawFile};
 use bloomproof_protocol as protocol;
-use bloomproof_wire::vectors::*;
+use bloomproof_wire::doc_membership_v1::{
+    DocPositionCase, DocPositionsFile, DocRejectionCase, DocRejectionsFile, DocSnapshotCase,
+    DocSnapshotsFile,
+};
+use bloomproof_wire::fnv1a_utf16_v1::{
+    FnvPositionCase, FnvPositionsFile, FnvRejectionCase, FnvRejectionsFile,
+};
+use bloomproof_wire::vectors::VectorFileOf;
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -6,32 +6,21 @@
 //! `NAME`.
 //!
 //! This is the one file of this crate that a new protocol version touches: a `mod`
-//! line, a line in each re-export below, and its variants in the enums.
+//! line (re-exported at the crate root) and its variants in the enums. A protocol's
+//! types are read from its own module (`bloomproof_wire::doc_membership_v1::DocCase`),
+//! never from a namespace shared by every protocol.
 
-use crate::adapter::*;
+use crate::adapter::{Response, Start, Started};
+use doc_membership_v1::{
+    Built, DigestResult, DocOp, Framed, MutateResult, PositionsResult, Triple, TriplesResult,
+    TypedResult,
+};
+use fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, FnvOp, ScriptAnswer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub mod doc_membership_v1;
 pub mod fnv1a_utf16_v1;
-
-/// Every protocol's case types, re-exported by [`crate::spec`].
-pub(crate) mod spec {
-    pub use super::doc_membership_v1::spec::*;
-    pub use super::fnv1a_utf16_v1::spec::*;
-}
-
-/// Every protocol's adapter operations and results, re-exported by [`crate::adapter`].
-pub(crate) mod adapter {
-    pub use super::doc_membership_v1::adapter::*;
-    pub use super::fnv1a_utf16_v1::adapter::*;
-}
-
-/// Every protocol's vector cases, re-exported by [`crate::vectors`].
-pub(crate) mod vectors {
-    pub use super::doc_membership_v1::vectors::*;
-    pub use super::fnv1a_utf16_v1::vectors::*;
-}
 
 /// What a `generated` case draws and compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -3,11 +3,10 @@
 
 use super::NAME as DOC;
 use crate::client::{Shared, call, pipelined, result};
-use crate::subject::{
-    Answer, Between, Built, DocCall, DocReply, DocSubject, Framed, Mutation, Observation,
-    RawParams, SubjectError, Triple,
-};
-use bloomproof_wire::adapter::{
+use crate::doc_membership_v1::{DocCall, DocReply, DocSubject, Mutation, Observation, RawParams};
+use crate::subject::{Answer, Between, SubjectError};
+use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple};
+use bloomproof_wire::doc_membership_v1::{
     DigestResult, DocOp, MutateResult, MutationAttempt, OtherSnapshot, PositionsResult,
     TriplesResult, TypedCall, TypedResult,
 };

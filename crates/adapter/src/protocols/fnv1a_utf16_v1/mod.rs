@@ -6,5 +6,8 @@ pub mod client;
 pub mod serve;
 pub mod subject;
 
+pub use client::*;
+pub use subject::*;
+
 /// The protocol's name on the wire.
 pub const NAME: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;

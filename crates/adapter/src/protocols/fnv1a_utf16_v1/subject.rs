@@ -1,9 +1,9 @@
 //! `fnv1a-utf16-v1` as the evaluators drive it: [`FnvSubject`], its batched calls,
 //! and the production session model in process ([`RustFnv`]).
 
-use crate::subject::{
-    Answer, EstimatesAnswer, FnvHashes, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
-    SubjectError,
+use crate::subject::{Answer, SubjectError};
+use bloomproof_wire::fnv1a_utf16_v1::{
+    EstimatesAnswer, FnvHashes, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
 };
 
 /// One operation of [`FnvSubject::batch`], with its arguments.
@@ -24,7 +24,7 @@ pub enum FnvCall {
         n: u32,
     },
     Session {
-        script: Vec<bloomproof_wire::adapter::ScriptOp>,
+        script: Vec<bloomproof_wire::fnv1a_utf16_v1::ScriptOp>,
     },
 }
 
@@ -46,7 +46,10 @@ pub trait FnvSubject {
     /// h1, h2 and the k positions of a string of code units.
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes>;
     /// Runs a script on a new session.
-    fn session(&mut self, script: &[bloomproof_wire::adapter::ScriptOp]) -> Answer<ScriptAnswer>;
+    fn session(
+        &mut self,
+        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+    ) -> Answer<ScriptAnswer>;
     /// The estimates for (m, k, n).
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
     /// Answers each call of `calls`, in order: the same requests as calling the
@@ -101,7 +104,7 @@ impl RustFnv {
     /// error, of a step or of `each`, ends the script. This is how `bloomproof adapter`
     /// bounds what one answer holds.
     pub fn run_script(
-        script: &[bloomproof_wire::adapter::ScriptOp],
+        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
         mut each: impl FnMut(StepAnswer) -> Answer<()>,
     ) -> Answer<serde_json::Value> {
         let mut session = bloomproof_session::Session::new();
@@ -116,10 +119,10 @@ impl RustFnv {
     /// reference answer the generated session checks compare with.
     pub fn step(
         session: &mut bloomproof_session::Session,
-        op: &bloomproof_wire::adapter::ScriptOp,
+        op: &bloomproof_wire::fnv1a_utf16_v1::ScriptOp,
     ) -> Answer<StepAnswer> {
         use bloomproof_session::{Op, Session, Text};
-        use bloomproof_wire::adapter::ScriptOp;
+        use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
         let mut error = None;
         let mut save = None;
         let mut export = None;
@@ -245,7 +248,10 @@ impl FnvSubject for RustFnv {
         })
     }
 
-    fn session(&mut self, script: &[bloomproof_wire::adapter::ScriptOp]) -> Answer<ScriptAnswer> {
+    fn session(
+        &mut self,
+        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+    ) -> Answer<ScriptAnswer> {
         let mut steps = Vec::with_capacity(script.len());
         let initial = Self::run_script(script, |step| {
             steps.push(step);

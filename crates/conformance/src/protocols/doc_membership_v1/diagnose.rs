@@ -18,8 +18,9 @@
 //! [`message_layout`] is the one definition of the framed message's fields, used here
 //! and by `bloomproof explain`.
 
-use crate::subject::{DocSubject, RawParams, SubjectError};
+use crate::subject::SubjectError;
 use crate::verdict::json;
+use bloomproof_adapter::doc_membership_v1::{DocSubject, RawParams};
 use bloomproof_oracle::doc_membership as oracle_doc;
 
 /// At most this many candidate items are screened (one `positions` request each) by

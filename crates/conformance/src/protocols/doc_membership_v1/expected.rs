@@ -2,8 +2,8 @@
 //! the generated checks and cross-reading (`bloomproof-matrix`) take a snapshot's expected
 //! bits and lookups from.
 
-use crate::subject::Triple;
 use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_wire::doc_membership_v1::Triple;
 use std::collections::{BTreeSet, HashMap};
 
 /// The oracle's view of one snapshot: its occupied positions and the triple of each item.

@@ -11,14 +11,18 @@ mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
-use crate::adapter::{AdapterDoc, AdapterProcess};
+use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, DocCase, GeneratedExpect, GeneratedInput, Generator, Span};
+use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::{Class, Failure, Figures};
-use crate::subject::{Answer, DocCall, DocReply, SubjectError};
-use crate::subject::{Between, DocSubject};
+use crate::subject::Between;
+use crate::subject::{Answer, SubjectError};
 use crate::vectors::Failures;
+use bloomproof_adapter::doc_membership_v1::AdapterDoc;
+use bloomproof_adapter::doc_membership_v1::DocSubject;
+use bloomproof_adapter::doc_membership_v1::{DocCall, DocReply};
 use bloomproof_vectors::VectorFile;
+use bloomproof_wire::doc_membership_v1::DocCase;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
@@ -43,7 +47,7 @@ impl Protocol for DocMembershipV1 {
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(crate::subject::RustDoc))
+        subject(Box::new(bloomproof_adapter::doc_membership_v1::RustDoc))
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
@@ -243,7 +247,7 @@ impl Inputs for AccumulatedInputs {
             .0
             .iter()
             .map(|i| DocCall::Positions {
-                params: crate::subject::RawParams {
+                params: bloomproof_adapter::doc_membership_v1::RawParams {
                     m: u64::from(i.m),
                     k: u64::from(i.k),
                     seed: i.seed.clone(),

@@ -15,9 +15,11 @@
 use crate::generated::{Generation, Inputs, Mismatch, failures, search};
 use crate::model::GeneratedInput;
 use crate::report::Failure;
-use crate::subject::{Answer, DocCall, DocReply, DocSubject, SubjectError, Triple, TypedCall};
+use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;
+use bloomproof_adapter::doc_membership_v1::{DocCall, DocReply, DocSubject};
 use bloomproof_oracle::contract::{self as model, PyValue, Rejection};
+use bloomproof_wire::doc_membership_v1::{Triple, TypedCall};
 use bloomproof_wire::{Hex, TypedValue};
 use proptest::prelude::*;
 use proptest::sample::select;

@@ -5,9 +5,10 @@
 //! * snapshots: `build` and `lookup_many`: the packed bits, the documents, each triple;
 //! * rejections: `typed`: the error's kind and field.
 
-use crate::subject::{DocCall, DocReply, RawParams, SubjectError};
+use crate::subject::SubjectError;
 use crate::vectors::{Failures, shown};
 use crate::verdict::json;
+use bloomproof_adapter::doc_membership_v1::{DocCall, DocReply, RawParams};
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::encode_hex;
 

@@ -14,14 +14,15 @@
 //! `hooks.rs`.
 
 use crate::hooks::{Judge, Seen};
-use crate::model::{
+use crate::report::{Class, Failure, Figures};
+use crate::verdict::{Verdict, json};
+use bloomproof_adapter::fnv1a_utf16_v1::FnvSubject;
+use bloomproof_oracle::fnv1a_utf16 as oracle;
+use bloomproof_wire::fnv1a_utf16_v1::{
     EstimatesExpect, EstimatesInput, FnvCase, FnvPositionsExpect, FnvPositionsInput, ScriptExpect,
     ScriptInput, ScriptOp,
 };
-use crate::report::{Class, Failure, Figures};
-use crate::subject::{FnvHashes, FnvSubject, ScriptAnswer};
-use crate::verdict::{Verdict, json};
-use bloomproof_oracle::fnv1a_utf16 as oracle;
+use bloomproof_wire::fnv1a_utf16_v1::{FnvHashes, ScriptAnswer};
 use serde_json::Value;
 
 /// The parts of the view a rejected step keeps in a core check: the filter (seed 002:
@@ -238,7 +239,7 @@ fn script(
         match (&want.error, &got.error) {
             (
                 Some(kind),
-                Some(crate::subject::StepError {
+                Some(bloomproof_wire::fnv1a_utf16_v1::StepError {
                     kind: got_kind,
                     message,
                 }),
@@ -263,7 +264,7 @@ fn script(
                 format!("a {kind} error"),
                 "accepted",
             ),
-            (None, Some(crate::subject::StepError { kind, message })) => v.fail(
+            (None, Some(bloomproof_wire::fnv1a_utf16_v1::StepError { kind, message })) => v.fail(
                 format!("{}: accepted", step()),
                 "accepted",
                 format!("{kind}: {message}"),

@@ -9,14 +9,17 @@ mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
-use crate::adapter::{AdapterFnv, AdapterProcess};
+use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, FnvCase, GeneratedExpect, GeneratedInput, Generator, Span};
+use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
 use crate::report::{Class, Failure, Figures};
-use crate::subject::FnvSubject;
-use crate::subject::{Answer, FnvCall, FnvReply, SubjectError};
+use crate::subject::{Answer, SubjectError};
 use crate::vectors::Failures;
+use bloomproof_adapter::fnv1a_utf16_v1::AdapterFnv;
+use bloomproof_adapter::fnv1a_utf16_v1::FnvSubject;
+use bloomproof_adapter::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
+use bloomproof_wire::fnv1a_utf16_v1::FnvCase;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
@@ -41,7 +44,7 @@ impl Protocol for Fnv1aUtf16V1 {
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(crate::subject::RustFnv))
+        subject(Box::new(bloomproof_adapter::fnv1a_utf16_v1::RustFnv))
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {

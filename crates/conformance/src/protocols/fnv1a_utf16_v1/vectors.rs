@@ -4,9 +4,10 @@
 //! * rejections: `positions` with m or k out of range: rejected, naming the field (the
 //!   adapter protocol does not fix the kind of that error).
 
-use crate::subject::{FnvCall, FnvReply, SubjectError};
+use crate::subject::SubjectError;
 use crate::vectors::{Failures, shown};
 use crate::verdict::json;
+use bloomproof_adapter::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
 
 /// Runs the cases of `file` (one of this protocol's vector files) on the subjects.

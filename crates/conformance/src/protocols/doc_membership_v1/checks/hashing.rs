@@ -2,10 +2,11 @@
 //! (`stages`), and the framing and bit-order parts (`framing`).
 
 use super::{build_and_compare, diagnose, narrow, oracle_packed, raw};
-use crate::model::{BuildExpect, Hex, StagesExpect, StagesInput};
-use crate::subject::{DocSubject, RawParams};
+use crate::model::Hex;
 use crate::verdict::Verdict;
+use bloomproof_adapter::doc_membership_v1::{DocSubject, RawParams};
 use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_wire::doc_membership_v1::{BuildExpect, StagesExpect, StagesInput};
 
 pub(super) fn stages(
     v: &mut Verdict<'_>,
@@ -87,10 +88,10 @@ pub(super) fn stages(
 pub(super) fn framing(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
-    input: &crate::model::FramingInput,
-    expect: &crate::model::FramingExpect,
+    input: &bloomproof_wire::doc_membership_v1::FramingInput,
+    expect: &bloomproof_wire::doc_membership_v1::FramingExpect,
 ) {
-    use crate::model::FramingInput;
+    use bloomproof_wire::doc_membership_v1::FramingInput;
     match input {
         FramingInput::Sha256 { data_hex } => {
             let oracle_digest = bloomproof_oracle::sha256::hex_digest(&data_hex.0);

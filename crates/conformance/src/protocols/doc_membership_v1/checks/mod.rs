@@ -12,14 +12,17 @@
 //! `fault`), the mutation attempts and the exhaustive comparison.
 
 use crate::hooks::{Judge, Seen, UniverseLookups};
-use crate::model::{
-    BuildExpect, BuildInput, ContractExpect, DocCase, DocParams, EquivalentExpect, EquivalentInput,
-    ExtensionExpect, ExtensionInput, Hex, TripleExpect, TypedCall, UniverseExpect, UniverseInput,
-};
+use crate::model::{ContractExpect, DocParams, Hex};
 use crate::report::{Failure, Figures};
-use crate::subject::{DocSubject, RawParams, SubjectError, Triple};
+use crate::subject::SubjectError;
 use crate::verdict::{Verdict, json};
+use bloomproof_adapter::doc_membership_v1::{DocSubject, RawParams};
 use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_wire::doc_membership_v1::Triple;
+use bloomproof_wire::doc_membership_v1::{
+    BuildExpect, BuildInput, DocCase, EquivalentExpect, EquivalentInput, ExtensionExpect,
+    ExtensionInput, TripleExpect, TypedCall, UniverseExpect, UniverseInput,
+};
 use std::collections::BTreeSet;
 
 mod exhaustive;

@@ -1,9 +1,10 @@
 //! The mutation attempts on a snapshot, judged by what it shows afterwards.
 
 use super::{bytes, oracle_occupied, oracle_packed, oracle_triple, raw, text};
-use crate::model::{DocParams, Hex, MutationExpect, MutationInput};
-use crate::subject::{DocSubject, Observation};
+use crate::model::{DocParams, Hex};
 use crate::verdict::Verdict;
+use bloomproof_adapter::doc_membership_v1::{DocSubject, Observation};
+use bloomproof_wire::doc_membership_v1::{MutationExpect, MutationInput};
 use std::collections::BTreeSet;
 
 /// The bits the runner expects a snapshot to show, the number of its documents and

@@ -5,10 +5,12 @@ use super::{
     bit, bytes, diagnose, narrow, oracle_occupied, oracle_triple, raw, text, triple_matches,
 };
 use crate::hooks::Seen;
-use crate::model::{BuildInput, DocParams, ErrorKindName, Hex, ReadExpect, ReadInput};
-use crate::subject::{DocSubject, SubjectError};
+use crate::model::{DocParams, ErrorKindName, Hex};
+use crate::subject::SubjectError;
 use crate::verdict::{Verdict, json};
+use bloomproof_adapter::doc_membership_v1::DocSubject;
 use bloomproof_oracle::doc_membership as oracle;
+use bloomproof_wire::doc_membership_v1::{BuildInput, ReadExpect, ReadInput};
 use std::collections::BTreeSet;
 
 /// The first pair of `records` in combination order whose position sets intersect,
@@ -30,7 +32,7 @@ pub(super) fn shared_bit_fault(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &BuildInput,
-    expect: &crate::model::FaultExpect,
+    expect: &bloomproof_wire::doc_membership_v1::FaultExpect,
 ) -> Seen<'static> {
     let mut removed_item = None;
     let mut cleared_bit = None;
@@ -190,10 +192,13 @@ pub(super) fn shared_bit_fault(
 fn without_reader(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
-    (params, records): (&crate::subject::RawParams, &[Vec<u8>]),
+    (params, records): (
+        &bloomproof_adapter::doc_membership_v1::RawParams,
+        &[Vec<u8>],
+    ),
     packed: &[u8],
     (sets, i, j, cleared): (&[BTreeSet<u32>], usize, usize, u32),
-    expect: &crate::model::FaultExpect,
+    expect: &bloomproof_wire::doc_membership_v1::FaultExpect,
 ) -> Seen<'static> {
     if let Some(answers) = v.answer(
         "look every member up in the intact snapshot",

@@ -47,11 +47,12 @@
 //! and exact rates differ from it by far more at every n > 0).
 
 use crate::generated::Mismatch;
-use crate::model::{ScriptOp, TextValue};
-use crate::subject::{RustFnv, ScriptAnswer, StepAnswer};
 use crate::verdict::json;
+use bloomproof_adapter::fnv1a_utf16_v1::RustFnv;
 use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
+use bloomproof_wire::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
+use bloomproof_wire::fnv1a_utf16_v1::{ScriptOp, TextValue};
 use serde_json::Value;
 
 /// The page's bounds (seed 002, paragraph 2).

@@ -18,10 +18,12 @@
 use super::super::checks::partial_match;
 use super::spelling::{NearMiss, respell};
 use crate::generated::{Mismatch, size, span};
-use crate::model::{GeneratedInput, ScriptOp, TextValue};
-use crate::subject::{FnvCall, FnvReply, FnvSubject, RustFnv, ScriptAnswer, StepAnswer};
+use crate::model::GeneratedInput;
 use crate::verdict::json;
+use bloomproof_adapter::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject, RustFnv};
 use bloomproof_session::{IMPORT_MAX_BYTES, LOCAL_SAVE_MAX_UNITS, Session};
+use bloomproof_wire::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
+use bloomproof_wire::fnv1a_utf16_v1::{ScriptOp, TextValue};
 use bloomproof_wire::session::{DraftField, Panel};
 use proptest::prelude::*;
 use proptest::sample::Index;
