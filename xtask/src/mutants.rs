@@ -52,6 +52,7 @@ const RUNNER: Part = Part {
     packages: &["bloomproof-conformance", "bloomproof-matrix"],
     files: &[
         "crates/conformance/src/hooks.rs",
+        "crates/conformance/src/protocols/*/hooks.rs",
         "crates/conformance/src/load.rs",
         "crates/conformance/src/protocols/*/checks.rs",
         "crates/conformance/src/protocols/*/checks/*.rs",
@@ -62,7 +63,7 @@ const RUNNER: Part = Part {
 /// What `cargo xtask mutants --help` says after the options.
 pub const ABOUT: &str = "By default it mutates the core: bloomproof-protocol, bloomproof-filter, \
 bloomproof-session and bloomproof-wire's crates/wire/src/session/; --runner: the conformance \
-runner (bloomproof-conformance's hooks.rs, load.rs and each protocol's evaluators, protocols/*/checks, and bloomproof-matrix's cross.rs). \
+runner (bloomproof-conformance's hooks.rs, load.rs and each protocol's hooks and evaluators, protocols/*/hooks.rs and protocols/*/checks, and bloomproof-matrix's cross.rs). \
 A --file of your own replaces the part's list. On 2 cores the core takes about 50 minutes and the \
 runner about 2.5 hours (`-- --shard K/N` runs a part in N pieces); \
 `-- --list` lists the mutants without running them. Arguments after `--` go to cargo-mutants \
@@ -243,6 +244,7 @@ mod tests {
             cargo_args(true, &args("--list")).join(" "),
             "--package bloomproof-conformance --package bloomproof-matrix \
              --file crates/conformance/src/hooks.rs \
+             --file crates/conformance/src/protocols/*/hooks.rs \
              --file crates/conformance/src/load.rs \
              --file crates/conformance/src/protocols/*/checks.rs \
              --file crates/conformance/src/protocols/*/checks/*.rs \

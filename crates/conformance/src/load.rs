@@ -4,12 +4,11 @@
 //! hex, a declared count that does not match, a duplicate check name or case id, a
 //! case naming an undocumented check, a case whose `input` or `expect` does not have
 //! the form of its `shape`, an undeclared flag, a documented check with no case, a
-//! check with a hook (`hooks.rs`) that is not documented, a case of a hooked check
-//! whose shape the hook neither reads nor passes over: each is a [`LoadError`]
+//! check with a hook (its protocol's `hooks.rs`) that is not documented, a case of a
+//! hooked check whose shape the hook neither reads nor passes over: each is a [`LoadError`]
 //! naming the file, the case and what is wrong. Every error is collected, not just
 //! the first. An empty spec folder is an error, never an empty run.
 
-use crate::hooks;
 use crate::model::{CasesFile, ChecksFile, DocumentedCheck, FORMAT_VERSION, PublishedFigure};
 use crate::report::Class;
 use serde::de::DeserializeOwned;
@@ -613,7 +612,7 @@ impl Loader {
                 );
             }
         }
-        for name in hooks::checks(protocol) {
+        for name in entry.hooked_checks() {
             if !documented.contains(name) {
                 self.error(
                     &checks_path,
@@ -703,7 +702,7 @@ impl Loader {
                     None
                 }
             };
-            if let Some(misfit) = shape.and_then(|shape| hooks::misfit(protocol, &check, shape)) {
+            if let Some(misfit) = shape.and_then(|shape| entry.hook_misfit(&check, shape)) {
                 self.error(&cases_path, Some(&id), misfit);
             }
         }

@@ -150,8 +150,9 @@ fn a_case_of_a_shape_its_checks_hook_does_not_read_is_refused() {
             "estimates",
         ),
     ] {
+        let module = protocol.replace('-', "_");
         let message = format!(
-            "check `{check}` has a hook (crates/conformance/src/hooks.rs) that reads {reads}, \
+            "check `{check}` has a hook (crates/conformance/src/protocols/{module}/hooks.rs) that reads {reads}, \
              but this case's shape is `{shape}`"
         );
         let errors = parse_edited(protocol, |_, cases| {

@@ -61,6 +61,14 @@ pub trait Protocol: Sync {
     /// (`spec/schemas/<protocol>.cases.schema.json`).
     fn cases_schema(&self) -> String;
 
+    /// The checks of this protocol that have a hook (its `hooks.rs`).
+    fn hooked_checks(&self) -> Vec<&'static str>;
+
+    /// Why a case of `check` cannot have `shape`: the check's hook reads cases of
+    /// another shape and does not pass over this one. `None` when it fits (or the check
+    /// has no hook).
+    fn hook_misfit(&self, check: &str, shape: &str) -> Option<String>;
+
     /// Runs the cases of `file`, one of this protocol's vector files
     /// (`vectors/<protocol>/<kind>.json`), on the subjects, keeping the failures in
     /// `failures`.

@@ -6,6 +6,7 @@ pub mod checks;
 pub mod diagnose;
 pub mod expected;
 mod generated;
+mod hooks;
 mod typed;
 mod vectors;
 
@@ -96,6 +97,14 @@ impl Protocol for DocMembershipV1 {
 
     fn cases_schema(&self) -> String {
         crate::schemas::render::<CasesFile<DocCase>>(&format!("bloomproof {NAME} cases"))
+    }
+
+    fn hooked_checks(&self) -> Vec<&'static str> {
+        crate::hooks::checks::<DocMembershipV1>().collect()
+    }
+
+    fn hook_misfit(&self, check: &str, shape: &str) -> Option<String> {
+        crate::hooks::misfit::<DocMembershipV1>(check, shape)
     }
 
     fn check_vectors(

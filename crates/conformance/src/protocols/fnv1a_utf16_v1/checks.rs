@@ -13,7 +13,8 @@
 //! decision). A check's extras (its figures, a spec self-check) are its hook in
 //! `hooks.rs`.
 
-use crate::hooks::{Judge, Seen};
+use super::hooks::Seen;
+use crate::hooks::Judge;
 use crate::report::{Class, Failure, Figures};
 use crate::verdict::{Verdict, json};
 use bloomproof_adapter::fnv1a_utf16_v1::FnvSubject;
@@ -410,7 +411,7 @@ pub fn evaluate(
     subject: &mut dyn FnvSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::new(super::NAME, case.shape(), figures);
+    let j = Judge::<super::Fnv1aUtf16V1>::new(case.shape(), figures);
     match case {
         FnvCase::Hashes(c) => j.judge(c, |v| Seen::Hashes {
             input: &c.input,

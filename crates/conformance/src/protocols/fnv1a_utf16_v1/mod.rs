@@ -5,6 +5,7 @@
 pub mod checks;
 pub mod diagnose;
 mod generated;
+mod hooks;
 mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
@@ -96,6 +97,14 @@ impl Protocol for Fnv1aUtf16V1 {
 
     fn cases_schema(&self) -> String {
         crate::schemas::render::<CasesFile<FnvCase>>(&format!("bloomproof {NAME} cases"))
+    }
+
+    fn hooked_checks(&self) -> Vec<&'static str> {
+        crate::hooks::checks::<Fnv1aUtf16V1>().collect()
+    }
+
+    fn hook_misfit(&self, check: &str, shape: &str) -> Option<String> {
+        crate::hooks::misfit::<Fnv1aUtf16V1>(check, shape)
     }
 
     fn check_vectors(

@@ -11,7 +11,8 @@
 //! the hashing pipeline (`stages`, `framing`), snapshots read from their parts (`read`,
 //! `fault`), the mutation attempts and the exhaustive comparison.
 
-use crate::hooks::{Judge, Seen, UniverseLookups};
+use super::hooks::{Seen, UniverseLookups};
+use crate::hooks::Judge;
 use crate::model::{ContractExpect, DocParams, Hex};
 use crate::report::{Failure, Figures};
 use crate::subject::SubjectError;
@@ -251,7 +252,7 @@ pub fn evaluate(
     subject: &mut dyn DocSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::new(super::NAME, case.shape(), figures);
+    let j = Judge::<super::DocMembershipV1>::new(case.shape(), figures);
     match case {
         DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,

@@ -4,8 +4,8 @@
 use super::{
     bit, bytes, diagnose, narrow, oracle_occupied, oracle_triple, raw, text, triple_matches,
 };
-use crate::hooks::Seen;
 use crate::model::{DocParams, ErrorKindName, Hex};
+use crate::protocols::doc_membership_v1::hooks::Seen;
 use crate::subject::SubjectError;
 use crate::verdict::{Verdict, json};
 use bloomproof_adapter::doc_membership_v1::DocSubject;
