@@ -3,8 +3,10 @@
 cases belong to are documented by hand in spec/doc-membership-v1/checks.json.
 
 Expected values come from two places only:
-  * the seed's published figures (packed d291, the five false positives, ...),
-    written here by hand and flagged `seed-figure`;
+  * the seed's published figures (the fixture's packed bits, its five false positives,
+    the shared-bit fault, ...), read from `published_figures` in
+    spec/doc-membership-v1/checks.json (never written here) and flagged `seed-figure`;
+    this script asserts that its own computation reproduces each one it reads;
   * Python's hashlib, framing the message straight from the protocol text
     (flagged `derived`). This is a third implementation, independent of the Rust
     production crates and of the Rust oracle; the conformance runner re-checks every
@@ -17,7 +19,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from spec_files import case, derive
+from spec_files import case, derive, published_figures
 
 PROTOCOL = "doc-membership-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
@@ -59,6 +61,9 @@ def params(m, k, seed):
     return {"m": m, "k": k, "seed_hex": seed.hex()}
 
 
+NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
+
 def hx(items):
     return [x.hex() for x in items]
 
@@ -82,6 +87,36 @@ def accumulated_outputs(m, k, seed, item):
 UNIVERSE = [("doc-%02d" % i).encode("ascii") for i in range(64)]
 MEMBERS = UNIVERSE[:4]
 LAB = params(16, 3, b"lab")
+
+# The seed's published figures (seed 000, section 4 and its JSON report), as
+# checks.json states them.
+FIGURES = published_figures(OUT)
+FIXTURE_PACKED = FIGURES["fixture.packed_little_endian_hex"]
+FIXTURE_BITS = FIGURES["fixture.occupied_bits"]
+FIXTURE_NON_MEMBERS = FIGURES["fixture.tested_nonmembers"]
+FIXTURE_FALSE_POSITIVES = [x.encode("ascii") for x in FIGURES["fixture.false_positive_items"]]
+FIXTURE_FALSE_DUPLICATES = FIGURES["fixture.false_duplicate_decisions"]
+FAULT_REMOVED = FIGURES["shared_bit_fault.removed_item"].encode("ascii")
+FAULT_DAMAGED = FIGURES["shared_bit_fault.damaged_member"].encode("ascii")
+FAULT_BIT = FIGURES["shared_bit_fault.cleared_bit"]
+EXHAUSTIVE_SNAPSHOTS = FIGURES["independent_oracle_snapshot_count"]
+EXHAUSTIVE_QUERIES = FIGURES["independent_oracle_queries"]
+
+
+def fixture_reproduced():
+    """Asserts that the protocol text, computed here, gives the seed's published
+    fixture figures (and the shared-bit fault) that the cases below expect."""
+    assert packed(MEMBERS, 16, 3, b"lab") == FIXTURE_PACKED, packed(MEMBERS, 16, 3, b"lab")
+    assert bin(bits(MEMBERS, 16, 3, b"lab")).count("1") == FIXTURE_BITS
+    assert len(UNIVERSE[4:]) == FIXTURE_NON_MEMBERS
+    fps = [x for x in UNIVERSE[4:] if triple(MEMBERS, 16, 3, b"lab", x)["maybe_present"]]
+    assert fps == FIXTURE_FALSE_POSITIVES, fps
+    assert not any(triple(MEMBERS, 16, 3, b"lab", x)["duplicate"] for x in fps) and FIXTURE_FALSE_DUPLICATES == 0
+    # The fault: the removed member and the damaged one share the cleared bit, and the
+    # damaged one is the first remaining member that misses it.
+    assert FAULT_REMOVED == MEMBERS[0] and FAULT_BIT in positions(16, 3, b"lab", FAULT_REMOVED)
+    rest = [r for r in MEMBERS if r != FAULT_REMOVED]
+    assert [r for r in rest if FAULT_BIT in positions(16, 3, b"lab", r)][:1] == [FAULT_DAMAGED]
 
 FLAGS = {
     "seed-check": "The case restates one assertion of the seed's self_check() (seed 000, section 3).",
@@ -156,15 +191,15 @@ def cases():
             out.append(case(cid, check, "lookup", {"params": p, "records_hex": hx(recs)}, {"every_record": every_record},
                             flags))
     # 4
-    fps = [x for x in UNIVERSE[4:] if triple(MEMBERS, 16, 3, b"lab", x)["maybe_present"]]
-    assert [x.decode() for x in fps] == ["doc-04", "doc-41", "doc-43", "doc-44", "doc-51"], fps
-    assert packed(MEMBERS, 16, 3, b"lab") == "d291"
+    fixture_reproduced()
     out.append(case("fixture/doc-00..63", "finite_universe_false_positives_never_become_duplicates", "universe",
                     {"params": LAB, "records_hex": hx(MEMBERS), "non_members_hex": hx(UNIVERSE[4:])},
-                    {"bits_set": 7, "packed_hex": "d291",
-                     "false_positives_hex": hx([b"doc-04", b"doc-41", b"doc-43", b"doc-44", b"doc-51"]),
-                     "false_duplicate_decisions": 0},
-                    ["seed-check", "seed-figure"], "The seed's published fixture: 7 bits, d291, five false positives among 60 non-members."))
+                    {"bits_set": FIXTURE_BITS, "packed_hex": FIXTURE_PACKED,
+                     "false_positives_hex": hx(FIXTURE_FALSE_POSITIVES),
+                     "false_duplicate_decisions": FIXTURE_FALSE_DUPLICATES},
+                    ["seed-check", "seed-figure"],
+                    "The seed's published fixture: %d bits, %s, %s false positives among %d non-members."
+                    % (FIXTURE_BITS, FIXTURE_PACKED, NUMBERS[len(FIXTURE_FALSE_POSITIVES)], FIXTURE_NON_MEMBERS)))
     # 5
     out.append(case("fixture/reversed-plus-records", "order_and_duplicate_insertion_idempotent", "equivalent",
                     {"params": LAB, "records_hex": hx(MEMBERS), "equivalent_hex": hx(list(reversed(MEMBERS)) + MEMBERS)}, SAME,
@@ -238,12 +273,12 @@ def cases():
                             {"packed_hex": packed(snap_r, m_, k_, s_), "documents": len(set(snap_r))}, flags))
     # 10
     out.append(case("fixture/doc-00..03", "clearing_shared_bit_breaks_no_false_negative_contract", "fault", {"params": LAB, "records_hex": hx(MEMBERS)},
-                    {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4},
+                    {"removed_hex": FAULT_REMOVED.hex(), "damaged_hex": FAULT_DAMAGED.hex(), "cleared_bit": FAULT_BIT},
                     ["seed-check", "seed-figure"]))
     # 10, in the seed's own form: no reader (a core check)
     out.append(case("fixture/doc-00..03-without-reader", "shared_bit_fault_is_a_false_negative", "fault",
                     {"params": LAB, "records_hex": hx(MEMBERS)},
-                    {"removed_hex": b"doc-00".hex(), "damaged_hex": b"doc-01".hex(), "cleared_bit": 4,
+                    {"removed_hex": FAULT_REMOVED.hex(), "damaged_hex": FAULT_DAMAGED.hex(), "cleared_bit": FAULT_BIT,
                      "without_reader": True},
                     ["seed-check", "seed-figure"],
                     "The seed's check 10 as the seed runs it: the bit cleared in a local copy of the packed bits, "
@@ -345,9 +380,11 @@ def cases():
     base = [b"", b"\x00", b"a", b"a\x00", b"\xff", b"A", b"00", b"\xc3\xa9"]
     queries = base + [b"b", b"c", b"\x00a", b"aa"]
     profiles = [params(8, 1, b""), params(9, 2, b"S"), params(16, 3, b"lab"), params(31, 4, b"\x00")]
+    assert 2 ** len(base) * len(profiles) == EXHAUSTIVE_SNAPSHOTS
+    assert EXHAUSTIVE_SNAPSHOTS * len(queries) == EXHAUSTIVE_QUERIES
     out.append(case("seed/8-records-4-profiles", "all_small_subsets_independent_position_set_oracle", "exhaustive",
                     {"base_hex": hx(base), "queries_hex": hx(queries), "profiles": profiles},
-                    {"snapshots": 1024, "queries": 12288}, ["seed-check", "seed-figure", "empty-item", "empty-seed"]))
+                    {"snapshots": EXHAUSTIVE_SNAPSHOTS, "queries": EXHAUSTIVE_QUERIES}, ["seed-check", "seed-figure", "empty-item", "empty-seed"]))
     # 14
     cap = [bytes([j]) * 64 for j in range(64)]
     e = build_expect(cap, 512, 8, b"s" * 16)
@@ -387,11 +424,13 @@ def cases():
                         build_expect(recs, m, k, seed, probes), ["derived"] + flags))
     # 17
     ch = ("read_snapshot_verifies_its_bits", "read")
-    d291 = bits(MEMBERS, 16, 3, b"lab")
+    fixture = bits(MEMBERS, 16, 3, b"lab")
     lab_items = MEMBERS + [b"doc-04", b"doc-05", b""]
 
     def le(value, m):
         return value.to_bytes((m + 7) // 8, "little").hex()
+
+    assert le(fixture, 16) == FIXTURE_PACKED
 
     def read_case(cid, p, recs, packed_hex, items, rejected=None, flags=(), comment=None):
         expect = ({"rejected": {"error": "value", "field": rejected}} if rejected else
@@ -399,8 +438,8 @@ def cases():
         out.append(case(cid, *ch, {"params": p, "records_hex": hx(recs), "packed_hex": packed_hex, "items_hex": hx(items)},
                         expect, (["read-rejected"] if rejected else ["derived"]) + list(flags), comment))
 
-    read_case("intact/fixture", LAB, MEMBERS, "d291", lab_items, flags=["seed-check"])
-    read_case("intact/reordered-repeated", LAB, list(reversed(MEMBERS)) + MEMBERS, "d291", lab_items, flags=["repeated-record"])
+    read_case("intact/fixture", LAB, MEMBERS, FIXTURE_PACKED, lab_items, flags=["seed-check"])
+    read_case("intact/reordered-repeated", LAB, list(reversed(MEMBERS)) + MEMBERS, FIXTURE_PACKED, lab_items, flags=["repeated-record"])
     read_case("intact/empty-m8", params(8, 1, b""), [], "00", [b"", b"a"], flags=["min-m", "empty-seed"])
     read_case("intact/m9-k2-high-byte", params(9, 2, b"S"), [b"\x00A"], packed([b"\x00A"], 9, 2, b"S"), [b"\x00A", b"A"],
               flags=["m-not-multiple-of-8"])
@@ -409,23 +448,27 @@ def cases():
               widest[:2] + [b"\x00" * 63, b"t" * 64], flags=["max-m", "max-seed", "max-records", "max-item"],
               comment="m, the seed, the record count and each record at their largest valid values, read back: "
                       "nothing is refused (k = 1 keeps the oracle's share of the case small).")
-    fault = d291 & ~(1 << 4)
-    read_case("fault/doc-00-removed-bit-4-cleared", LAB, MEMBERS[1:], le(fault, 16), MEMBERS[1:], rejected="records[0]",
-              flags=["seed-figure"],
-              comment="The seed's shared-bit fault: without doc-00 and with bit 4 cleared, doc-01 (records[0] here) misses bit 4.")
-    read_case("fault/bit-4-cleared-all-records", LAB, MEMBERS, le(fault, 16), MEMBERS, rejected="records[0]",
-              comment="doc-00 and doc-01 both miss bit 4: the first in the order given is named.")
+    fault = fixture & ~(1 << FAULT_BIT)
+    rest = [r for r in MEMBERS if r != FAULT_REMOVED]
+    removed, damaged = FAULT_REMOVED.decode(), FAULT_DAMAGED.decode()
+    read_case("fault/%s-removed-bit-%d-cleared" % (removed, FAULT_BIT), LAB, rest, le(fault, 16), rest,
+              rejected="records[%d]" % rest.index(FAULT_DAMAGED), flags=["seed-figure"],
+              comment="The seed's shared-bit fault: without %s and with bit %d cleared, %s (records[%d] here) misses bit %d."
+                      % (removed, FAULT_BIT, damaged, rest.index(FAULT_DAMAGED), FAULT_BIT))
+    read_case("fault/bit-%d-cleared-all-records" % FAULT_BIT, LAB, MEMBERS, le(fault, 16), MEMBERS,
+              rejected="records[%d]" % MEMBERS.index(FAULT_REMOVED),
+              comment="%s and %s both miss bit %d: the first in the order given is named." % (removed, damaged, FAULT_BIT))
     only_last = [p for p in positions(16, 3, b"lab", MEMBERS[3]) if
                  all(p not in positions(16, 3, b"lab", r) for r in MEMBERS[:3])]
     assert only_last, "doc-03 has a position of its own"
-    read_case("fault/last-record-misses-its-own-bit", LAB, MEMBERS, le(d291 & ~(1 << only_last[0]), 16), MEMBERS,
+    read_case("fault/last-record-misses-its-own-bit", LAB, MEMBERS, le(fixture & ~(1 << only_last[0]), 16), MEMBERS,
               rejected="records[3]")
-    read_case("bits/one-byte-short", LAB, MEMBERS, "d2", MEMBERS, rejected="packed_bits")
-    read_case("bits/one-byte-long", LAB, MEMBERS, "d29100", MEMBERS, rejected="packed_bits")
+    read_case("bits/one-byte-short", LAB, MEMBERS, FIXTURE_PACKED[:2], MEMBERS, rejected="packed_bits")
+    read_case("bits/one-byte-long", LAB, MEMBERS, FIXTURE_PACKED + "00", MEMBERS, rejected="packed_bits")
     read_case("bits/empty-records-one-bit", params(8, 1, b""), [], "01", [b"a"], rejected="packed_bits",
               comment="No record sets bit 0.")
-    extra = next(p for p in range(16) if not d291 >> p & 1)
-    read_case("bits/one-extra-bit", LAB, MEMBERS, le(d291 | 1 << extra, 16), MEMBERS, rejected="packed_bits",
+    extra = next(p for p in range(16) if not fixture >> p & 1)
+    read_case("bits/one-extra-bit", LAB, MEMBERS, le(fixture | 1 << extra, 16), MEMBERS, rejected="packed_bits",
               comment="Bit %d is set, but no record sets it." % extra)
     high = bits([b"\x00A"], 9, 2, b"S") | 1 << 9
     read_case("bits/bit-at-m", params(9, 2, b"S"), [b"\x00A"], le(high, 9), [b"A"], rejected="packed_bits",
@@ -433,7 +476,7 @@ def cases():
     top = bits([b"\x00A"], 9, 2, b"S") | 1 << 15
     read_case("bits/top-bit-of-last-byte", params(9, 2, b"S"), [b"\x00A"], le(top, 9), [b"A"], rejected="packed_bits",
               flags=["m-not-multiple-of-8"], comment="Bit 15, the last byte's top bit, lies above m = 9: every unused bit is checked.")
-    read_case("combined/length-before-records", LAB, MEMBERS, "d2", MEMBERS, rejected="packed_bits",
+    read_case("combined/length-before-records", LAB, MEMBERS, FIXTURE_PACKED[:2], MEMBERS, rejected="packed_bits",
               flags=["combined-violation"], comment="A wrong length is found before any record is checked.")
     read_case("combined/bit-at-m-before-records", params(9, 2, b"S"), [b"\x00A"], le(1 << 9, 9), [b"A"],
               rejected="packed_bits", flags=["combined-violation", "m-not-multiple-of-8"],
@@ -443,9 +486,9 @@ def cases():
               comment="The last byte's top bit, above m, is found before the record that misses its positions: every byte's unused bits are checked first.")
     read_case("combined/missing-before-extra", LAB, MEMBERS, le((fault | 1 << extra), 16), MEMBERS, rejected="records[0]",
               flags=["combined-violation"], comment="A record that misses a bit is named before an extra bit.")
-    read_case("combined/record-length-before-bits", LAB, [b"a" * 65], "d2", [], rejected="records[0]",
+    read_case("combined/record-length-before-bits", LAB, [b"a" * 65], FIXTURE_PACKED[:2], [], rejected="records[0]",
               flags=["combined-violation", "value-error"], comment="The record contract comes before the bits.")
-    read_case("combined/m-bound-before-bits", params(7, 3, b"lab"), MEMBERS, "d291", [], rejected="m",
+    read_case("combined/m-bound-before-bits", params(7, 3, b"lab"), MEMBERS, FIXTURE_PACKED, [], rejected="m",
               flags=["combined-violation", "value-error"], comment="The parameters come first.")
     # Generated: the domains fresh inputs are drawn from on every run (spec/README.md,
     # "Generated checks"); the runner compares every answer with the oracle.

@@ -3,8 +3,10 @@
 belong to are documented by hand in spec/fnv1a-utf16-v1/checks.json.
 
 Expected values come from:
-  * the seed's published figures ("a" gives h1 = 3826002220, h2 = 428013963; a..h
-    with m=8, k=1 land on 4,5,2,3,0,1,6,7; the rate 1/2 example), flagged `seed-figure`;
+  * the seed's published figures (the base hashes of "a", where a..i land with m=8,
+    k=1, the observed rate of the smaller example), read from `published_figures` in
+    spec/fnv1a-utf16-v1/checks.json (never written here) and flagged `seed-figure`;
+    this script asserts that its own hashing reproduces each one it reads;
   * the seed's rules, applied by hand to small scripts (`rule`);
   * this file's own FNV-1a over UTF-16 code units, written from the protocol text
     (`derived`), and, for the estimates, exact rational arithmetic with Python's
@@ -20,11 +22,18 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-from spec_files import case, derive
+from spec_files import case, derive, published_figures
 
 PROTOCOL = "fnv1a-utf16-v1"
 OUT = Path(__file__).resolve().parent.parent / PROTOCOL
 FIXTURE = Path(__file__).resolve().parent.parent / "fnv1a-utf16-v1/session-v1.json"
+
+# The seed's published figures (seed 002, as spec/fnv1a-utf16-v1/PROTOCOL.md states
+# them), as checks.json states them.
+FIGURES = published_figures(OUT)
+A_H1, A_H2 = FIGURES["a.h1"], FIGURES["a.h2"]
+M8_K1 = {c: FIGURES["m8_k1.position(%s)" % c] for c in "abcdefghi"}
+SMALL_EXAMPLE_RATE = tuple(int(x) for x in FIGURES["insert_a_query_i_a_b.observed_rate"].split("/"))
 
 
 def utf16(text):
@@ -762,7 +771,8 @@ def session_rule_cases():
                           (op("query", value="e"), ok(rate={"state": "defined", "false_positives": 2, "negative_queries": 6, "value": 2 / 6})),
                       ], ["rule", "seed-figure"],
                       "SESSION.md 7: rate.value is false_positives / negative_queries as a float (1/3, 2/5, 1/3 again), not "
-                      "rounded. m = 8, k = 1: \"a\" and \"i\" on bit 4 (the seed's figures), b, c, d, e on 5, 2, 3, 0, clear."))
+                      "rounded. m = 8, k = 1: \"a\" and \"i\" on bit %d (the seed's figures), b, c, d, e on %s, clear."
+                      % (M8_K1["a"], ", ".join(str(M8_K1[c]) for c in "bcde"))))
     # 6: insert_many of 0 does nothing and succeeds, with or without a filter.
     out.append(script("insert-many-zero", "distinct_entry_limit",
                       [(op("insert_many", prefix="e", count=0), ok(active=False)),
@@ -983,12 +993,14 @@ def cases():
     for check, table in HASHES.items():
         for cid, m, k, text, units, flags in table:
             out.append(pos_case(cid, check, m, k, text, units, flags))
-    assert hashes(utf16("a")) == (3826002220, 428013963)
+    assert hashes(utf16("a")) == (A_H1, A_H2)
+    assert A_H1 + 2 * A_H2 >= 2 ** 32
     out.append(script("session/wrap-in-last-operation", "positions_without_32_bit_wrap",
                       [(s, {}) for s in create(1000, 3)] +
-                      [(op("insert", value="a"), ok(last_operation={"h1": 3826002220, "h2": 428013963,
+                      [(op("insert", value="a"), ok(last_operation={"h1": A_H1, "h2": A_H2,
                                                                     "positions": [{"index": i, "position": p} for i, p in enumerate(positions(1000, 3, utf16("a")))]}))],
-                      ["derived", "wrap-would-differ"], "Index 2: 3826002220 + 2*428013963 = 4682030146 >= 2^32; exact mod 1000 = 146, a wrap would give 850."))
+                      ["derived", "wrap-would-differ"], "Index 2: %d + 2*%d = %d >= 2^32; exact mod 1000 = %d, a wrap would give %d."
+                      % (A_H1, A_H2, A_H1 + 2 * A_H2, (A_H1 + 2 * A_H2) % 1000, (A_H1 + 2 * A_H2) % 2 ** 32 % 1000)))
     assert positions(1000, 3, utf16("a"))[2] == 146
     # repeated positions
     assert positions(24, 12, utf16("bloom")) == [4, 19, 10, 1, 16, 7, 22, 13, 4, 19, 10, 1]  # gcd(h2, 24) = 3: a cycle of 8
@@ -1022,7 +1034,7 @@ def cases():
                       "SESSION.md 5.8, the decision: rows 8..11 repeat rows 0..3 with the same before/after pair (the whole operation), "
                       "though rows 0..3 set those bits; the order the seed gives the before/after values in is the order of the rows."))
     # a..h
-    assert [positions(8, 1, utf16(c))[0] for c in "abcdefghi"] == [4, 5, 2, 3, 0, 1, 6, 7, 4]
+    assert {c: positions(8, 1, utf16(c))[0] for c in "abcdefghi"} == M8_K1
     out.append(script("session/example-then-new-strings", "a_to_h_fill_every_bit",
                       [(s, {}) for s in create(8, 1)] + [
                           (op("insert_example"), ok(bits="11111111", bits_set=8, distinct_entries=8, counters=counters(0, 0))),
@@ -1040,7 +1052,8 @@ def cases():
                           (op("insert", value="a"), ok(rate=UNDEF, distinct_entries=1)),
                           (op("query", value="i"), ok(counters=counters(1, 1), last_operation={"outcome": "false_positive"})),
                           (op("query", value="a"), ok(counters=counters(1, 1), last_operation={"outcome": "truly_present"})),
-                          (op("query", value="b"), ok(counters=counters(2, 1), rate=rate(1, 2), last_operation={"outcome": "definitely_absent"})),
+                          (op("query", value="b"), ok(counters=counters(SMALL_EXAMPLE_RATE[1], SMALL_EXAMPLE_RATE[0]),
+                                                      rate=rate(*SMALL_EXAMPLE_RATE), last_operation={"outcome": "definitely_absent"})),
                       ], ["seed-figure", "rule"]))
     # undefined rate
     out.append(script("fresh-and-present-only", "observed_rate_undefined_without_negative_query",

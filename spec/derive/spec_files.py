@@ -24,6 +24,16 @@ def case(id, check, shape, input, expect, flags=(), comment=None, rules=()):
     return c
 
 
+def published_figures(out):
+    """The figures the sources published, by name: the `published_figures` of
+    `out`'s hand-written `checks.json`, the one place a protocol's published figures are
+    written. The runner compares an implementation's figures with them; a derivation
+    reads the ones its cases expect from here, never as literals, and asserts that its
+    own computation (from the protocol text) reproduces each one it reads."""
+    checks_file = json.loads((out / "checks.json").read_text())
+    return {figure["name"]: figure["value"] for figure in checks_file["published_figures"]}
+
+
 def protocol_files(out, protocol, cases, flags, indent):
     """The two files of `spec/<protocol>/` as {path: text}.
 
