@@ -15,6 +15,16 @@ pub const PATH: &str = "crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.
 
 const TEXT: &str = include_str!("../data/fnv1a-utf16-v1.hand-picked.json");
 
+/// The protocol's checks file, whose `published_figures` the data names.
+const CHECKS_PATH: &str = "spec/fnv1a-utf16-v1/checks.json";
+
+const CHECKS: &str = include_str!("../../../spec/fnv1a-utf16-v1/checks.json");
+
+/// The published figures the data names (`{"published": "<name>"}`).
+pub fn published() -> Result<crate::PublishedFigures, String> {
+    crate::PublishedFigures::read(CHECKS_PATH, CHECKS)
+}
+
 /// The code units of a list of pieces, concatenated.
 pub fn units(pieces: &[Piece]) -> Vec<u16> {
     let mut out = Vec::new();

@@ -32,6 +32,16 @@ pub const PATH: &str = "crates/vectors-generate/data/doc-membership-v1.hand-pick
 
 const TEXT: &str = include_str!("../data/doc-membership-v1.hand-picked.json");
 
+/// The protocol's checks file, whose `published_figures` the data names.
+const CHECKS_PATH: &str = "spec/doc-membership-v1/checks.json";
+
+const CHECKS: &str = include_str!("../../../spec/doc-membership-v1/checks.json");
+
+/// The published figures the data names (`{"published": "<name>"}`).
+pub fn published() -> Result<crate::PublishedFigures, String> {
+    crate::PublishedFigures::read(CHECKS_PATH, CHECKS)
+}
+
 /// Flags the generator derives for every hand-picked rejection; an entry may not list
 /// them.
 pub const DERIVED: [&str; 6] = [

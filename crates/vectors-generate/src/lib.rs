@@ -22,6 +22,7 @@ pub mod prng;
 pub mod schemas;
 
 use bloomproof_vectors::{FileKind, VectorFile};
+use bloomproof_wire::hand_picked::{Figure, Published};
 use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, VectorFileOf};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -255,6 +256,29 @@ impl Figures {
         }
     }
 
+    /// [`Figures::compare`] of a figure the data file gives or names among the
+    /// protocol's `published` figures; a name that is not published, or whose value does
+    /// not have the figure's type, is noted too.
+    pub(crate) fn compare_figure<T>(
+        &mut self,
+        name: &str,
+        published: &PublishedFigures,
+        want: Option<&Figure<T>>,
+        got: &T,
+    ) where
+        T: serde::de::DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
+    {
+        match published.values(want) {
+            Ok(want) => self.compare(name, want.as_ref(), got),
+            Err(err) => self.note(format!("{name}: {err}")),
+        }
+    }
+
+    /// Notes a figure that could not be compared, saying why.
+    pub(crate) fn note(&mut self, message: String) {
+        self.0.push(message);
+    }
+
     /// `Ok` when every stated figure matched, else a message naming the data file and
     /// each figure that did not.
     pub(crate) fn verdict(self, data: &str) -> Result<(), String> {
@@ -266,6 +290,53 @@ impl Figures {
                 self.0.join(", ")
             ))
         }
+    }
+}
+
+/// One protocol's published figures, by name: the `published_figures` of its
+/// `spec/<protocol>/checks.json`, the one place a published figure is written. The
+/// hand-picked data names them (`{"published": "<name>"}`) rather than restating them.
+pub(crate) struct PublishedFigures {
+    path: &'static str,
+    figures: BTreeMap<String, serde_json::Value>,
+}
+
+impl PublishedFigures {
+    /// The published figures of the checks file whose text is `text` (`path`, relative
+    /// to the repository root, in errors).
+    pub(crate) fn read(path: &'static str, text: &str) -> Result<Self, String> {
+        let checks: bloomproof_wire::spec::ChecksFile = hand_picked::parse_json(path, text)?;
+        let figures = checks
+            .published_figures
+            .into_iter()
+            .map(|figure| (figure.name, figure.value))
+            .collect();
+        Ok(PublishedFigures { path, figures })
+    }
+
+    /// The value `figure` stands for: the one given, or the published figure it names.
+    pub(crate) fn value<T: serde::de::DeserializeOwned + Clone>(
+        &self,
+        figure: &Figure<T>,
+    ) -> Result<T, String> {
+        match figure {
+            Figure::Given(value) => Ok(value.clone()),
+            Figure::Published(Published { published }) => {
+                let value = self.figures.get(published).ok_or_else(|| {
+                    format!("{}: no published figure is named {published:?}", self.path)
+                })?;
+                serde_json::from_value(value.clone())
+                    .map_err(|err| format!("{}: published figure {published:?}: {err}", self.path))
+            }
+        }
+    }
+
+    /// The values of `figure`, if given (see [`PublishedFigures::value`]).
+    pub(crate) fn values<T: serde::de::DeserializeOwned + Clone>(
+        &self,
+        figure: Option<&Figure<T>>,
+    ) -> Result<Option<T>, String> {
+        figure.map(|figure| self.value(figure)).transpose()
     }
 }
 
@@ -296,5 +367,62 @@ mod tests {
                 .collect();
             assert_eq!(kinds, own, "{}", protocol.name);
         }
+    }
+
+    /// A hand-picked figure given by name is the checks file's published figure of that
+    /// name; a name not published, or a value of another type, is an error naming the
+    /// checks file and the name.
+    #[test]
+    fn a_published_figure_is_read_by_its_name() {
+        use super::{Figure, Published, PublishedFigures};
+        let checks = r#"{"$schema": "s", "protocol": "p", "format_version": 1, "check_count": 0, "checks": [],
+            "published_figures": [{"name": "x.bits", "check": "c", "value": 7, "source": "s"}]}"#;
+        let published = PublishedFigures::read("spec/p/checks.json", checks).unwrap();
+        let named = |name: &str| {
+            Figure::<u32>::Published(Published {
+                published: name.to_string(),
+            })
+        };
+        assert_eq!(published.value(&named("x.bits")), Ok(7));
+        assert_eq!(published.value(&Figure::Given(8)), Ok(8));
+        assert_eq!(
+            published.value(&named("x.bytes")),
+            Err("spec/p/checks.json: no published figure is named \"x.bytes\"".to_string())
+        );
+        let text = Figure::<String>::Published(Published {
+            published: "x.bits".to_string(),
+        });
+        let err = published.value(&text).unwrap_err();
+        assert!(
+            err.starts_with("spec/p/checks.json: published figure \"x.bits\": invalid type"),
+            "{err}"
+        );
+    }
+
+    /// Every figure the hand-picked data of either protocol names is published, with a
+    /// value of the figure's type (`cargo xtask vectors --check` holds them to the
+    /// generated cases).
+    #[test]
+    fn the_hand_picked_data_names_published_figures() {
+        let doc = crate::hand_picked::published().unwrap();
+        let mut named = 0;
+        for snapshot in crate::hand_picked::read().unwrap().snapshots {
+            let expect = &snapshot.expect;
+            doc.values(expect.packed_hex.as_ref()).unwrap();
+            doc.values(expect.bits_set.as_ref()).unwrap();
+            doc.values(expect.documents.as_ref()).unwrap();
+            doc.values(expect.false_positives.as_ref()).unwrap();
+            named += usize::from(expect.packed_hex.is_some());
+        }
+        let fnv = crate::fnv_hand_picked::published().unwrap();
+        for position in crate::fnv_hand_picked::read().unwrap().positions {
+            for figure in position.expect.positions.iter().flatten() {
+                fnv.value(figure).unwrap();
+                named += 1;
+            }
+            fnv.values(position.expect.h1.as_ref()).unwrap();
+            fnv.values(position.expect.h2.as_ref()).unwrap();
+        }
+        assert!(named >= 2 + 9, "{named}");
     }
 }

@@ -7,6 +7,7 @@
 //! inputs replaced, and the error the source document's check order says it must give;
 //! its values are [`Value`]s: typed values, or shorthands for long inputs.
 
+use super::Figure;
 use crate::{DocParams, Hex, RejectExpect, TypedValue};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -61,18 +62,19 @@ pub struct SnapshotEntry {
     pub expect: SnapshotExpect,
 }
 
-/// Figures a hand-picked snapshot must reproduce (each one given is compared).
+/// Figures a hand-picked snapshot must reproduce (each one given is compared), each
+/// a published figure by name or a value given by hand.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotExpect {
     /// The packed bits.
-    pub packed_hex: Option<Hex>,
+    pub packed_hex: Option<Figure<Hex>>,
     /// The number of set bits.
-    pub bits_set: Option<u32>,
+    pub bits_set: Option<Figure<u32>>,
     /// The number of distinct documents.
-    pub documents: Option<usize>,
+    pub documents: Option<Figure<usize>>,
     /// Non-members whose lookup is `(true, true, false)`.
-    pub false_positives: Option<usize>,
+    pub false_positives: Option<Figure<usize>>,
 }
 
 /// Bytes: `{"hex": "0041"}`, `{"text": "doc-00"}` (UTF-8) or

@@ -4,6 +4,7 @@
 //!
 //! A string is a list of [`Piece`]s, concatenated.
 
+use super::Figure;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +40,8 @@ pub struct Position {
     pub expect: PositionExpect,
 }
 
-/// Figures a hand-picked position case must reproduce (each one given is compared).
+/// Figures a hand-picked position case must reproduce (each one given is compared),
+/// each a published figure by name or a value given by hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(
@@ -47,9 +49,9 @@ pub struct Position {
     reason = "the figures of the same names in the vector files"
 )]
 pub struct PositionExpect {
-    pub positions: Option<Vec<u16>>,
-    pub h1: Option<u32>,
-    pub h2: Option<u32>,
+    pub positions: Option<Vec<Figure<u16>>>,
+    pub h1: Option<Figure<u32>>,
+    pub h2: Option<Figure<u32>>,
 }
 
 /// A named string of the boundary grid.
