@@ -27,4 +27,3 @@ pub mod serve;
 pub mod subject;
 
 pub use dynamic::ToDynamic;
-pub use protocols::{doc_membership_v1, fnv1a_utf16_v1};

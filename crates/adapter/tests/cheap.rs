@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use bloomproof_adapter::fnv1a_utf16_v1::SCRIPT_HELPER_MAX;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::SCRIPT_HELPER_MAX;
 use bloomproof_adapter::serve::{Request, parse_request};
 use serde_json::{Value, json};
 

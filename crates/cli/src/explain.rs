@@ -5,8 +5,8 @@ use bloomproof_conformance::protocols::doc_membership_v1::diagnose::message_layo
 use bloomproof_conformance::quote::prefix;
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
-use bloomproof_wire::doc_membership_v1::Stage;
 use bloomproof_wire::positions::{DocPositions, FnvPositions};
+use bloomproof_wire::protocols::doc_membership_v1::Stage;
 use bloomproof_wire::{DocParams, Hex};
 use clap::{ArgGroup, Args, Subcommand};
 use std::fmt::Write as _;

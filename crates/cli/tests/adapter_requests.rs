@@ -2,7 +2,7 @@
 //! (`fuzz/fuzz_targets/adapter_request.rs`): answering a request never panics.
 
 use bloomproof::adapter::{answer, parse_request};
-use bloomproof_adapter::fnv1a_utf16_v1::SCRIPT_HELPER_MAX;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::SCRIPT_HELPER_MAX;
 use bloomproof_conformance::subject::SubjectError;
 
 fn answer_line(line: &str) -> Result<serde_json::Value, SubjectError> {

@@ -1,7 +1,8 @@
 //! The spec format, re-exported: the types of `checks.json` and `cases.json` that every
 //! protocol shares are [`bloomproof_wire::spec`]'s, and the shared vocabulary (hex,
 //! typed values, parameters) the wire crate's too. A protocol's own case types are read
-//! from its module (`bloomproof_wire::doc_membership_v1::DocCase`), never from here.
+//! from its module (`bloomproof_wire::protocols::doc_membership_v1::DocCase`), never
+//! from here.
 
 pub use bloomproof_wire::spec::{
     Case, CasesFile, ChecksFile, Class, DocumentedCheck, FORMAT_VERSION, GeneratedExpect,

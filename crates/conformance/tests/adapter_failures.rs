@@ -253,7 +253,7 @@ fn a_request_the_adapter_does_not_read_times_out_on_writing() {
     use bloomproof_conformance::adapter::AdapterProcess;
     use bloomproof_conformance::model::Hex;
     use bloomproof_conformance::subject::SubjectError;
-    use bloomproof_wire::doc_membership_v1::DocOp;
+    use bloomproof_wire::protocols::doc_membership_v1::DocOp;
     let started = Instant::now();
     let mut process =
         AdapterProcess::start(&format!("{HANDSHAKE} sleep 30"), Duration::from_millis(500))

@@ -13,7 +13,7 @@ use bloomproof_conformance::subject::SubjectError;
 use bloomproof_conformance::subjects::doc_membership_v1::{DocSubject, RawParams, RustDoc};
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
 use bloomproof_protocol::doc_membership_v1 as protocol;
-use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple};
+use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple};
 use common::planted::{PlantedDoc, PlantedFnv, with_h1};
 use common::report;
 use std::collections::BTreeSet;

@@ -15,8 +15,8 @@ use bloomproof_conformance::subjects::doc_membership_v1::{
 };
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
 use bloomproof_conformance::{Failure, Report};
-use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple, TypedCall};
-use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
+use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple, TypedCall};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
 use serde_json::{Value, json};
 
 /// `RustDoc` with its positions wrong (the first one moved by one) for every m above
@@ -63,7 +63,7 @@ impl DocSubject for WrongAboveM300 {
         p: &RawParams,
         r: &[Vec<u8>],
         other: (&RawParams, &[Vec<u8>]),
-        attempt: bloomproof_wire::doc_membership_v1::MutationAttempt,
+        attempt: bloomproof_wire::protocols::doc_membership_v1::MutationAttempt,
         probes: &[Vec<u8>],
     ) -> Answer<Mutation> {
         RustDoc.mutate(p, r, other, attempt, probes)
@@ -113,7 +113,7 @@ impl FnvSubject for WrongTails {
     }
     fn session(
         &mut self,
-        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+        script: &[bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer> {
         RustFnv.session(script)
     }
@@ -138,7 +138,7 @@ impl FnvSubject for WrongNearTheCap {
     }
     fn session(
         &mut self,
-        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+        script: &[bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer> {
         let mut answer = RustFnv.session(script)?;
         for step in &mut answer.steps {
@@ -332,7 +332,7 @@ impl FnvSubject for BentEstimates {
     }
     fn session(
         &mut self,
-        ops: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+        ops: &[bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer> {
         RustFnv.session(ops)
     }

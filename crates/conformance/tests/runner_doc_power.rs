@@ -9,7 +9,7 @@ mod common;
 
 use bloomproof_conformance::subjects::doc_membership_v1::DocSubject;
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::RustFnv;
-use bloomproof_wire::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
 use common::planted::PlantedDoc;
 use common::{failures, report as run_all, report_with_edit};
 use std::collections::BTreeSet;

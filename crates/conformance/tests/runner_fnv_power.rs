@@ -14,8 +14,10 @@ use bloomproof_conformance::protocols::fnv1a_utf16_v1;
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subjects::doc_membership_v1::RustDoc;
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
-use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, SaveAnswer, ScriptAnswer, StepAnswer};
-use bloomproof_wire::fnv1a_utf16_v1::{FnvCase, ScriptOp, StepExpect};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{
+    EstimatesAnswer, SaveAnswer, ScriptAnswer, StepAnswer,
+};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvCase, ScriptOp, StepExpect};
 use common::planted::PlantedFnv;
 use common::{failures, report};
 use serde_json::json;

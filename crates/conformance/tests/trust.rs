@@ -11,7 +11,7 @@ use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subject::SubjectError;
 use bloomproof_conformance::subjects::doc_membership_v1::{DocSubject, RustDoc};
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
-use bloomproof_wire::doc_membership_v1::MutationAttempt;
+use bloomproof_wire::protocols::doc_membership_v1::MutationAttempt;
 use common::planted::{PlantedDoc, PlantedFnv, with_h1};
 use common::report;
 

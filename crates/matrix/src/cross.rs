@@ -25,8 +25,8 @@ use bloomproof_wire::cross::SessionsFile;
 pub use bloomproof_wire::cross::{
     DIFFERENCES_KEPT, Difference, ExportedSession, Grid, GridCell, SessionCase,
 };
-use bloomproof_wire::doc_membership_v1::Triple;
-use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp;
 use serde_json::Value;
 
 /// A value as JSON text, for a cell's message.
@@ -359,14 +359,15 @@ fn fnv_grid(
                 match fnv_of(subjects).and_then(|fnv| fnv.session(&import)) {
                     Ok(answer) => match answer.steps.first() {
                         Some(step) => match &step.error {
-                            Some(bloomproof_wire::fnv1a_utf16_v1::StepError { kind, message }) => {
-                                cell.differ(
-                                    case,
-                                    &what,
-                                    "the import accepted".to_string(),
-                                    format!("rejected: {kind}: {message}"),
-                                )
-                            }
+                            Some(bloomproof_wire::protocols::fnv1a_utf16_v1::StepError {
+                                kind,
+                                message,
+                            }) => cell.differ(
+                                case,
+                                &what,
+                                "the import accepted".to_string(),
+                                format!("rejected: {kind}: {message}"),
+                            ),
                             None => {
                                 if let Err(diff) = same_view(view, &step.view) {
                                     cell.differ(

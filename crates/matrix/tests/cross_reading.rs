@@ -11,8 +11,8 @@ use bloomproof_conformance::run::Subjects;
 use bloomproof_conformance::subjects::doc_membership_v1::DocSubject;
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
 use bloomproof_matrix::cross::{self, ExportedSession, Grid};
-use bloomproof_wire::doc_membership_v1::Triple;
-use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp;
 use planted::{PlantedDoc, PlantedFnv};
 
 /// Reads a snapshot from its bits alone: no verification, no exact set (every maybe

@@ -12,8 +12,8 @@ use crate::{Coverage, Protocol, finish};
 use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_protocol::fnv1a_utf16_v1::{self as protocol, Params};
 use bloomproof_vectors::FileKind;
-use bloomproof_wire::fnv1a_utf16_v1::{FnvPositionCase, FnvRejectionCase};
 use bloomproof_wire::hand_picked::fnv::HandPickedFile;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvPositionCase, FnvRejectionCase};
 use bloomproof_wire::{ErrorKindName, RejectExpect};
 
 /// The m values every boundary grid covers.

@@ -19,12 +19,12 @@
 //! [`DERIVED`]); an entry lists only the others (`published`, `multiple-faults`).
 //! Production must then give exactly the expected error, as for every rejection.
 
-use bloomproof_wire::doc_membership_v1::DocRejectionCase;
-use bloomproof_wire::doc_membership_v1::TypedCall;
 use bloomproof_wire::hand_picked::doc::{
     ByteString, BytesRepeat, HandPickedFile, Inputs, RejectionEntry, Shorthand, SnapshotExpect,
     Value,
 };
+use bloomproof_wire::protocols::doc_membership_v1::DocRejectionCase;
+use bloomproof_wire::protocols::doc_membership_v1::TypedCall;
 use bloomproof_wire::{DocParams, Hex, TypedValue};
 
 /// Where the data lives, for error messages.

@@ -4,7 +4,7 @@
 //! wrote, as `matrix.json` carries them. The reading itself is
 //! `bloomproof_matrix::cross`.
 
-use crate::fnv1a_utf16_v1::ScriptOp;
+use crate::protocols::fnv1a_utf16_v1::ScriptOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -22,11 +22,11 @@
 //! * [`session`]: the session model's operations, view and export file
 //!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
-//! * [`spec`]: the spec files (`checks.json`, and `cases.json` with its cases by shape);
-//! * `protocols` (private): each protocol's own case, adapter and vector types, one
-//!   module per protocol, re-exported by [`spec`], [`adapter`] and [`vectors`]; its
-//!   `mod.rs` holds the two types that name every protocol ([`spec::Generator`],
-//!   [`adapter::Messages`]).
+//! * [`spec`]: the spec files (`checks.json`, and `cases.json`'s generic case);
+//! * [`protocols`]: each protocol's own case, adapter and vector types, one namespace
+//!   per protocol (`protocols::doc_membership_v1::DocCase`: a path names the protocol;
+//!   no module re-exports every protocol's types); its `mod.rs` holds the two types
+//!   that name every protocol ([`spec::Generator`], [`adapter::Messages`]).
 //! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`);
 //! * [`schema`]: the one rendering of these types' JSON Schemas as file text.
 //!
@@ -60,7 +60,7 @@ pub mod hex;
 pub mod matrix;
 mod params;
 pub mod positions;
-mod protocols;
+pub mod protocols;
 pub mod report;
 pub mod schema;
 pub mod session;
@@ -70,5 +70,4 @@ pub mod vectors;
 
 pub use hex::{Hex, QUOTE_MAX, blank, decode_hex, encode_hex, hidden, quote_prefix, untrusted};
 pub use params::DocParams;
-pub use protocols::{doc_membership_v1, fnv1a_utf16_v1};
 pub use typed::{ContractExpect, ErrorKindName, RejectExpect, TypedValue};

@@ -2,7 +2,7 @@
 //! cases use for the same values (`every_stage_pinned` for doc-membership-v1, the
 //! `hashes` shape for fnv1a-utf16-v1), so that a printed answer reads like a case.
 
-use crate::doc_membership_v1::Stage;
+use crate::protocols::doc_membership_v1::Stage;
 use crate::{DocParams, Hex};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -41,8 +41,8 @@ use explore::*;
 use fleet::*;
 use stats::*;
 
-use bloomproof_wire::doc_membership_v1::{Built, DocOp, PositionsResult, TriplesResult};
-use bloomproof_wire::fnv1a_utf16_v1::{
+use bloomproof_wire::protocols::doc_membership_v1::{Built, DocOp, PositionsResult, TriplesResult};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     EstimatesAnswer, FnvHashes, FnvOp, ScriptAnswer, ScriptOp, TextValue,
 };
 use bloomproof_wire::session::DraftField;

@@ -1,8 +1,8 @@
 //! The protocols of the adapter crate, one folder each (`subject.rs`, `client.rs`,
-//! `serve.rs`). This file is the one a new protocol touches here: its `mod` (re-exported
-//! at the crate root, so that a path names the protocol:
-//! `bloomproof_adapter::doc_membership_v1::RustDoc`) and its served entry, in the order
-//! of `bloomproof_protocol::PROTOCOLS`.
+//! `serve.rs`). This file is the one a new protocol touches here: its `mod` (a path names
+//! the protocol: `bloomproof_adapter::protocols::doc_membership_v1::RustDoc`; no module
+//! re-exports every protocol's types) and its served entry, in the order of
+//! `bloomproof_protocol::PROTOCOLS`.
 
 pub mod doc_membership_v1;
 pub mod fnv1a_utf16_v1;

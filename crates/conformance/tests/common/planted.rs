@@ -11,10 +11,10 @@ use bloomproof_conformance::subjects::doc_membership_v1::{
     DocSubject, Mutation, RawParams, RustDoc,
 };
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
-use bloomproof_wire::doc_membership_v1::MutationAttempt;
-use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple, TypedCall};
-use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
-use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
+use bloomproof_wire::protocols::doc_membership_v1::MutationAttempt;
+use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple, TypedCall};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
 
 /// Defines a planted subject: its hooks, their setters and the subject trait's impl,
 /// from one line a method (`setter => fn method(args) -> answer;`).

@@ -19,8 +19,10 @@ use crate::schemas::{hand_picked_schema, render};
 use crate::{Coverage, Protocol, finish};
 use bloomproof_protocol::doc_membership_v1 as protocol;
 use bloomproof_vectors::FileKind;
-use bloomproof_wire::doc_membership_v1::{DocPositionCase, DocRejectionCase, DocSnapshotCase};
 use bloomproof_wire::hand_picked::doc::HandPickedFile;
+use bloomproof_wire::protocols::doc_membership_v1::{
+    DocPositionCase, DocRejectionCase, DocSnapshotCase,
+};
 
 /// `doc-membership-v1`'s entry in the generator's registry.
 pub(crate) const PROTOCOL: Protocol = Protocol {

@@ -10,7 +10,7 @@ use crate::prng::SplitMix64;
 use crate::{FlagSet, has_repeat};
 use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_protocol::doc_membership_v1::{self as protocol, Params};
-use bloomproof_wire::doc_membership_v1::{DocHash, DocPositionCase};
+use bloomproof_wire::protocols::doc_membership_v1::{DocHash, DocPositionCase};
 use bloomproof_wire::{DocParams, Hex, encode_hex};
 
 /// One position case: production stages, each compared with the oracle.

@@ -9,8 +9,8 @@ use bloomproof_adapter::ToDynamic;
 use bloomproof_filter::ErrorKind;
 use bloomproof_filter::dynamic;
 use bloomproof_protocol::doc_membership_v1 as protocol;
-use bloomproof_wire::doc_membership_v1::DocRejectionCase;
-use bloomproof_wire::doc_membership_v1::TypedCall;
+use bloomproof_wire::protocols::doc_membership_v1::DocRejectionCase;
+use bloomproof_wire::protocols::doc_membership_v1::TypedCall;
 use bloomproof_wire::{ErrorKindName, Hex, RejectExpect, TypedValue};
 
 /// The largest integer every JSON reader holds exactly (2^53 - 1).

@@ -9,8 +9,8 @@ use crate::{Figures, FlagSet, hand_picked};
 use bloomproof_filter::DocumentPrefilter;
 use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_protocol::doc_membership_v1 as protocol;
-use bloomproof_wire::doc_membership_v1::Triple;
-use bloomproof_wire::doc_membership_v1::{DocLookup, DocSnapshotCase};
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::doc_membership_v1::{DocLookup, DocSnapshotCase};
 use bloomproof_wire::{DocParams, Hex, encode_hex};
 use std::collections::BTreeSet;
 

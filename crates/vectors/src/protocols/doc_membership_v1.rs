@@ -6,7 +6,9 @@
 use crate::load::{Checked, check_reject_expect};
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_wire::DocParams;
-use bloomproof_wire::doc_membership_v1::{DocPositionCase, DocRejectionCase, DocSnapshotCase};
+use bloomproof_wire::protocols::doc_membership_v1::{
+    DocPositionCase, DocRejectionCase, DocSnapshotCase,
+};
 use std::collections::BTreeSet;
 
 impl Checked for DocPositionCase {

@@ -5,7 +5,7 @@
 use crate::load::{Checked, check_reject_expect};
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use bloomproof_wire::ErrorKindName;
-use bloomproof_wire::fnv1a_utf16_v1::{FnvPositionCase, FnvRejectionCase};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvPositionCase, FnvRejectionCase};
 
 impl Checked for FnvPositionCase {
     fn problems(&self) -> Vec<String> {

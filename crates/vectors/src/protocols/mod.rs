@@ -6,11 +6,11 @@
 
 use crate::load::{Checker, RawFile};
 use bloomproof_protocol as protocol;
-use bloomproof_wire::doc_membership_v1::{
+use bloomproof_wire::protocols::doc_membership_v1::{
     DocPositionCase, DocPositionsFile, DocRejectionCase, DocRejectionsFile, DocSnapshotCase,
     DocSnapshotsFile,
 };
-use bloomproof_wire::fnv1a_utf16_v1::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     FnvPositionCase, FnvPositionsFile, FnvRejectionCase, FnvRejectionsFile,
 };
 use bloomproof_wire::vectors::VectorFileOf;

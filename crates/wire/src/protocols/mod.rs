@@ -6,9 +6,9 @@
 //! `NAME`.
 //!
 //! This is the one file of this crate that a new protocol version touches: a `mod`
-//! line (re-exported at the crate root) and its variants in the enums. A protocol's
-//! types are read from its own module (`bloomproof_wire::doc_membership_v1::DocCase`),
-//! never from a namespace shared by every protocol.
+//! line and its variants in the enums. A protocol's types are read from its own module
+//! (`bloomproof_wire::protocols::doc_membership_v1::DocCase`), never from a namespace
+//! shared by every protocol.
 
 use crate::adapter::{Response, Start, Started};
 use doc_membership_v1::{

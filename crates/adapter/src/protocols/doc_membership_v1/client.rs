@@ -3,10 +3,12 @@
 
 use super::NAME as DOC;
 use crate::client::{Shared, call, pipelined, result};
-use crate::doc_membership_v1::{DocCall, DocReply, DocSubject, Mutation, Observation, RawParams};
+use crate::protocols::doc_membership_v1::{
+    DocCall, DocReply, DocSubject, Mutation, Observation, RawParams,
+};
 use crate::subject::{Answer, Between, SubjectError};
-use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple};
-use bloomproof_wire::doc_membership_v1::{
+use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple};
+use bloomproof_wire::protocols::doc_membership_v1::{
     DigestResult, DocOp, MutateResult, MutationAttempt, OtherSnapshot, PositionsResult,
     TriplesResult, TypedCall, TypedResult,
 };

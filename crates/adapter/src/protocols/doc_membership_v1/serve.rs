@@ -2,12 +2,12 @@
 //! answered by the in-process production subject ([`RustDoc`]).
 
 use crate::client::RESPONSE_MAX;
-use crate::doc_membership_v1::{DocSubject, RawParams, RustDoc};
+use crate::protocols::doc_membership_v1::{DocSubject, RawParams, RustDoc};
 use crate::serve::{ServedOp, ServedProtocol, json, negative_m_k, too_large};
 use crate::subject::{Answer, SubjectError};
 use bloomproof_protocol::doc_membership_v1 as doc;
-use bloomproof_wire::doc_membership_v1::DocOp;
-use bloomproof_wire::doc_membership_v1::{
+use bloomproof_wire::protocols::doc_membership_v1::DocOp;
+use bloomproof_wire::protocols::doc_membership_v1::{
     DigestResult, MutateResult, MutationOutcome, PositionsResult, TriplesResult, TypedResult,
 };
 use bloomproof_wire::{DocParams, Hex};

@@ -6,8 +6,8 @@ use crate::subject::{Answer, Between};
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
 use bloomproof_protocol::doc_membership_v1 as protocol;
-use bloomproof_wire::doc_membership_v1::MutationAttempt;
-use bloomproof_wire::doc_membership_v1::{Built, Framed, Triple, TypedCall};
+use bloomproof_wire::protocols::doc_membership_v1::MutationAttempt;
+use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple, TypedCall};
 
 /// The parameters as plain values (the seed as bytes, not hex), unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 
 use super::NAME as FNV;
 use crate::client::{Shared, call, pipelined, result};
-use crate::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject};
+use crate::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject};
 use crate::subject::Answer;
-use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
-use bloomproof_wire::fnv1a_utf16_v1::{FnvOp, ScriptOp};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvOp, ScriptOp};
 
 /// A `fnv1a-utf16-v1` subject behind an adapter.
 pub struct AdapterFnv(pub Shared);

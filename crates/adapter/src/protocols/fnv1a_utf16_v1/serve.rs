@@ -2,13 +2,13 @@
 //! answered by the in-process production subject ([`RustFnv`]).
 
 use crate::client::RESPONSE_MAX;
-use crate::fnv1a_utf16_v1::{FnvSubject, RustFnv, SCRIPT_HELPER_MAX};
+use crate::protocols::fnv1a_utf16_v1::{FnvSubject, RustFnv, SCRIPT_HELPER_MAX};
 use crate::serve::{SCRIPT_MAX, ServedOp, ServedProtocol, json, json_len, negative_m_k, too_large};
 use crate::subject::Answer;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
-use bloomproof_wire::fnv1a_utf16_v1::FnvOp;
-use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
-use bloomproof_wire::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvOp;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
 use serde_json::{Map, Value};
 
 /// The serving side's registry entry of `fnv1a-utf16-v1`.

@@ -2,7 +2,7 @@
 //! and the production session model in process ([`RustFnv`]).
 
 use crate::subject::{Answer, SubjectError};
-use bloomproof_wire::fnv1a_utf16_v1::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     EstimatesAnswer, FnvHashes, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
 };
 
@@ -24,7 +24,7 @@ pub enum FnvCall {
         n: u32,
     },
     Session {
-        script: Vec<bloomproof_wire::fnv1a_utf16_v1::ScriptOp>,
+        script: Vec<bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp>,
     },
 }
 
@@ -48,7 +48,7 @@ pub trait FnvSubject {
     /// Runs a script on a new session.
     fn session(
         &mut self,
-        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+        script: &[bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer>;
     /// The estimates for (m, k, n).
     fn estimates(&mut self, m: u32, k: u32, n: u32) -> Answer<EstimatesAnswer>;
@@ -104,7 +104,7 @@ impl RustFnv {
     /// error, of a step or of `each`, ends the script. This is how `bloomproof adapter`
     /// bounds what one answer holds.
     pub fn run_script(
-        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+        script: &[bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp],
         mut each: impl FnMut(StepAnswer) -> Answer<()>,
     ) -> Answer<serde_json::Value> {
         let mut session = bloomproof_session::Session::new();
@@ -119,10 +119,10 @@ impl RustFnv {
     /// reference answer the generated session checks compare with.
     pub fn step(
         session: &mut bloomproof_session::Session,
-        op: &bloomproof_wire::fnv1a_utf16_v1::ScriptOp,
+        op: &bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp,
     ) -> Answer<StepAnswer> {
         use bloomproof_session::{Op, Session, Text};
-        use bloomproof_wire::fnv1a_utf16_v1::ScriptOp;
+        use bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp;
         let mut error = None;
         let mut save = None;
         let mut export = None;
@@ -250,7 +250,7 @@ impl FnvSubject for RustFnv {
 
     fn session(
         &mut self,
-        script: &[bloomproof_wire::fnv1a_utf16_v1::ScriptOp],
+        script: &[bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp],
     ) -> Answer<ScriptAnswer> {
         let mut steps = Vec::with_capacity(script.len());
         let initial = Self::run_script(script, |step| {

@@ -20,7 +20,7 @@
 
 use crate::subject::SubjectError;
 use crate::verdict::json;
-use bloomproof_adapter::doc_membership_v1::{DocSubject, RawParams};
+use bloomproof_adapter::protocols::doc_membership_v1::{DocSubject, RawParams};
 use bloomproof_oracle::doc_membership as oracle_doc;
 
 /// At most this many candidate items are screened (one `positions` request each) by

@@ -3,7 +3,7 @@
 //! bits and lookups from.
 
 use bloomproof_oracle::doc_membership as oracle;
-use bloomproof_wire::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
 use std::collections::{BTreeSet, HashMap};
 
 /// The oracle's view of one snapshot: its occupied positions and the triple of each item.

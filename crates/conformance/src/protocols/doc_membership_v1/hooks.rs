@@ -8,7 +8,7 @@ use crate::hooks::{Hook, Observed};
 use crate::model::Hex;
 use crate::report::Figures;
 use crate::verdict::Verdict;
-use bloomproof_wire::doc_membership_v1::BuildInput;
+use bloomproof_wire::protocols::doc_membership_v1::BuildInput;
 
 /// What an evaluator of `doc-membership-v1` saw, handed to the hook of the case's check.
 pub(crate) enum Seen<'a> {

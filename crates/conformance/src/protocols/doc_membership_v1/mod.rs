@@ -19,11 +19,11 @@ use crate::report::{Class, Failure, Figures};
 use crate::subject::Between;
 use crate::subject::{Answer, SubjectError};
 use crate::vectors::Failures;
-use bloomproof_adapter::doc_membership_v1::AdapterDoc;
-use bloomproof_adapter::doc_membership_v1::DocSubject;
-use bloomproof_adapter::doc_membership_v1::{DocCall, DocReply};
+use bloomproof_adapter::protocols::doc_membership_v1::AdapterDoc;
+use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
+use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply};
 use bloomproof_vectors::VectorFile;
-use bloomproof_wire::doc_membership_v1::DocCase;
+use bloomproof_wire::protocols::doc_membership_v1::DocCase;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
@@ -48,7 +48,9 @@ impl Protocol for DocMembershipV1 {
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(bloomproof_adapter::doc_membership_v1::RustDoc))
+        subject(Box::new(
+            bloomproof_adapter::protocols::doc_membership_v1::RustDoc,
+        ))
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
@@ -256,7 +258,7 @@ impl Inputs for AccumulatedInputs {
             .0
             .iter()
             .map(|i| DocCall::Positions {
-                params: bloomproof_adapter::doc_membership_v1::RawParams {
+                params: bloomproof_adapter::protocols::doc_membership_v1::RawParams {
                     m: u64::from(i.m),
                     k: u64::from(i.k),
                     seed: i.seed.clone(),

@@ -8,7 +8,7 @@
 use crate::subject::SubjectError;
 use crate::vectors::{Failures, shown};
 use crate::verdict::json;
-use bloomproof_adapter::doc_membership_v1::{DocCall, DocReply, RawParams};
+use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply, RawParams};
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::encode_hex;
 

@@ -17,13 +17,13 @@ use super::hooks::Seen;
 use crate::hooks::Judge;
 use crate::report::{Class, Failure, Figures};
 use crate::verdict::{Verdict, json};
-use bloomproof_adapter::fnv1a_utf16_v1::FnvSubject;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
-use bloomproof_wire::fnv1a_utf16_v1::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     EstimatesExpect, EstimatesInput, FnvCase, FnvPositionsExpect, FnvPositionsInput, ScriptExpect,
     ScriptInput, ScriptOp,
 };
-use bloomproof_wire::fnv1a_utf16_v1::{FnvHashes, ScriptAnswer};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvHashes, ScriptAnswer};
 use serde_json::Value;
 
 /// The parts of the view a rejected step keeps in a core check: the filter (seed 002:
@@ -240,7 +240,7 @@ fn script(
         match (&want.error, &got.error) {
             (
                 Some(kind),
-                Some(bloomproof_wire::fnv1a_utf16_v1::StepError {
+                Some(bloomproof_wire::protocols::fnv1a_utf16_v1::StepError {
                     kind: got_kind,
                     message,
                 }),
@@ -265,7 +265,10 @@ fn script(
                 format!("a {kind} error"),
                 "accepted",
             ),
-            (None, Some(bloomproof_wire::fnv1a_utf16_v1::StepError { kind, message })) => v.fail(
+            (
+                None,
+                Some(bloomproof_wire::protocols::fnv1a_utf16_v1::StepError { kind, message }),
+            ) => v.fail(
                 format!("{}: accepted", step()),
                 "accepted",
                 format!("{kind}: {message}"),

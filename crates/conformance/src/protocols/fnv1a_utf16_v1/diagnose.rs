@@ -4,9 +4,9 @@
 //! come from the independent oracle, never from production code. At most 9 `positions`
 //! requests: a binary search over the prefixes of at most 256 code units.
 
-use bloomproof_adapter::fnv1a_utf16_v1::FnvSubject;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_oracle::fnv1a_utf16 as oracle_fnv;
-use bloomproof_wire::fnv1a_utf16_v1::FnvHashes;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvHashes;
 
 fn narrow(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)

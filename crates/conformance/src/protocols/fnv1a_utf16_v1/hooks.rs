@@ -7,7 +7,7 @@ use super::Fnv1aUtf16V1;
 use crate::hooks::{Hook, Observed};
 use crate::report::Figures;
 use crate::verdict::{Verdict, json};
-use bloomproof_wire::fnv1a_utf16_v1::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     FnvHashes, FnvPositionsExpect, FnvPositionsInput, ScriptAnswer,
 };
 use serde_json::Value;

@@ -16,11 +16,11 @@ use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, 
 use crate::report::{Class, Failure, Figures};
 use crate::subject::{Answer, SubjectError};
 use crate::vectors::Failures;
-use bloomproof_adapter::fnv1a_utf16_v1::AdapterFnv;
-use bloomproof_adapter::fnv1a_utf16_v1::FnvSubject;
-use bloomproof_adapter::fnv1a_utf16_v1::{FnvCall, FnvReply};
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::AdapterFnv;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
-use bloomproof_wire::fnv1a_utf16_v1::FnvCase;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvCase;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
@@ -45,7 +45,9 @@ impl Protocol for Fnv1aUtf16V1 {
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(bloomproof_adapter::fnv1a_utf16_v1::RustFnv))
+        subject(Box::new(
+            bloomproof_adapter::protocols::fnv1a_utf16_v1::RustFnv,
+        ))
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {

@@ -7,7 +7,7 @@
 use crate::subject::SubjectError;
 use crate::vectors::{Failures, shown};
 use crate::verdict::json;
-use bloomproof_adapter::fnv1a_utf16_v1::{FnvCall, FnvReply};
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
 
 /// Runs the cases of `file` (one of this protocol's vector files) on the subjects.

@@ -1,6 +1,6 @@
 //! `doc-membership-v1`'s cases (`spec/doc-membership-v1/cases.json`), tagged by shape.
 
-use crate::doc_membership_v1::{MutationAttempt, TypedCall};
+use crate::protocols::doc_membership_v1::{MutationAttempt, TypedCall};
 use crate::spec::{Case, GeneratedExpect, GeneratedInput};
 use crate::{ContractExpect, DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;

@@ -1,6 +1,6 @@
 //! `doc-membership-v1`'s vector cases (`vectors/doc-membership-v1/`).
 
-use crate::doc_membership_v1::{Triple, TypedCall};
+use crate::protocols::doc_membership_v1::{Triple, TypedCall};
 use crate::vectors::VectorFileOf;
 use crate::{DocParams, Hex, RejectExpect};
 use schemars::JsonSchema;

@@ -4,9 +4,9 @@
 //! * [`adapter`]: its adapter operations and their results (`spec/ADAPTER.md`);
 //! * [`vectors`]: the cases of its files under `vectors/fnv1a-utf16-v1/`.
 //!
-//! Their types are re-exported here, in this protocol's own namespace (the crate root
-//! re-exports this module): a path names the protocol a type belongs to. What every
-//! protocol shares stays in [`crate::spec`], [`crate::adapter`] and [`crate::vectors`].
+//! Their types are re-exported here, in this protocol's own namespace: a path names
+//! the protocol a type belongs to. What every protocol shares stays in [`crate::spec`],
+//! [`crate::adapter`] and [`crate::vectors`].
 
 pub mod adapter;
 pub mod spec;

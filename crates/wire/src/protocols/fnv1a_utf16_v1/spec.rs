@@ -1,6 +1,6 @@
 //! `fnv1a-utf16-v1`'s cases (`spec/fnv1a-utf16-v1/cases.json`), tagged by shape.
 
-use crate::fnv1a_utf16_v1::ScriptOp;
+use crate::protocols::fnv1a_utf16_v1::ScriptOp;
 use crate::spec::{Case, GeneratedExpect, GeneratedInput};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,9 +3,9 @@
 use super::{bytes, diagnose, narrow, raw, text};
 use crate::model::DocParams;
 use crate::verdict::{Verdict, json};
-use bloomproof_adapter::doc_membership_v1::DocSubject;
+use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
 use bloomproof_oracle::doc_membership as oracle;
-use bloomproof_wire::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
 use std::collections::BTreeSet;
 
 /// The oracle's position set of each item under one profile, computed once per item:
@@ -55,8 +55,8 @@ const PIPELINED_SNAPSHOTS: usize = 8;
 pub(super) fn exhaustive(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
-    input: &bloomproof_wire::doc_membership_v1::ExhaustiveInput,
-    expect: &bloomproof_wire::doc_membership_v1::ExhaustiveExpect,
+    input: &bloomproof_wire::protocols::doc_membership_v1::ExhaustiveInput,
+    expect: &bloomproof_wire::protocols::doc_membership_v1::ExhaustiveExpect,
 ) -> Option<(usize, usize)> {
     let base = bytes(&input.base_hex);
     let queries = bytes(&input.queries_hex);

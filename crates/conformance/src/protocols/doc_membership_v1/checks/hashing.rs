@@ -4,9 +4,9 @@
 use super::{build_and_compare, diagnose, narrow, oracle_packed, raw};
 use crate::model::Hex;
 use crate::verdict::Verdict;
-use bloomproof_adapter::doc_membership_v1::{DocSubject, RawParams};
+use bloomproof_adapter::protocols::doc_membership_v1::{DocSubject, RawParams};
 use bloomproof_oracle::doc_membership as oracle;
-use bloomproof_wire::doc_membership_v1::{BuildExpect, StagesExpect, StagesInput};
+use bloomproof_wire::protocols::doc_membership_v1::{BuildExpect, StagesExpect, StagesInput};
 
 pub(super) fn stages(
     v: &mut Verdict<'_>,
@@ -88,10 +88,10 @@ pub(super) fn stages(
 pub(super) fn framing(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
-    input: &bloomproof_wire::doc_membership_v1::FramingInput,
-    expect: &bloomproof_wire::doc_membership_v1::FramingExpect,
+    input: &bloomproof_wire::protocols::doc_membership_v1::FramingInput,
+    expect: &bloomproof_wire::protocols::doc_membership_v1::FramingExpect,
 ) {
-    use bloomproof_wire::doc_membership_v1::FramingInput;
+    use bloomproof_wire::protocols::doc_membership_v1::FramingInput;
     match input {
         FramingInput::Sha256 { data_hex } => {
             let oracle_digest = bloomproof_oracle::sha256::hex_digest(&data_hex.0);

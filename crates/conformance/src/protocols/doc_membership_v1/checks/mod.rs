@@ -17,10 +17,10 @@ use crate::model::{ContractExpect, DocParams, Hex};
 use crate::report::{Failure, Figures};
 use crate::subject::SubjectError;
 use crate::verdict::{Verdict, json};
-use bloomproof_adapter::doc_membership_v1::{DocSubject, RawParams};
+use bloomproof_adapter::protocols::doc_membership_v1::{DocSubject, RawParams};
 use bloomproof_oracle::doc_membership as oracle;
-use bloomproof_wire::doc_membership_v1::Triple;
-use bloomproof_wire::doc_membership_v1::{
+use bloomproof_wire::protocols::doc_membership_v1::Triple;
+use bloomproof_wire::protocols::doc_membership_v1::{
     BuildExpect, BuildInput, DocCase, EquivalentExpect, EquivalentInput, ExtensionExpect,
     ExtensionInput, TripleExpect, TypedCall, UniverseExpect, UniverseInput,
 };

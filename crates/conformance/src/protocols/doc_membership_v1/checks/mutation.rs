@@ -3,8 +3,8 @@
 use super::{bytes, oracle_occupied, oracle_packed, oracle_triple, raw, text};
 use crate::model::{DocParams, Hex};
 use crate::verdict::Verdict;
-use bloomproof_adapter::doc_membership_v1::{DocSubject, Observation};
-use bloomproof_wire::doc_membership_v1::{MutationExpect, MutationInput};
+use bloomproof_adapter::protocols::doc_membership_v1::{DocSubject, Observation};
+use bloomproof_wire::protocols::doc_membership_v1::{MutationExpect, MutationInput};
 use std::collections::BTreeSet;
 
 /// The bits the runner expects a snapshot to show, the number of its documents and

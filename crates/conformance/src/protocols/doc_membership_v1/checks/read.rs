@@ -8,9 +8,9 @@ use crate::model::{DocParams, ErrorKindName, Hex};
 use crate::protocols::doc_membership_v1::hooks::Seen;
 use crate::subject::SubjectError;
 use crate::verdict::{Verdict, json};
-use bloomproof_adapter::doc_membership_v1::DocSubject;
+use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
 use bloomproof_oracle::doc_membership as oracle;
-use bloomproof_wire::doc_membership_v1::{BuildInput, ReadExpect, ReadInput};
+use bloomproof_wire::protocols::doc_membership_v1::{BuildInput, ReadExpect, ReadInput};
 use std::collections::BTreeSet;
 
 /// The first pair of `records` in combination order whose position sets intersect,
@@ -32,7 +32,7 @@ pub(super) fn shared_bit_fault(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &BuildInput,
-    expect: &bloomproof_wire::doc_membership_v1::FaultExpect,
+    expect: &bloomproof_wire::protocols::doc_membership_v1::FaultExpect,
 ) -> Seen<'static> {
     let mut removed_item = None;
     let mut cleared_bit = None;
@@ -193,12 +193,12 @@ fn without_reader(
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     (params, records): (
-        &bloomproof_adapter::doc_membership_v1::RawParams,
+        &bloomproof_adapter::protocols::doc_membership_v1::RawParams,
         &[Vec<u8>],
     ),
     packed: &[u8],
     (sets, i, j, cleared): (&[BTreeSet<u32>], usize, usize, u32),
-    expect: &bloomproof_wire::doc_membership_v1::FaultExpect,
+    expect: &bloomproof_wire::protocols::doc_membership_v1::FaultExpect,
 ) -> Seen<'static> {
     if let Some(answers) = v.answer(
         "look every member up in the intact snapshot",

@@ -10,10 +10,10 @@ use crate::protocols::Protocol as _;
 use crate::report::Failure;
 use crate::subject::Answer;
 use crate::verdict::json;
-use bloomproof_adapter::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject};
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject};
 use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
-use bloomproof_wire::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes};
 use proptest::prelude::*;
 
 mod page;

@@ -48,11 +48,11 @@
 
 use crate::generated::Mismatch;
 use crate::verdict::json;
-use bloomproof_adapter::fnv1a_utf16_v1::RustFnv;
+use bloomproof_adapter::protocols::fnv1a_utf16_v1::RustFnv;
 use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
-use bloomproof_wire::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
-use bloomproof_wire::fnv1a_utf16_v1::{ScriptOp, TextValue};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptOp, TextValue};
 use serde_json::Value;
 
 /// The page's bounds (seed 002, paragraph 2).

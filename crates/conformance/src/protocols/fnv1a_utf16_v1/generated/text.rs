@@ -4,7 +4,7 @@
 //! lossy form answers one of them wrongly), and drafts of the characters escaping
 //! rules touch.
 
-use bloomproof_wire::fnv1a_utf16_v1::TextValue;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::TextValue;
 use proptest::prelude::*;
 
 fn text(s: &str) -> TextValue {
