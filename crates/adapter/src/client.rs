@@ -6,10 +6,12 @@
 //! response per line, in order: `{"id": 7, "result": {"positions": [10, 4, 1]}}` or
 //! `{"id": 7, "error": {"kind": "value", "field": "m", "message": "..."}}`.
 //!
-//! The request and result types are `bloomproof_wire::adapter`'s, shared with the
-//! serving side (`bloomproof adapter`, in the `bloomproof` crate): [`AdapterProcess`]
-//! runs the subprocess, [`AdapterDoc`] and [`AdapterFnv`] are the subjects built on it
-//! (each protocol's own, `protocols/<protocol>/client.rs`, re-exported here).
+//! The request and result types are `bloomproof_wire`'s (`adapter` and each protocol's
+//! own module), shared with the serving side (`bloomproof adapter`, in the `bloomproof`
+//! crate): [`AdapterProcess`] runs the subprocess, shared by every protocol;
+//! [`AdapterDoc`](crate::protocols::doc_membership_v1::AdapterDoc) and
+//! [`AdapterFnv`](crate::protocols::fnv1a_utf16_v1::AdapterFnv) are the subjects built
+//! on it (each protocol's own, `protocols/<protocol>/client.rs`).
 
 use crate::subject::{Answer, SubjectError};
 use serde::{Deserialize, Serialize};

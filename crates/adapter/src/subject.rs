@@ -1,13 +1,14 @@
 //! The implementation under test.
 //!
 //! Evaluators never call production code directly: they drive a subject. The
-//! in-process subject ([`RustDoc`]) calls the production crates; an adapter subject
+//! in-process subject ([`RustDoc`](crate::protocols::doc_membership_v1::RustDoc)) calls
+//! the production crates; an adapter subject
 //! drives any other implementation over stdin/stdout. Each method is one operation of
 //! the adapter protocol (`spec/ADAPTER.md`).
 //!
 //! What every protocol shares is here ([`SubjectError`], [`Between`], [`Answer`]);
 //! each protocol's subject trait, calls and in-process subject are its own
-//! (`protocols/<protocol>/subject.rs`), re-exported here.
+//! (`protocols/<protocol>/subject.rs`).
 
 use bloomproof_filter::ContractError;
 use std::fmt;
@@ -29,7 +30,8 @@ pub enum SubjectError {
     Broken(String),
 }
 
-/// What a subject's `between_checks` found ([`DocSubject::between_checks`]).
+/// What a subject's `between_checks` found
+/// ([`DocSubject::between_checks`](crate::protocols::doc_membership_v1::DocSubject::between_checks)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Between {
     /// The implementation is ready for the next check.

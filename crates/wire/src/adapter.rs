@@ -5,13 +5,15 @@
 //!
 //! Every run opens with the handshake: a [`Start`] request (`{"id": 0, "op": "start",
 //! "adapter_protocol": 2}`, no `protocol`), answered with [`Started`]. Then a request
-//! line is a [`DocOp`] or [`FnvOp`] object (tagged by `op`) with `id` and `protocol`
-//! added; a response line is `{"id", "result"}` with the op's result type below, or
-//! `{"id", "error"}` with an [`ErrorBody`].
+//! line is a [`DocOp`](crate::protocols::doc_membership_v1::DocOp) or
+//! [`FnvOp`](crate::protocols::fnv1a_utf16_v1::FnvOp) object (tagged by `op`) with `id`
+//! and `protocol` added; a response line is `{"id", "result"}` with the op's result type
+//! (its protocol's), or `{"id", "error"}` with an [`ErrorBody`].
 //!
-//! Each protocol's own operations and results are defined in its module of `crate::protocols`
-//! (`protocols/<protocol>/adapter.rs`) and re-exported here, so every path stays
-//! `bloomproof_wire::adapter::<Type>`.
+//! Each protocol's own operations and results are defined in its module of [`crate::protocols`]
+//! (`protocols/<protocol>/adapter.rs`) and read from there
+//! (`bloomproof_wire::protocols::doc_membership_v1::<Type>`): this module holds only
+//! what every protocol shares.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -6,9 +6,10 @@
 //! asserts. Several checks share a shape; a check never needs a type of its own. Unknown
 //! fields are refused at every depth. `spec/schemas/` is generated from these types.
 //!
-//! Each protocol's own case types are defined in its module of `crate::protocols`
-//! (`protocols/<protocol>/spec.rs`) and re-exported here, so every path stays
-//! `bloomproof_wire::spec::<Type>`.
+//! Each protocol's own case types are defined in its module of [`crate::protocols`]
+//! (`protocols/<protocol>/spec.rs`) and read from there
+//! (`bloomproof_wire::protocols::doc_membership_v1::<Type>`): this module holds only
+//! what every protocol shares.
 
 pub use crate::report::{Class, PublishedFigure};
 use schemars::JsonSchema;

@@ -7,9 +7,10 @@
 //! `format_version`, `generator`, `case_count`, `flags`) and a `cases` array whose
 //! element type depends on the file's protocol and kind (`bloomproof_vectors::FileKind`).
 //!
-//! Each protocol's own vector cases are defined in its module of `crate::protocols`
-//! (`protocols/<protocol>/vectors.rs`) and re-exported here, so every path stays
-//! `bloomproof_wire::vectors::<Type>`.
+//! Each protocol's own vector cases are defined in its module of [`crate::protocols`]
+//! (`protocols/<protocol>/vectors.rs`) and read from there
+//! (`bloomproof_wire::protocols::doc_membership_v1::<Type>`): this module holds only
+//! what every protocol shares.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
