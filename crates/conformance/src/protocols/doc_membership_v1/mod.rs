@@ -98,7 +98,7 @@ impl Protocol for DocMembershipV1 {
     }
 
     fn cases_schema(&self) -> String {
-        crate::schemas::render::<CasesFile<DocCase>>(&format!("bloomproof {NAME} cases"))
+        bloomproof_wire::schema::render::<CasesFile<DocCase>>(&format!("bloomproof {NAME} cases"))
     }
 
     fn hooked_checks(&self) -> Vec<&'static str> {

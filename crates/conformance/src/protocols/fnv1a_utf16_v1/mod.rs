@@ -98,7 +98,7 @@ impl Protocol for Fnv1aUtf16V1 {
     }
 
     fn cases_schema(&self) -> String {
-        crate::schemas::render::<CasesFile<FnvCase>>(&format!("bloomproof {NAME} cases"))
+        bloomproof_wire::schema::render::<CasesFile<FnvCase>>(&format!("bloomproof {NAME} cases"))
     }
 
     fn hooked_checks(&self) -> Vec<&'static str> {
