@@ -61,6 +61,8 @@ enum Step {
     ImportEarlier(Option<Index>),
     /// `import_padded` to the import limit minus 2, ..., plus 2 bytes.
     Padded(u32),
+    /// `import_padded` to exactly this many bytes (an edge of the table of bounds).
+    PaddedTo(usize),
     SaveLocal(usize),
     /// `import_text` of an export re-spelled as the seed draws ([`respell`]).
     ImportSpelled(Source, u64),
@@ -441,6 +443,106 @@ pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Script>> {
     out
 }
 
+/// `n` UTF-16 code units of astral characters: `n / 2` emoji (two units, four UTF-8
+/// bytes, one code point each), and an `a` when `n` is odd.
+fn astral(n: usize) -> String {
+    let mut text = "\u{1F600}".repeat(n / 2);
+    if n % 2 == 1 {
+        text.push('a');
+    }
+    text
+}
+
+/// The edge scripts of the rows of the table of bounds (`spec/bounds.json`,
+/// `crate::bound_edges`) that this comparison judges: the core rows for the page's
+/// (`page`), the interop rows for the reference model's. For each row, a script at the
+/// bound, one past it and far past it (and at and below its min): m and k of a
+/// `create`; strings of that many code units, as accented letters (two UTF-8 bytes a
+/// unit) and as emoji (two units a code point); `insert_many` to that many entries or
+/// history items; drafts of that many code units, both ways; `import_padded` to that
+/// many bytes and `save_local` of that many code units, of a session whose export holds
+/// non-ASCII text (so its bytes, code units and code points differ). Empty when the
+/// runner's table cannot be read (the loader refuses such a spec).
+pub(super) fn bound_scripts(page: bool) -> Vec<Script> {
+    use crate::bound_edges::{Driver, points, rows_driven_by};
+    let driver = if page {
+        Driver::FnvPage
+    } else {
+        Driver::FnvModel
+    };
+    let open = |m: String, k: String| {
+        vec![
+            Step::Draft(DraftField::M, m),
+            Step::Draft(DraftField::K, k),
+            Step::Create,
+        ]
+    };
+    let text = |s: String| TextValue::Text(s);
+    let mut out = Vec::new();
+    for row in rows_driven_by(driver).unwrap_or_default() {
+        for point in points(&row) {
+            let v = point.value;
+            let n = usize::try_from(v).unwrap_or(usize::MAX);
+            let count = u32::try_from(v).unwrap_or(u32::MAX);
+            let mut steps = match row.id.as_str() {
+                "fnv.m" => open(v.to_string(), "3".into()),
+                "fnv.k" => open("64".into(), v.to_string()),
+                "fnv.string" => {
+                    let mut steps = open("64".into(), "3".into());
+                    steps.extend([
+                        Step::Insert(text("\u{e9}".repeat(n))),
+                        Step::Query(text("\u{e9}".repeat(n))),
+                        Step::Insert(text(astral(n))),
+                        Step::Query(text(astral(n))),
+                    ]);
+                    steps
+                }
+                "fnv.entries" => {
+                    let mut steps = open("1024".into(), "1".into());
+                    steps.push(Step::Many(count));
+                    steps.push(Step::Insert(text("\u{e9}".into())));
+                    steps
+                }
+                "fnv.history" => {
+                    let mut steps = open("64".into(), "1".into());
+                    steps.push(Step::Many(count));
+                    steps.push(Step::Query(text("\u{1F600}".into())));
+                    steps
+                }
+                "fnv.draft" => vec![
+                    Step::Draft(DraftField::Insert, "\u{e9}".repeat(n)),
+                    Step::Draft(DraftField::Query, astral(n)),
+                    Step::Create,
+                ],
+                "fnv.import" => {
+                    let mut steps = open("64".into(), "3".into());
+                    steps.extend([
+                        Step::Insert(text("\u{e9}\u{1F600}\u{65}\u{301}".into())),
+                        Step::Draft(DraftField::Query, "\u{65e5}\u{672c}".into()),
+                        Step::PaddedTo(n),
+                    ]);
+                    steps
+                }
+                "fnv.save" => {
+                    let mut steps = open("64".into(), "3".into());
+                    steps.extend([
+                        Step::Insert(text("\u{e9}\u{1F600}\u{65}\u{301}".into())),
+                        Step::Draft(DraftField::Query, astral(7)),
+                        Step::SaveLocal(n),
+                    ]);
+                    steps
+                }
+                _ => Vec::new(),
+            };
+            if !steps.is_empty() {
+                steps.push(Step::Export);
+                out.push(Script { steps });
+            }
+        }
+    }
+    out
+}
+
 /// A script that interleaves the operations that copy or keep state with further
 /// changes, and imports what was exported before them: with the domain's largest m,
 /// insert, export, eight more
@@ -549,6 +651,9 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
             },
             Step::Padded(extra) => ScriptOp::ImportPadded {
                 bytes: (IMPORT_MAX_BYTES - 2 + *extra as usize).max(session.export().len()),
+            },
+            Step::PaddedTo(bytes) => ScriptOp::ImportPadded {
+                bytes: (*bytes).max(session.export().len()),
             },
             Step::SaveLocal(units) => ScriptOp::SaveLocal { units: *units },
             Step::ImportSpelled(source, seed) => ScriptOp::ImportText {
