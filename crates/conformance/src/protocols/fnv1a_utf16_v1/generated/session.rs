@@ -923,6 +923,41 @@ mod tests {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
 
+    /// Every point of every fnv row of the table of bounds is an edge script of the
+    /// comparison of its class (the page's for the core rows, the model's for the
+    /// interop rows), and each script reaches its point: the m or k drafted, a string,
+    /// a draft, `insert_many`, `import_padded` or `save_local` of that size.
+    #[test]
+    fn every_fnv_row_drives_a_script_at_every_point() {
+        use crate::bound_edges::{Driver, points, rows_driven_by};
+        for (page, driver) in [(true, Driver::FnvPage), (false, Driver::FnvModel)] {
+            let rows = rows_driven_by(driver).unwrap_or_default();
+            assert!(rows.len() >= 4, "{driver:?}");
+            let scripts = bound_scripts(page);
+            let wanted: usize = rows.iter().map(|r| points(r).len()).sum();
+            assert_eq!(scripts.len(), wanted, "{driver:?}");
+            let mut at = 0;
+            for row in &rows {
+                for point in points(row) {
+                    let steps = &scripts[at].steps;
+                    at += 1;
+                    let n = usize::try_from(point.value).unwrap_or(usize::MAX);
+                    let reached = steps.iter().any(|step| match step {
+                        Step::Draft(DraftField::M | DraftField::K, text) => {
+                            *text == point.value.to_string()
+                        }
+                        Step::Draft(_, text) => text.encode_utf16().count() == n,
+                        Step::Insert(TextValue::Text(text)) => text.encode_utf16().count() == n,
+                        Step::Many(count) => u64::from(*count) == point.value,
+                        Step::PaddedTo(bytes) | Step::SaveLocal(bytes) => *bytes == n,
+                        _ => false,
+                    });
+                    assert!(reached, "{} at {}: {steps:?}", row.id, point.value);
+                }
+            }
+        }
+    }
+
     /// The drafts drawn for m and k reach every form a user may type: the number, with
     /// spaces, a leading zero or plus, as a float or exponent, negative, empty, in
     /// full-width digits, with a newline. A form the draws never reach is a class of
