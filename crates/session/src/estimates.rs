@@ -77,7 +77,10 @@ fn lowest_nonzero(dist: &[f64], from: usize, to: usize) -> usize {
         .unwrap_or(from)
 }
 
-/// `E[(X/m)^k]` by dynamic programming on the distribution of `X`.
+/// The distribution of `X`, the number of set bits of an `m`-bit filter after some
+/// throws (each a uniform position), as the dynamic program of [`exact`] leaves it:
+/// resumable, so that the estimates of one filter after each of its inserts cost one
+/// insert's throws each rather than all of them again.
 ///
 /// Each throw computes `P(X = x)` afresh as `P(x) · x/m + P(x-1) · (m-(x-1))/m` for
 /// every reachable `x`. The factors are computed once; a subnormal probability is kept
@@ -85,55 +88,123 @@ fn lowest_nonzero(dist: &[f64], from: usize, to: usize) -> usize {
 /// lowest non-zero one (probabilities that underflowed) are skipped: they stay exactly
 /// zero. At the points of the tests the result is the same, bit for bit, as computing
 /// every entry without flushing.
+#[derive(Clone, Debug)]
+struct Throws {
+    m: u32,
+    /// Throws made so far.
+    done: u64,
+    /// stay[x] = x/m: a throw lands on one of the x set bits.
+    stay: Vec<f64>,
+    /// grow[x] = (m - x)/m: a throw lands on one of the m - x clear bits, moving x to x+1.
+    grow: Vec<f64>,
+    /// dist[x] = P(X = x) after the throws so far; support low..=reach, exactly zero
+    /// elsewhere.
+    dist: Vec<f64>,
+    next: Vec<f64>,
+    low: usize,
+    reach: usize,
+    /// The lowest index `next` may hold a non-zero value at (from two throws ago).
+    next_low: usize,
+}
+
+impl Throws {
+    fn new(m: u32) -> Self {
+        let bits = usize::try_from(m).unwrap_or(usize::MAX).min(1 << 16);
+        let mf = f64::from(m);
+        let mut dist = vec![0.0_f64; bits + 1];
+        if let Some(first) = dist.first_mut() {
+            *first = 1.0;
+        }
+        Throws {
+            m,
+            done: 0,
+            stay: (0..=bits).map(|x| x as f64 / mf).collect(),
+            grow: (0..=bits).map(|x| (mf - x as f64) / mf).collect(),
+            next: vec![0.0_f64; bits + 1],
+            dist,
+            low: 0,
+            reach: 0,
+            next_low: 0,
+        }
+    }
+
+    /// Makes throws until `throws` are done (none when as many or more are).
+    fn advance(&mut self, throws: u64) {
+        let bits = self.dist.len() - 1;
+        while self.done < throws {
+            self.done += 1;
+            let (low, reach) = (self.low, self.reach);
+            let new_reach = (reach + 1).min(bits);
+            if let Some(stale) = self.next.get_mut(self.next_low..low) {
+                stale.fill(0.0);
+            }
+            // next[0] stays 0: stay[0] = 0/m, so no mass stays at x = 0 after a throw.
+            let from = low.max(1);
+            if from <= new_reach {
+                let (Some(out), Some(here), Some(below), Some(s), Some(g)) = (
+                    self.next.get_mut(from..=new_reach),
+                    self.dist.get(from..=new_reach),
+                    self.dist.get(from - 1..new_reach),
+                    self.stay.get(from..=new_reach),
+                    self.grow.get(from - 1..new_reach),
+                ) else {
+                    break;
+                };
+                for ((((slot, here), below), s), g) in
+                    out.iter_mut().zip(here).zip(below).zip(s).zip(g)
+                {
+                    *slot = flush(here * s + below * g);
+                }
+            }
+            self.next_low = low;
+            self.low = lowest_nonzero(&self.next, low, new_reach);
+            std::mem::swap(&mut self.dist, &mut self.next);
+            self.reach = new_reach;
+        }
+    }
+
+    /// `E[(X/m)^k]` over the distribution so far.
+    fn moment(&self, k: u32) -> f64 {
+        let mf = f64::from(self.m);
+        self.dist
+            .iter()
+            .enumerate()
+            .map(|(x, probability)| probability * power(x as f64 / mf, k))
+            .sum()
+    }
+}
+
+/// How many distributions one thread keeps for [`exact`] (the last ones used, one per
+/// `m`): about 16 KiB each at the largest `m`.
+const KEPT: usize = 4;
+
+thread_local! {
+    /// The distributions [`exact`] left, most recently used last.
+    static KEPT_THROWS: std::cell::RefCell<Vec<Throws>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `E[(X/m)^k]` after `k·n` throws, by the dynamic program of [`Throws`]. A thread
+/// keeps its last few distributions ([`KEPT`]) and resumes one of the same `m` that has
+/// made no more throws than asked: a page's filter asks after each insert, and each
+/// answer then costs that insert's `k` throws. Resuming makes exactly the throws a
+/// fresh computation would make after that point, so the result is the same to the bit.
 fn exact(m: u32, k: u32, n: u32) -> f64 {
     let throws = u64::from(k) * u64::from(n);
-    let bits = usize::try_from(m).unwrap_or(usize::MAX).min(1 << 16);
-    let mf = f64::from(m);
-    // stay[x] = x/m: a throw lands on one of the x set bits.
-    let stay: Vec<f64> = (0..=bits).map(|x| x as f64 / mf).collect();
-    // grow[x] = (m - x)/m: a throw lands on one of the m - x clear bits, moving x to x+1.
-    let grow: Vec<f64> = (0..=bits).map(|x| (mf - x as f64) / mf).collect();
-    // dist[x] = P(X = x) after the throws so far; support low..=reach, exactly zero
-    // elsewhere.
-    let mut dist = vec![0.0_f64; bits + 1];
-    if let Some(first) = dist.first_mut() {
-        *first = 1.0;
-    }
-    let mut next = vec![0.0_f64; bits + 1];
-    let (mut low, mut reach) = (0_usize, 0_usize);
-    // The lowest index `next` may hold a non-zero value at (from two throws ago).
-    let mut next_low = 0_usize;
-    for _ in 0..throws {
-        let new_reach = (reach + 1).min(bits);
-        if let Some(stale) = next.get_mut(next_low..low) {
-            stale.fill(0.0);
+    KEPT_THROWS.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let resumable = kept.iter().rposition(|t| t.m == m && t.done <= throws);
+        let mut state = match resumable {
+            Some(at) => kept.remove(at),
+            None => Throws::new(m),
+        };
+        state.advance(throws);
+        let result = state.moment(k);
+        if kept.len() >= KEPT {
+            kept.remove(0);
         }
-        // next[0] stays 0: stay[0] = 0/m, so no mass stays at x = 0 after a throw.
-        let from = low.max(1);
-        if from <= new_reach {
-            let (Some(out), Some(here), Some(below), Some(s), Some(g)) = (
-                next.get_mut(from..=new_reach),
-                dist.get(from..=new_reach),
-                dist.get(from - 1..new_reach),
-                stay.get(from..=new_reach),
-                grow.get(from - 1..new_reach),
-            ) else {
-                break;
-            };
-            for ((((slot, here), below), s), g) in out.iter_mut().zip(here).zip(below).zip(s).zip(g)
-            {
-                *slot = flush(here * s + below * g);
-            }
-        }
-        next_low = low;
-        low = lowest_nonzero(&next, low, new_reach);
-        std::mem::swap(&mut dist, &mut next);
-        reach = new_reach;
-    }
-    dist.iter()
-        .enumerate()
-        .map(|(x, probability)| probability * power(x as f64 / mf, k))
-        .sum()
+        kept.push(state);
+        result
+    })
 }
 
 #[cfg(test)]
@@ -216,6 +287,24 @@ mod tests {
                 plain.to_bits(),
                 "m {m} k {k} n {n}: {fast} {plain}"
             );
+        }
+    }
+
+    /// The kept distributions change no bit: a filter asked after every insert, asked
+    /// again at a smaller `n`, and more `m`s than a thread keeps, interleaved, each
+    /// against the dynamic program written plainly.
+    #[test]
+    fn resumed_distributions_give_the_fresh_result() {
+        let mut asked = Vec::new();
+        for n in 0..40 {
+            asked.extend([(64, 3, n), (8, 12, n / 2), (200, 1, 3 * n)]);
+        }
+        asked.extend([(64, 3, 5), (64, 7, 3), (1024, 12, 1024), (1024, 12, 1000)]);
+        asked.extend((0..2 * KEPT as u32).map(|i| (9 + i, 2, 11)));
+        asked.extend([(64, 3, 41), (8, 12, 30)]);
+        for (m, k, n) in asked {
+            let (kept, plain) = (exact(m, k, n), exact_every_entry(m, k, n));
+            assert_eq!(kept.to_bits(), plain.to_bits(), "m {m} k {k} n {n}");
         }
     }
 

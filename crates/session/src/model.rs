@@ -7,6 +7,8 @@ use bloomproof_wire::session::{
     ParamsView, PositionStep, Rate, View, json_display,
 };
 
+use std::collections::HashSet;
+
 use crate::error::SessionError;
 use crate::estimates::{Estimates, estimates};
 use crate::{DRAFT_MAX_UNITS, EXAMPLE, HISTORY_CAP, MAX_ENTRIES, MAX_UNITS};
@@ -24,7 +26,11 @@ pub(crate) fn params_view(params: Params) -> ParamsView {
 pub(crate) struct Active {
     pub(crate) params: Params,
     pub(crate) bits: Vec<bool>,
-    pub(crate) entries: Vec<Vec<u16>>,
+    /// The distinct entries in insertion order; add with [`Active::add_entry`].
+    entries: Vec<Vec<u16>>,
+    /// The same entries, for membership in constant time (a page's 1024 inserts
+    /// compared each with every entry before it took most of the suite's session time).
+    index: HashSet<Vec<u16>>,
     pub(crate) counters: Counters,
     pub(crate) last: Option<LastOperation>,
     pub(crate) history: Vec<HistoryEntry>,
@@ -36,6 +42,7 @@ impl Active {
             params,
             bits: vec![false; usize::from(params.m())],
             entries: Vec::new(),
+            index: HashSet::new(),
             counters: Counters::default(),
             last: None,
             history: Vec::new(),
@@ -50,12 +57,24 @@ impl Active {
                 set_bit(&mut active.bits, position);
             }
         }
+        active.index = entries.iter().cloned().collect();
         active.entries = entries;
         active
     }
 
     pub(crate) fn contains(&self, units: &[u16]) -> bool {
-        self.entries.iter().any(|entry| entry.as_slice() == units)
+        self.index.contains(units)
+    }
+
+    /// The distinct entries in insertion order.
+    pub(crate) fn entries(&self) -> &[Vec<u16>] {
+        &self.entries
+    }
+
+    /// Adds a new distinct entry (not already [`Active::contains`]).
+    fn add_entry(&mut self, units: &[u16]) {
+        self.entries.push(units.to_vec());
+        self.index.insert(units.to_vec());
     }
 
     fn record(&mut self, last: LastOperation) {
@@ -80,7 +99,7 @@ impl Active {
             for position in positions_of(&self.params, units) {
                 set_bit(&mut self.bits, position);
             }
-            self.entries.push(units.to_vec());
+            self.add_entry(units);
             self.counters = Counters::default();
         }
         let outcome = if is_new {
@@ -323,7 +342,7 @@ impl Session {
             Op::Insert { value } => {
                 let active = self.active_mut("insert")?;
                 check_string(DraftField::Insert, value.units())?;
-                if !active.contains(value.units()) && active.entries.len() >= MAX_ENTRIES {
+                if !active.contains(value.units()) && active.entries().len() >= MAX_ENTRIES {
                     return Err(SessionError::TooManyEntries { max: MAX_ENTRIES });
                 }
                 active.commit_insert(value.units());
@@ -345,7 +364,7 @@ impl Session {
                     .iter()
                     .filter(|units| !active.contains(units))
                     .count();
-                if active.entries.len().saturating_add(new) > MAX_ENTRIES {
+                if active.entries().len().saturating_add(new) > MAX_ENTRIES {
                     return Err(SessionError::TooManyEntries { max: MAX_ENTRIES });
                 }
                 for units in &examples {
@@ -434,7 +453,7 @@ impl Session {
     pub fn entries(&self) -> &[Vec<u16>] {
         self.active
             .as_ref()
-            .map_or(&[][..], |active| active.entries.as_slice())
+            .map_or(&[][..], |active| active.entries())
     }
 
     /// The query counters (zero with no active filter).
@@ -472,7 +491,7 @@ impl Session {
             estimates(
                 u32::from(active.params.m()),
                 u32::from(active.params.k()),
-                u32::try_from(active.entries.len()).unwrap_or(u32::MAX),
+                u32::try_from(active.entries().len()).unwrap_or(u32::MAX),
             )
         })
     }

@@ -299,16 +299,76 @@ fn read_typed<T: DeserializeOwned>(text: &str) -> Result<T, ImportError> {
     })
 }
 
+/// A text and the same text without its trailing JSON whitespace.
+struct Trimmed<'a> {
+    whole: &'a str,
+    content: &'a str,
+}
+
+/// `text` without the spaces, tabs, line feeds and carriage returns at its end (the
+/// whitespace RFC 8259 allows after a value).
+fn without_trailing_whitespace(text: &str) -> Trimmed<'_> {
+    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let bytes = text.as_bytes();
+    // Whole blocks of whitespace first, each judged without an early exit (which the
+    // compiler turns into wide comparisons), then the last block byte by byte.
+    const BLOCK: usize = 64;
+    let mut end = bytes.len();
+    while let Some(block) = end.checked_sub(BLOCK).and_then(|from| bytes.get(from..end))
+        && block.iter().fold(true, |all, b| all & is_space(b))
+    {
+        end -= BLOCK;
+    }
+    let end = bytes
+        .get(..end)
+        .unwrap_or_default()
+        .iter()
+        .rposition(|b| !is_space(b))
+        .map_or(0, |last| last + 1);
+    Trimmed {
+        whole: text,
+        // The bytes cut are ASCII, so `end` is a character boundary.
+        content: text.get(..end).unwrap_or(text),
+    }
+}
+
 /// Parses, migrates and validates an export.
 fn parse(text: &str) -> Result<Session, ImportError> {
+    parse_text(text, true)
+}
+
+/// [`parse`], with the passes reading the text without its trailing whitespace
+/// (`trim`, as `parse` does) or whole (what a test compares that with).
+fn parse_text(text: &str, trim: bool) -> Result<Session, ImportError> {
     if text.len() > IMPORT_MAX_BYTES {
         return Err(ImportError::TooLarge {
             bytes: text.len(),
             max: IMPORT_MAX_BYTES,
         });
     }
-    let probe: serde_json::Value =
-        serde_json::from_str(text).map_err(|error| parse_error(text, &error))?;
+    // Every pass reads the text without its trailing JSON whitespace (an import padded
+    // to the size limit is mostly that): the passes see the same bytes up to any error
+    // they find in it, so the same error, but for an error at the end of the text,
+    // which the whole text places at its own end.
+    let text = if trim {
+        without_trailing_whitespace(text)
+    } else {
+        Trimmed {
+            whole: text,
+            content: text,
+        }
+    };
+    let probe: serde_json::Value = serde_json::from_str(text.content).map_err(|error| {
+        if error.is_eof() {
+            match serde_json::from_str::<serde_json::Value>(text.whole) {
+                Err(whole) => parse_error(text.whole, &whole),
+                Ok(_) => parse_error(text.whole, &error),
+            }
+        } else {
+            parse_error(text.whole, &error)
+        }
+    })?;
+    let text = text.content;
     check_unique_keys(text)?;
     let Some(object) = probe.as_object() else {
         return Err(ImportError::invalid("(root)", "expected a JSON object"));
@@ -877,7 +937,77 @@ pub fn save_local(state: &str, previous: Option<&str>) -> SaveOutcome {
 
 #[cfg(test)]
 mod tests {
-    use super::lone_surrogate_escape;
+    use super::{Session, lone_surrogate_escape, parse_text};
+    use crate::{Op, Text};
+    use proptest::prelude::*;
+
+    /// An export with entries and a history, for the damaged texts below.
+    fn export() -> String {
+        let mut session = Session::new();
+        for op in [
+            Op::Create {},
+            Op::Insert {
+                value: Text::from("a\u{e9}"),
+            },
+            Op::Insert {
+                value: Text(vec![0xd800, 0x61]),
+            },
+            Op::Query {
+                value: Text::from("b"),
+            },
+        ] {
+            let _ = session.apply(&op);
+        }
+        session.export()
+    }
+
+    proptest! {
+        /// The block-wise scan ends where a plain scan from the end does, wherever the
+        /// last byte that is not whitespace falls among the blocks.
+        #[test]
+        fn trailing_whitespace_is_cut_where_a_plain_scan_cuts(
+            mut bytes in prop::collection::vec(
+                prop::sample::select(b"   \t\n\rx\x0b\x0c".to_vec()), 0..100),
+            padding in prop::collection::vec(prop::sample::select(b" \t\n\r".to_vec()), 0..400),
+            other in prop::option::of((any::<prop::sample::Index>(), prop::sample::select(b"x\x0b\x0c".to_vec()))),
+        ) {
+            let from = bytes.len();
+            bytes.extend(padding);
+            if let Some((at, byte)) = other && bytes.len() > from {
+                let at = from + at.index(bytes.len() - from);
+                bytes[at] = byte;
+            }
+            let text = String::from_utf8(bytes).unwrap_or_default();
+            let plain = text.trim_end_matches([' ', '\t', '\n', '\r']);
+            prop_assert_eq!(super::without_trailing_whitespace(&text).content, plain);
+        }
+    }
+
+    proptest! {
+        /// Reading the text without its trailing whitespace changes no result: the
+        /// same session, or the same error at the same line and column, for an
+        /// export cut, poked with a byte, or given a tail, then padded with any
+        /// whitespace (or none).
+        #[test]
+        fn trailing_whitespace_read_or_not_gives_the_same_result(
+            cut in 0usize..2000,
+            poke in prop::option::of((0usize..2000, prop::sample::select(
+                b"\"\\{}[],:0 \tux".to_vec()))),
+            tail in prop::sample::select(vec!["", "x", "\"", "\\", "\\ud800", "1", "{", ",", "}"]),
+            padding in prop::collection::vec(prop::sample::select(vec![' ', ' ', ' ', '\t', '\n', '\r']), 0..300),
+        ) {
+            let mut text = export().into_bytes();
+            if let Some((at, byte)) = poke {
+                let at = at % text.len();
+                text[at] = byte;
+            }
+            text.truncate(cut.max(text.len() / 2).min(text.len()));
+            let mut text = String::from_utf8_lossy(&text).into_owned();
+            text.push_str(tail);
+            text.extend(padding);
+            prop_assert_eq!(parse_text(&text, true), parse_text(&text, false), "{:?}", text);
+        }
+    }
 
     #[test]
     fn only_escapes_of_unpaired_surrogates_are_named() {

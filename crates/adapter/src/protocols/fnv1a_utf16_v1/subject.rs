@@ -156,14 +156,16 @@ impl RustFnv {
                         "import_padded: {bytes} bytes is more than the {SCRIPT_HELPER_MAX} this subject builds"
                     )));
                 }
-                let mut text = session.export();
+                let text = session.export();
                 if text.len() > *bytes {
                     return Err(SubjectError::Broken(format!(
                         "import_padded: the export is already {} bytes, more than {bytes}",
                         text.len()
                     )));
                 }
-                text.push_str(&" ".repeat(bytes - text.len()));
+                let mut padded = text.into_bytes();
+                padded.resize(*bytes, b' ');
+                let text = String::from_utf8(padded).unwrap_or_default();
                 if let Err(err) = session.import(&text) {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
