@@ -13,8 +13,8 @@
 //! the oracle (`crates/oracle`) or, for the drafts, SESSION.md (drafts verbatim) gives.
 //! Then each near-miss that breaks RFC 8259 (whitespace it does not allow, a malformed
 //! escape, a raw control character, a lone-surrogate escape, a trailing comma, a key
-//! twice, `+1`, `01`), planted at the first, the last and a drawn place of its kind in a
-//! drawn request, must be refused
+//! twice, `+1`, `01`), planted at the last and a drawn place of its kind in a drawn
+//! request (whitespace at the first place too), must be refused
 //! `bad_request` with `"id": null` (ADAPTER-ERR-LINE, ADAPTER-DUPLICATE-KEY,
 //! ADAPTER-LONE-SURROGATE).
 
@@ -33,8 +33,19 @@ const FIRST_ID: u64 = 600;
 /// Spellings of each canonical request a run sends.
 const SPELLINGS: u64 = 2;
 
-/// The places of each near-miss: the first of its kind, the last, a drawn one.
-const PLACES: [Option<usize>; 3] = [Some(0), Some(usize::MAX), None];
+/// The places of a near-miss (`None`: a drawn one): whitespace that RFC 8259 does not
+/// allow at the first place whitespace may stand (the start of the line), the last (its
+/// end, where a reader that trims the line meets it) and a drawn one; every other
+/// near-miss at the last place of its kind and a drawn one.
+fn places(miss: NearMiss) -> &'static [Option<usize>] {
+    match miss {
+        NearMiss::NoBreakSpace
+        | NearMiss::LineSeparator
+        | NearMiss::VerticalTab
+        | NearMiss::FormFeed => &[Some(0), Some(usize::MAX), None],
+        _ => &[Some(usize::MAX), None],
+    }
+}
 
 /// The near-misses a request line can carry that RFC 8259 refuses (the import's other
 /// near-misses are JSON: a byte-order mark a reader may skip, numbers that
@@ -107,7 +118,7 @@ fn mix(seed: u64, n: u64) -> u64 {
 }
 
 /// The lines of one run of `seed`: every canonical request spelled [`SPELLINGS`] ways,
-/// then every near-miss of [`misses`] at each of [`PLACES`].
+/// then every near-miss of [`misses`] at each of its [`places`].
 pub fn cases(seed: u64) -> Vec<WireCase> {
     let mut out = Vec::new();
     let mut id = FIRST_ID;
@@ -143,9 +154,7 @@ pub fn cases(seed: u64) -> Vec<WireCase> {
         }
     }
     for (n, miss) in misses().enumerate() {
-        // Each near-miss at the first place of its kind, at the last (where a reader that
-        // trims the line first meets it) and at a drawn one.
-        for place in PLACES {
+        for &place in places(miss) {
             let drawn = mix(seed, id);
             let at = place.unwrap_or((drawn >> 8) as usize);
             // The drawn request, or the next one that has a place of the near-miss's kind.
@@ -190,7 +199,7 @@ mod tests {
             let cases = cases(seed);
             assert_eq!(
                 cases.len() as u64,
-                4 * SPELLINGS + (misses().count() * PLACES.len()) as u64
+                4 * SPELLINGS + misses().map(|m| places(m).len() as u64).sum::<u64>()
             );
             for case in &cases {
                 let WireSend::Line(line) = &case.send else {
