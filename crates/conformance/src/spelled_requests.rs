@@ -117,8 +117,8 @@ fn mix(seed: u64, n: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The lines of one run of `seed`: every canonical request spelled [`SPELLINGS`] ways,
-/// then every near-miss of [`misses`] at each of its [`places`].
+/// The lines of one run of `seed`: every canonical request spelled `SPELLINGS` ways,
+/// then every near-miss of `misses` at each of its `places`.
 pub fn cases(seed: u64) -> Vec<WireCase> {
     let mut out = Vec::new();
     let mut id = FIRST_ID;
