@@ -494,6 +494,37 @@ mod tests {
         assert_eq!(super::rows().ok(), Some(rows));
     }
 
+    /// The check a row's driver feeds is among the checks the table says judge it.
+    #[test]
+    fn the_table_names_the_check_each_driver_feeds() {
+        let text = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bounds.json"),
+        )
+        .unwrap_or_default();
+        let table: Value = serde_json::from_slice(&text).unwrap_or(Value::Null);
+        for row in table["bounds"].as_array().into_iter().flatten() {
+            let id = row["id"].as_str().unwrap_or_default();
+            let fed = match driver(id) {
+                Some(Driver::DocTyped) => {
+                    "doc-membership-v1/generated_typed_contract_agrees_with_oracle".to_string()
+                }
+                Some(Driver::FnvPage) => {
+                    "fnv1a-utf16-v1/generated_sessions_follow_the_page".to_string()
+                }
+                Some(Driver::FnvModel) => {
+                    "fnv1a-utf16-v1/generated_sessions_agree_with_model".to_string()
+                }
+                Some(Driver::Wire(check)) => format!("adapter-protocol/{check}"),
+                None => panic!("{id}: no driver"),
+            };
+            let judged = row["judged_by"].as_array().into_iter().flatten();
+            assert!(
+                judged.clone().any(|c| c.as_str() == Some(fed.as_str())),
+                "{id}: judged_by does not name {fed}"
+            );
+        }
+    }
+
     /// A row without a driver, or driven at another class, is an error.
     #[test]
     fn a_row_without_a_driver_is_an_error() {
