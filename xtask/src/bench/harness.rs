@@ -3,7 +3,9 @@
 //!
 //! For each implementation: one run of the suite's protocol checks (every check but
 //! the adapter protocol's own: filter `-v1/`) through its adapter with a `tee` on each
-//! side records every request line the runner sent and every answer line; then, in
+//! side records every request line the runner sent and every answer line, one pair of
+//! files per adapter process (the runner starts two when its checks fork: their lines
+//! interleave, so the replay pairs each process's answers with its own requests); then, in
 //! pairs, the same run through the adapter alone (`bloomproof conformance --impl`,
 //! release, the whole process's wall time) and the implementation's own replay of the
 //! recorded requests in one process (`crates/bench/python/adapter_replay.py`,
@@ -17,7 +19,7 @@
 use super::measure::{median, number, timed};
 use crate::process;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The goal of every harness share: at most half of the wall time through the adapter
@@ -115,17 +117,38 @@ pub fn measure(
 ) -> Result<Share, String> {
     let dir = target.join("bench");
     std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
-    let requests = dir.join(format!("{}_requests.jsonl", subject.name));
-    let answers = dir.join(format!("{}_answers.jsonl", subject.name));
-    for log in [&requests, &answers] {
-        let _ = std::fs::remove_file(log);
+    // One pair of logs per adapter process (`$$`, the pid of the `sh` that runs it):
+    // the runner starts a second process for the checks that fork, and a restart
+    // starts another, and their lines must not mix.
+    let prefix = |side: &str| format!("{}_{side}.", subject.name);
+    let logs = |dir: &Path| -> Result<Vec<(PathBuf, PathBuf)>, String> {
+        let mut pairs = Vec::new();
+        let entries = std::fs::read_dir(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name
+                .strip_prefix(&prefix("requests"))
+                .and_then(|rest| rest.strip_suffix(".jsonl"))
+            {
+                pairs.push((
+                    entry.path(),
+                    dir.join(format!("{}{pid}.jsonl", prefix("answers"))),
+                ));
+            }
+        }
+        pairs.sort();
+        Ok(pairs)
+    };
+    for (requests, answers) in logs(&dir)? {
+        let _ = std::fs::remove_file(requests);
+        let _ = std::fs::remove_file(answers);
     }
-    // `tee -a`: a restarted adapter's lines add to the logs.
+    let log = |side: &str| sh_quote(&dir.join(prefix(side)).to_string_lossy()) + "\"$$\".jsonl";
     let recorded = format!(
-        "tee -a {} | {} | tee -a {}",
-        sh_quote(&requests.to_string_lossy()),
+        "tee {} | {} | tee {}",
+        log("requests"),
         subject.adapter,
-        sh_quote(&answers.to_string_lossy())
+        log("answers")
     );
     println!(
         "==> {} conformance through {} ({PROTOCOL_CHECKS}), recorded, then {runs} pairs with its replay",
@@ -136,13 +159,19 @@ pub fn measure(
         &mut conformance(root, binary, &recorded, Some(PROTOCOL_CHECKS)),
         None,
     )?;
+    let pairs = logs(&dir)?;
+    if pairs.is_empty() {
+        return Err(format!(
+            "the recorded run left no logs in {}",
+            dir.display()
+        ));
+    }
     let replay = || {
         let mut command = Command::new(subject.replay[0]);
-        command
-            .args(&subject.replay[1..])
-            .arg(&requests)
-            .arg(&answers)
-            .current_dir(root);
+        command.args(&subject.replay[1..]).current_dir(root);
+        for (requests, answers) in &pairs {
+            command.arg(requests).arg(answers);
+        }
         command
     };
     // One replay before the pairs: it checks every answer, and warms the caches as the

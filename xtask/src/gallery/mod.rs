@@ -25,7 +25,8 @@
 //!
 //! An entry's verdict is the whole suite's: by default its groups of checks (each
 //! protocol, the adapter protocol's own checks) run one conformance run each, cheapest
-//! first by the controls' times, and the first group that catches the entry ends its
+//! first by the controls' times (but the group of the patched file's protocol first,
+//! `Kind::first_groups`), and the first group that catches the entry ends its
 //! runs. A failing group fails the whole suite, so nothing caught is caught less; what
 //! is saved is the groups after the first that catches the entry.
 //! `--every-check` runs the whole suite for every entry and lists every check that
@@ -81,7 +82,14 @@ pub(crate) struct Kind {
     check: &'static [&'static str],
     /// Whether every entry must carry a probe.
     probes: bool,
+    /// The group of checks an entry patching this file runs first (its protocol's: the
+    /// group most likely to catch it, so that the groups before it in the cheapest-first
+    /// order are run only when it does not). An order only: the verdict is the same.
+    first_groups: &'static [(&'static str, &'static str)],
 }
+
+/// The group of fnv1a-utf16-v1's checks.
+const FNV: &str = "fnv1a-utf16-v1";
 
 /// The two galleries, in the order they run.
 const KINDS: [Kind; 2] = [
@@ -93,6 +101,12 @@ const KINDS: [Kind; 2] = [
         adapter: "bloomproof_py/adapter.py",
         check: &["-m", "py_compile"],
         probes: false,
+        first_groups: &[
+            ("bloomproof_py/doc_membership_v1.py", "doc-membership-v1"),
+            ("bloomproof_py/fnv1a_utf16_v1.py", FNV),
+            ("bloomproof_py/session.py", FNV),
+            ("bloomproof_py/estimates.py", FNV),
+        ],
     },
     Kind {
         name: "js",
@@ -102,6 +116,12 @@ const KINDS: [Kind; 2] = [
         adapter: "adapter.mjs",
         check: &["--check"],
         probes: true,
+        first_groups: &[
+            ("doc_membership_v1.mjs", "doc-membership-v1"),
+            ("fnv1a_utf16_v1.mjs", FNV),
+            ("session.mjs", FNV),
+            ("json.mjs", FNV),
+        ],
     },
 ];
 /// The lying proxy.
@@ -165,6 +185,21 @@ enum Subject {
     Stale(String),
     /// A liar's `--impl` command.
     Liar(String),
+}
+
+impl Subject {
+    /// The group of checks this subject runs first ([`Kind::first_groups`]): that of
+    /// the first file it patches, if the gallery names one.
+    fn first_group(&self, kind: &Kind) -> Option<&'static str> {
+        let Subject::Patched(files) = self else {
+            return None;
+        };
+        let (file, _) = files.first()?;
+        kind.first_groups
+            .iter()
+            .find(|(name, _)| name == file)
+            .map(|(_, group)| *group)
+    }
 }
 
 /// How one conformance run ended.
@@ -436,6 +471,31 @@ mod tests {
     use super::*;
 
     const PYTHON_DIR: &str = "implementations/python";
+
+    /// Every file a gallery runs a group first for is a file of its implementation,
+    /// and the group one of a protocol's (a stale name would only cost time, silently).
+    #[test]
+    fn the_first_groups_name_real_files_and_protocol_groups() {
+        let root = super::super::root();
+        for kind in &KINDS {
+            for (file, group) in kind.first_groups {
+                assert!(
+                    root.join(kind.dir).join(file).is_file(),
+                    "{}: {file}",
+                    kind.name
+                );
+                assert!(
+                    root.join("spec").join(group).join("checks.json").is_file(),
+                    "{}: {group}",
+                    kind.name
+                );
+            }
+        }
+        let patched = Subject::Patched(vec![("session.mjs".into(), String::new())]);
+        assert_eq!(patched.first_group(&KINDS[1]), Some(FNV));
+        assert_eq!(patched.first_group(&KINDS[0]), None);
+        assert_eq!(Subject::Liar(String::new()).first_group(&KINDS[1]), None);
+    }
 
     #[test]
     fn wrap_keeps_every_name_in_order() {

@@ -40,16 +40,25 @@ pub(super) fn tail(text: &str, lines: usize) -> String {
 /// fails the whole suite (a group's run is the suite's run with a filter), so this is
 /// the whole suite's verdict; the checks of the groups not run are not listed, and an
 /// entry that every group's checks so far fail (it may not run at all) runs every group.
-pub(super) fn verdict_run(context: &Context, implementation: &str) -> Run {
+/// The group `first` (the patched file's protocol) runs before the others.
+pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option<&str>) -> Run {
     if context.stages.is_empty() {
         return conformance(context, implementation, None);
+    }
+    let mut stages: Vec<&(String, usize)> = context.stages.iter().collect();
+    if let Some(at) = stages
+        .iter()
+        .position(|(group, _)| Some(group.as_str()) == first)
+    {
+        let hinted = stages.remove(at);
+        stages.insert(0, hinted);
     }
     let mut failed = Vec::new();
     let mut beyond = Vec::new();
     let mut fixed_failed = Vec::new();
     let mut total = 0;
     let mut groups = Vec::new();
-    for (group, count) in &context.stages {
+    for (group, count) in stages {
         match conformance(context, implementation, Some(&format!("{group}/"))) {
             Run::Broken(message) => return Run::Broken(format!("its {group} checks: {message}")),
             Run::Report { total: n, .. } if n != *count => {
@@ -560,10 +569,10 @@ pub(super) enum Probed {
     Ran(Run),
 }
 
-pub(super) fn probed(context: &Context, bug: &Bug, command: &str) -> Probed {
+pub(super) fn probed(context: &Context, bug: &Bug, command: &str, first: Option<&str>) -> Probed {
     match inert(context, bug, command) {
         Ok(Some(message)) => Probed::Inert(message),
-        Ok(None) => Probed::Ran(verdict_run(context, command)),
+        Ok(None) => Probed::Ran(verdict_run(context, command, first)),
         Err(message) => Probed::Ran(Run::Broken(format!("its probe: {message}"))),
     }
 }
@@ -578,10 +587,12 @@ pub(super) fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subj
             };
         }
         Subject::Patched(files) => match impl_copy(context, &index.to_string(), files) {
-            Ok((_dir, command)) => probed(context, bug, &command),
+            Ok((_dir, command)) => {
+                probed(context, bug, &command, subject.first_group(context.kind))
+            }
             Err(message) => Probed::Ran(Run::Broken(message)),
         },
-        Subject::Liar(command) => probed(context, bug, command),
+        Subject::Liar(command) => probed(context, bug, command, None),
     };
     let run = match run {
         Probed::Inert(message) => {

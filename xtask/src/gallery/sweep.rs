@@ -264,7 +264,7 @@ pub(super) fn sweep(
 fn sweep_run(context: &Context, index: usize, subject: &Subject, filter: Option<&str>) -> Swept {
     let run = |command: &str| match filter {
         Some(f) => conformance(context, command, Some(f)),
-        None => verdict_run(context, command),
+        None => verdict_run(context, command, subject.first_group(context.kind)),
     };
     let run = match subject {
         Subject::Stale(message) => return Swept::Broken(message.clone()),

@@ -347,6 +347,23 @@ struct Step<'a> {
     reference: Option<&'a (bool, Vec<Vec<u16>>)>,
 }
 
+/// The verdict on a string outside 1..=256 UTF-16 code units (seed 002's bound for an
+/// insert and a query): it must be refused (any error). `None` for a string within it.
+fn out_of_bounds(accepted: bool, units: &[u16]) -> Option<Result<(), Broken>> {
+    if !units.is_empty() && units.len() <= UNITS_MAX {
+        return None;
+    }
+    Some(if accepted {
+        Err(broken(
+            "rejected: a string has 1..=256 UTF-16 code units",
+            "rejected",
+            format!("accepted a string of {} code units", units.len()),
+        ))
+    } else {
+        Ok(())
+    })
+}
+
 impl Step<'_> {
     fn judge(&self, previous: &Value, entries: &mut Option<Vec<Vec<u16>>>) -> Result<(), Broken> {
         let before = seen(previous).map_err(|e| broken("the view before the step", "a view", e))?;
@@ -702,16 +719,8 @@ impl Step<'_> {
         let Some(filter) = &before.filter else {
             return no_filter(before, after, "an insertion");
         };
-        if units.is_empty() || units.len() > UNITS_MAX {
-            return if accepted {
-                Err(broken(
-                    "rejected: a string has 1..=256 UTF-16 code units",
-                    "rejected",
-                    format!("accepted a string of {} code units", units.len()),
-                ))
-            } else {
-                Ok(())
-            };
+        if let Some(verdict) = out_of_bounds(accepted, units) {
+            return verdict;
         }
         let Some(known) = entries.as_mut() else {
             return Ok(());
@@ -853,16 +862,8 @@ impl Step<'_> {
         let Some(filter) = &before.filter else {
             return no_filter(before, after, "a query");
         };
-        if units.is_empty() || units.len() > UNITS_MAX {
-            return if accepted {
-                Err(broken(
-                    "rejected: a string has 1..=256 UTF-16 code units",
-                    "rejected",
-                    format!("accepted a string of {} code units", units.len()),
-                ))
-            } else {
-                Ok(())
-            };
+        if let Some(verdict) = out_of_bounds(accepted, units) {
+            return verdict;
         }
         if let Some(error) = &self.answer.error {
             return Err(broken(
