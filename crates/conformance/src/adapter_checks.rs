@@ -489,6 +489,12 @@ fn expected(expect: &WireExpect) -> String {
         },
         WireExpect::Result { id } => format!("{{\"id\":{id},\"result\":{{...}}}}"),
         WireExpect::EchoedOrRefused => "a result with the request's id, digit for digit, or {\"id\":null,\"error\":{\"kind\":\"bad_request\",...}}".into(),
+        WireExpect::Holds { id, result } => {
+            format!("{{\"id\":{id},\"result\":{result} (these keys, others free)}}")
+        }
+        WireExpect::ResultOrRefused { id } => format!(
+            "{{\"id\":{id},\"result\":{{...}}}} or {{\"id\":{id},\"error\":{{\"kind\":\"bad_request\",...}}}}"
+        ),
     }
 }
 
@@ -552,6 +558,30 @@ fn judge(expect: &WireExpect, response: Option<&Value>) -> Option<String> {
     let (want_id, want_kind, want_field) = match expect {
         WireExpect::Error { kind, id, field } => (id, Some(kind), field.as_deref()),
         WireExpect::Result { id } => (id, None, None),
+        WireExpect::Holds { id, result } => {
+            if object.get("id") != Some(id) {
+                return Some("the response's id".into());
+            }
+            return match object.get("result") {
+                Some(got) if holds(got, result) => None,
+                Some(_) => Some("the result (the canonical request's answer)".into()),
+                None => Some("a result response (and no error)".into()),
+            };
+        }
+        WireExpect::ResultOrRefused { id } => {
+            if object.get("id") != Some(id) {
+                return Some("the response's id".into());
+            }
+            let refused = object
+                .get("error")
+                .and_then(|e| e.get("kind"))
+                .and_then(Value::as_str)
+                == Some("bad_request");
+            return match (object.get("result"), refused) {
+                (Some(_), false) | (None, true) => None,
+                _ => Some("a result, or a bad_request error".into()),
+            };
+        }
         WireExpect::NoAnswer | WireExpect::EchoedOrRefused => return None,
     };
     if object.get("id") != Some(want_id) {
@@ -572,6 +602,25 @@ fn judge(expect: &WireExpect, response: Option<&Value>) -> Option<String> {
         (None, Some(_), None) => None,
         (Some(_), _, _) => Some("an error response (and no result)".into()),
         (None, _, _) => Some("a result response (and no error)".into()),
+    }
+}
+
+/// Whether `got` holds `want`: every key of an object of `want` in `got`'s, holding its
+/// value; arrays element by element with the same length; anything else equal (a
+/// string of hex digits equal in either case).
+fn holds(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(got), Value::Object(want)) => want
+            .iter()
+            .all(|(key, value)| got.get(key).is_some_and(|g| holds(g, value))),
+        (Value::Array(got), Value::Array(want)) => {
+            got.len() == want.len() && got.iter().zip(want).all(|(g, w)| holds(g, w))
+        }
+        (Value::String(got), Value::String(want)) => {
+            got.eq_ignore_ascii_case(want)
+                && (got == want || want.bytes().all(|b| b.is_ascii_hexdigit()))
+        }
+        (got, want) => got == want,
     }
 }
 
@@ -632,6 +681,33 @@ mod tests {
             judge(&value_m, Some(&wrong_field)).as_deref(),
             Some("the error's field")
         );
+    }
+
+    /// A result that must hold values: each key given, recursively, arrays of the same
+    /// length, hex in either case; a result or a refusal with the request's id.
+    #[test]
+    fn judging_what_a_result_holds() {
+        let want = WireExpect::Holds {
+            id: json!("s"),
+            result: json!({"digest": "aB", "steps": [{}, {"drafts": {"q": "x\u{e9}"}}]}),
+        };
+        let got = |digest: &str, q: &str, id: Value| {
+            json!({"id": id, "result": {"digest": digest, "more": 1,
+                "steps": [{"a": 1}, {"drafts": {"q": q, "m": ""}}]}})
+        };
+        assert_eq!(judge(&want, Some(&got("Ab", "x\u{e9}", json!("s")))), None);
+        assert!(judge(&want, Some(&got("Ab", "X\u{e9}", json!("s")))).is_some());
+        assert!(judge(&want, Some(&got("ac", "x\u{e9}", json!("s")))).is_some());
+        assert!(judge(&want, Some(&got("Ab", "x\u{e9}", json!(1)))).is_some());
+        let short = json!({"id": "s", "result": {"digest": "ab", "steps": [{}]}});
+        assert!(judge(&want, Some(&short)).is_some());
+        let either = WireExpect::ResultOrRefused { id: json!(7) };
+        assert_eq!(judge(&either, Some(&json!({"id": 7, "result": {}}))), None);
+        let refused = json!({"id": 7, "error": {"kind": "bad_request", "message": "x"}});
+        assert_eq!(judge(&either, Some(&refused)), None);
+        let value = json!({"id": 7, "error": {"kind": "value", "message": "x"}});
+        assert!(judge(&either, Some(&value)).is_some());
+        assert!(judge(&either, Some(&json!({"id": null, "result": {}}))).is_some());
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 pub mod accumulated;
 pub mod adapter_checks;
+pub mod bound_edges;
 pub mod embedded;
 pub mod generated;
 mod hooks;
@@ -35,3 +36,4 @@ pub use bloomproof_protocol::PROTOCOLS;
 pub use report::{CheckOutcome, Failure, Report};
 pub use run::run;
 pub mod schemas;
+pub mod spelled_requests;

@@ -218,6 +218,7 @@ impl Loader {
             );
         }
         let wire = self.wire(&root.join(crate::adapter_checks::FILE));
+        self.bounds(&root.join(crate::bound_edges::FILE));
         let mut spec = Spec {
             protocols,
             wire,
@@ -373,6 +374,25 @@ impl Loader {
             if let Some(message) = problem {
                 self.error(file, None, message);
             }
+        }
+    }
+
+    /// `bounds.json`, when the spec has it: every row has an edge generator of its
+    /// class (`crate::bound_edges`), so that no bound of the table goes undriven.
+    fn bounds(&mut self, file: &Path) {
+        if !(self.texts.contains_key(file) || self.from_disk && file.exists()) {
+            return;
+        }
+        let Some(value) = self.read_json(file) else {
+            return;
+        };
+        match crate::bound_edges::rows_of(value.to_string().as_bytes()) {
+            Ok(rows) => {
+                for message in crate::bound_edges::undriven(&rows) {
+                    self.error(file, None, message);
+                }
+            }
+            Err(err) => self.error(file, None, err),
         }
     }
 

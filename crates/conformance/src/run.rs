@@ -565,6 +565,10 @@ pub fn run_with_threads(
             Some(started) => started.protocols.clone(),
             None => crate::PROTOCOLS.iter().map(ToString::to_string).collect(),
         };
+        // The file's cases, then the edges of the table of bounds' rows that adapter
+        // checks judge and the request spellings the seed draws (crate::bound_edges), on
+        // every run.
+        let wire = &crate::bound_edges::with_edges(wire, spec.generation().seed);
         for outcome in crate::adapter_checks::run_listed(wire, &command, timeout, filter, &listed) {
             report.push(outcome);
         }

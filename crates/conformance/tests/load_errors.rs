@@ -502,3 +502,36 @@ fn adapter_protocol_checks_have_the_adapter_class() {
         "an adapter-protocol check has class `adapter`",
     );
 }
+
+/// A row of the table of bounds that no edge generator drives does not load: every
+/// bound is judged at its edges on every run.
+#[test]
+fn a_bound_without_an_edge_generator_does_not_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join(PROTOCOL);
+    std::fs::create_dir_all(&target).unwrap();
+    for name in ["checks.json", "cases.json"] {
+        std::fs::copy(real_spec().join(PROTOCOL).join(name), target.join(name)).unwrap();
+    }
+    let text = std::fs::read_to_string(real_spec().join("bounds.json")).unwrap();
+    let mut table: Value = serde_json::from_str(&text).unwrap();
+    let rows = table["bounds"].as_array_mut().unwrap();
+    let mut row = rows[0].clone();
+    row["id"] = json!("doc.new-limit");
+    rows.push(row);
+    std::fs::write(dir.path().join("bounds.json"), table.to_string()).unwrap();
+    let errors = load(dir.path()).expect_err("a bound without a driver must not load");
+    assert_error(
+        &errors,
+        "bounds.json",
+        None,
+        "bound doc.new-limit has no edge generator",
+    );
+    // The table as it is loads.
+    std::fs::copy(
+        real_spec().join("bounds.json"),
+        dir.path().join("bounds.json"),
+    )
+    .unwrap();
+    load(dir.path()).unwrap();
+}

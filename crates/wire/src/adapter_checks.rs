@@ -105,4 +105,19 @@ pub enum WireExpect {
     /// a `bad_request` error with `id` null (an adapter that cannot hold the id exactly
     /// refuses it).
     EchoedOrRefused,
+    /// A result response with this id whose `result` holds `result` (an object: each of
+    /// its keys, compared recursively; arrays element by element, same length).
+    Holds {
+        /// The response's id.
+        id: serde_json::Value,
+        /// What the result must hold.
+        result: serde_json::Value,
+    },
+    /// A result response with this id, or a `bad_request` error with this id: a point
+    /// where the rule allows either (an answer that fits a response line, written or
+    /// refused by a count of the adapter's own).
+    ResultOrRefused {
+        /// The response's id.
+        id: serde_json::Value,
+    },
 }

@@ -188,12 +188,22 @@ fn edge_ints((lo, hi): (i128, i128)) -> Vec<i128> {
     out
 }
 
-/// Lengths at, next to and far past `max`: 0, 1, max - 1 to max + 2, twice max, and
-/// the lengths that wrap into the bound when a length is kept in one or two bytes
-/// (256 + 1, 65536 + 1, ...).
+/// Lengths at, next to and far past `max`: 0, 1, max - 1 to max + 2, twice and four
+/// times max (the table of bounds' far past, `crate::bound_edges::points`), and the
+/// lengths that wrap into the bound when a length is kept in one or two bytes (256 + 1,
+/// 65536 + 1, ...).
 fn edge_lengths(max: i128, wide: bool) -> Vec<usize> {
     let max = usize::try_from(max).unwrap_or(0);
-    let mut out = vec![0, 1, max.saturating_sub(1), max, max + 1, max + 2, 2 * max];
+    let mut out = vec![
+        0,
+        1,
+        max.saturating_sub(1),
+        max,
+        max + 1,
+        max + 2,
+        2 * max,
+        4 * max,
+    ];
     out.extend([255, 256, 257, 256 + max]);
     if wide {
         out.extend([65535, 65536, 65537, 65536 + max]);
@@ -737,6 +747,46 @@ mod tests {
         assert_eq!(bounds().ok(), Some(b), "the runner carries the same table");
     }
 
+    /// Every point the table of bounds gives a contract row (`crate::bound_edges::points`:
+    /// at, one past and far past the bound, at and below its min) is a value of that
+    /// row's argument in some edge call: the rows drive these edges.
+    #[test]
+    fn every_point_of_the_contract_rows_is_an_edge() {
+        use crate::bound_edges::{Driver, driver, points, rows_of};
+        let text = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bounds.json"),
+        )
+        .unwrap_or_default();
+        let rows = rows_of(&text).unwrap_or_else(|err| panic!("{err}"));
+        let edges = edge_calls(&table());
+        let len = |v: &TypedValue| match v {
+            TypedValue::Bytes(hex) => Some(hex.0.len() as i128),
+            TypedValue::Tuple(items) => Some(items.len() as i128),
+            _ => None,
+        };
+        let mut driven = 0;
+        for row in rows
+            .iter()
+            .filter(|r| driver(&r.id) == Some(Driver::DocTyped))
+        {
+            for point in points(row) {
+                let v = i128::from(point.value);
+                let hit = edges.iter().any(|c| match row.id.as_str() {
+                    "doc.m" => c.m == int(v),
+                    "doc.k" => c.k == int(v),
+                    "doc.seed" => len(&c.seed) == Some(v),
+                    "doc.records" => len(&c.records) == Some(v),
+                    "doc.record" => matches!(&c.records, TypedValue::Tuple(r) if r.iter().any(|r| len(r) == Some(v))),
+                    "doc.item" => c.item.as_ref().and_then(len) == Some(v),
+                    other => panic!("a contract row this test does not know: {other}"),
+                });
+                assert!(hit, "{}: no edge call at {}", row.id, point.value);
+                driven += 1;
+            }
+        }
+        assert_eq!(driven, 2 * 5 + 4 * 3, "six rows, two with a min");
+    }
+
     /// The edges hold every bound, one past it and far past it, of every argument,
     /// and every kind; every rule of the order is broken alone and in pairs.
     #[test]
@@ -802,6 +852,6 @@ mod tests {
         assert_eq!(pairs, 62);
         assert!(expected(&base(&b)).is_ok());
         // The cost: a few hundred calls a run, 8 of them of 64 KiB.
-        assert_eq!(edges.len(), 506);
+        assert_eq!(edges.len(), 507);
     }
 }

@@ -4,7 +4,7 @@
 
 pub mod checks;
 pub mod diagnose;
-mod generated;
+pub(crate) mod generated;
 mod hooks;
 mod vectors;
 

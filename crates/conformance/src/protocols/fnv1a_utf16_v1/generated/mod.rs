@@ -18,7 +18,7 @@ use proptest::prelude::*;
 
 mod page;
 mod session;
-mod spelling;
+pub(crate) mod spelling;
 pub(crate) mod text;
 
 /// A string and the parameters it is hashed under.
@@ -386,9 +386,16 @@ pub(crate) fn evaluate(
     generation: &Generation,
 ) -> Vec<Failure> {
     let edges = edges(input, super::Fnv1aUtf16V1.generators());
+    // A session case's edges also hold the scripts of the table of bounds' rows its
+    // comparison judges (crate::bound_edges).
+    let page = compared.iter().any(|c| c == "page");
+    let bound_scripts = match input.generator {
+        Generator::FnvSessions => session::bound_scripts(page),
+        _ => Vec::new(),
+    };
     let inputs = Inputs {
         drawn: generation.count.unwrap_or(input.count),
-        edges: edges.len() as u32,
+        edges: (edges.len() + bound_scripts.len()) as u32,
     };
     let rng = generation.rng(id);
     match input.generator {
@@ -422,11 +429,11 @@ pub(crate) fn evaluate(
             failures(id, generation, inputs, found, show_estimates, |_| None)
         }
         Generator::FnvSessions => {
-            let pinned: Vec<_> = edges.iter().map(|e| session::scripts(e).boxed()).collect();
+            let mut pinned: Vec<_> = edges.iter().map(|e| session::scripts(e).boxed()).collect();
+            pinned.extend(bound_scripts.into_iter().map(|s| Just(s).boxed()));
             let strata = session::strata(input);
             // The core part, `page`: what seed 002 states, in each step of the
             // implementation's own session; the rest, against the reference model.
-            let page = compared.iter().any(|c| c == "page");
             let drawn = inputs.drawn as usize;
             let found = search(
                 drawn_then_edges(inputs, |i| session::stratum(&strata, i, drawn), &pinned),

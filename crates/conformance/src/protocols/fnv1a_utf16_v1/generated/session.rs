@@ -63,6 +63,8 @@ enum Step {
     ImportEarlier(Option<Index>),
     /// `import_padded` to the import limit minus 2, ..., plus 2 bytes.
     Padded(u32),
+    /// `import_padded` to exactly this many bytes (an edge of the table of bounds).
+    PaddedTo(usize),
     SaveLocal(usize),
     /// `import_text` of an export re-spelled as the seed draws ([`respell`]).
     ImportSpelled(Source, u64),
@@ -443,6 +445,97 @@ pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Script>> {
     out
 }
 
+/// `n` UTF-16 code units of astral characters: `n / 2` emoji (two units, four UTF-8
+/// bytes, one code point each), and an `a` when `n` is odd.
+fn astral(n: usize) -> String {
+    let mut text = "\u{1F600}".repeat(n / 2);
+    if n % 2 == 1 {
+        text.push('a');
+    }
+    text
+}
+
+/// The edge scripts of the rows of the table of bounds (`spec/bounds.json`,
+/// `crate::bound_edges`) that this comparison judges: the core rows for the page's
+/// (`page`), the interop rows for the reference model's. For each row, a script at the
+/// bound, one past it and far past it (and at and below its min): m and k of a
+/// `create`; strings of that many code units, as accented letters (two UTF-8 bytes a
+/// unit) and as emoji (two units a code point); `insert_many` to that many entries or
+/// history items; drafts of that many code units, both ways; `import_padded` to that
+/// many bytes and `save_local` of that many code units, of a session whose export holds
+/// non-ASCII text (so its bytes, code units and code points differ). Empty when the
+/// runner's table cannot be read (the loader refuses such a spec). One script a row.
+pub(super) fn bound_scripts(page: bool) -> Vec<Script> {
+    use crate::bound_edges::{Driver, points, rows_driven_by};
+    let driver = if page {
+        Driver::FnvPage
+    } else {
+        Driver::FnvModel
+    };
+    let open = |m: String, k: String| {
+        vec![
+            Step::Draft(DraftField::M, m),
+            Step::Draft(DraftField::K, k),
+            Step::Create,
+        ]
+    };
+    let text = |s: String| TextValue::Text(s);
+    let mut out = Vec::new();
+    for row in rows_driven_by(driver).unwrap_or_default() {
+        // One script a row, its points one after another (each step judged from the
+        // view before it): a count reaches its points cumulatively, so the entries and
+        // the history are filled once.
+        let mut steps = match row.id.as_str() {
+            "fnv.string" | "fnv.import" | "fnv.save" => open("64".into(), "3".into()),
+            "fnv.entries" => open("1024".into(), "1".into()),
+            "fnv.history" => open("64".into(), "1".into()),
+            _ => Vec::new(),
+        };
+        if matches!(row.id.as_str(), "fnv.import" | "fnv.save") {
+            steps.extend([
+                Step::Insert(text("\u{e9}\u{1F600}\u{65}\u{301}".into())),
+                Step::Draft(DraftField::Query, "\u{65e5}\u{672c}\u{1F600}".into()),
+            ]);
+        }
+        for point in points(&row) {
+            let v = point.value;
+            let n = usize::try_from(v).unwrap_or(usize::MAX);
+            let count = u32::try_from(v).unwrap_or(u32::MAX);
+            match row.id.as_str() {
+                "fnv.m" => steps.extend(open(v.to_string(), "3".into())),
+                "fnv.k" => steps.extend(open("64".into(), v.to_string())),
+                "fnv.string" => steps.extend([
+                    Step::Insert(text("\u{e9}".repeat(n))),
+                    Step::Query(text("\u{e9}".repeat(n))),
+                    Step::Insert(text(astral(n))),
+                    Step::Query(text(astral(n))),
+                ]),
+                // `insert_many` of that many (the entries before are duplicates of its
+                // first ones): 1024 distinct kept, the 1025th refused, all or nothing.
+                "fnv.entries" | "fnv.history" => steps.push(Step::Many(count)),
+                "fnv.draft" => steps.extend([
+                    Step::Draft(DraftField::Insert, "\u{e9}".repeat(n)),
+                    Step::Draft(DraftField::Query, astral(n)),
+                ]),
+                "fnv.import" => steps.push(Step::PaddedTo(n)),
+                "fnv.save" => steps.push(Step::SaveLocal(n)),
+                _ => {}
+            }
+        }
+        match row.id.as_str() {
+            "fnv.entries" => steps.push(Step::Insert(text("\u{e9}".into()))),
+            "fnv.history" => steps.push(Step::Query(text("\u{1F600}".into()))),
+            "fnv.draft" => steps.push(Step::Create),
+            _ => {}
+        }
+        if !steps.is_empty() {
+            steps.push(Step::Export);
+            out.push(Script { steps });
+        }
+    }
+    out
+}
+
 /// A script that interleaves the operations that copy or keep state with further
 /// changes, and imports what was exported before them: with the domain's largest m,
 /// insert, export, eight more
@@ -551,6 +644,9 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
             },
             Step::Padded(extra) => ScriptOp::ImportPadded {
                 bytes: (IMPORT_MAX_BYTES - 2 + *extra as usize).max(session.export().len()),
+            },
+            Step::PaddedTo(bytes) => ScriptOp::ImportPadded {
+                bytes: (*bytes).max(session.export().len()),
             },
             Step::SaveLocal(units) => ScriptOp::SaveLocal { units: *units },
             Step::ImportSpelled(source, seed) => ScriptOp::ImportText {
@@ -819,6 +915,38 @@ mod tests {
     use super::*;
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
+
+    /// Every point of every fnv row of the table of bounds is an edge script of the
+    /// comparison of its class (the page's for the core rows, the model's for the
+    /// interop rows), and each script reaches its point: the m or k drafted, a string,
+    /// a draft, `insert_many`, `import_padded` or `save_local` of that size.
+    #[test]
+    fn every_fnv_row_drives_a_script_at_every_point() {
+        use crate::bound_edges::{Driver, points, rows_driven_by};
+        for (page, driver) in [(true, Driver::FnvPage), (false, Driver::FnvModel)] {
+            let rows = rows_driven_by(driver).unwrap_or_default();
+            assert!(rows.len() >= 4, "{driver:?}");
+            let scripts = bound_scripts(page);
+            assert_eq!(scripts.len(), rows.len(), "{driver:?}: a script a row");
+            for (row, script) in rows.iter().zip(&scripts) {
+                for point in points(row) {
+                    let steps = &script.steps;
+                    let n = usize::try_from(point.value).unwrap_or(usize::MAX);
+                    let reached = steps.iter().any(|step| match step {
+                        Step::Draft(DraftField::M | DraftField::K, text) => {
+                            *text == point.value.to_string()
+                        }
+                        Step::Draft(_, text) => text.encode_utf16().count() == n,
+                        Step::Insert(TextValue::Text(text)) => text.encode_utf16().count() == n,
+                        Step::Many(count) => u64::from(*count) == point.value,
+                        Step::PaddedTo(bytes) | Step::SaveLocal(bytes) => *bytes == n,
+                        _ => false,
+                    });
+                    assert!(reached, "{} at {}: {steps:?}", row.id, point.value);
+                }
+            }
+        }
+    }
 
     /// The drafts drawn for m and k reach every form a user may type: the number, with
     /// spaces, a leading zero or plus, as a float or exponent, negative, empty, in

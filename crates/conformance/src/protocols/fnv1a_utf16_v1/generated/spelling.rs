@@ -183,6 +183,9 @@ struct Writer {
     miss: Option<(NearMiss, usize)>,
     /// Places seen so far, by kind.
     seen: [usize; 7],
+    /// Whether the text is one line (a request of the adapter protocol): whitespace is
+    /// spaces and tabs only.
+    one_line: bool,
 }
 
 fn slot_index(slot: Slot) -> usize {
@@ -198,20 +201,31 @@ fn slot_index(slot: Slot) -> usize {
 }
 
 impl Writer {
-    fn new(seed: u64, miss: Option<(NearMiss, usize)>) -> Self {
+    /// A writer whose style is drawn from `seed`, or (`full`) uses every freedom: whitespace
+    /// at every place, half the characters escaped, hex digits of either case, keys shuffled.
+    fn styled(seed: u64, miss: Option<(NearMiss, usize)>, one_line: bool, full: bool) -> Self {
         let mut choices = Choices(seed);
-        let style = Style {
+        let mut style = Style {
             space: [0, 0, 10, 50, 100][choices.below(5) as usize],
             escape: [0, 0, 10, 50, 100][choices.below(5) as usize],
             hex: choices.below(3),
             shuffle: choices.below(4) != 0,
         };
+        if full {
+            style = Style {
+                space: 100,
+                escape: 50,
+                hex: 2,
+                shuffle: true,
+            };
+        }
         Writer {
             out: String::new(),
             choices,
             style,
             miss,
             seen: [0; 7],
+            one_line,
         }
     }
 
@@ -239,7 +253,8 @@ impl Writer {
         if self.choices.percent(self.style.space) {
             let n = 1 + self.choices.below(3);
             for _ in 0..n {
-                let c = [' ', '\t', '\n', '\r'][self.choices.below(4) as usize];
+                let kinds = if self.one_line { 2 } else { 4 };
+                let c = [' ', '\t', '\n', '\r'][self.choices.below(kinds) as usize];
                 self.out.push(c);
             }
         }
@@ -435,11 +450,33 @@ impl Writer {
 /// is the last place) when given. `None` when the value has no place for the near-miss
 /// (no zero for [`NearMiss::MinusZero`], say).
 pub(crate) fn respell(value: &Value, seed: u64, miss: Option<(NearMiss, usize)>) -> Option<String> {
+    spell(value, seed, miss, (false, false))
+}
+
+/// [`respell`] as one line: whitespace only spaces and tabs (RFC 8259's other two, LF
+/// and CR, end a line of the adapter protocol), every other freedom as there; with
+/// `full`, every freedom used (whitespace at every place, half the characters escaped).
+pub(crate) fn respell_line(
+    value: &Value,
+    seed: u64,
+    miss: Option<(NearMiss, usize)>,
+    full: bool,
+) -> Option<String> {
+    spell(value, seed, miss, (true, full))
+}
+
+fn spell(
+    value: &Value,
+    seed: u64,
+    miss: Option<(NearMiss, usize)>,
+    (one_line, full): (bool, bool),
+) -> Option<String> {
+    let writer = |miss| Writer::styled(seed, miss, one_line, full);
     let Some((miss, at)) = miss else {
-        return Some(Writer::new(seed, None).document(value).0);
+        return Some(writer(None).document(value).0);
     };
     // Count the places first: the same seed makes the same choices up to the place.
-    let (_, seen) = Writer::new(seed, None).document(value);
+    let (_, seen) = writer(None).document(value);
     let places = seen[slot_index(miss.slot())];
     if places == 0 {
         return None;
@@ -449,7 +486,7 @@ pub(crate) fn respell(value: &Value, seed: u64, miss: Option<(NearMiss, usize)>)
     } else {
         at % places
     };
-    Some(Writer::new(seed, Some((miss, at))).document(value).0)
+    Some(writer(Some((miss, at))).document(value).0)
 }
 
 #[cfg(test)]

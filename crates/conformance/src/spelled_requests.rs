@@ -1,0 +1,248 @@
+//! Request lines of the adapter protocol in the other spellings RFC 8259 allows, and
+//! their near-misses, generated on every run for the adapter protocol's own check
+//! `line_not_an_object_refused` (class adapter: ADAPTER-REQUEST-LINE, "each request is
+//! one JSON object on one line", and ADAPTER-ERR-LINE).
+//!
+//! A few canonical requests (a `sha256` with hex in both cases, a doc `positions` with
+//! nested `params`, an fnv `positions` whose code units hold a surrogate pair, a
+//! `session` whose string id and drafts hold characters every escape touches) are each
+//! written again as the run's seed draws (`respell_line`: spaces and tabs wherever
+//! whitespace may stand, any character of any string or key escaped or not, `\uXXXX` in
+//! either case, astral characters as escaped pairs, the keys of every object in any
+//! order): each must be answered as the canonical request is, its answer holding what
+//! the oracle (`crates/oracle`) or, for the drafts, SESSION.md (drafts verbatim) gives.
+//! Then each near-miss that breaks RFC 8259 (whitespace it does not allow, a malformed
+//! escape, a raw control character, a lone-surrogate escape, a trailing comma, a key
+//! twice, `+1`, `01`), planted at the last and a drawn place of its kind in a drawn
+//! request (whitespace at the first place too), must be refused
+//! `bad_request` with `"id": null` (ADAPTER-ERR-LINE, ADAPTER-DUPLICATE-KEY,
+//! ADAPTER-LONE-SURROGATE).
+
+use crate::protocols::fnv1a_utf16_v1::generated::spelling::{NearMiss, respell_line};
+use bloomproof_oracle::{doc_membership, fnv1a_utf16, sha256};
+use bloomproof_wire::adapter_checks::{WireCase, WireExpect, WireSend};
+use serde_json::{Value, json};
+
+/// The check the lines belong to.
+pub const CHECK: &str = "line_not_an_object_refused";
+
+/// The first id of these lines: past those of `crate::bound_edges`, below the runner's
+/// own requests (`crate::adapter_checks::FIRST_REQUEST_ID`).
+const FIRST_ID: u64 = 600;
+
+/// Spellings of each canonical request a run sends.
+const SPELLINGS: u64 = 2;
+
+/// The places of a near-miss (`None`: a drawn one): whitespace that RFC 8259 does not
+/// allow at the first place whitespace may stand (the start of the line), the last (its
+/// end, where a reader that trims the line meets it) and a drawn one; every other
+/// near-miss at the last place of its kind and a drawn one.
+fn places(miss: NearMiss) -> &'static [Option<usize>] {
+    match miss {
+        NearMiss::NoBreakSpace
+        | NearMiss::LineSeparator
+        | NearMiss::VerticalTab
+        | NearMiss::FormFeed => &[Some(0), Some(usize::MAX), None],
+        _ => &[Some(usize::MAX), None],
+    }
+}
+
+/// The near-misses a request line can carry that RFC 8259 refuses (the import's other
+/// near-misses are JSON: a byte-order mark a reader may skip, numbers that
+/// `integers_written_as_integers` judges).
+pub(crate) fn misses() -> impl Iterator<Item = NearMiss> {
+    NearMiss::ALL.into_iter().filter(|miss| {
+        !matches!(
+            miss,
+            NearMiss::ByteOrderMark
+                | NearMiss::IntegralFloat
+                | NearMiss::Exponent
+                | NearMiss::MinusZero
+        )
+    })
+}
+
+/// The canonical requests with id `id` (number `which` of four), and what the answer
+/// to each must hold.
+fn canonical(which: u64, id: u64) -> (Value, Value) {
+    match which % 4 {
+        0 => {
+            let data = [0x00, 0xff, 0x5c];
+            (
+                json!({"id": id, "protocol": "doc-membership-v1", "op": "sha256", "data": "00fF5c"}),
+                json!({"digest": sha256::hex_digest(&data)}),
+            )
+        }
+        1 => {
+            let positions = doc_membership::positions(64, 3, &[0xa0, 0xfb], &[0xe9, 0x22]);
+            (
+                json!({"id": id, "protocol": "doc-membership-v1", "op": "positions",
+                    "params": {"m": 64, "k": 3, "seed_hex": "a0Fb"}, "item": "e922"}),
+                json!({"positions": positions}),
+            )
+        }
+        2 => {
+            let units = [0xe9u16, 0xd83d, 0xde00, 0x2f, 0x22, 0x5c, 0];
+            (
+                json!({"id": id, "protocol": "fnv1a-utf16-v1", "op": "positions",
+                    "m": 64, "k": 3, "units": units}),
+                json!({"h1": fnv1a_utf16::h1(&units), "h2": fnv1a_utf16::h2(&units),
+                    "positions": fnv1a_utf16::positions(64, 3, &units)}),
+            )
+        }
+        _ => {
+            // A string id, and drafts kept verbatim (SESSION.md 7.1).
+            let insert = "\u{e9}\u{1F600}\"\\/\t<>&'\u{7f}\u{2028}";
+            let query = "\u{1}q\u{a0}";
+            (
+                json!({"id": format!("s\u{e9}/\"{id}"), "protocol": "fnv1a-utf16-v1", "op": "session",
+                "script": [
+                    {"op": "set_draft", "field": "insert", "value": insert},
+                    {"op": "set_draft", "field": "query", "value": query},
+                ]}),
+                json!({"steps": [
+                    {"view": {"drafts": {"insert": insert}}},
+                    {"view": {"drafts": {"insert": insert, "query": query}}},
+                ]}),
+            )
+        }
+    }
+}
+
+/// A 64-bit mix of the run's seed and a line's number (SplitMix64's finaliser).
+fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The lines of one run of `seed`: every canonical request spelled `SPELLINGS` ways,
+/// then every near-miss of `misses` at each of its `places`.
+pub fn cases(seed: u64) -> Vec<WireCase> {
+    let mut out = Vec::new();
+    let mut id = FIRST_ID;
+    let case = |id: u64, comment: String, line: String, expect: WireExpect| WireCase {
+        id: format!("spelled/{id}"),
+        check: CHECK.into(),
+        rules: Vec::new(),
+        comment: Some(comment),
+        send: WireSend::Line(line),
+        expect,
+    };
+    for which in 0..4 {
+        for n in 0..SPELLINGS {
+            let (request, result) = canonical(which, id);
+            let spelling = mix(seed, id);
+            // The last spelling of each request uses every freedom at every place.
+            let full = n + 1 == SPELLINGS;
+            let Some(line) = respell_line(&request, spelling, None, full) else {
+                continue;
+            };
+            out.push(case(
+                id,
+                format!(
+                    "request {which} spelled again (spelling seed {spelling}, {n}): answered as written canonically"
+                ),
+                line,
+                WireExpect::Holds {
+                    id: request["id"].clone(),
+                    result,
+                },
+            ));
+            id += 1;
+        }
+    }
+    for (n, miss) in misses().enumerate() {
+        for &place in places(miss) {
+            let drawn = mix(seed, id);
+            let at = place.unwrap_or((drawn >> 8) as usize);
+            // The drawn request, or the next one that has a place of the near-miss's kind.
+            let line = (0..4).find_map(|step| {
+                let (request, _) = canonical(drawn.wrapping_add(step) % 4, id);
+                respell_line(&request, drawn, Some((miss, at)), false)
+            });
+            let Some(line) = line else {
+                continue;
+            };
+            let comment = format!(
+                "near-miss {n} ({miss:?}) at place {} of its kind (spelling seed {drawn}): not JSON, refused",
+                match place {
+                    Some(0) => "first".to_string(),
+                    Some(_) => "last".to_string(),
+                    None => format!("{at} (drawn)"),
+                }
+            );
+            let refused = WireExpect::Error {
+                kind: "bad_request".into(),
+                id: Value::Null,
+                field: None,
+            };
+            out.push(case(id, comment, line, refused));
+            id += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every spelling is one line, parses to its canonical request, and differs from it
+    /// for some seed; every near-miss is one line that a strict reader refuses (or, for
+    /// a key twice and a lone surrogate, reads only by breaking a rule of the adapter).
+    #[test]
+    fn spellings_are_the_request_and_near_misses_are_not_json() {
+        let mut varied = false;
+        for seed in 0..40u64 {
+            let cases = cases(seed);
+            assert_eq!(
+                cases.len() as u64,
+                4 * SPELLINGS + misses().map(|m| places(m).len() as u64).sum::<u64>()
+            );
+            for case in &cases {
+                let WireSend::Line(line) = &case.send else {
+                    panic!("{}", case.id);
+                };
+                assert!(!line.contains('\n') && !line.contains('\r'), "{line}");
+                let parsed = serde_json::from_str::<Value>(line);
+                match &case.expect {
+                    WireExpect::Holds { id, .. } => {
+                        let parsed = parsed.unwrap_or_else(|e| panic!("{line}: {e}"));
+                        assert_eq!(&parsed["id"], id);
+                        assert!(
+                            (0..4).any(|w| canonical(w, 0).0["op"] == parsed["op"]),
+                            "{line}"
+                        );
+                        varied |= line != &parsed.to_string();
+                    }
+                    WireExpect::Error { .. } => {
+                        let json_but_refused = case.comment.as_deref().is_some_and(|c| {
+                            c.contains("DuplicateKey") || c.contains("LoneSurrogate")
+                        });
+                        assert!(json_but_refused || parsed.is_err(), "{}: {line}", case.id);
+                    }
+                    _ => panic!("{}", case.id),
+                }
+            }
+        }
+        assert!(varied);
+    }
+
+    /// The spelling that uses every freedom puts a tab and an escape in every request.
+    #[test]
+    fn the_full_spelling_holds_tabs_and_escapes() {
+        for seed in 0..20u64 {
+            for case in cases(seed)
+                .iter()
+                .filter(|c| c.comment.as_deref().is_some_and(|c| c.contains(", 1)")))
+            {
+                let WireSend::Line(line) = &case.send else {
+                    panic!("{}", case.id);
+                };
+                assert!(line.contains('\t') && line.contains("\\u"), "{line}");
+            }
+        }
+    }
+}
