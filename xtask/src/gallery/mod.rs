@@ -156,6 +156,9 @@ enum Plant {
 /// into the response) is `answer` from the clean implementation, and something else
 /// from the planted one.
 struct Probe {
+    /// The request: an object (sent compact, with the gallery's id), or a string, the
+    /// exact line sent, whose one `{id}` the gallery replaces by its id (a JSON string),
+    /// for a bug in how a line is spelled.
     request: Value,
     pick: String,
     answer: Value,
@@ -469,6 +472,26 @@ fn run_gallery(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A probe is a request object without id, or an exact line holding `{id}` once and
+    /// no line break; anything else is refused when `bugs.json` loads.
+    #[test]
+    fn a_probe_is_a_request_or_one_line_with_one_id() {
+        let probe = |request: Value| {
+            entries::probe(
+                &serde_json::json!({"request": request, "pick": "/error/kind", "answer": "x"}),
+                "bug b",
+            )
+        };
+        assert!(probe(serde_json::json!({"op": "sha256"})).is_ok());
+        assert!(probe(serde_json::json!({"id": 1, "op": "sha256"})).is_err());
+        assert!(probe(serde_json::json!("{\"id\":{id}}\u{a0}")).is_ok());
+        for bad in ["{\"id\":1}", "{id}{id}", "{\"id\":{id}}\n", "{\"id\":{id}}\r"] {
+            let refused = probe(serde_json::json!(bad)).err().unwrap_or_default();
+            assert!(refused.contains("`{id}` once"), "{bad:?}: {refused}");
+        }
+        assert!(probe(serde_json::json!(7)).is_err());
+    }
 
     const PYTHON_DIR: &str = "implementations/python";
 
