@@ -486,7 +486,12 @@ mod tests {
         assert!(probe(serde_json::json!({"op": "sha256"})).is_ok());
         assert!(probe(serde_json::json!({"id": 1, "op": "sha256"})).is_err());
         assert!(probe(serde_json::json!("{\"id\":{id}}\u{a0}")).is_ok());
-        for bad in ["{\"id\":1}", "{id}{id}", "{\"id\":{id}}\n", "{\"id\":{id}}\r"] {
+        for bad in [
+            "{\"id\":1}",
+            "{id}{id}",
+            "{\"id\":{id}}\n",
+            "{\"id\":{id}}\r",
+        ] {
             let refused = probe(serde_json::json!(bad)).err().unwrap_or_default();
             assert!(refused.contains("`{id}` once"), "{bad:?}: {refused}");
         }
