@@ -35,16 +35,19 @@ fn doc_positions_json_matches_the_oracle() {
         let stage = &json["stages"][index as usize];
         assert_eq!(
             stage["message_hex"],
-            doc::message_hex(16, 3, b"lab", index, b"doc-04")
+            doc::message_hex(doc::DOMAIN_HEX, 16, 3, b"lab", index, b"doc-04")
         );
         assert_eq!(
             stage["digest_hex"],
-            doc::digest_hex(16, 3, b"lab", index, b"doc-04")
+            doc::digest_hex(doc::DOMAIN_HEX, 16, 3, b"lab", index, b"doc-04")
         );
     }
     let positions: Vec<u32> = serde_json::from_value(json["positions"].clone()).unwrap();
-    assert_eq!(positions, doc::positions(16, 3, b"lab", b"doc-04"));
-    let occupied = doc::position_set(16, 3, b"lab", b"doc-04");
+    assert_eq!(
+        positions,
+        doc::positions(doc::DOMAIN_HEX, 16, 3, b"lab", b"doc-04")
+    );
+    let occupied = doc::position_set(doc::DOMAIN_HEX, 16, 3, b"lab", b"doc-04");
     assert_eq!(json["packed_hex"], doc::packed_hex(&occupied, 16));
     assert_eq!(
         json["params"],

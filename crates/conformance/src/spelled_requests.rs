@@ -74,7 +74,13 @@ fn canonical(which: u64, id: u64) -> (Value, Value) {
             )
         }
         1 => {
-            let positions = doc_membership::positions(64, 3, &[0xa0, 0xfb], &[0xe9, 0x22]);
+            let positions = doc_membership::positions(
+                doc_membership::DOMAIN_HEX,
+                64,
+                3,
+                &[0xa0, 0xfb],
+                &[0xe9, 0x22],
+            );
             (
                 json!({"id": id, "protocol": "doc-membership-v1", "op": "positions",
                     "params": {"m": 64, "k": 3, "seed_hex": "a0Fb"}, "item": "e922"}),

@@ -224,7 +224,7 @@ fn refused_stage_operations_are_named_not_called_agreeing() {
 /// "no stage differs for the 0 item(s)": nothing was compared.
 #[test]
 fn a_case_without_items_is_not_called_agreeing() {
-    let line = doc_first_difference(&mut RustDoc, &fixture(), &[]);
+    let line = doc_first_difference(&mut RustDoc::v1(), &fixture(), &[]);
     assert_eq!(
         line,
         "not diagnosed: the case has no item whose stages could be asked for"
@@ -233,7 +233,7 @@ fn a_case_without_items_is_not_called_agreeing() {
 
 #[test]
 fn agreeing_stages_say_so() {
-    let line = doc_first_difference(&mut RustDoc, &fixture(), &[b"doc-04", b"doc-00"]);
+    let line = doc_first_difference(&mut RustDoc::v1(), &fixture(), &[b"doc-04", b"doc-00"]);
     assert!(
         line.starts_with("no stage differs for the 2 item(s) checked"),
         "{line}"
@@ -282,7 +282,7 @@ fn a_wrong_h1_basis_is_named_at_h1() {
             && line.contains("no one code unit read differently explains it"),
         "{line}"
     );
-    let report = report(RustDoc, wrong_basis());
+    let report = report(RustDoc::v1(), wrong_basis());
     let text = failures_of(&report, "base_hashes_pinned");
     assert!(
         text.contains("first difference") && text.contains("actual:   h1: expected "),
@@ -313,7 +313,7 @@ fn a_wrapped_sum_is_named_at_its_position() {
             .collect();
         Ok(hashes)
     });
-    let report = report(RustDoc, wraps);
+    let report = report(RustDoc::v1(), wraps);
     let text = failures_of(&report, "positions_without_32_bit_wrap");
     assert!(
         text.contains("h1 and h2 equal the oracle's; the sum is at least 2^32: wrapped to 32 bits it would give"),

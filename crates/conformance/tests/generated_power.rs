@@ -28,26 +28,26 @@ impl DocSubject for WrongAboveM300 {
         "positions wrong for 300 < m < 512".into()
     }
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
-        RustDoc.sha256(data)
+        RustDoc::v1().sha256(data)
     }
     fn frame(&mut self, params: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-        RustDoc.frame(params, index, item)
+        RustDoc::v1().frame(params, index, item)
     }
     fn positions(&mut self, params: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-        let mut positions = RustDoc.positions(params, item)?;
+        let mut positions = RustDoc::v1().positions(params, item)?;
         if params.m > 300 && params.m < 512 {
             positions[0] = (positions[0] + 1) % params.m as u16;
         }
         Ok(positions)
     }
     fn build(&mut self, params: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        RustDoc.build(params, records)
+        RustDoc::v1().build(params, records)
     }
     fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
-        RustDoc.lookup(p, r, i)
+        RustDoc::v1().lookup(p, r, i)
     }
     fn typed(&mut self, call: &TypedCall) -> Answer<Option<Triple>> {
-        RustDoc.typed(call)
+        RustDoc::v1().typed(call)
     }
     fn read(
         &mut self,
@@ -56,7 +56,7 @@ impl DocSubject for WrongAboveM300 {
         packed: &[u8],
         i: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
-        RustDoc.read(p, r, packed, i)
+        RustDoc::v1().read(p, r, packed, i)
     }
     fn mutate(
         &mut self,
@@ -66,7 +66,7 @@ impl DocSubject for WrongAboveM300 {
         attempt: bloomproof_wire::protocols::doc_membership_v1::MutationAttempt,
         probes: &[Vec<u8>],
     ) -> Answer<Mutation> {
-        RustDoc.mutate(p, r, other, attempt, probes)
+        RustDoc::v1().mutate(p, r, other, attempt, probes)
     }
 }
 
@@ -229,7 +229,12 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
         7,
     );
     assert_eq!(again.checks[0].failures, report.checks[0].failures);
-    let fine = run_with(RustDoc, RustFnv, "doc-membership-v1/generated_hashing", 7);
+    let fine = run_with(
+        RustDoc::v1(),
+        RustFnv,
+        "doc-membership-v1/generated_hashing",
+        7,
+    );
     assert_eq!(fine.failed, 0, "{}", fine.render_text());
     // The rest of the suite does not see the flaw (it is right on every spec input).
     let spec_only = run_with(
@@ -243,7 +248,12 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
 
 #[test]
 fn a_broken_fnv_tail_fails_with_the_shortest_string() {
-    let report = run_with(RustDoc, WrongTails, "fnv1a-utf16-v1/generated_hashes", 11);
+    let report = run_with(
+        RustDoc::v1(),
+        WrongTails,
+        "fnv1a-utf16-v1/generated_hashes",
+        11,
+    );
     let failure = first_failure(&report);
     assert!(failure.what.contains("seed 11"), "{}", failure.what);
     // 11 units is the shortest string longer than 8 with three left over; each unit 0.
@@ -263,7 +273,12 @@ fn a_broken_fnv_tail_fails_with_the_shortest_string() {
 
 #[test]
 fn an_estimate_exact_only_at_the_pinned_points_fails_at_the_smallest_point() {
-    let report = run_with(RustDoc, WrongTails, "fnv1a-utf16-v1/generated_estimates", 3);
+    let report = run_with(
+        RustDoc::v1(),
+        WrongTails,
+        "fnv1a-utf16-v1/generated_estimates",
+        3,
+    );
     let failure = first_failure(&report);
     assert!(
         failure.what.starts_with("estimates: exact"),
@@ -272,14 +287,19 @@ fn an_estimate_exact_only_at_the_pinned_points_fails_at_the_smallest_point() {
     );
     // k = 1 makes finite_m exact; the smallest point where they differ is k 2, n 1.
     assert_eq!(failure.input, json!({"m": 8, "k": 2, "n": 1}));
-    let spec_only = run_with(RustDoc, WrongTails, "fnv1a-utf16-v1/estimates_pinned", 3);
+    let spec_only = run_with(
+        RustDoc::v1(),
+        WrongTails,
+        "fnv1a-utf16-v1/estimates_pinned",
+        3,
+    );
     assert_eq!(spec_only.failed, 0, "{}", spec_only.render_text());
 }
 
 #[test]
 fn a_session_wrong_near_the_entry_cap_fails_with_a_short_script() {
     let report = run_with(
-        RustDoc,
+        RustDoc::v1(),
         WrongNearTheCap,
         "fnv1a-utf16-v1/generated_sessions_agree_with_model",
         5,
@@ -302,7 +322,7 @@ fn a_session_wrong_near_the_entry_cap_fails_with_a_short_script() {
     // The core comparison, by the page's rules alone, finds it too: a distinct count
     // that is not the number of strings inserted, at the step that inserts past 1000.
     let core = run_with(
-        RustDoc,
+        RustDoc::v1(),
         WrongNearTheCap,
         "fnv1a-utf16-v1/generated_sessions_follow_the_page",
         5,

@@ -53,7 +53,7 @@ fn estimate_of_64_3_10(edit: fn(&mut EstimatesAnswer)) -> Report {
         }
         Ok(answer)
     });
-    report(RustDoc, fnv)
+    report(RustDoc::v1(), fnv)
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn a_roundtrip_that_loses_the_history_fails() {
     );
     let rule = "{\"op\":\"roundtrip\"}: the imported session equals the exported one";
     assert_eq!(
-        every_failure(&report(RustDoc, fnv)),
+        every_failure(&report(RustDoc::v1(), fnv)),
         [
             // The other checks with a roundtrip step.
             format!("export_import_round_trip: 17-populated: step 10 {rule}"),
@@ -185,7 +185,7 @@ fn save_steps_edited(edit: fn(&mut Option<SaveAnswer>)) -> Vec<String> {
         move |step| edit(&mut step.save),
     );
     // Only 21-hundred-thousand's step (17-layout saves 100 000 units too).
-    every_failure(&report(RustDoc, fnv))
+    every_failure(&report(RustDoc::v1(), fnv))
         .into_iter()
         .filter(|failure| failure.starts_with("local_save_limit: 21-hundred-thousand:"))
         .collect()
@@ -263,7 +263,7 @@ fn a_rejected_step_is_held_to_the_filter_in_core_and_to_the_view_elsewhere() {
             }
         },
     );
-    let failing = failing_checks(&report(RustDoc, in_the_history));
+    let failing = failing_checks(&report(RustDoc::v1(), in_the_history));
     assert!(
         !failing.is_empty(),
         "the interop checks judge the whole view"
@@ -291,7 +291,7 @@ fn a_rejected_step_is_held_to_the_filter_in_core_and_to_the_view_elsewhere() {
             }
         },
     );
-    let failing = failing_checks(&report(RustDoc, in_the_bits));
+    let failing = failing_checks(&report(RustDoc::v1(), in_the_bits));
     assert!(
         failing.iter().any(|(_, class)| *class == Class::Core),
         "{failing:?}"

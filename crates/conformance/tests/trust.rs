@@ -216,7 +216,7 @@ fn figures_are_the_subjects_own_answers() {
 fn a_published_figure_the_subject_never_gave_is_not_observed() {
     let silent = PlantedFnv::new("silent")
         .on_positions(|_, _, _, _| Err(SubjectError::Broken("no answer".into())));
-    let text = report(RustDoc, silent).render_text();
+    let text = report(RustDoc::v1(), silent).render_text();
     assert!(
         text.contains("a.h1: not observed (published 3826002220)"),
         "{text}"
@@ -272,7 +272,7 @@ fn classic_only() -> PlantedFnv {
 #[test]
 fn the_classic_estimate_alone_passes_core_and_fails_interop() {
     use bloomproof_conformance::report::Class;
-    let faithful = report(RustDoc, classic_only());
+    let faithful = report(RustDoc::v1(), classic_only());
     let names = failed(&faithful);
     assert!(
         !names.is_empty(),
@@ -289,7 +289,7 @@ fn the_classic_estimate_alone_passes_core_and_fails_interop() {
         answer.classic += 1e-3;
         Ok(answer)
     });
-    let wrong = report(RustDoc, wrong);
+    let wrong = report(RustDoc::v1(), wrong);
     assert!(
         failed(&wrong).contains(&"classic_estimate_pinned".to_string()) && wrong.failed > 0,
         "{}",

@@ -10,7 +10,6 @@
 //! record.
 
 use crate::{ContractError, DocumentPrefilter, ErrorKind, Lookup, Params};
-use bloomproof_protocol::doc_membership_v1::RECORDS_MAX;
 
 /// A value as a dynamic language would pass it.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,7 +79,8 @@ fn exact_bytes<'a>(field: &str, value: &'a Value) -> Result<&'a [u8], ContractEr
     }
 }
 
-/// Checks the parameters in the source document's order.
+/// Checks the parameters in the source document's order (`doc-membership-v1`'s: the
+/// typed contract is the source document's).
 pub fn params(m: &Value, k: &Value, seed: &Value) -> Result<Params, ContractError> {
     let m = exact_int("m", m)?;
     let k = exact_int("k", k)?;
@@ -104,14 +104,17 @@ pub fn build(
         Value::Tuple(items) => items,
         other => return Err(type_error("records", "tuple", other)),
     };
-    if records.len() > RECORDS_MAX {
-        return Err(crate::too_many_records(records.len()));
+    let bounds = params.family().bounds();
+    if records.len() > bounds.records_max {
+        return Err(crate::too_many_records(records.len(), bounds.records_max));
     }
     let mut bytes = Vec::with_capacity(records.len());
     for (index, record) in records.iter().enumerate() {
         let field = format!("records[{index}]");
         let record = exact_bytes(&field, record)?;
-        bloomproof_protocol::doc_membership_v1::check_item(record)
+        params
+            .family()
+            .check_item(record)
             .map_err(|err| crate::record_error(index, &err))?;
         bytes.push(record);
     }

@@ -1,5 +1,7 @@
-//! The immutable `doc-membership-v1` prefilter: a Bloom filter snapshot in front of an
-//! exact document set.
+//! The immutable doc-membership prefilter: a Bloom filter snapshot in front of an
+//! exact document set, for any version of the family (its [`Params`] carry their
+//! version, a `bloomproof_protocol::doc_membership::DocFamily`; `doc-membership-v1`
+//! unless built with `Params::of`).
 //!
 //! A [`DocumentPrefilter`] is built once from all its records and never changes
 //! afterwards: the public API hands out only copies and shared views. A change of
@@ -20,9 +22,9 @@
 pub mod dynamic;
 mod error;
 
+use bloomproof_protocol::doc_membership::BoundError;
+use bloomproof_protocol::doc_membership::fast::{self, FramedItem};
 pub use bloomproof_protocol::doc_membership_v1::Params;
-use bloomproof_protocol::doc_membership_v1::fast::{self, FramedItem};
-use bloomproof_protocol::doc_membership_v1::{self as protocol, BoundError, RECORDS_MAX};
 pub use error::{ContractError, ErrorKind};
 use std::hash::{Hash, Hasher};
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -135,7 +137,7 @@ impl Documents {
         let mut ends = Vec::with_capacity(sorted.len());
         for document in sorted {
             bytes.extend_from_slice(document);
-            // At most RECORDS_MAX (64) documents of ITEM_MAX (64) bytes: fits in u16.
+            // At most CEILINGS.records_max (64) documents of CEILINGS.item_max (64) bytes: fits in u16.
             ends.push(bytes.len() as u16);
         }
         let slot_count = if sorted.is_empty() {
@@ -150,7 +152,7 @@ impl Documents {
             while slots[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
-            // At most RECORDS_MAX (64) documents: index + 1 fits in a byte.
+            // At most CEILINGS.records_max (64) documents: index + 1 fits in a byte.
             slots[slot] = (index + 1) as u8;
         }
         Documents {
@@ -272,18 +274,22 @@ impl DocumentPrefilter {
         Self::with_params(params, records)
     }
 
-    /// Builds a snapshot from validated parameters; checks the record contract.
+    /// Builds a snapshot from validated parameters (of any version); checks the
+    /// record contract against the version's bounds.
     pub fn with_params<R: AsRef<[u8]>>(
         params: Params,
         records: &[R],
     ) -> Result<Self, ContractError> {
-        if records.len() > RECORDS_MAX {
-            return Err(too_many_records(records.len()));
+        let family = params.family();
+        if records.len() > family.bounds().records_max {
+            return Err(too_many_records(records.len(), family.bounds().records_max));
         }
         let mut sorted: Vec<&[u8]> = Vec::with_capacity(records.len());
         for (index, record) in records.iter().enumerate() {
             let record = record.as_ref();
-            protocol::check_item(record).map_err(|err| record_error(index, &err))?;
+            family
+                .check_item(record)
+                .map_err(|err| record_error(index, &err))?;
             sorted.push(record);
         }
         sorted.sort_unstable();
@@ -420,7 +426,7 @@ impl DocumentPrefilter {
         self.bits.to_vec()
     }
 
-    /// Whether all k bits of `item` are set. Errors only for an item over 64 bytes.
+    /// Whether all k bits of `item` are set. Errors only for an item over the version's bound.
     ///
     /// Hashes stop at the first clear bit: a non-member usually costs fewer than k
     /// SHA-256 computations.
@@ -527,13 +533,11 @@ impl DocumentPrefilter {
     }
 }
 
-pub(crate) fn too_many_records(given: usize) -> ContractError {
+pub(crate) fn too_many_records(given: usize, max: usize) -> ContractError {
     ContractError::new(
         ErrorKind::Value,
         "records",
-        format!(
-            "{given} records given: at most {RECORDS_MAX} are allowed (counted before de-duplication)"
-        ),
+        format!("{given} records given: at most {max} are allowed (counted before de-duplication)"),
     )
 }
 
@@ -562,6 +566,7 @@ fn query_error(err: BoundError) -> ContractError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bloomproof_protocol::doc_membership as protocol;
 
     fn universe() -> Vec<Vec<u8>> {
         (0..64)

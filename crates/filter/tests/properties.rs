@@ -53,7 +53,7 @@ fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
 }
 
 fn occupied(records: &[Vec<u8>], m: u64, k: u64, seed: &[u8]) -> BTreeSet<u32> {
-    oracle::occupied(records, m as u32, k as u32, seed)
+    oracle::occupied(oracle::DOMAIN_HEX, records, m as u32, k as u32, seed)
 }
 
 /// The set bits of a snapshot, read through its public API.
@@ -93,7 +93,7 @@ proptest! {
         );
         let all: Vec<&[u8]> = queries.iter().chain(&records).map(Vec::as_slice).collect();
         for &query in &all {
-            let maybe = oracle::maybe_present(&want, m as u32, k as u32, &seed, query);
+            let maybe = oracle::maybe_present(oracle::DOMAIN_HEX, &want, m as u32, k as u32, &seed, query);
             let expected = Lookup {
                 maybe_present: maybe,
                 exact_checked: maybe,

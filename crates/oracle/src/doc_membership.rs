@@ -1,9 +1,12 @@
-//! Reference for `doc-membership-v1`.
+//! Reference for the doc-membership family: `doc-membership-v1` and every version that
+//! differs from it only in its domain (and bounds, which this oracle does not enforce).
+//! A version is given to each function as a plain value, its domain as hex text
+//! (`domain`; v1's is [`DOMAIN_HEX`]); nothing here names a production type.
 //!
 //! For hash index `i` in `0..k` the message is, as hex text,
 //!
 //! ```text
-//! 646f632d6d656d626572736869702d763100   the domain "doc-membership-v1" 0x00
+//! 646f632d6d656d626572736869702d763100   the domain (v1: "doc-membership-v1" 0x00)
 //! mmmm                                   m, 4 hex digits
 //! kk                                     k, 2 hex digits
 //! ss                                     len(seed), 2 hex digits
@@ -19,7 +22,7 @@
 //!
 //! # Inputs outside the protocol
 //!
-//! The protocol bounds the inputs (m 8..=512, k 1..=8, seed 0..=16 bytes,
+//! v1 bounds the inputs (m 8..=512, k 1..=8, seed 0..=16 bytes,
 //! item 0..=64 bytes). This oracle does not enforce them: respecting them is
 //! the caller's job, and results for inputs outside them mean nothing for the
 //! protocol. They still never panic:
@@ -38,7 +41,8 @@ use std::collections::BTreeSet;
 use crate::hex::{self, HexError};
 use crate::sha256;
 
-/// The domain `"doc-membership-v1"` followed by one zero byte, as hex text.
+/// `doc-membership-v1`'s domain, `"doc-membership-v1"` followed by one zero byte, as
+/// hex text.
 ///
 /// This is a fixed literal on purpose, not derived from the string, so that a
 /// mistake in deriving it elsewhere cannot be repeated here.
@@ -67,17 +71,17 @@ fn push_field(text: &mut String, value: usize, width: usize) {
 }
 
 /// The hash message for index `index` as lowercase hex text:
-/// [`DOMAIN_HEX`], `m` as 4 hex digits, `k` as 2, `len(seed)` as 2, the
+/// `domain`, the version's domain as hex text, as given (v1's [`DOMAIN_HEX`]), `m` as 4 hex digits, `k` as 2, `len(seed)` as 2, the
 /// seed's hex, `index` as 2, `len(item)` as 4, the item's hex.
 ///
-/// Example: `message_hex(9, 2, b"S", 1, b"\x00A")` is [`DOMAIN_HEX`] followed
+/// Example: `message_hex(DOMAIN_HEX, 9, 2, b"S", 1, b"\x00A")` is [`DOMAIN_HEX`] followed
 /// by `0009 02 01 53 01 0002 0041` (without the spaces).
 ///
 /// Values too large for their field are outside the protocol; see the
 /// [module documentation](self).
-pub fn message_hex(m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> String {
-    let mut text = String::with_capacity(DOMAIN_HEX.len() + 16 + 2 * (seed.len() + item.len()));
-    text.push_str(DOMAIN_HEX);
+pub fn message_hex(domain: &str, m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> String {
+    let mut text = String::with_capacity(domain.len() + 16 + 2 * (seed.len() + item.len()));
+    text.push_str(domain);
     push_field(&mut text, m as usize, 4);
     push_field(&mut text, k as usize, 2);
     push_field(&mut text, seed.len(), 2);
@@ -93,11 +97,11 @@ pub fn message_hex(m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> Stri
 /// The message is built by [`message_hex`], decoded with this crate's own
 /// [`hex::decode`] and hashed with this crate's own [`sha256`].
 ///
-/// [`message_hex`] always produces an even number of valid hex digits, so the
-/// decoding cannot fail; if it ever did, the result would be the empty string
-/// rather than a panic.
-pub fn digest_hex(m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> String {
-    match hex::decode(&message_hex(m, k, seed, index, item)) {
+/// With a valid `domain` (an even number of hex digits), [`message_hex`] produces
+/// an even number of valid hex digits, so the decoding cannot fail; if it does (a
+/// malformed domain), the result is the empty string rather than a panic.
+pub fn digest_hex(domain: &str, m: u32, k: u32, seed: &[u8], index: u32, item: &[u8]) -> String {
+    match hex::decode(&message_hex(domain, m, k, seed, index, item)) {
         Ok(message) => sha256::hex_digest(&message),
         Err(_) => String::new(),
     }
@@ -145,38 +149,45 @@ pub fn reduce_hex(digest_hex: &str, m: u32) -> Result<u32, HexError> {
 /// The `k` positions of `item`, in index order `0..k`, repeats kept.
 ///
 /// Empty when `m = 0` or `k = 0`.
-pub fn positions(m: u32, k: u32, seed: &[u8], item: &[u8]) -> Vec<u32> {
+pub fn positions(domain: &str, m: u32, k: u32, seed: &[u8], item: &[u8]) -> Vec<u32> {
     if m == 0 {
         return Vec::new();
     }
     (0..k)
         .map(|index| {
-            let digest = digest_hex(m, k, seed, index, item);
-            // A digest is always valid hex, so the fallback is never taken.
+            let digest = digest_hex(domain, m, k, seed, index, item);
+            // A digest is valid hex (or empty, the number 0), so the fallback is never taken.
             reduce_hex(&digest, m).unwrap_or(0)
         })
         .collect()
 }
 
 /// The distinct positions of `item` (what a lookup checks).
-pub fn position_set(m: u32, k: u32, seed: &[u8], item: &[u8]) -> BTreeSet<u32> {
-    positions(m, k, seed, item).into_iter().collect()
+pub fn position_set(domain: &str, m: u32, k: u32, seed: &[u8], item: &[u8]) -> BTreeSet<u32> {
+    positions(domain, m, k, seed, item).into_iter().collect()
 }
 
 /// The set bits of the filter built from `records`: the union of their
 /// position sets. Order and repeats of the records do not matter.
-pub fn occupied(records: &[Vec<u8>], m: u32, k: u32, seed: &[u8]) -> BTreeSet<u32> {
+pub fn occupied(domain: &str, records: &[Vec<u8>], m: u32, k: u32, seed: &[u8]) -> BTreeSet<u32> {
     let mut bits = BTreeSet::new();
     for record in records {
-        bits.extend(position_set(m, k, seed, record));
+        bits.extend(position_set(domain, m, k, seed, record));
     }
     bits
 }
 
 /// Whether a lookup of `item` answers "maybe present": every position of
 /// `item` is in `occupied`.
-pub fn maybe_present(occupied: &BTreeSet<u32>, m: u32, k: u32, seed: &[u8], item: &[u8]) -> bool {
-    position_set(m, k, seed, item).is_subset(occupied)
+pub fn maybe_present(
+    domain: &str,
+    occupied: &BTreeSet<u32>,
+    m: u32,
+    k: u32,
+    seed: &[u8],
+    item: &[u8],
+) -> bool {
+    position_set(domain, m, k, seed, item).is_subset(occupied)
 }
 
 /// The filter as `packed_bits` hex: `ceil(m/8)` bytes, little-endian, so bit

@@ -13,8 +13,9 @@
 //!   transitively;
 //! * it has its own SHA-256 ([`sha256`]), written from FIPS 180-4: constants,
 //!   padding, message schedule and compression, plain and unoptimised;
-//! * for `doc-membership-v1` ([`doc_membership`]) it builds each hash message
-//!   as **hex text** from a fixed domain literal and fixed-width hex fields,
+//! * for the doc-membership family ([`doc_membership`]) it builds each hash message
+//!   as **hex text** from the version's domain given as hex text (v1's a fixed
+//!   literal, [`doc_membership::DOMAIN_HEX`]) and fixed-width hex fields,
 //!   decodes it with its own hex decoder ([`hex`]), and reduces the hex digest
 //!   modulo `m` **one hex digit at a time** (`r = (16*r + digit) mod m`)
 //!   instead of interpreting the digest as a big integer;

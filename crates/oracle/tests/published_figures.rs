@@ -43,10 +43,12 @@ fn the_oracle_reproduces_doc_membership_v1s_published_figures() {
         .map(|n| format!("doc-{n:02}").into_bytes())
         .collect();
     let (members, non_members) = universe.split_at(4);
-    let bits = doc_membership::occupied(members, m, k, seed);
+    let bits = doc_membership::occupied(doc_membership::DOMAIN_HEX, members, m, k, seed);
     let false_positives: Vec<&Vec<u8>> = non_members
         .iter()
-        .filter(|item| doc_membership::maybe_present(&bits, m, k, seed, item))
+        .filter(|item| {
+            doc_membership::maybe_present(doc_membership::DOMAIN_HEX, &bits, m, k, seed, item)
+        })
         .collect();
     // The fault: the first member with a bit it shares with the next one is removed and
     // that bit cleared; the next member that has the bit is damaged.
@@ -54,11 +56,14 @@ fn the_oracle_reproduces_doc_membership_v1s_published_figures() {
         .iter()
         .enumerate()
         .find_map(|(i, removed)| {
-            let own = doc_membership::positions(m, k, seed, removed);
+            let own = doc_membership::positions(doc_membership::DOMAIN_HEX, m, k, seed, removed);
             own.iter().find_map(|bit| {
                 members[i + 1..]
                     .iter()
-                    .find(|other| doc_membership::position_set(m, k, seed, other).contains(bit))
+                    .find(|other| {
+                        doc_membership::position_set(doc_membership::DOMAIN_HEX, m, k, seed, other)
+                            .contains(bit)
+                    })
                     .map(|damaged| (removed, *bit, damaged))
             })
         })

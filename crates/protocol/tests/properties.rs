@@ -75,7 +75,7 @@ proptest! {
         let params = doc::Params::new(u64::from(m), u64::from(k), &seed).unwrap();
         prop_assert_eq!((params.m(), params.k(), params.seed()), (m, k, seed.as_slice()));
         let (m32, k32) = (u32::from(m), u32::from(k));
-        let want: Vec<u32> = doc_oracle::positions(m32, k32, &seed, &item);
+        let want: Vec<u32> = doc_oracle::positions(doc_oracle::DOMAIN_HEX, m32, k32, &seed, &item);
         prop_assert_eq!(want.len(), usize::from(k));
         let got = doc::positions(&params, &item).unwrap();
         prop_assert_eq!(
@@ -89,9 +89,9 @@ proptest! {
             let message = doc::message(&params, index, &item).unwrap();
             prop_assert_eq!(
                 hex(message.as_bytes()),
-                doc_oracle::message_hex(m32, k32, &seed, u32::from(index), &item)
+                doc_oracle::message_hex(doc_oracle::DOMAIN_HEX, m32, k32, &seed, u32::from(index), &item)
             );
-            let digest_hex = doc_oracle::digest_hex(m32, k32, &seed, u32::from(index), &item);
+            let digest_hex = doc_oracle::digest_hex(doc_oracle::DOMAIN_HEX, m32, k32, &seed, u32::from(index), &item);
             let digest = doc::digest(&params, index, &item).unwrap();
             prop_assert_eq!(hex(&digest), digest_hex.clone());
             prop_assert_eq!(hex(&doc::sha256(message.as_bytes())), digest_hex.clone());

@@ -32,7 +32,7 @@ macro_rules! planted {
         impl $planted {
             /// The production subject under `name`, no method replaced yet.
             pub fn new(name: &'static str) -> Self {
-                Self { name, real: $real, $($method: None,)* }
+                Self { name, real: <$real>::default(), $($method: None,)* }
             }
             $(
                 #[doc = concat!("Replaces `", stringify!($method), "`: the hook gets the production subject and the arguments.")]

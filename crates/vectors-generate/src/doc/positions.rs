@@ -29,7 +29,8 @@ fn position_case(
         let digest = protocol::digest(&params, index, item).map_err(|e| io(&id, e))?;
         let position = protocol::reduce(&digest, params.m());
         let message_hex = encode_hex(message.as_bytes());
-        let oracle_message = oracle::message_hex(m, k, seed, index.into(), item);
+        let oracle_message =
+            oracle::message_hex(oracle::DOMAIN_HEX, m, k, seed, index.into(), item);
         if message_hex != oracle_message {
             return Err(io(
                 &id,
@@ -39,7 +40,7 @@ fn position_case(
             ));
         }
         let digest_hex = encode_hex(&digest);
-        let oracle_digest = oracle::digest_hex(m, k, seed, index.into(), item);
+        let oracle_digest = oracle::digest_hex(oracle::DOMAIN_HEX, m, k, seed, index.into(), item);
         if digest_hex != oracle_digest {
             return Err(io(
                 &id,
@@ -69,7 +70,7 @@ fn position_case(
         .as_slice()
         .to_vec();
     let staged: Vec<u16> = hashes.iter().map(|h| h.position).collect();
-    let oracle_positions = oracle::positions(m, k, seed, item);
+    let oracle_positions = oracle::positions(oracle::DOMAIN_HEX, m, k, seed, item);
     let widened: Vec<u32> = positions.iter().map(|&p| u32::from(p)).collect();
     if positions != staged || widened != oracle_positions {
         return Err(io(

@@ -29,7 +29,7 @@ fn snapshot_case(
     let snapshot =
         DocumentPrefilter::new(records, m.into(), k.into(), seed).map_err(|e| io(&id, e))?;
     let packed = snapshot.packed_bits();
-    let occupied = oracle::occupied(records, m, k, seed);
+    let occupied = oracle::occupied(oracle::DOMAIN_HEX, records, m, k, seed);
     let oracle_packed = oracle::packed_hex(&occupied, m);
     if encode_hex(&packed) != oracle_packed {
         return Err(io(
@@ -71,7 +71,7 @@ fn snapshot_case(
     let mut lookups = Vec::new();
     for item in listed {
         let got = snapshot.lookup(item).map_err(|e| io(&id, e))?;
-        let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
+        let maybe = oracle::maybe_present(oracle::DOMAIN_HEX, &occupied, m, k, seed, item);
         let member = distinct.contains(item);
         let want = (maybe, maybe, maybe && member);
         if (got.maybe_present, got.exact_checked, got.duplicate) != want {

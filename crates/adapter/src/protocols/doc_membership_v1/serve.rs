@@ -49,7 +49,7 @@ impl ServedProtocol for DocMembershipV1 {
 
 impl ServedOp for DocOp {
     fn answer(&self) -> Answer<Value> {
-        let mut doc = RustDoc;
+        let mut doc = RustDoc::v1();
         match self {
             DocOp::Sha256 { data } => json(DigestResult {
                 digest: Hex(doc.sha256(&data.0)?),

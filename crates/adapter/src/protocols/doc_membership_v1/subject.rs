@@ -5,6 +5,7 @@ use crate::ToDynamic;
 use crate::subject::{Answer, Between};
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
+use bloomproof_protocol::doc_membership::DocFamily;
 use bloomproof_protocol::doc_membership_v1 as protocol;
 use bloomproof_wire::protocols::doc_membership_v1::MutationAttempt;
 use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple, TypedCall};
@@ -223,16 +224,39 @@ pub struct Observation {
     pub lookups: Vec<Triple>,
 }
 
-/// The production crates, called in process.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RustDoc;
-
-fn params(raw: &RawParams) -> Answer<Params> {
-    Ok(Params::new(raw.m, raw.k, &raw.seed).map_err(ContractError::from)?)
+/// The production crates, called in process, for one version of the doc-membership
+/// family ([`RustDoc::v1`], or [`RustDoc::of`] another). Every byte operation runs
+/// under the version's domain and bounds; the typed contract
+/// ([`DocSubject::typed`]) is `doc-membership-v1`'s, the source document's.
+#[derive(Clone, Copy, Debug)]
+pub struct RustDoc {
+    family: &'static DocFamily,
 }
 
-fn snapshot(raw: &RawParams, records: &[Vec<u8>]) -> Answer<DocumentPrefilter> {
-    Ok(DocumentPrefilter::with_params(params(raw)?, records)?)
+impl RustDoc {
+    /// `doc-membership-v1`.
+    pub fn v1() -> Self {
+        RustDoc::of(&protocol::FAMILY)
+    }
+
+    /// The version `family`.
+    pub const fn of(family: &'static DocFamily) -> Self {
+        RustDoc { family }
+    }
+
+    fn params(&self, raw: &RawParams) -> Answer<Params> {
+        Ok(Params::of(self.family, raw.m, raw.k, &raw.seed).map_err(ContractError::from)?)
+    }
+
+    fn snapshot(&self, raw: &RawParams, records: &[Vec<u8>]) -> Answer<DocumentPrefilter> {
+        Ok(DocumentPrefilter::with_params(self.params(raw)?, records)?)
+    }
+}
+
+impl Default for RustDoc {
+    fn default() -> Self {
+        RustDoc::v1()
+    }
 }
 
 fn triple(lookup: bloomproof_filter::Lookup) -> Triple {
@@ -249,7 +273,7 @@ impl DocSubject for RustDoc {
     }
 
     fn fork(&self) -> Option<Box<dyn DocSubject + Send>> {
-        Some(Box::new(RustDoc))
+        Some(Box::new(*self))
     }
 
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
@@ -257,7 +281,7 @@ impl DocSubject for RustDoc {
     }
 
     fn frame(&mut self, raw: &RawParams, index: u8, item: &[u8]) -> Answer<Framed> {
-        let params = params(raw)?;
+        let params = self.params(raw)?;
         let message = protocol::message(&params, index, item).map_err(ContractError::from)?;
         let digest = protocol::digest(&params, index, item).map_err(ContractError::from)?;
         Ok(Framed {
@@ -267,13 +291,13 @@ impl DocSubject for RustDoc {
     }
 
     fn positions(&mut self, raw: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
-        let params = params(raw)?;
+        let params = self.params(raw)?;
         let positions = protocol::fast::positions(&params, item).map_err(ContractError::from)?;
         Ok(positions.as_slice().to_vec())
     }
 
     fn build(&mut self, raw: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        let snapshot = snapshot(raw, records)?;
+        let snapshot = self.snapshot(raw, records)?;
         Ok(Built {
             packed_bits: snapshot.packed_bits(),
             documents: snapshot.documents().len(),
@@ -286,7 +310,7 @@ impl DocSubject for RustDoc {
         records: &[Vec<u8>],
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
-        let snapshot = snapshot(raw, records)?;
+        let snapshot = self.snapshot(raw, records)?;
         items
             .iter()
             .map(|item| Ok(triple(snapshot.lookup(item)?)))
@@ -316,7 +340,7 @@ impl DocSubject for RustDoc {
         packed_bits: &[u8],
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
-        let snapshot = DocumentPrefilter::read(params(raw)?, records, packed_bits)?;
+        let snapshot = DocumentPrefilter::read(self.params(raw)?, records, packed_bits)?;
         items
             .iter()
             .map(|item| Ok(triple(snapshot.lookup(item)?)))
@@ -334,7 +358,9 @@ impl DocSubject for RustDoc {
         // The caller's buffers, owned here so that they can be changed after the build.
         let mut record_buffers: Vec<Vec<u8>> = records.to_vec();
         let mut seed_buffer = raw.seed.clone();
-        let snapshot = DocumentPrefilter::new(&record_buffers, raw.m, raw.k, &seed_buffer)?;
+        let params =
+            Params::of(self.family, raw.m, raw.k, &seed_buffer).map_err(ContractError::from)?;
+        let snapshot = DocumentPrefilter::with_params(params, &record_buffers)?;
         let no_field = "DocumentPrefilter has no public field and no method taking &mut self; \
                         assigning one does not compile (crates/filter/tests/immutability)";
         let (outcome, detail) = match attempt {

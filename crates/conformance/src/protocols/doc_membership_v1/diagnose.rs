@@ -153,7 +153,7 @@ pub fn doc_first_difference(
         }
     };
     for &item in candidates.iter().take(SCREENED) {
-        let want = oracle_doc::positions(m, k, seed, item);
+        let want = oracle_doc::positions(oracle_doc::DOMAIN_HEX, m, k, seed, item);
         let got = match subject.positions(params, item) {
             Ok(got) => got,
             Err(err) => {
@@ -169,7 +169,10 @@ pub fn doc_first_difference(
         }
     }
     if let Some(&item) = candidates.first() {
-        let want = oracle_doc::packed_hex(&oracle_doc::position_set(m, k, seed, item), m);
+        let want = oracle_doc::packed_hex(
+            &oracle_doc::position_set(oracle_doc::DOMAIN_HEX, m, k, seed, item),
+            m,
+        );
         let want = bloomproof_wire::decode_hex(&want).unwrap_or_default();
         match subject.build(params, &[item.to_vec()]) {
             Ok(built) => {
@@ -239,6 +242,7 @@ fn doc_stages(
     for i in 0..=index.min(usize::from(u8::MAX)) {
         let hash_index = u8::try_from(i).unwrap_or(u8::MAX);
         let message = bloomproof_wire::decode_hex(&oracle_doc::message_hex(
+            oracle_doc::DOMAIN_HEX,
             m,
             k,
             seed,
@@ -247,6 +251,7 @@ fn doc_stages(
         ))
         .unwrap_or_default();
         let digest = bloomproof_wire::decode_hex(&oracle_doc::digest_hex(
+            oracle_doc::DOMAIN_HEX,
             m,
             k,
             seed,

@@ -65,7 +65,7 @@ fn position_set<'a, 'k>(
 ) -> &'k BTreeSet<u32> {
     known
         .entry(item)
-        .or_insert_with(|| oracle::position_set(m, k, seed, item))
+        .or_insert_with(|| oracle::position_set(oracle::DOMAIN_HEX, m, k, seed, item))
 }
 
 #[cfg(test)]
@@ -93,15 +93,19 @@ mod tests {
         ] {
             for records in [&records[..], &records[..1], &[]] {
                 let got = snapshot(records, m, k, seed, &items);
-                let occupied = oracle::occupied(records, m, k, seed);
+                let occupied = oracle::occupied(oracle::DOMAIN_HEX, records, m, k, seed);
                 assert_eq!(got.occupied, occupied);
                 assert_eq!(got.packed_hex, oracle::packed_hex(&occupied, m));
                 for (record, set) in records.iter().zip(&got.record_positions) {
-                    assert_eq!(*set, oracle::position_set(m, k, seed, record));
+                    assert_eq!(
+                        *set,
+                        oracle::position_set(oracle::DOMAIN_HEX, m, k, seed, record)
+                    );
                 }
                 let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
                 for (item, triple) in items.iter().zip(&got.triples) {
-                    let maybe = oracle::maybe_present(&occupied, m, k, seed, item);
+                    let maybe =
+                        oracle::maybe_present(oracle::DOMAIN_HEX, &occupied, m, k, seed, item);
                     assert_eq!(triple.maybe_present, maybe);
                     assert_eq!(triple.exact_checked, maybe);
                     assert_eq!(triple.duplicate, maybe && documents.contains(item));

@@ -151,8 +151,8 @@ fn hashing_expected(value: &Hashing) -> HashingExpected {
         .map(|index| {
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             (
-                oracle::message_hex(m, k, seed, index, &value.item),
-                oracle::digest_hex(m, k, seed, index, &value.item),
+                oracle::message_hex(oracle::DOMAIN_HEX, m, k, seed, index, &value.item),
+                oracle::digest_hex(oracle::DOMAIN_HEX, m, k, seed, index, &value.item),
             )
         })
         .collect();
@@ -400,12 +400,12 @@ fn confusable(input: &GeneratedInput, swap: bool) -> impl Strategy<Value = Snaps
             records.truncate(keep);
             others.truncate(keep);
         }
-        let mut set = oracle::occupied(&records, m, k, &seed);
+        let mut set = oracle::occupied(oracle::DOMAIN_HEX, &records, m, k, &seed);
         let mut filler = 0u32;
         while set.len() < m as usize && records.len() < records_max && filler < 4 * m {
             let record = fit(format!("fill-{filler}").into_bytes());
             filler += 1;
-            let positions = oracle::position_set(m, k, &seed, &record);
+            let positions = oracle::position_set(oracle::DOMAIN_HEX, m, k, &seed, &record);
             if !positions.is_subset(&set) {
                 set.extend(positions);
                 records.push(record);
@@ -881,7 +881,10 @@ mod tests {
             };
             let want = hashing_expected(&value);
             let (m32, k32) = (narrow(m), narrow(k));
-            assert_eq!(want.positions, oracle::positions(m32, k32, seed, item));
+            assert_eq!(
+                want.positions,
+                oracle::positions(oracle::DOMAIN_HEX, m32, k32, seed, item)
+            );
             assert_eq!(want.frames.len() as u64, k);
         }
     }
@@ -924,7 +927,13 @@ mod tests {
         }
         for snapshot in [&left, &right] {
             assert!(snapshot.records.len() <= 64);
-            let occupied = oracle::occupied(&snapshot.records, 8, 1, &snapshot.params.seed);
+            let occupied = oracle::occupied(
+                oracle::DOMAIN_HEX,
+                &snapshot.records,
+                8,
+                1,
+                &snapshot.params.seed,
+            );
             assert_eq!(occupied.len(), 8, "{:?}", snapshot.records);
         }
         // The lossy forms that merge each pair, as `confusable_pairs` says.

@@ -49,7 +49,7 @@ impl Protocol for DocMembershipV1 {
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
         subject(Box::new(
-            bloomproof_adapter::protocols::doc_membership_v1::RustDoc,
+            bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1(),
         ))
     }
 
@@ -234,6 +234,7 @@ impl Inputs for AccumulatedInputs {
             return Vec::new();
         };
         bloomproof_oracle::doc_membership::positions(
+            bloomproof_oracle::doc_membership::DOMAIN_HEX,
             u32::from(input.m),
             u32::from(input.k),
             &input.seed,

@@ -28,9 +28,15 @@ impl<'p> PositionMemo<'p> {
 
     fn set(&mut self, item: &[u8]) -> &BTreeSet<u32> {
         let p = self.profile;
-        self.sets
-            .entry(item.to_vec())
-            .or_insert_with(|| oracle::position_set(narrow(p.m), narrow(p.k), &p.seed_hex.0, item))
+        self.sets.entry(item.to_vec()).or_insert_with(|| {
+            oracle::position_set(
+                oracle::DOMAIN_HEX,
+                narrow(p.m),
+                narrow(p.k),
+                &p.seed_hex.0,
+                item,
+            )
+        })
     }
 
     fn occupied(&mut self, records: &[Vec<u8>]) -> BTreeSet<u32> {

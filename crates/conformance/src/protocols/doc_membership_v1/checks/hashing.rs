@@ -28,23 +28,28 @@ pub(super) fn stages(
         .unwrap_or_default();
     for (index, stage) in expect.stages.iter().enumerate() {
         let i = index as u8;
-        let oracle_message =
-            oracle::message_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
+        let (domain, m, k, seed) = (oracle::DOMAIN_HEX, narrow(p.m), narrow(p.k), &p.seed_hex.0);
+        let oracle_message = oracle::message_hex(domain, m, k, seed, u32::from(i), item);
         v.eq(
             &format!("oracle message[{index}] agrees with the spec"),
             &bloomproof_wire::encode_hex(&stage.message_hex.0),
             &oracle_message,
         );
-        let oracle_digest =
-            oracle::digest_hex(narrow(p.m), narrow(p.k), &p.seed_hex.0, u32::from(i), item);
+        let oracle_digest = oracle::digest_hex(domain, m, k, seed, u32::from(i), item);
         v.eq(
             &format!("oracle digest[{index}] agrees with the spec"),
             &bloomproof_wire::encode_hex(&stage.digest_hex.0),
             &oracle_digest,
         );
-        let oracle_position = oracle::positions(narrow(p.m), narrow(p.k), &p.seed_hex.0, item)
-            .get(index)
-            .copied();
+        let oracle_position = oracle::positions(
+            oracle::DOMAIN_HEX,
+            narrow(p.m),
+            narrow(p.k),
+            &p.seed_hex.0,
+            item,
+        )
+        .get(index)
+        .copied();
         v.eq(
             &format!("oracle position[{index}] agrees with the spec"),
             &Some(u32::from(stage.position)),
@@ -116,6 +121,7 @@ pub(super) fn framing(
             let p = params;
             let before = v.count();
             let oracle_message = oracle::message_hex(
+                oracle::DOMAIN_HEX,
                 narrow(p.m),
                 narrow(p.k),
                 &p.seed_hex.0,

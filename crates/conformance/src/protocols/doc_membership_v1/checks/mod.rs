@@ -54,6 +54,7 @@ fn narrow(n: u64) -> u32 {
 
 fn oracle_occupied(params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
     oracle::occupied(
+        oracle::DOMAIN_HEX,
         records,
         narrow(params.m),
         narrow(params.k),
@@ -68,6 +69,7 @@ fn oracle_packed(params: &DocParams, records: &[Vec<u8>]) -> Vec<u8> {
 
 fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
     oracle::maybe_present(
+        oracle::DOMAIN_HEX,
         occupied,
         narrow(params.m),
         narrow(params.k),

@@ -47,7 +47,15 @@ pub(super) fn shared_bit_fault(
     let records = bytes(&input.records_hex);
     let oracle_sets: Vec<BTreeSet<u32>> = records
         .iter()
-        .map(|r| oracle::position_set(narrow(p.m), narrow(p.k), &p.seed_hex.0, r))
+        .map(|r| {
+            oracle::position_set(
+                oracle::DOMAIN_HEX,
+                narrow(p.m),
+                narrow(p.k),
+                &p.seed_hex.0,
+                r,
+            )
+        })
         .collect();
     match first_shared(&oracle_sets) {
         Some((i, j, shared)) => {
@@ -264,7 +272,7 @@ fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<()
         return Err("packed_bits".into());
     }
     if let Some(index) = records.iter().position(|r| {
-        oracle::positions(m, k, &p.seed_hex.0, r)
+        oracle::positions(oracle::DOMAIN_HEX, m, k, &p.seed_hex.0, r)
             .iter()
             .any(|&q| !bit(packed, q))
     }) {

@@ -1,4 +1,4 @@
-//! The tuned path of `doc-membership-v1`: the same positions as the plain functions of
+//! The tuned path of the doc-membership family: the same positions as the plain functions of
 //! the parent module, computed the way the filter needs them fast.
 //!
 //! * [`FramedItem`] frames and pads an item once on the stack (one or two SHA-256
@@ -14,7 +14,7 @@
 use core::fmt;
 use sha2::block_api::compress256;
 
-use super::{BoundError, DOMAIN, K_MAX, M_MAX, M_MIN, Params, Positions, check_item};
+use super::{BoundError, CEILINGS, Params, Positions};
 
 /// The SHA-256 initial hash value (FIPS 180-4, section 5.3.3).
 pub const SHA256_INITIAL_STATE: [u32; 8] = [
@@ -71,11 +71,17 @@ const fn reducer(m: u16) -> Reducer {
     }
 }
 
-/// One [`Reducer`] per allowed `m` (entries below [`M_MIN`] are never read).
-static REDUCERS: [Reducer; M_MAX as usize + 1] = {
-    let mut table = [reducer(M_MIN as u16); M_MAX as usize + 1];
-    let mut m = M_MIN as usize;
-    while m <= M_MAX as usize {
+/// The smallest m any version may allow.
+const M_FLOOR: u32 = CEILINGS.m[0];
+/// The largest m any version may allow.
+const M_CEILING: u32 = CEILINGS.m[1];
+
+/// One [`Reducer`] per `m` up to the family's ceiling (entries below [`M_FLOOR`] are
+/// never read).
+static REDUCERS: [Reducer; M_CEILING as usize + 1] = {
+    let mut table = [reducer(M_FLOOR as u16); M_CEILING as usize + 1];
+    let mut m = M_FLOOR as usize;
+    while m <= M_CEILING as usize {
         table[m] = reducer(m as u16);
         m += 1;
     }
@@ -94,22 +100,11 @@ impl Reducer {
     }
 }
 
-/// A message block template: the domain, then zeros.
-const BLOCK_TEMPLATE: [u8; 64] = {
-    let mut block = [0u8; 64];
-    let mut at = 0;
-    while at < DOMAIN.len() {
-        block[at] = DOMAIN[at];
-        at += 1;
-    }
-    block
-};
-
 /// An item framed and padded once into SHA-256 blocks on the stack, ready to hash for
 /// any hash index without framing again.
 ///
-/// The message is at most [`MESSAGE_MAX`](super::MESSAGE_MAX) (105) bytes, so with SHA-256 padding it
-/// fills one block (messages up to 55 bytes) or two. Only the hash-index byte differs
+/// The message is at most [`MESSAGE_CEILING`](super::MESSAGE_CEILING) (119) bytes (v1's at most 105),
+/// so with SHA-256 padding it fills one block (messages up to 55 bytes) or two. Only the hash-index byte differs
 /// between the `k` messages of an item, and it sits in the first block after the seed,
 /// so no compression can be shared between indices: each position costs exactly one
 /// or two calls of the block function, with no hasher buffering around them.
@@ -159,16 +154,17 @@ const LANE_MASKS: [[u8; 16]; 16] = {
 /// the caller); returns the number of blocks.
 #[inline(always)]
 fn frame_into(blocks: &mut [[u8; 64]; 2], params: &Params, item: &[u8]) -> usize {
-    let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+    let domain = params.family.domain.len();
+    let index_at = domain + 4 + usize::from(params.seed_len);
     let item_at = index_at + 3;
     let len = item_at + item.len();
     let [first, second] = blocks;
-    *first = BLOCK_TEMPLATE;
+    *first = params.family.template;
     let [m_high, m_low] = params.m.to_be_bytes();
-    first[18..22].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
+    first[domain..domain + 4].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
     // The whole seed buffer: its bytes past the seed are zero, and the index, length
     // and item overwrite them below.
-    first[22..38].copy_from_slice(&params.seed);
+    first[domain + 4..domain + 20].copy_from_slice(&params.seed);
     let [len_high, len_low] = (item.len() as u16).to_be_bytes();
     first[index_at..item_at].copy_from_slice(&[0, len_high, len_low]);
     let (head, tail) = item.split_at(item.len().min(64 - item_at));
@@ -191,7 +187,7 @@ fn frame_into(blocks: &mut [[u8; 64]; 2], params: &Params, item: &[u8]) -> usize
 }
 
 impl FramedItem {
-    /// Frames and pads `item` under `params`; errors only for an item over 64 bytes.
+    /// Frames and pads `item` under `params`; errors only for an item over the version's bound.
     ///
     /// In a hot loop prefer [`FramedItem::with`], which frames in place.
     #[inline]
@@ -200,17 +196,17 @@ impl FramedItem {
     }
 
     /// Frames and pads `item` under `params` on this stack frame and runs `f` with it;
-    /// errors only for an item over 64 bytes.
+    /// errors only for an item over the version's bound.
     #[inline(always)]
     pub fn with<R>(
         params: &Params,
         item: &[u8],
         f: impl FnOnce(&mut FramedItem) -> R,
     ) -> Result<R, BoundError> {
-        check_item(item)?;
+        params.family.check_item(item)?;
         let mut blocks = [[0; 64]; 2];
         let block_count = frame_into(&mut blocks, params, item);
-        let index_at = DOMAIN.len() + 4 + usize::from(params.seed_len);
+        let index_at = params.family.domain.len() + 4 + usize::from(params.seed_len);
         let lane_at = index_at & !15;
         let mut lane = [0u8; 16];
         lane.copy_from_slice(&blocks[0][lane_at..lane_at + 16]);
@@ -277,7 +273,7 @@ impl FramedItem {
 pub fn positions(params: &Params, item: &[u8]) -> Result<Positions, BoundError> {
     FramedItem::with(params, item, |framed| {
         let mut out = Positions {
-            buf: [0; K_MAX as usize],
+            buf: [0; CEILINGS.k[1] as usize],
             len: usize::from(params.k),
         };
         for (index, slot) in (0..params.k).zip(&mut out.buf) {
@@ -289,8 +285,9 @@ pub fn positions(params: &Params, item: &[u8]) -> Result<Positions, BoundError> 
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ITEM_MAX, SEED_MAX, digest, message, reduce};
+    use super::super::{digest, message, reduce};
     use super::*;
+    use crate::doc_membership_v1::{ITEM_MAX, M_MAX, M_MIN, SEED_MAX};
 
     /// A deterministic pseudo-random 32 bytes (xorshift64*).
     fn pseudo_bytes(state: &mut u64) -> [u8; 32] {
@@ -357,6 +354,46 @@ mod tests {
                     let what = format!("seed {seed_len} item {item_len} index {index}");
                     assert_eq!(framed.state(index), words_of(&plain), "{what}");
                     assert_eq!(framed.position(index), reduce(&plain, params.m()), "{what}");
+                }
+            }
+        }
+    }
+
+    /// Domains of other lengths (none, v1's 18 bytes, the 32-byte ceiling) move every
+    /// field after them: the framed blocks still hash like the plain path.
+    #[test]
+    fn other_domains_hash_like_the_plain_path() {
+        use super::super::{Bounds, DocFamily};
+        const BOUNDS: Bounds = Bounds {
+            m: [2, 512],
+            k: [0, 8],
+            seed_max: 16,
+            item_max: 64,
+            records_max: 64,
+        };
+        static EMPTY: DocFamily = DocFamily::new("empty", b"", BOUNDS);
+        static V2: DocFamily = DocFamily::new("v2", b"doc-membership-v2\0", BOUNDS);
+        static LONG: DocFamily = DocFamily::new("long", &[0xa5; 32], BOUNDS);
+        let mut state = 0x0bad_5eed_0bad_5eed;
+        for family in [&EMPTY, &V2, &LONG] {
+            for seed_len in [0, 1, 15, 16] {
+                for item_len in [0, 1, 20, 36, 55, 64] {
+                    let bytes = pseudo_bytes(&mut state);
+                    let seed: Vec<u8> = bytes.iter().cycle().take(seed_len).copied().collect();
+                    let item: Vec<u8> =
+                        bytes.iter().rev().cycle().take(item_len).copied().collect();
+                    let params =
+                        Params::of(family, 2 + (item_len as u64 * 13) % 511, 8, &seed).unwrap();
+                    let mut framed = FramedItem::new(&params, &item).unwrap();
+                    for index in [0, 5, 7, 1] {
+                        let plain = digest(&params, index, &item).unwrap();
+                        let what = format!(
+                            "{} seed {seed_len} item {item_len} index {index}",
+                            family.name()
+                        );
+                        assert_eq!(framed.state(index), words_of(&plain), "{what}");
+                        assert_eq!(framed.position(index), reduce(&plain, params.m()), "{what}");
+                    }
                 }
             }
         }
