@@ -7,6 +7,7 @@
 mod common;
 
 use bloomproof_conformance::Report;
+use bloomproof_conformance::protocols::doc_membership_v1::V1;
 use bloomproof_conformance::protocols::doc_membership_v1::diagnose::doc_first_difference;
 use bloomproof_conformance::protocols::fnv1a_utf16_v1::diagnose::fnv_first_difference;
 use bloomproof_conformance::subject::SubjectError;
@@ -145,7 +146,7 @@ fn an_item_length_framed_as_one_byte_is_named_at_its_byte() {
     let mut subject = framing(Plant::ItemLengthOneByte, true);
     // domain 18 + m 2 + k 1 + len(seed) 1 + seed 3 + index 1: len(item) starts at 26.
     assert_eq!(
-        doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]),
+        doc_first_difference(V1.domain_hex, &mut subject, &fixture(), &[b"doc-04"]),
         "item \"doc-04\", hash index 0: message byte 26: expected 00, got 06 (item length, high byte; the message is 33 bytes, expected 34)"
     );
     let report = report(framing(Plant::ItemLengthOneByte, true), RustFnv);
@@ -177,7 +178,7 @@ fn an_item_length_framed_as_one_byte_is_named_at_its_byte() {
 fn m_little_endian_is_named_at_its_high_byte() {
     let mut subject = framing(Plant::MLittleEndian, true);
     assert_eq!(
-        doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]),
+        doc_first_difference(V1.domain_hex, &mut subject, &fixture(), &[b"doc-04"]),
         "item \"doc-04\", hash index 0: message byte 18: expected 00, got 10 (m, high byte)"
     );
 }
@@ -185,7 +186,7 @@ fn m_little_endian_is_named_at_its_high_byte() {
 #[test]
 fn an_implementation_without_frame_gets_the_position_and_a_note() {
     let mut subject = framing(Plant::ItemLengthOneByte, false);
-    let line = doc_first_difference(&mut subject, &fixture(), &[b"doc-04"]);
+    let line = doc_first_difference(V1.domain_hex, &mut subject, &fixture(), &[b"doc-04"]);
     assert!(
         line.starts_with("item \"doc-04\", hash index ")
             && line.contains(": position: expected ")
@@ -212,7 +213,12 @@ fn refused_stage_operations_are_named_not_called_agreeing() {
     let mut subject = PlantedDoc::new("sha256 only")
         .on_positions(move |_, _, _| Err(refused("positions")))
         .on_build(move |_, _, _| Err(refused("build")));
-    let line = doc_first_difference(&mut subject, &fixture(), &[b"doc-04", b"doc-00"]);
+    let line = doc_first_difference(
+        V1.domain_hex,
+        &mut subject,
+        &fixture(),
+        &[b"doc-04", b"doc-00"],
+    );
     assert!(
         line.starts_with("not diagnosed: this check needs `positions` and `build`, which the implementation did not answer (`positions`: rejected: bad_request error: not implemented yet: positions; `build`: "),
         "{line}"
@@ -224,7 +230,7 @@ fn refused_stage_operations_are_named_not_called_agreeing() {
 /// "no stage differs for the 0 item(s)": nothing was compared.
 #[test]
 fn a_case_without_items_is_not_called_agreeing() {
-    let line = doc_first_difference(&mut RustDoc::v1(), &fixture(), &[]);
+    let line = doc_first_difference(V1.domain_hex, &mut RustDoc::v1(), &fixture(), &[]);
     assert_eq!(
         line,
         "not diagnosed: the case has no item whose stages could be asked for"
@@ -233,7 +239,12 @@ fn a_case_without_items_is_not_called_agreeing() {
 
 #[test]
 fn agreeing_stages_say_so() {
-    let line = doc_first_difference(&mut RustDoc::v1(), &fixture(), &[b"doc-04", b"doc-00"]);
+    let line = doc_first_difference(
+        V1.domain_hex,
+        &mut RustDoc::v1(),
+        &fixture(),
+        &[b"doc-04", b"doc-00"],
+    );
     assert!(
         line.starts_with("no stage differs for the 2 item(s) checked"),
         "{line}"

@@ -144,8 +144,12 @@ fn an_export_that_changes_the_session_fails() {
     let mut spec = common::spec();
     let mut added = false;
     for protocol in &mut spec.protocols {
-        if let Some(cases) = protocol.cases.as_any_mut().downcast_mut::<Vec<FnvCase>>() {
-            for case in cases {
+        if let Some(cases) = protocol
+            .cases
+            .as_any_mut()
+            .downcast_mut::<bloomproof_conformance::protocols::Cases<FnvCase>>()
+        {
+            for case in &mut cases.list {
                 if let FnvCase::Script(c) = case
                     && c.id == "17-populated"
                 {

@@ -127,6 +127,7 @@ fn oracle_answers(case: &SnapshotCase) -> (String, Vec<Triple>) {
         u32::try_from(case.params.k).unwrap_or(u32::MAX),
     );
     let expected = bloomproof_conformance::protocols::doc_membership_v1::expected::snapshot(
+        bloomproof_conformance::protocols::doc_membership_v1::V1.domain_hex,
         &case.records,
         m,
         k,

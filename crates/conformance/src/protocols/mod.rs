@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 /// Every protocol the runner knows, in the order of [`crate::PROTOCOLS`].
 pub static REGISTRY: &[&dyn Protocol] = &[
-    &doc_membership_v1::DocMembershipV1,
+    &doc_membership_v1::DocMembership::V1,
     &fnv1a_utf16_v1::Fnv1aUtf16V1,
 ];
 
@@ -129,7 +129,7 @@ pub trait ProtocolCases: fmt::Debug + Send + Sync {
     /// A copy.
     fn clone_box(&self) -> Box<dyn ProtocolCases>;
 
-    /// The typed cases (`Vec<DocCase>`, `Vec<FnvCase>`), for a test to edit them.
+    /// The typed cases (`Cases<DocCase>`, `Cases<FnvCase>`), for a test to edit them.
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
@@ -147,6 +147,10 @@ pub trait SpecCase:
     /// The protocol's subject trait object (`dyn DocSubject + Send`, ...).
     type Subject: ?Sized + 'static;
 
+    /// What the registry entry gives every case it evaluates: the version of a family
+    /// (doc-membership's `DocVersion`), or `()`.
+    type Context: fmt::Debug + Send + Sync + 'static;
+
     /// The case's id, check, rules and shape.
     fn parts(&self) -> (&str, &str, &[String], &'static str);
 
@@ -157,6 +161,7 @@ pub trait SpecCase:
     /// of several classes judges only the check's): its failures.
     fn evaluate(
         &self,
+        context: &Self::Context,
         class: Class,
         subject: &mut Self::Subject,
         generation: &Generation,
@@ -164,18 +169,46 @@ pub trait SpecCase:
     ) -> Vec<Failure>;
 }
 
-impl<C: SpecCase> ProtocolCases for Vec<C> {
+/// One protocol's cases in file order, with what its registry entry gives each.
+#[derive(Debug)]
+pub struct Cases<C: SpecCase> {
+    /// The registry entry's context (its family's version, or `()`).
+    pub context: &'static C::Context,
+    /// The typed cases.
+    pub list: Vec<C>,
+}
+
+impl<C: SpecCase> Clone for Cases<C> {
+    fn clone(&self) -> Self {
+        Cases {
+            context: self.context,
+            list: self.list.clone(),
+        }
+    }
+}
+
+impl<C: SpecCase> Cases<C> {
+    /// No cases yet, for `context`.
+    pub fn new(context: &'static C::Context) -> Self {
+        Cases {
+            context,
+            list: Vec::new(),
+        }
+    }
+}
+
+impl<C: SpecCase> ProtocolCases for Cases<C> {
     fn push(&mut self, raw: &serde_json::Value) -> Result<Pushed<'_>, serde_json::Error> {
         let case = C::deserialize(raw)?;
-        self.push(case);
-        match self.last() {
+        self.list.push(case);
+        match self.list.last() {
             Some(case) => Ok((case.parts().3, case.generated())),
             None => Ok(("", None)),
         }
     }
 
     fn each(&self) -> Vec<(&str, &str, &[String], &'static str)> {
-        self.iter().map(SpecCase::parts).collect()
+        self.list.iter().map(SpecCase::parts).collect()
     }
 
     fn run(
@@ -193,11 +226,18 @@ impl<C: SpecCase> ProtocolCases for Vec<C> {
         let mut ran = 0;
         let mut failures = Vec::new();
         for case in self
+            .list
             .iter()
             .filter(|c| ids.iter().any(|id| id == c.parts().0))
         {
             ran += 1;
-            failures.extend(case.evaluate(class, subject.as_mut(), generation, figures));
+            failures.extend(case.evaluate(
+                self.context,
+                class,
+                subject.as_mut(),
+                generation,
+                figures,
+            ));
         }
         (ran, failures)
     }

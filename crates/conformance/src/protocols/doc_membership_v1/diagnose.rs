@@ -137,6 +137,7 @@ fn narrow(n: u64) -> u32 {
 /// oracle's, as one line. Always a line: when no stage differs, it says so, and an
 /// operation the implementation did not answer is noted.
 pub fn doc_first_difference(
+    domain: &str,
     subject: &mut dyn DocSubject,
     params: &RawParams,
     candidates: &[&[u8]],
@@ -153,7 +154,7 @@ pub fn doc_first_difference(
         }
     };
     for &item in candidates.iter().take(SCREENED) {
-        let want = oracle_doc::positions(oracle_doc::DOMAIN_HEX, m, k, seed, item);
+        let want = oracle_doc::positions(domain, m, k, seed, item);
         let got = match subject.positions(params, item) {
             Ok(got) => got,
             Err(err) => {
@@ -165,14 +166,11 @@ pub fn doc_first_difference(
         screened += 1;
         let got: Vec<u32> = got.into_iter().map(u32::from).collect();
         if let Some(index) = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i)) {
-            return doc_stages(subject, params, item, index, &want, &got);
+            return doc_stages(domain, subject, params, item, index, &want, &got);
         }
     }
     if let Some(&item) = candidates.first() {
-        let want = oracle_doc::packed_hex(
-            &oracle_doc::position_set(oracle_doc::DOMAIN_HEX, m, k, seed, item),
-            m,
-        );
+        let want = oracle_doc::packed_hex(&oracle_doc::position_set(domain, m, k, seed, item), m);
         let want = bloomproof_wire::decode_hex(&want).unwrap_or_default();
         match subject.build(params, &[item.to_vec()]) {
             Ok(built) => {
@@ -230,6 +228,7 @@ pub fn doc_first_difference(
 /// Stage by stage for `item`, whose positions first differ at hash index `index`:
 /// message, digest, position of each index up to it.
 fn doc_stages(
+    domain: &str,
     subject: &mut dyn DocSubject,
     params: &RawParams,
     item: &[u8],
@@ -242,7 +241,7 @@ fn doc_stages(
     for i in 0..=index.min(usize::from(u8::MAX)) {
         let hash_index = u8::try_from(i).unwrap_or(u8::MAX);
         let message = bloomproof_wire::decode_hex(&oracle_doc::message_hex(
-            oracle_doc::DOMAIN_HEX,
+            domain,
             m,
             k,
             seed,
@@ -251,7 +250,7 @@ fn doc_stages(
         ))
         .unwrap_or_default();
         let digest = bloomproof_wire::decode_hex(&oracle_doc::digest_hex(
-            oracle_doc::DOMAIN_HEX,
+            domain,
             m,
             k,
             seed,

@@ -24,6 +24,7 @@ pub struct OracleSnapshot {
 /// looked up as an item, reuses its position set (the oracle's `occupied` and
 /// `maybe_present` each hash every record and item again; the sets are the same).
 pub fn snapshot(
+    domain: &str,
     records: &[Vec<u8>],
     m: u32,
     k: u32,
@@ -33,14 +34,14 @@ pub fn snapshot(
     let mut known: HashMap<&[u8], BTreeSet<u32>> = HashMap::new();
     let record_positions: Vec<BTreeSet<u32>> = records
         .iter()
-        .map(|record| position_set(&mut known, (m, k, seed), record).clone())
+        .map(|record| position_set(domain, &mut known, (m, k, seed), record).clone())
         .collect();
     let occupied: BTreeSet<u32> = record_positions.iter().flatten().copied().collect();
     let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
     let triples = items
         .iter()
         .map(|item| {
-            let maybe = position_set(&mut known, (m, k, seed), item).is_subset(&occupied);
+            let maybe = position_set(domain, &mut known, (m, k, seed), item).is_subset(&occupied);
             Triple {
                 maybe_present: maybe,
                 exact_checked: maybe,
@@ -59,13 +60,14 @@ pub fn snapshot(
 
 /// The oracle's position set of `item`, hashed on its first use only.
 fn position_set<'a, 'k>(
+    domain: &str,
     known: &'k mut HashMap<&'a [u8], BTreeSet<u32>>,
     (m, k, seed): (u32, u32, &[u8]),
     item: &'a [u8],
 ) -> &'k BTreeSet<u32> {
     known
         .entry(item)
-        .or_insert_with(|| oracle::position_set(oracle::DOMAIN_HEX, m, k, seed, item))
+        .or_insert_with(|| oracle::position_set(domain, m, k, seed, item))
 }
 
 #[cfg(test)]
@@ -77,6 +79,7 @@ mod tests {
     /// records, items that are not, no records, m = 0.
     #[test]
     fn hashing_each_item_once_gives_the_oracles_answers() {
+        let domain = oracle::DOMAIN_HEX;
         let records: Vec<Vec<u8>> = [&b"a"[..], b"b", b"a", b"", b"doc-04", b"b"]
             .iter()
             .map(|r| r.to_vec())
@@ -92,20 +95,16 @@ mod tests {
             (0, 2, b""),
         ] {
             for records in [&records[..], &records[..1], &[]] {
-                let got = snapshot(records, m, k, seed, &items);
-                let occupied = oracle::occupied(oracle::DOMAIN_HEX, records, m, k, seed);
+                let got = snapshot(domain, records, m, k, seed, &items);
+                let occupied = oracle::occupied(domain, records, m, k, seed);
                 assert_eq!(got.occupied, occupied);
                 assert_eq!(got.packed_hex, oracle::packed_hex(&occupied, m));
                 for (record, set) in records.iter().zip(&got.record_positions) {
-                    assert_eq!(
-                        *set,
-                        oracle::position_set(oracle::DOMAIN_HEX, m, k, seed, record)
-                    );
+                    assert_eq!(*set, oracle::position_set(domain, m, k, seed, record));
                 }
                 let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
                 for (item, triple) in items.iter().zip(&got.triples) {
-                    let maybe =
-                        oracle::maybe_present(oracle::DOMAIN_HEX, &occupied, m, k, seed, item);
+                    let maybe = oracle::maybe_present(domain, &occupied, m, k, seed, item);
                     assert_eq!(triple.maybe_present, maybe);
                     assert_eq!(triple.exact_checked, maybe);
                     assert_eq!(triple.duplicate, maybe && documents.contains(item));

@@ -6,7 +6,6 @@ use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, fa
 use crate::generated::{memo, size, span};
 use crate::model::GeneratedInput;
 use crate::model::Generator;
-use crate::protocols::Protocol as _;
 use crate::report::Failure;
 use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;
@@ -106,6 +105,7 @@ fn broken(what: &str, err: &SubjectError) -> Mismatch {
 }
 
 pub(super) fn judge_hashing(
+    domain: &str,
     subject: &mut dyn DocSubject,
     values: &[Hashing],
 ) -> Vec<Option<Mismatch>> {
@@ -129,7 +129,7 @@ pub(super) fn judge_hashing(
         .map(|value| {
             let positions = answers.next();
             let frames: Vec<_> = answers.by_ref().take(value.params.k as usize).collect();
-            hashing_verdict(value, positions, frames)
+            hashing_verdict(domain, value, positions, frames)
         })
         .collect()
 }
@@ -141,7 +141,7 @@ struct HashingExpected {
     frames: Vec<(String, String)>,
 }
 
-fn hashing_expected(value: &Hashing) -> HashingExpected {
+fn hashing_expected(domain: &str, value: &Hashing) -> HashingExpected {
     let (m, k, seed) = (
         narrow(value.params.m),
         narrow(value.params.k),
@@ -151,8 +151,8 @@ fn hashing_expected(value: &Hashing) -> HashingExpected {
         .map(|index| {
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             (
-                oracle::message_hex(oracle::DOMAIN_HEX, m, k, seed, index, &value.item),
-                oracle::digest_hex(oracle::DOMAIN_HEX, m, k, seed, index, &value.item),
+                oracle::message_hex(domain, m, k, seed, index, &value.item),
+                oracle::digest_hex(domain, m, k, seed, index, &value.item),
             )
         })
         .collect();
@@ -170,14 +170,15 @@ fn hashing_expected(value: &Hashing) -> HashingExpected {
 }
 
 fn hashing_verdict(
+    domain: &str,
     value: &Hashing,
     positions: Option<Answer<DocReply>>,
     frames: Vec<Answer<DocReply>>,
 ) -> Option<Mismatch> {
     let want = memo::get_or(
         "doc_hashing",
-        || format!("{value:?}"),
-        || hashing_expected(value),
+        || format!("{domain} {value:?}"),
+        || hashing_expected(domain, value),
     );
     match positions {
         Some(Ok(DocReply::Positions(got))) => {
@@ -237,8 +238,12 @@ fn hashing_verdict(
     None
 }
 
-pub(super) fn diagnose_hashing(subject: &mut dyn DocSubject, value: &Hashing) -> String {
-    super::diagnose::doc_first_difference(subject, &value.params, &[&value.item])
+pub(super) fn diagnose_hashing(
+    domain: &str,
+    subject: &mut dyn DocSubject,
+    value: &Hashing,
+) -> String {
+    super::diagnose::doc_first_difference(domain, subject, &value.params, &[&value.item])
 }
 
 /// How the runner damages the honest packed bits before a second `read`.
@@ -336,11 +341,11 @@ pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapsho
 /// that consecutive snapshots of a run are built under the same m and k while the one
 /// before is still being looked up: state kept from one snapshot (a cache keyed by less
 /// than all of m, k, seed and the record) shows in the next one's answers.
-pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Snapshot>> {
+pub(super) fn strata(domain: &'static str, input: &GeneratedInput) -> Vec<BoxedStrategy<Snapshot>> {
     vec![
         snapshots(input).boxed(),
-        confusable(input, false).boxed(),
-        confusable(input, true).boxed(),
+        confusable(domain, input, false).boxed(),
+        confusable(domain, input, true).boxed(),
     ]
 }
 
@@ -371,7 +376,11 @@ fn confusable_pairs() -> Vec<(Vec<u8>, Vec<u8>)> {
 /// other side, looked up, is maybe present and the exact set is asked), the other side
 /// looked up; m and k the domain's least, the seed empty (`swap`: one byte). Records
 /// and items are cut to the domain's bounds.
-fn confusable(input: &GeneratedInput, swap: bool) -> impl Strategy<Value = Snapshot> + use<> {
+fn confusable(
+    domain: &'static str,
+    input: &GeneratedInput,
+    swap: bool,
+) -> impl Strategy<Value = Snapshot> + use<> {
     let (m, k) = (input.m[0], input.k[0]);
     let [bytes_min, bytes_max] = input.item_bytes.unwrap_or([0, 64]).map(|b| b as usize);
     let [records_min, records_max] = input.records.unwrap_or([0, 64]).map(|r| r as usize);
@@ -400,12 +409,12 @@ fn confusable(input: &GeneratedInput, swap: bool) -> impl Strategy<Value = Snaps
             records.truncate(keep);
             others.truncate(keep);
         }
-        let mut set = oracle::occupied(oracle::DOMAIN_HEX, &records, m, k, &seed);
+        let mut set = oracle::occupied(domain, &records, m, k, &seed);
         let mut filler = 0u32;
         while set.len() < m as usize && records.len() < records_max && filler < 4 * m {
             let record = fit(format!("fill-{filler}").into_bytes());
             filler += 1;
-            let positions = oracle::position_set(oracle::DOMAIN_HEX, m, k, &seed, &record);
+            let positions = oracle::position_set(domain, m, k, &seed, &record);
             if !positions.is_subset(&set) {
                 set.extend(positions);
                 records.push(record);
@@ -467,7 +476,7 @@ struct Expected {
     damaged_field: String,
 }
 
-fn expected(value: &Snapshot) -> Expected {
+fn expected(domain: &str, value: &Snapshot) -> Expected {
     let (m, k, seed) = (
         narrow(value.params.m),
         narrow(value.params.k),
@@ -478,7 +487,7 @@ fn expected(value: &Snapshot) -> Expected {
         packed_hex,
         triples,
         record_positions,
-    } = super::expected::snapshot(&value.records, m, k, seed, &value.items());
+    } = super::expected::snapshot(domain, &value.records, m, k, seed, &value.items());
     let packed = bloomproof_wire::decode_hex(&packed_hex).unwrap_or_default();
     let documents: BTreeSet<&Vec<u8>> = value.records.iter().collect();
     let mut damaged = packed.clone();
@@ -545,13 +554,20 @@ impl Compared {
 }
 
 pub(super) fn judge_snapshots(
+    domain: &str,
     subject: &mut dyn DocSubject,
     values: &[Snapshot],
     compared: Compared,
 ) -> Vec<Option<Mismatch>> {
     let expectations: Vec<std::sync::Arc<Expected>> = values
         .iter()
-        .map(|value| memo::get_or("doc_snapshot", || format!("{value:?}"), || expected(value)))
+        .map(|value| {
+            memo::get_or(
+                "doc_snapshot",
+                || format!("{domain} {value:?}"),
+                || expected(domain, value),
+            )
+        })
         .collect();
     let mut calls = Vec::new();
     for (value, want) in values.iter().zip(&expectations) {
@@ -726,10 +742,14 @@ fn read_verdict(
 
 /// The first stage that differs for the items of a snapshot that differed, when its
 /// hashing is at fault.
-pub(super) fn diagnose_snapshot(subject: &mut dyn DocSubject, value: &Snapshot) -> Option<String> {
+pub(super) fn diagnose_snapshot(
+    domain: &str,
+    subject: &mut dyn DocSubject,
+    value: &Snapshot,
+) -> Option<String> {
     let items = value.items();
     let candidates: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
-    let line = super::diagnose::doc_first_difference(subject, &value.params, &candidates);
+    let line = super::diagnose::doc_first_difference(domain, subject, &value.params, &candidates);
     Some(line)
 }
 
@@ -805,13 +825,15 @@ pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
 
 /// Runs one generated case of `doc-membership-v1`.
 pub(crate) fn evaluate(
+    version: &super::DocVersion,
     id: &str,
     input: &GeneratedInput,
     compared: &[String],
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
-    let edges = edges(input, super::DocMembershipV1.generators());
+    let domain = version.domain_hex;
+    let edges = edges(input, version.generators);
     let inputs = Inputs {
         drawn: generation.count.unwrap_or(input.count),
         edges: edges.len() as u32,
@@ -826,16 +848,16 @@ pub(crate) fn evaluate(
                 inputs.total(),
                 rng,
                 generation.shrink,
-                |values| judge_hashing(subject, values),
+                |values| judge_hashing(domain, subject, values),
                 reduce_hashing,
             );
             failures(id, generation, inputs, found, show_hashing, |v| {
-                Some(diagnose_hashing(subject, v))
+                Some(diagnose_hashing(domain, subject, v))
             })
         }
         Generator::DocSnapshots => {
             let pinned: Vec<_> = edges.iter().map(|e| snapshots(e).boxed()).collect();
-            let strata = strata(input);
+            let strata = strata(domain, input);
             let found = search(
                 drawn_then_edges(
                     inputs,
@@ -845,11 +867,11 @@ pub(crate) fn evaluate(
                 inputs.total(),
                 rng,
                 generation.shrink,
-                |values| judge_snapshots(subject, values, Compared::of(compared)),
+                |values| judge_snapshots(domain, subject, values, Compared::of(compared)),
                 reduce_snapshot,
             );
             failures(id, generation, inputs, found, show_snapshot, |v| {
-                diagnose_snapshot(subject, v)
+                diagnose_snapshot(domain, subject, v)
             })
         }
         other => vec![crate::generated::not_this_protocol(id, other)],
@@ -865,6 +887,7 @@ mod tests {
     /// The positions taken from the frames' digests are `oracle::positions`.
     #[test]
     fn positions_from_the_frames_are_the_oracles() {
+        let domain = oracle::DOMAIN_HEX;
         for (m, k, seed, item) in [
             (16u64, 3u64, &b"lab"[..], &b"doc-04"[..]),
             (8, 1, b"", b""),
@@ -879,11 +902,11 @@ mod tests {
                 },
                 item: item.to_vec(),
             };
-            let want = hashing_expected(&value);
+            let want = hashing_expected(domain, &value);
             let (m32, k32) = (narrow(m), narrow(k));
             assert_eq!(
                 want.positions,
-                oracle::positions(oracle::DOMAIN_HEX, m32, k32, seed, item)
+                oracle::positions(domain, m32, k32, seed, item)
             );
             assert_eq!(want.frames.len() as u64, k);
         }
@@ -911,8 +934,9 @@ mod tests {
     #[test]
     #[allow(clippy::unwrap_used)]
     fn confusable_snapshots_look_up_each_partner_with_every_bit_set() {
+        let domain = oracle::DOMAIN_HEX;
         let input = snapshots_input();
-        let strata = strata(&input);
+        let strata = strata(domain, &input);
         assert_eq!(strata.len(), 3);
         let mut runner = TestRunner::deterministic();
         let left = strata[1].new_tree(&mut runner).unwrap().current();
@@ -927,13 +951,7 @@ mod tests {
         }
         for snapshot in [&left, &right] {
             assert!(snapshot.records.len() <= 64);
-            let occupied = oracle::occupied(
-                oracle::DOMAIN_HEX,
-                &snapshot.records,
-                8,
-                1,
-                &snapshot.params.seed,
-            );
+            let occupied = oracle::occupied(domain, &snapshot.records, 8, 1, &snapshot.params.seed);
             assert_eq!(occupied.len(), 8, "{:?}", snapshot.records);
         }
         // The lossy forms that merge each pair, as `confusable_pairs` says.
@@ -954,6 +972,7 @@ mod tests {
     #[test]
     #[allow(clippy::unwrap_used)]
     fn confusable_snapshots_keep_to_a_narrow_domain() {
+        let domain = oracle::DOMAIN_HEX;
         let input = GeneratedInput {
             item_bytes: Some([2, 3]),
             records: Some([4, 5]),
@@ -963,7 +982,7 @@ mod tests {
         let mut runner = TestRunner::deterministic();
         for swap in [false, true] {
             for _ in 0..16 {
-                let s = confusable(&input, swap)
+                let s = confusable(domain, &input, swap)
                     .new_tree(&mut runner)
                     .unwrap()
                     .current();

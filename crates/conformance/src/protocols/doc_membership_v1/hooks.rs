@@ -2,7 +2,7 @@
 //! evaluation (the figures the sources published, recorded from the implementation's
 //! own answers), by check name. The machinery is `crate::hooks`'.
 
-use super::DocMembershipV1;
+use super::DocMembership;
 use super::checks::text;
 use crate::hooks::{Hook, Observed};
 use crate::model::Hex;
@@ -43,7 +43,7 @@ pub(crate) struct UniverseLookups {
     pub(crate) false_duplicates: usize,
 }
 
-impl Observed for DocMembershipV1 {
+impl Observed for DocMembership {
     type Seen<'a> = Seen<'a>;
 
     const FILE: &'static str = "crates/conformance/src/protocols/doc_membership_v1/hooks.rs";
@@ -147,11 +147,11 @@ fn exhaustive_figures(_: &mut Verdict<'_>, seen: &Seen<'_>, figures: &mut Figure
 
 #[cfg(test)]
 mod tests {
-    use super::DocMembershipV1;
+    use super::DocMembership;
 
     /// Each check has at most one hook, and every hook reads its own shape.
     #[test]
     fn each_hook_is_its_checks_only_one() {
-        crate::hooks::assert_one_hook_per_check::<DocMembershipV1>();
+        crate::hooks::assert_one_hook_per_check::<DocMembership>();
     }
 }

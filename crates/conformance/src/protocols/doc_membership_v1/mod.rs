@@ -10,7 +10,7 @@ mod hooks;
 mod typed;
 mod vectors;
 
-use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
+use super::{Cases, GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
@@ -27,30 +27,101 @@ use bloomproof_wire::protocols::doc_membership_v1::DocCase;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
-/// The registry entry of `doc-membership-v1`.
-pub struct DocMembershipV1;
+/// One version of the doc-membership family as the runner sees it: plain values (the
+/// runner names no production type for them; the oracle takes `domain_hex`), and how to
+/// make the version's production subject in process. `doc-membership-v1` is [`V1`].
+#[derive(Debug)]
+pub struct DocVersion {
+    /// The version's name.
+    pub name: &'static str,
+    /// The domain that starts every message, as hex text, for the oracle.
+    pub domain_hex: &'static str,
+    /// Its generators of generated cases, with the version's bounds.
+    pub generators: &'static [GeneratorDomain],
+    /// The production crates' implementation of the version, in process.
+    pub rust_subject: fn() -> Box<dyn DocSubject + Send>,
+}
+
+/// The registry entry of a version of the doc-membership family.
+#[derive(Debug)]
+pub struct DocMembership {
+    /// The version.
+    pub version: &'static DocVersion,
+}
+
+impl DocMembership {
+    /// `doc-membership-v1`'s entry.
+    pub const V1: DocMembership = DocMembership { version: &V1 };
+}
 
 /// The protocol's name.
 pub const NAME: &str = bloomproof_protocol::doc_membership_v1::NAME;
+
+/// `doc-membership-v1`.
+pub static V1: DocVersion = DocVersion {
+    name: NAME,
+    // The oracle's own literal (it is checked to spell the name and one zero byte).
+    domain_hex: bloomproof_oracle::doc_membership::DOMAIN_HEX,
+    generators: V1_GENERATORS,
+    rust_subject: || Box::new(bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1()),
+};
+
+// The bounds of PROTOCOL.md, as the spec states them (the runner names no production
+// crate for them: crates/layering/tests/subjects.rs).
+const M: (&str, Span) = ("m", [8, 512]);
+const K: (&str, Span) = ("k", [1, 8]);
+const SEED: (&str, Span) = ("seed_bytes", [0, 16]);
+const ITEM: (&str, Span) = ("item_bytes", [0, 64]);
+
+/// The generators of the bytes operations (hashing and snapshots), which every version
+/// with v1's bounds shares.
+pub const BYTES_GENERATORS: [GeneratorDomain; 2] = [
+    GeneratorDomain {
+        generator: Generator::DocHashing,
+        ranges: &[M, K, SEED, ITEM],
+        limits: &[],
+        compares: &["positions", "frame"],
+        reference: "oracle",
+    },
+    GeneratorDomain {
+        generator: Generator::DocSnapshots,
+        ranges: &[M, K, SEED, ITEM, ("records", [0, 64])],
+        limits: &[],
+        compares: &["build", "lookup_many", "read", "read_damaged"],
+        reference: "oracle",
+    },
+];
+
+const V1_GENERATORS: &[GeneratorDomain] = &[
+    BYTES_GENERATORS[0],
+    BYTES_GENERATORS[1],
+    // The contract's edges and draws come from the table of bounds
+    // (spec/bounds.json) and every typed kind; a case states m and k only.
+    GeneratorDomain {
+        generator: Generator::DocTyped,
+        ranges: &[M, K],
+        limits: &[],
+        compares: &["typed", "typed_field"],
+        reference: "oracle",
+    },
+];
 
 /// `subject` as a subject of a run.
 pub fn subject(subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
     Box::new(Subject(subject))
 }
 
-impl Protocol for DocMembershipV1 {
+impl Protocol for DocMembership {
     fn name(&self) -> &'static str {
-        NAME
+        self.version.name
     }
 
     fn new_cases(&self) -> Box<dyn ProtocolCases> {
-        Box::new(Vec::<DocCase>::new())
+        Box::new(Cases::<DocCase>::new(self.version))
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(
-            bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1(),
-        ))
+        subject((self.version.rust_subject)())
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
@@ -58,55 +129,27 @@ impl Protocol for DocMembershipV1 {
     }
 
     fn generators(&self) -> &'static [GeneratorDomain] {
-        // The bounds of PROTOCOL.md, as the spec states them (the runner names no
-        // production crate for them: crates/layering/tests/subjects.rs).
-        const M: (&str, Span) = ("m", [8, 512]);
-        const K: (&str, Span) = ("k", [1, 8]);
-        const SEED: (&str, Span) = ("seed_bytes", [0, 16]);
-        const ITEM: (&str, Span) = ("item_bytes", [0, 64]);
-        &[
-            GeneratorDomain {
-                generator: Generator::DocHashing,
-                ranges: &[M, K, SEED, ITEM],
-                limits: &[],
-                compares: &["positions", "frame"],
-                reference: "oracle",
-            },
-            GeneratorDomain {
-                generator: Generator::DocSnapshots,
-                ranges: &[M, K, SEED, ITEM, ("records", [0, 64])],
-                limits: &[],
-                compares: &["build", "lookup_many", "read", "read_damaged"],
-                reference: "oracle",
-            },
-            // The contract's edges and draws come from the table of bounds
-            // (spec/bounds.json) and every typed kind; a case states m and k only.
-            GeneratorDomain {
-                generator: Generator::DocTyped,
-                ranges: &[M, K],
-                limits: &[],
-                compares: &["typed", "typed_field"],
-                reference: "oracle",
-            },
-        ]
+        self.version.generators
     }
 
     fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
-        Box::new(AccumulatedInputs(
-            (0..n).map(|_| accumulated_input(stream)).collect(),
-        ))
+        Box::new(AccumulatedInputs {
+            domain_hex: self.version.domain_hex,
+            inputs: (0..n).map(|_| accumulated_input(stream)).collect(),
+        })
     }
 
     fn cases_schema(&self) -> String {
-        bloomproof_wire::schema::render::<CasesFile<DocCase>>(&format!("bloomproof {NAME} cases"))
+        let name = self.version.name;
+        bloomproof_wire::schema::render::<CasesFile<DocCase>>(&format!("bloomproof {name} cases"))
     }
 
     fn hooked_checks(&self) -> Vec<&'static str> {
-        crate::hooks::checks::<DocMembershipV1>().collect()
+        crate::hooks::checks::<DocMembership>().collect()
     }
 
     fn hook_misfit(&self, check: &str, shape: &str) -> Option<String> {
-        crate::hooks::misfit::<DocMembershipV1>(check, shape)
+        crate::hooks::misfit::<DocMembership>(check, shape)
     }
 
     fn check_vectors(
@@ -121,6 +164,7 @@ impl Protocol for DocMembershipV1 {
 
 impl SpecCase for DocCase {
     type Subject = dyn DocSubject + Send;
+    type Context = DocVersion;
 
     fn parts(&self) -> (&str, &str, &[String], &'static str) {
         (self.id(), self.check(), self.rules(), self.shape())
@@ -135,6 +179,7 @@ impl SpecCase for DocCase {
 
     fn evaluate(
         &self,
+        version: &DocVersion,
         _class: Class,
         subject: &mut Self::Subject,
         generation: &Generation,
@@ -144,10 +189,15 @@ impl SpecCase for DocCase {
             DocCase::Generated(c) if c.input.generator == Generator::DocTyped => {
                 typed::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
             }
-            DocCase::Generated(c) => {
-                generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
-            }
-            case => checks::evaluate(case, subject, figures),
+            DocCase::Generated(c) => generated::evaluate(
+                version,
+                &c.id,
+                &c.input,
+                &c.expect.compared,
+                subject,
+                generation,
+            ),
+            case => checks::evaluate(version, case, subject, figures),
         }
     }
 }
@@ -220,21 +270,24 @@ fn accumulated_input(stream: &mut Stream) -> AccumulatedInput {
     AccumulatedInput { m, k, seed, item }
 }
 
-/// A chunk of the accumulated stream's inputs.
-struct AccumulatedInputs(Vec<AccumulatedInput>);
+/// A chunk of the accumulated stream's inputs, and the version's domain.
+struct AccumulatedInputs {
+    domain_hex: &'static str,
+    inputs: Vec<AccumulatedInput>,
+}
 
 impl Inputs for AccumulatedInputs {
     fn len(&self) -> usize {
-        self.0.len()
+        self.inputs.len()
     }
 
     /// `spec/README.md`: the k positions, 2 bytes each.
     fn oracle_outputs(&self, index: usize) -> Vec<u8> {
-        let Some(input) = self.0.get(index) else {
+        let Some(input) = self.inputs.get(index) else {
             return Vec::new();
         };
         bloomproof_oracle::doc_membership::positions(
-            bloomproof_oracle::doc_membership::DOMAIN_HEX,
+            self.domain_hex,
             u32::from(input.m),
             u32::from(input.k),
             &input.seed,
@@ -246,7 +299,7 @@ impl Inputs for AccumulatedInputs {
     }
 
     fn show(&self, index: usize) -> serde_json::Value {
-        self.0.get(index).map_or(serde_json::Value::Null, |i| {
+        self.inputs.get(index).map_or(serde_json::Value::Null, |i| {
             serde_json::json!({
                 "params": {"m": i.m, "k": i.k, "seed_hex": bloomproof_wire::encode_hex(&i.seed)},
                 "item_hex": bloomproof_wire::encode_hex(&i.item),
@@ -256,7 +309,7 @@ impl Inputs for AccumulatedInputs {
 
     fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>> {
         let calls: Vec<DocCall> = self
-            .0
+            .inputs
             .iter()
             .map(|i| DocCall::Positions {
                 params: bloomproof_adapter::protocols::doc_membership_v1::RawParams {
@@ -269,7 +322,7 @@ impl Inputs for AccumulatedInputs {
             .collect();
         batch(subjects, &calls)
             .into_iter()
-            .zip(&self.0)
+            .zip(&self.inputs)
             .map(|(answer, i)| match answer {
                 Ok(DocReply::Positions(p)) => positions_bytes(&p, i.m, i.k),
                 Ok(other) => Err(format!("not positions: {other:?}")),

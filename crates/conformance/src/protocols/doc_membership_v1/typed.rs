@@ -513,7 +513,9 @@ fn oracle_triple(call: &TypedCall) -> Option<Triple> {
         TypedValue::Tuple(records) => records.iter().filter_map(as_bytes).collect(),
         _ => return None,
     };
+    // The typed contract is doc-membership-v1's (the source document's).
     let snapshot = super::expected::snapshot(
+        super::V1.domain_hex,
         &records,
         as_u32(&call.m)?,
         as_u32(&call.k)?,

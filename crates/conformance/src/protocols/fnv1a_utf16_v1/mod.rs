@@ -41,7 +41,7 @@ impl Protocol for Fnv1aUtf16V1 {
     }
 
     fn new_cases(&self) -> Box<dyn ProtocolCases> {
-        Box::new(Vec::<FnvCase>::new())
+        Box::new(super::Cases::<FnvCase>::new(&()))
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
@@ -121,6 +121,7 @@ impl Protocol for Fnv1aUtf16V1 {
 
 impl SpecCase for FnvCase {
     type Subject = dyn FnvSubject + Send;
+    type Context = ();
 
     fn parts(&self) -> (&str, &str, &[String], &'static str) {
         (self.id(), self.check(), self.rules(), self.shape())
@@ -135,6 +136,7 @@ impl SpecCase for FnvCase {
 
     fn evaluate(
         &self,
+        _context: &(),
         class: Class,
         subject: &mut Self::Subject,
         generation: &Generation,

@@ -14,28 +14,24 @@ use std::collections::BTreeSet;
 /// [`oracle::occupied`] and [`oracle::maybe_present`] define them, without asking the
 /// oracle again for an item it has already hashed.
 struct PositionMemo<'p> {
+    domain: &'p str,
     profile: &'p DocParams,
     sets: std::collections::HashMap<Vec<u8>, BTreeSet<u32>>,
 }
 
 impl<'p> PositionMemo<'p> {
-    fn new(profile: &'p DocParams) -> Self {
+    fn new(domain: &'p str, profile: &'p DocParams) -> Self {
         PositionMemo {
+            domain,
             profile,
             sets: std::collections::HashMap::new(),
         }
     }
 
     fn set(&mut self, item: &[u8]) -> &BTreeSet<u32> {
-        let p = self.profile;
+        let (domain, p) = (self.domain, self.profile);
         self.sets.entry(item.to_vec()).or_insert_with(|| {
-            oracle::position_set(
-                oracle::DOMAIN_HEX,
-                narrow(p.m),
-                narrow(p.k),
-                &p.seed_hex.0,
-                item,
-            )
+            oracle::position_set(domain, narrow(p.m), narrow(p.k), &p.seed_hex.0, item)
         })
     }
 
@@ -59,6 +55,7 @@ impl<'p> PositionMemo<'p> {
 const PIPELINED_SNAPSHOTS: usize = 8;
 
 pub(super) fn exhaustive(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &bloomproof_wire::protocols::doc_membership_v1::ExhaustiveInput,
@@ -75,7 +72,7 @@ pub(super) fn exhaustive(
     let masks: Vec<u32> = (0u32..(1 << base.len())).collect();
     for profile in &input.profiles {
         let params = raw(profile);
-        let mut memo = PositionMemo::new(profile);
+        let mut memo = PositionMemo::new(domain, profile);
         for chunk in masks.chunks(PIPELINED_SNAPSHOTS) {
             let subsets: Vec<Vec<Vec<u8>>> = chunk
                 .iter()
@@ -102,7 +99,7 @@ pub(super) fn exhaustive(
                         bloomproof_wire::encode_hex(&expected_bits),
                         bloomproof_wire::encode_hex(&built.packed_bits),
                     );
-                    diagnose(v, subject, &params, subset);
+                    diagnose(domain, v, subject, &params, subset);
                 }
                 let answers = v.answer("lookup", looked_up)?;
                 for (query, got) in queries.iter().zip(&answers) {
@@ -124,7 +121,13 @@ pub(super) fn exhaustive(
                             json(&want),
                             json(got),
                         );
-                        diagnose(v, subject, &params, std::iter::once(query).chain(subset));
+                        diagnose(
+                            domain,
+                            v,
+                            subject,
+                            &params,
+                            std::iter::once(query).chain(subset),
+                        );
                     }
                 }
                 if answers.len() != queries.len() {

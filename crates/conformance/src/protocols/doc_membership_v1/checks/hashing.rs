@@ -9,6 +9,7 @@ use bloomproof_oracle::doc_membership as oracle;
 use bloomproof_wire::protocols::doc_membership_v1::{BuildExpect, StagesExpect, StagesInput};
 
 pub(super) fn stages(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &StagesInput,
@@ -28,7 +29,7 @@ pub(super) fn stages(
         .unwrap_or_default();
     for (index, stage) in expect.stages.iter().enumerate() {
         let i = index as u8;
-        let (domain, m, k, seed) = (oracle::DOMAIN_HEX, narrow(p.m), narrow(p.k), &p.seed_hex.0);
+        let (domain, m, k, seed) = (domain, narrow(p.m), narrow(p.k), &p.seed_hex.0);
         let oracle_message = oracle::message_hex(domain, m, k, seed, u32::from(i), item);
         v.eq(
             &format!("oracle message[{index}] agrees with the spec"),
@@ -41,15 +42,10 @@ pub(super) fn stages(
             &bloomproof_wire::encode_hex(&stage.digest_hex.0),
             &oracle_digest,
         );
-        let oracle_position = oracle::positions(
-            oracle::DOMAIN_HEX,
-            narrow(p.m),
-            narrow(p.k),
-            &p.seed_hex.0,
-            item,
-        )
-        .get(index)
-        .copied();
+        let oracle_position =
+            oracle::positions(domain, narrow(p.m), narrow(p.k), &p.seed_hex.0, item)
+                .get(index)
+                .copied();
         v.eq(
             &format!("oracle position[{index}] agrees with the spec"),
             &Some(u32::from(stage.position)),
@@ -81,16 +77,17 @@ pub(super) fn stages(
         );
     }
     if v.count() > before {
-        diagnose(v, subject, &params, [item]);
+        diagnose(domain, v, subject, &params, [item]);
     }
     v.eq(
         "oracle agrees with the spec's packed bits",
         &expect.packed_hex,
-        &Hex(oracle_packed(p, std::slice::from_ref(item))),
+        &Hex(oracle_packed(domain, p, std::slice::from_ref(item))),
     );
 }
 
 pub(super) fn framing(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &bloomproof_wire::protocols::doc_membership_v1::FramingInput,
@@ -121,7 +118,7 @@ pub(super) fn framing(
             let p = params;
             let before = v.count();
             let oracle_message = oracle::message_hex(
-                oracle::DOMAIN_HEX,
+                domain,
                 narrow(p.m),
                 narrow(p.k),
                 &p.seed_hex.0,
@@ -157,7 +154,7 @@ pub(super) fn framing(
                 );
             }
             if v.count() > before {
-                diagnose(v, subject, &raw(params), [&item_hex.0]);
+                diagnose(domain, v, subject, &raw(params), [&item_hex.0]);
             }
         }
         FramingInput::Distinct {
@@ -207,7 +204,7 @@ pub(super) fn framing(
                 packed_hex: expect.packed_hex.clone(),
                 ..BuildExpect::default()
             };
-            build_and_compare(v, subject, build, &expect_build);
+            build_and_compare(domain, v, subject, build, &expect_build);
         }
     }
 }

@@ -52,9 +52,9 @@ fn narrow(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn oracle_occupied(params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
+fn oracle_occupied(domain: &str, params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
     oracle::occupied(
-        oracle::DOMAIN_HEX,
+        domain,
         records,
         narrow(params.m),
         narrow(params.k),
@@ -62,14 +62,14 @@ fn oracle_occupied(params: &DocParams, records: &[Vec<u8>]) -> BTreeSet<u32> {
     )
 }
 
-fn oracle_packed(params: &DocParams, records: &[Vec<u8>]) -> Vec<u8> {
-    let packed = oracle::packed_hex(&oracle_occupied(params, records), narrow(params.m));
+fn oracle_packed(domain: &str, params: &DocParams, records: &[Vec<u8>]) -> Vec<u8> {
+    let packed = oracle::packed_hex(&oracle_occupied(domain, params, records), narrow(params.m));
     bloomproof_wire::decode_hex(&packed).unwrap_or_default()
 }
 
-fn oracle_maybe(params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
+fn oracle_maybe(domain: &str, params: &DocParams, occupied: &BTreeSet<u32>, item: &[u8]) -> bool {
     oracle::maybe_present(
-        oracle::DOMAIN_HEX,
+        domain,
         occupied,
         narrow(params.m),
         narrow(params.k),
@@ -112,6 +112,7 @@ fn legal(t: &Triple) -> bool {
 /// Names the first stage at which the implementation's hashing of `candidates` (most
 /// suspect first) differs from the oracle's, once per case (`super::diagnose`).
 fn diagnose<'a>(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     params: &RawParams,
@@ -124,6 +125,7 @@ fn diagnose<'a>(
         .collect();
     v.diagnose(|| {
         Some(super::diagnose::doc_first_difference(
+            domain,
             subject,
             params,
             &candidates,
@@ -133,6 +135,7 @@ fn diagnose<'a>(
 
 /// Shared by every check whose case is a snapshot with expectations.
 fn build_and_compare(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &BuildInput,
@@ -141,13 +144,13 @@ fn build_and_compare(
     let params = raw(&input.params);
     let records = bytes(&input.records_hex);
     let built = v.answer("build", subject.build(&params, &records))?;
-    let oracle_bits = oracle_packed(&input.params, &records);
+    let oracle_bits = oracle_packed(domain, &input.params, &records);
     if !v.eq(
         "packed bits equal the oracle's",
         &Hex(oracle_bits.clone()),
         &Hex(built.packed_bits.clone()),
     ) {
-        diagnose(v, subject, &params, &records);
+        diagnose(domain, v, subject, &params, &records);
     }
     v.eq(
         "packed length is ceil(m/8)",
@@ -199,7 +202,7 @@ fn build_and_compare(
         if !v.eq("one answer per item", &items.len(), &answers.len()) {
             return Some(built.packed_bits);
         }
-        let occupied = oracle_occupied(&input.params, &records);
+        let occupied = oracle_occupied(domain, &input.params, &records);
         let (record_answers, lookup_answers) = answers.split_at(items.len() - expect.lookups.len());
         for (record, got) in records.iter().zip(record_answers) {
             if !v.eq(
@@ -211,7 +214,13 @@ fn build_and_compare(
                 },
                 got,
             ) {
-                diagnose(v, subject, &params, std::iter::once(record).chain(&records));
+                diagnose(
+                    domain,
+                    v,
+                    subject,
+                    &params,
+                    std::iter::once(record).chain(&records),
+                );
             }
         }
         for (lookup, got) in expect.lookups.iter().zip(lookup_answers) {
@@ -223,7 +232,7 @@ fn build_and_compare(
                     json(got),
                 );
             }
-            let maybe = oracle_maybe(&input.params, &occupied, item);
+            let maybe = oracle_maybe(domain, &input.params, &occupied, item);
             let oracle_triple = Triple {
                 maybe_present: maybe,
                 exact_checked: maybe,
@@ -234,7 +243,13 @@ fn build_and_compare(
                 &oracle_triple,
                 got,
             ) {
-                diagnose(v, subject, &params, std::iter::once(item).chain(&records));
+                diagnose(
+                    domain,
+                    v,
+                    subject,
+                    &params,
+                    std::iter::once(item).chain(&records),
+                );
             }
             if !triple_matches(&lookup.result, &oracle_triple) {
                 v.fail(
@@ -250,38 +265,43 @@ fn build_and_compare(
 
 /// Runs one case by its shape, then its check's hook; records mismatches and figures.
 pub fn evaluate(
+    version: &super::DocVersion,
     case: &DocCase,
     subject: &mut dyn DocSubject,
     figures: &mut Figures,
 ) -> Vec<Failure> {
-    let j = Judge::<super::DocMembershipV1>::new(case.shape(), figures);
+    let domain = version.domain_hex;
+    let j = Judge::<super::DocMembership>::new(case.shape(), figures);
     match case {
         DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,
-            packed: build_and_compare(v, subject, &c.input, &c.expect),
+            packed: build_and_compare(domain, v, subject, &c.input, &c.expect),
         }),
         DocCase::Lookup(c) => j.plain(c, |v| {
-            every_record(v, subject, &c.input, &c.expect.every_record)
+            every_record(domain, v, subject, &c.input, &c.expect.every_record)
         }),
-        DocCase::Universe(c) => j.judge(c, |v| universe(v, subject, &c.input, &c.expect)),
+        DocCase::Universe(c) => j.judge(c, |v| universe(domain, v, subject, &c.input, &c.expect)),
         DocCase::Equivalent(c) => j.plain(c, |v| equivalent(v, subject, &c.input, &c.expect)),
         DocCase::Extension(c) => j.plain(c, |v| extension(v, subject, &c.input, &c.expect)),
-        DocCase::Framing(c) => j.plain(c, |v| framing(v, subject, &c.input, &c.expect)),
-        DocCase::Mutation(c) => j.plain(c, |v| immutable(v, subject, &c.input, &c.expect)),
-        DocCase::Fault(c) => j.judge(c, |v| shared_bit_fault(v, subject, &c.input, &c.expect)),
+        DocCase::Framing(c) => j.plain(c, |v| framing(domain, v, subject, &c.input, &c.expect)),
+        DocCase::Mutation(c) => j.plain(c, |v| immutable(domain, v, subject, &c.input, &c.expect)),
+        DocCase::Fault(c) => j.judge(c, |v| {
+            shared_bit_fault(domain, v, subject, &c.input, &c.expect)
+        }),
         DocCase::TypedRejection(c) => {
             j.plain(c, |v| typed_rejection(v, subject, &c.input, &c.expect))
         }
         DocCase::Exhaustive(c) => j.judge(c, |v| {
-            exhaustive(v, subject, &c.input, &c.expect).map_or(
+            exhaustive(domain, v, subject, &c.input, &c.expect).map_or(
                 Seen::Other,
                 |(snapshots, queries)| Seen::Exhaustive { snapshots, queries },
             )
         }),
-        DocCase::Stages(c) => j.plain(c, |v| stages(v, subject, &c.input, &c.expect)),
-        DocCase::Read(c) => j.plain(c, |v| read(v, subject, &c.input, &c.expect)),
+        DocCase::Stages(c) => j.plain(c, |v| stages(domain, v, subject, &c.input, &c.expect)),
+        DocCase::Read(c) => j.plain(c, |v| read(domain, v, subject, &c.input, &c.expect)),
         // Outside a run (which passes its own seed), a fresh one.
         DocCase::Generated(c) => super::generated::evaluate(
+            version,
             &c.id,
             &c.input,
             &c.expect.compared,
@@ -293,6 +313,7 @@ pub fn evaluate(
 
 /// Every record looked up in the snapshot of the records, each compared with `want`.
 fn every_record(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &BuildInput,
@@ -322,7 +343,13 @@ fn every_record(
             }
         };
         if !held {
-            diagnose(v, subject, &params, std::iter::once(record).chain(&records));
+            diagnose(
+                domain,
+                v,
+                subject,
+                &params,
+                std::iter::once(record).chain(&records),
+            );
         }
     }
 }
@@ -330,6 +357,7 @@ fn every_record(
 /// The member snapshot and the non-members' lookups: what the hook may turn into
 /// figures.
 fn universe(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &UniverseInput,
@@ -348,7 +376,7 @@ fn universe(
             &Hex(built.packed_bits.clone()),
         ) && counted)
         {
-            diagnose(v, subject, &params, &records);
+            diagnose(domain, v, subject, &params, &records);
         }
         packed = Some(built.packed_bits);
     }
@@ -360,13 +388,15 @@ fn universe(
             .map(|(x, _)| Hex(x.clone()))
             .collect();
         if !v.eq("false positives", &expect.false_positives_hex, &positives) {
-            let occupied = oracle_occupied(&input.params, &records);
+            let occupied = oracle_occupied(domain, &input.params, &records);
             let suspects = non_members
                 .iter()
                 .zip(&answers)
-                .filter(|(x, t)| t.maybe_present != oracle_maybe(&input.params, &occupied, x))
+                .filter(|(x, t)| {
+                    t.maybe_present != oracle_maybe(domain, &input.params, &occupied, x)
+                })
                 .map(|(x, _)| x);
-            diagnose(v, subject, &params, suspects.chain(&records));
+            diagnose(domain, v, subject, &params, suspects.chain(&records));
         }
         v.holds(
             "at least one false positive exists",
@@ -403,10 +433,10 @@ fn universe(
             false_duplicates,
         });
     }
-    let occupied = oracle_occupied(&input.params, &records);
+    let occupied = oracle_occupied(domain, &input.params, &records);
     let oracle_positives: Vec<Hex> = non_members
         .iter()
-        .filter(|x| oracle_maybe(&input.params, &occupied, x))
+        .filter(|x| oracle_maybe(domain, &input.params, &occupied, x))
         .map(|x| Hex(x.clone()))
         .collect();
     v.eq(
@@ -543,12 +573,13 @@ fn typed_rejection(
 
 /// The oracle's lookup of `item` in the snapshot of `records`.
 fn oracle_triple(
+    domain: &str,
     params: &DocParams,
     occupied: &BTreeSet<u32>,
     documents: &BTreeSet<&Vec<u8>>,
     item: &Vec<u8>,
 ) -> Triple {
-    let maybe = oracle_maybe(params, occupied, item);
+    let maybe = oracle_maybe(domain, params, occupied, item);
     Triple {
         maybe_present: maybe,
         exact_checked: maybe,

@@ -9,18 +9,23 @@ use std::collections::BTreeSet;
 
 /// The bits the runner expects a snapshot to show, the number of its documents and
 /// its lookups of `probes`, all from the oracle.
-fn oracle_observation(p: &DocParams, records: &[Vec<u8>], probes: &[Vec<u8>]) -> Observation {
-    let occupied = oracle_occupied(p, records);
+fn oracle_observation(
+    domain: &str,
+    p: &DocParams,
+    records: &[Vec<u8>],
+    probes: &[Vec<u8>],
+) -> Observation {
+    let occupied = oracle_occupied(domain, p, records);
     let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
     Observation {
         m: p.m,
         k: p.k,
         seed: p.seed_hex.0.clone(),
-        packed_bits: oracle_packed(p, records),
+        packed_bits: oracle_packed(domain, p, records),
         documents: documents.len(),
         lookups: probes
             .iter()
-            .map(|q| oracle_triple(p, &occupied, &documents, q))
+            .map(|q| oracle_triple(domain, p, &occupied, &documents, q))
             .collect(),
     }
 }
@@ -36,6 +41,7 @@ fn shorten(text: &str) -> String {
 /// Every named attempt, each in its own request; the verdict is the runner's
 /// comparison of what the implementation then shows with what the oracle computes.
 pub(super) fn immutable(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &MutationInput,
@@ -52,7 +58,7 @@ pub(super) fn immutable(
     );
     probes.extend(other_records.iter().cloned());
     probes.extend(bytes(&input.probes_hex));
-    let want = oracle_observation(p, &records, &probes);
+    let want = oracle_observation(domain, p, &records, &probes);
     v.eq(
         "oracle agrees with the spec's packed bits",
         &expect.packed_hex,

@@ -29,6 +29,7 @@ fn first_shared(sets: &[BTreeSet<u32>]) -> Option<(usize, usize, u32)> {
 /// implementation's own packed bits, and asks it to read the damaged snapshot (without
 /// the removed record). The reader must refuse it, naming the damaged member.
 pub(super) fn shared_bit_fault(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &BuildInput,
@@ -47,15 +48,7 @@ pub(super) fn shared_bit_fault(
     let records = bytes(&input.records_hex);
     let oracle_sets: Vec<BTreeSet<u32>> = records
         .iter()
-        .map(|r| {
-            oracle::position_set(
-                oracle::DOMAIN_HEX,
-                narrow(p.m),
-                narrow(p.k),
-                &p.seed_hex.0,
-                r,
-            )
-        })
+        .map(|r| oracle::position_set(domain, narrow(p.m), narrow(p.k), &p.seed_hex.0, r))
         .collect();
     match first_shared(&oracle_sets) {
         Some((i, j, shared)) => {
@@ -102,7 +95,7 @@ pub(super) fn shared_bit_fault(
     cleared_bit = Some(cleared);
     let removed_ok = v.eq("removed item", &expect.removed_hex, &Hex(removed.clone()));
     if !(v.eq("cleared bit", &u32::from(expect.cleared_bit), &cleared) && removed_ok) {
-        diagnose(v, subject, &params, &records);
+        diagnose(domain, v, subject, &params, &records);
     }
     let Some(built) = v.answer("build", subject.build(&params, &records)) else {
         return seen(removed_item, cleared_bit, damaged_member);
@@ -249,7 +242,12 @@ fn without_reader(
 }
 
 /// The runner's own verdict on reading these parts: `Ok` or the field to name.
-fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<(), String> {
+fn expected_read(
+    domain: &str,
+    p: &DocParams,
+    records: &[Vec<u8>],
+    packed: &[u8],
+) -> Result<(), String> {
     let (m, k) = (narrow(p.m), narrow(p.k));
     if !(8..=512).contains(&m) {
         return Err("m".into());
@@ -272,19 +270,22 @@ fn expected_read(p: &DocParams, records: &[Vec<u8>], packed: &[u8]) -> Result<()
         return Err("packed_bits".into());
     }
     if let Some(index) = records.iter().position(|r| {
-        oracle::positions(oracle::DOMAIN_HEX, m, k, &p.seed_hex.0, r)
+        oracle::positions(domain, m, k, &p.seed_hex.0, r)
             .iter()
             .any(|&q| !bit(packed, q))
     }) {
         return Err(format!("records[{index}]"));
     }
-    if bloomproof_wire::encode_hex(packed) != oracle::packed_hex(&oracle_occupied(p, records), m) {
+    if bloomproof_wire::encode_hex(packed)
+        != oracle::packed_hex(&oracle_occupied(domain, p, records), m)
+    {
         return Err("packed_bits".into());
     }
     Ok(())
 }
 
 pub(super) fn read(
+    domain: &str,
     v: &mut Verdict<'_>,
     subject: &mut dyn DocSubject,
     input: &ReadInput,
@@ -294,13 +295,13 @@ pub(super) fn read(
     let records = bytes(&input.records_hex);
     let items = bytes(&input.items_hex);
     let packed = &input.packed_hex.0;
-    let runner = expected_read(p, &records, packed);
+    let runner = expected_read(domain, p, &records, packed);
     let spec = match &expect.rejected {
         Some(rejection) => Err(rejection.field.clone()),
         None => Ok(()),
     };
     v.eq("the runner's verdict agrees with the spec", &spec, &runner);
-    let occupied = oracle_occupied(p, &records);
+    let occupied = oracle_occupied(domain, p, &records);
     let documents: BTreeSet<&Vec<u8>> = records.iter().collect();
     match (
         subject.read(&raw(p), &records, packed, &items),
@@ -314,10 +315,16 @@ pub(super) fn read(
                     }
                     if !v.eq(
                         &format!("lookup({}) equals the oracle's", text(item)),
-                        &oracle_triple(p, &occupied, &documents, item),
+                        &oracle_triple(domain, p, &occupied, &documents, item),
                         got,
                     ) {
-                        diagnose(v, subject, &raw(p), std::iter::once(item).chain(&records));
+                        diagnose(
+                            domain,
+                            v,
+                            subject,
+                            &raw(p),
+                            std::iter::once(item).chain(&records),
+                        );
                     }
                 }
             }
