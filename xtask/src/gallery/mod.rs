@@ -339,18 +339,19 @@ pub fn run(
         "\n==> gallery: generated inputs of seed {seed} in every run (replay with \
          cargo xtask gallery --seed {seed})"
     );
+    let context_of = |kind: &'static Kind, seeds: u32| Context {
+        kind,
+        root: root.clone(),
+        binary: binary.clone(),
+        total: 0,
+        stages: Vec::new(),
+        seed,
+        generated: Arc::clone(&generated),
+        seeds,
+    };
     let mut failures = Vec::new();
     for (kind, gallery) in &galleries {
-        let context = Context {
-            kind,
-            root: root.clone(),
-            binary: binary.clone(),
-            total: 0,
-            stages: Vec::new(),
-            seed,
-            generated: Arc::clone(&generated),
-            seeds: seeds.unwrap_or(0),
-        };
+        let context = context_of(kind, seeds.unwrap_or(0));
         if let Err(message) = run_gallery(context, gallery, filter, every_check) {
             failures.push(format!(
                 "{} gallery ({}): {message}",
@@ -359,16 +360,7 @@ pub fn run(
         }
     }
     if faithful && let Some(python) = KINDS.first() {
-        let context = Context {
-            kind: python,
-            root: root.clone(),
-            binary: binary.clone(),
-            total: 0,
-            stages: Vec::new(),
-            seed,
-            generated: Arc::clone(&generated),
-            seeds: 0,
-        };
+        let context = context_of(python, 0);
         if let Err(message) = run_faithful(&context, filter) {
             failures.push(format!(
                 "{FAITHFUL} gallery ({}): {message}",
