@@ -189,14 +189,8 @@ impl fmt::Debug for Params {
 }
 
 impl Params {
-    /// `doc-membership-v1`'s parameters ([`crate::doc_membership_v1::FAMILY`]):
-    /// checks `m` in 8..=512, `k` in 1..=8 and a seed of at most 16 bytes.
-    pub fn new(m: u64, k: u64, seed: &[u8]) -> Result<Self, BoundError> {
-        Self::of(&crate::doc_membership_v1::FAMILY, m, k, seed)
-    }
-
     /// Parameters of the version `family`: checks `m`, `k` and the seed's length
-    /// against its bounds.
+    /// against its bounds. (`Params::new` makes `doc-membership-v1`'s.)
     pub fn of(family: &'static DocFamily, m: u64, k: u64, seed: &[u8]) -> Result<Self, BoundError> {
         let bounds = &family.bounds;
         let m = BoundError::check(Field::M, m, bounds.m[0], bounds.m[1])?;

@@ -54,6 +54,14 @@ pub const BOUNDS: Bounds = Bounds {
 /// `doc-membership-v1` as a version of the family.
 pub static FAMILY: DocFamily = DocFamily::new(NAME, DOMAIN, BOUNDS);
 
+impl Params {
+    /// `doc-membership-v1`'s parameters ([`FAMILY`]): checks `m` in 8..=512, `k` in
+    /// 1..=8 and a seed of at most 16 bytes.
+    pub fn new(m: u64, k: u64, seed: &[u8]) -> Result<Self, BoundError> {
+        Self::of(&FAMILY, m, k, seed)
+    }
+}
+
 /// Checks that an item (record or query) is at most 64 bytes.
 pub fn check_item(item: &[u8]) -> Result<(), BoundError> {
     FAMILY.check_item(item)
