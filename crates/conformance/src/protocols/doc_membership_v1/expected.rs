@@ -1,4 +1,5 @@
-//! What the oracle says a `doc-membership-v1` snapshot holds and answers: the one place
+//! What the oracle says a doc-membership snapshot holds and answers (under a version's
+//! domain): the one place
 //! the generated checks and cross-reading (`bloomproof-matrix`) take a snapshot's expected
 //! bits and lookups from.
 

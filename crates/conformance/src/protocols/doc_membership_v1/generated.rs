@@ -1,4 +1,4 @@
-//! Generated inputs of `doc-membership-v1`: one item's hashing (`positions`, `frame`)
+//! Generated inputs of a doc-membership version: one item's hashing (`positions`, `frame`)
 //! and whole snapshots (`build`, `lookup_many`, `read` of an honest and of a damaged
 //! snapshot), each answer compared with the oracle.
 

@@ -1,6 +1,9 @@
-//! `doc-membership-v1`'s entry in the runner's registry: its cases (`DocCase`, run by
-//! its evaluators in [`checks`] and its generated checks in `generated`), its subject ([`DocSubject`]), its
-//! generators, its accumulated stream and its vector checks (`vectors.rs`).
+//! The doc-membership family's entries in the runner's registry: a [`DocMembership`] per
+//! version ([`DocVersion`]; `doc-membership-v1` is [`V1`]), its cases (`DocCase`, run by
+//! its evaluators in [`checks`] and its generated checks in `generated`, each judged by
+//! the oracle under the version's domain), its subject ([`DocSubject`]), its generators,
+//! its accumulated stream and its vector checks (`vectors.rs`, v1's files). The typed
+//! contract (`typed.rs`) is v1's, the source document's.
 
 pub mod checks;
 pub mod diagnose;
