@@ -1,7 +1,6 @@
 //! `doc-membership-v1` behind an adapter ([`AdapterDoc`]): each subject method as the
 //! adapter protocol's requests.
 
-use super::NAME as DOC;
 use crate::client::{Shared, call, pipelined, result};
 use crate::protocols::doc_membership_v1::{
     DocCall, DocReply, DocSubject, Mutation, Observation, RawParams,
@@ -100,8 +99,10 @@ fn doc_call_op(call: &DocCall) -> DocOp {
     }
 }
 
-/// A `doc-membership-v1` subject behind an adapter.
-pub struct AdapterDoc(pub Shared);
+/// A subject of a version of the doc-membership family behind an adapter: the shared
+/// process, and the version's name its requests name (`doc-membership-v1`'s is
+/// [`NAME`](super::NAME)).
+pub struct AdapterDoc(pub Shared, pub &'static str);
 
 fn hex_list(list: &[Vec<u8>]) -> Vec<Hex> {
     list.iter().map(|b| Hex(b.clone())).collect()
@@ -140,7 +141,7 @@ impl DocSubject for AdapterDoc {
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
         let r: DigestResult = call(
             &self.0,
-            DOC,
+            self.1,
             &DocOp::Sha256 {
                 data: Hex(data.to_vec()),
             },
@@ -154,7 +155,7 @@ impl DocSubject for AdapterDoc {
             index,
             item: Hex(item.to_vec()),
         };
-        call(&self.0, DOC, &op)
+        call(&self.0, self.1, &op)
     }
 
     fn positions(&mut self, p: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
@@ -162,13 +163,13 @@ impl DocSubject for AdapterDoc {
             params: wire(p),
             item: Hex(item.to_vec()),
         };
-        let r: PositionsResult = call(&self.0, DOC, &op)?;
+        let r: PositionsResult = call(&self.0, self.1, &op)?;
         Ok(r.positions)
     }
 
     fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
         let op = build_op(p, records);
-        built(call(&self.0, DOC, &op), &op)
+        built(call(&self.0, self.1, &op), &op)
     }
 
     fn lookup(
@@ -178,7 +179,7 @@ impl DocSubject for AdapterDoc {
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
         let op = lookup_op(p, records, items);
-        looked_up(call(&self.0, DOC, &op), &op)
+        looked_up(call(&self.0, self.1, &op), &op)
     }
 
     fn build_and_lookup_each(
@@ -204,7 +205,7 @@ impl DocSubject for AdapterDoc {
         let mut builds = Vec::with_capacity(snapshots.len());
         let mut lookups = Vec::with_capacity(snapshots.len());
         let mut index = 0;
-        guard.requests(DOC, &ops, |answer| {
+        guard.requests(self.1, &ops, |answer| {
             if let Some(op) = ops.get(index) {
                 if index % 2 == 0 {
                     builds.push(built(answer, op));
@@ -219,7 +220,7 @@ impl DocSubject for AdapterDoc {
 
     fn batch(&mut self, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
         let ops: Vec<DocOp> = calls.iter().map(doc_call_op).collect();
-        pipelined(&self.0, DOC, &ops, |op, answer| {
+        pipelined(&self.0, self.1, &ops, |op, answer| {
             Ok(match op {
                 DocOp::Positions { .. } => {
                     DocReply::Positions(result::<PositionsResult>(answer, op)?.positions)
@@ -234,7 +235,7 @@ impl DocSubject for AdapterDoc {
 
     fn typed(&mut self, args: &TypedCall) -> Answer<Option<Triple>> {
         let op = DocOp::Typed(args.clone());
-        let r: TypedResult = call(&self.0, DOC, &op)?;
+        let r: TypedResult = call(&self.0, self.1, &op)?;
         Ok(r.lookup)
     }
 
@@ -251,7 +252,7 @@ impl DocSubject for AdapterDoc {
             records: hex_list(records),
             items: hex_list(items),
         };
-        let r: TriplesResult = call(&self.0, DOC, &op)?;
+        let r: TriplesResult = call(&self.0, self.1, &op)?;
         Ok(r.results)
     }
 
@@ -273,7 +274,7 @@ impl DocSubject for AdapterDoc {
             attempt,
             probes: hex_list(probes),
         };
-        let r: MutateResult = call(&self.0, DOC, &op)?;
+        let r: MutateResult = call(&self.0, self.1, &op)?;
         Ok(Mutation {
             outcome: r.outcome.as_str().to_string(),
             detail: r.detail,

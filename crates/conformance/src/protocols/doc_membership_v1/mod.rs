@@ -129,7 +129,7 @@ impl Protocol for DocMembership {
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(AdapterDoc(process)))
+        subject(Box::new(AdapterDoc(process, self.version.name)))
     }
 
     fn generators(&self) -> &'static [GeneratorDomain] {
