@@ -191,12 +191,42 @@ fn steps() -> Vec<Step> {
     steps
 }
 
+/// The CPU time, in seconds, user and system, of every child process this process has
+/// waited for (and theirs, each waited for by its parent): fields 16 and 17 of
+/// `/proc/self/stat`, in the kernel's user-visible clock ticks, 100 a second on Linux
+/// (`USER_HZ`). `None` where there is no such file.
+fn children_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3, so field n is at index n - 3.
+    let ticks = |n: usize| fields.get(n - 3)?.parse::<u64>().ok();
+    Some((ticks(16)? + ticks(17)?) as f64 / 100.0)
+}
+
+/// The line that closes a run: its wall time, and the CPU time of all its processes
+/// against the floor that CPU time puts under any schedule of them on this machine.
+fn closing_line(total: usize, wall: f64, cpu: Option<f64>) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    match cpu {
+        Some(cpu) => format!(
+            "\nall {total} steps passed in {wall:.0}s; their processes' CPU time (user and \
+             system) {cpu:.0}s: on {cores} cores no schedule of these steps ends before \
+             {:.0}s",
+            cpu / cores as f64
+        ),
+        None => format!("\nall {total} steps passed in {wall:.0}s"),
+    }
+}
+
 /// Runs every step.
 pub fn run() -> Result<(), String> {
     let root = super::root();
     let steps = steps();
     let total = steps.len();
     let started = Instant::now();
+    let cpu_at_start = children_cpu_seconds();
     let mut index = 0;
     while index < total {
         // A run of `beside` steps starts together; any other step runs alone.
@@ -222,6 +252,7 @@ pub fn run() -> Result<(), String> {
             );
         }
         let step_started = Instant::now();
+        let cpu_before = children_cpu_seconds();
         let results: Vec<Result<(ExitStatus, f64), String>> = if group.len() == 1 {
             vec![
                 run_step(&group[0], &root, false)
@@ -253,12 +284,25 @@ pub fn run() -> Result<(), String> {
                     .collect()
             })
         };
+        let cpu = children_cpu_seconds()
+            .zip(cpu_before)
+            .map(|(after, before)| after - before);
         for (offset, (step, result)) in group.iter().zip(results).enumerate() {
             let (status, seconds) = result?;
             println!(
-                "<== {} {} in {seconds:.1}s",
+                "<== {} {} in {seconds:.1}s{}",
                 step.name,
                 if status.success() { "passed" } else { "FAILED" },
+                match cpu {
+                    Some(cpu) if group.len() == 1 => format!(", CPU {cpu:.1}s"),
+                    Some(cpu) if offset + 1 == group.len() => {
+                        format!(
+                            ", CPU of the {} steps beside each other {cpu:.1}s",
+                            group.len()
+                        )
+                    }
+                    _ => String::new(),
+                }
             );
             if !status.success() {
                 println!("\nci: {} passed, 1 failed", index + offset);
@@ -267,9 +311,12 @@ pub fn run() -> Result<(), String> {
         }
         index = end;
     }
+    let cpu = children_cpu_seconds()
+        .zip(cpu_at_start)
+        .map(|(after, before)| after - before);
     println!(
-        "\nall {total} steps passed in {:.0}s\nci: {total} passed, 0 failed",
-        started.elapsed().as_secs_f64()
+        "{}\nci: {total} passed, 0 failed",
+        closing_line(total, started.elapsed().as_secs_f64(), cpu)
     );
     Ok(())
 }
@@ -306,6 +353,32 @@ fn run_step(
 
 #[cfg(test)]
 mod tests {
+    /// The children's CPU time grows by what a waited-for child spent (a busy loop of
+    /// about 0.3 s in a shell), and the closing line states the floor it sets.
+    #[test]
+    fn children_cpu_counts_a_waited_child() {
+        let Some(before) = super::children_cpu_seconds() else {
+            return; // no /proc: nothing is printed either
+        };
+        let status = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"])
+            .status()
+            .expect("sh runs");
+        assert!(status.success());
+        let after = super::children_cpu_seconds().expect("still readable");
+        assert!(after > before, "{before} -> {after}");
+        let line = super::closing_line(3, 10.0, Some(8.0));
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        assert!(
+            line.contains(&format!("{:.0}s", 8.0 / cores as f64)),
+            "{line}"
+        );
+        assert_eq!(
+            super::closing_line(3, 10.0, None),
+            "\nall 3 steps passed in 10s"
+        );
+    }
+
     /// The README's numbered list of CI steps ("## Testing") is `steps()`, in order,
     /// each item starting with the name the run prints: the list cannot drift from CI.
     #[test]

@@ -247,7 +247,7 @@ pub fn load_spec(dir: Option<&std::path::Path>) -> Result<(Spec, String), ExitCo
             Some(dir) => embedded::files_in(dir).map(|files| embedded::version(&files)),
         });
         let loaded = match dir {
-            None => embedded::load(),
+            None => bloomproof_conformance::load_embedded(),
             Some(dir) => bloomproof_conformance::load(dir),
         };
         match version.join() {

@@ -212,7 +212,7 @@ fn main() -> ExitCode {
 fn with_embedded_spec(
     text: impl FnOnce(&bloomproof_conformance::load::Spec) -> Result<String, String>,
 ) -> ExitCode {
-    match bloomproof_conformance::embedded::load() {
+    match bloomproof_conformance::load_embedded() {
         Ok(spec) => match text(&spec) {
             Ok(text) => written(front::write_stdout(&text)),
             Err(message) => bad_input(&message),

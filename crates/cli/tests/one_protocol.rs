@@ -143,6 +143,18 @@ fn the_matrix_shows_the_unlisted_protocol_as_not_run() {
         );
         assert_eq!(badge["color"], "brightgreen", "{badge}");
     }
+    // spec/README.md shows the doc-only badge as its example: its counts are this run's.
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/README.md"))
+            .expect("spec/README.md");
+    let doc_only = badge("doc-only");
+    let example = doc_only["message"].as_str().unwrap_or_default();
+    assert!(
+        readme
+            .replace('\n', " ")
+            .contains(&format!("(`{example}`)")),
+        "spec/README.md's badge example is not a doc-only adapter's badge: {example}"
+    );
     // Cross-reading: nobody reads or writes a protocol it does not list; never DIFFERS
     // (stdout is a short summary; summary.md has each grid).
     let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");

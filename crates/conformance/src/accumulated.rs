@@ -15,12 +15,11 @@
 //! is computed streaming: memory stays bounded whatever the count (and the count is
 //! bounded by [`COUNT_MAX`]).
 
+pub use crate::protocol::Inputs;
 use crate::report::{CheckOutcome, Failure, Figures};
+pub use crate::stream::{GENERATOR, Stream, low_16, positions_bytes};
 pub use bloomproof_wire::accumulated::{AccumulatedFile, Checkpoint, Published};
 use std::time::Instant;
-
-/// The generator's name, and the first bytes of every stream block's hashed input.
-pub const GENERATOR: &str = "bloomproof accumulated v1";
 
 /// The check name of the accumulated digests in a report (`<protocol>/accumulated`);
 /// no documented check may take it.
@@ -90,54 +89,6 @@ pub fn parse(text: &str) -> Result<AccumulatedFile, String> {
     Ok(file)
 }
 
-/// The SHA-256 counter stream: block `i` is `SHA-256(GENERATOR || protocol ||
-/// u64_be(i))`, the blocks read one after the other.
-pub struct Stream {
-    prefix: Vec<u8>,
-    counter: u64,
-    block: [u8; 32],
-    used: usize,
-    sha256: fn(&[u8]) -> [u8; 32],
-}
-
-impl Stream {
-    fn new(protocol: &str, sha256: fn(&[u8]) -> [u8; 32]) -> Self {
-        let mut prefix = GENERATOR.as_bytes().to_vec();
-        prefix.extend_from_slice(protocol.as_bytes());
-        Stream {
-            prefix,
-            counter: 0,
-            block: [0; 32],
-            used: 32,
-            sha256,
-        }
-    }
-
-    /// The next byte.
-    pub fn byte(&mut self) -> u8 {
-        if self.used == 32 {
-            let mut input = self.prefix.clone();
-            input.extend_from_slice(&self.counter.to_be_bytes());
-            self.block = (self.sha256)(&input);
-            self.counter += 1;
-            self.used = 0;
-        }
-        let b = self.block[self.used];
-        self.used += 1;
-        b
-    }
-
-    /// The next two bytes, big-endian.
-    pub fn u16(&mut self) -> u16 {
-        u16::from_be_bytes([self.byte(), self.byte()])
-    }
-
-    /// The next `n` bytes.
-    pub fn take(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.byte()).collect()
-    }
-}
-
 /// Which SHA-256 feeds the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -153,45 +104,6 @@ impl Side {
             Side::Production => bloomproof_protocol::doc_membership_v1::sha256,
             Side::Oracle => bloomproof_oracle::sha256::digest,
         }
-    }
-}
-
-/// A chunk of one protocol's accumulated inputs ([`crate::protocols::Protocol::accumulated`]).
-pub trait Inputs {
-    /// How many inputs the chunk has.
-    fn len(&self) -> usize;
-
-    /// Whether the chunk has no input.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The oracle's outputs of input `index` (`spec/README.md` lays them out).
-    fn oracle_outputs(&self, index: usize) -> Vec<u8>;
-
-    /// Input `index` as a report shows it.
-    fn show(&self, index: usize) -> serde_json::Value;
-
-    /// The implementation's outputs of every input, asked pipelined of the protocol's
-    /// subject in `subjects`; an answer that is no answer, or breaks the invariants (k
-    /// positions, each below m), is the reason.
-    fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>>;
-}
-
-/// A position is below m <= 1024: its low 16 bits are the position.
-pub fn low_16(p: u32) -> u16 {
-    (p & 0xFFFF) as u16
-}
-
-/// `positions` as the stream's bytes (each big-endian), when they are `k` positions each
-/// below `m`.
-pub fn positions_bytes(positions: &[u16], m: u16, k: u8) -> Result<Vec<u8>, String> {
-    if positions.len() != usize::from(k) || positions.iter().any(|&p| p >= m) {
-        Err(format!(
-            "positions {positions:?}: not {k} positions each below m = {m}"
-        ))
-    } else {
-        Ok(positions.iter().flat_map(|p| p.to_be_bytes()).collect())
     }
 }
 
@@ -233,7 +145,7 @@ pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> 
 pub fn run_check(
     published: &Published,
     full: bool,
-    subjects: &mut crate::run::Subjects,
+    subjects: &mut crate::protocol::Subjects,
     figures: &mut Figures,
 ) -> CheckOutcome {
     let started = Instant::now();
@@ -402,7 +314,7 @@ mod tests {
             let outcome = run_check(
                 published,
                 false,
-                &mut crate::run::Subjects::rust(),
+                &mut crate::protocol::Subjects::rust(),
                 &mut figures,
             );
             assert!(outcome.passed(), "{}", outcome.render_failures());
@@ -432,7 +344,7 @@ mod tests {
             let outcome = run_check(
                 published,
                 true,
-                &mut crate::run::Subjects::rust(),
+                &mut crate::protocol::Subjects::rust(),
                 &mut figures,
             );
             assert!(outcome.passed(), "{}", outcome.render_failures());
@@ -454,7 +366,7 @@ mod tests {
         let outcome = run_check(
             &published,
             false,
-            &mut crate::run::Subjects::rust(),
+            &mut crate::protocol::Subjects::rust(),
             &mut figures,
         );
         let whats: Vec<&str> = outcome.failures.iter().map(|f| f.what.as_str()).collect();

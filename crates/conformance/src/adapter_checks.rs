@@ -62,8 +62,8 @@ pub fn fresh(case: &WireCase) -> Option<&'static str> {
 /// adapter must handle whatever it implements.
 pub fn case_protocol(case: &WireCase) -> Option<&'static str> {
     match &case.send {
-        WireSend::Session { .. } => Some(crate::protocols::fnv1a_utf16_v1::NAME),
-        WireSend::LookupMany { .. } => Some(crate::protocols::doc_membership_v1::NAME),
+        WireSend::Session { .. } => Some(crate::subjects::fnv1a_utf16_v1::NAME),
+        WireSend::LookupMany { .. } => Some(crate::subjects::doc_membership_v1::NAME),
         WireSend::LineHex(_) => None,
         WireSend::Line(text) => {
             let value: Value = serde_json::from_str(text).ok()?;
@@ -353,13 +353,13 @@ pub fn line(send: &WireSend) -> Vec<u8> {
         WireSend::Line(text) => text.clone().into_bytes(),
         WireSend::LineHex(hex) => hex.0.clone(),
         WireSend::Session { id, steps } => json!({
-            "id": id, "protocol": crate::protocols::fnv1a_utf16_v1::NAME, "op": "session",
+            "id": id, "protocol": crate::subjects::fnv1a_utf16_v1::NAME, "op": "session",
             "script": vec![json!({"op": "reset"}); *steps],
         })
         .to_string()
         .into_bytes(),
         WireSend::LookupMany { id, items } => json!({
-            "id": id, "protocol": crate::protocols::doc_membership_v1::NAME, "op": "lookup_many",
+            "id": id, "protocol": crate::subjects::doc_membership_v1::NAME, "op": "lookup_many",
             "params": {"m": 8, "k": 1, "seed_hex": ""}, "records": [],
             "items": vec![""; *items],
         })
@@ -381,8 +381,8 @@ enum Probe {
 impl Probe {
     fn for_listed(listed: &[String]) -> Self {
         let lists = |name: &str| listed.iter().any(|p| p == name);
-        if !lists(crate::protocols::doc_membership_v1::NAME)
-            && lists(crate::protocols::fnv1a_utf16_v1::NAME)
+        if !lists(crate::subjects::doc_membership_v1::NAME)
+            && lists(crate::subjects::fnv1a_utf16_v1::NAME)
         {
             Probe::FnvPositions
         } else {
@@ -395,14 +395,14 @@ impl Probe {
         match self {
             Probe::DocSha256 => process.raw_then_request(
                 bytes,
-                crate::protocols::doc_membership_v1::NAME,
+                crate::subjects::doc_membership_v1::NAME,
                 &DocOp::Sha256 {
                     data: Hex(Vec::new()),
                 },
             ),
             Probe::FnvPositions => process.raw_then_request(
                 bytes,
-                crate::protocols::fnv1a_utf16_v1::NAME,
+                crate::subjects::fnv1a_utf16_v1::NAME,
                 &FnvOp::Positions {
                     m: 8,
                     k: 1,

@@ -283,7 +283,7 @@ pub fn wire_cases(rows: &[Row]) -> Vec<WireCase> {
 
 fn doc_line(id: u64, op: &str, rest: Value) -> String {
     let mut request =
-        json!({"id": id, "protocol": crate::protocols::doc_membership_v1::NAME, "op": op});
+        json!({"id": id, "protocol": crate::subjects::doc_membership_v1::NAME, "op": op});
     if let (Some(request), Some(rest)) = (request.as_object_mut(), rest.as_object()) {
         request.extend(rest.clone());
     }
@@ -362,7 +362,7 @@ fn row_lines(row: &Row, point: Point, id: u64) -> Vec<(WireSend, WireExpect, Str
         )],
         "fnv.positions.units" => vec![(
             WireSend::Line(
-                json!({"id": id, "protocol": crate::protocols::fnv1a_utf16_v1::NAME, "op": "positions",
+                json!({"id": id, "protocol": crate::subjects::fnv1a_utf16_v1::NAME, "op": "positions",
                     "m": 8, "k": 1, "units": vec![0xe9u16; v as usize]})
                 .to_string(),
             ),
@@ -462,7 +462,7 @@ fn nested(id: u64, levels: usize) -> String {
     let arrays = levels.saturating_sub(4);
     format!(
         "{{\"id\":{id},\"protocol\":\"{}\",\"op\":\"session\",\"script\":[{{\"op\":\"import\",\"document\":{{\"x\":{}{}}}}}]}}",
-        crate::protocols::fnv1a_utf16_v1::NAME,
+        crate::subjects::fnv1a_utf16_v1::NAME,
         "[".repeat(arrays),
         "]".repeat(arrays)
     )

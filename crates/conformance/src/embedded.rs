@@ -23,7 +23,6 @@
 //! it (the first 16 hex digits in text, all 64 in JSON), so two reports name the exact
 //! spec they ran.
 
-use crate::load::{LoadError, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
@@ -72,11 +71,6 @@ pub fn file(name: &str) -> Option<&'static [u8]> {
 
 /// The name errors give the embedded spec in place of a folder.
 pub const LABEL: &str = "(embedded spec)";
-
-/// Loads the embedded spec, with every check [`crate::load()`] makes of a folder.
-pub fn load() -> Result<Spec, Vec<LoadError>> {
-    crate::load::load_files(Path::new(LABEL), FILES)
-}
 
 /// The embedded spec's version (64 hex digits; see the module documentation).
 pub fn embedded_version() -> String {
@@ -194,6 +188,6 @@ mod tests {
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);
-        assert!(load().is_ok());
+        assert!(crate::load_embedded().is_ok());
     }
 }

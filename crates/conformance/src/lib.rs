@@ -17,13 +17,14 @@ pub mod generated;
 mod hooks;
 pub mod load;
 pub mod model;
+pub mod protocol;
 pub mod protocols;
 pub mod report;
 pub mod run;
 pub mod vectors;
 mod verdict;
 
-pub use load::{LoadError, Spec, load};
+pub use load::{LoadError, Spec, load, load_embedded};
 // The adapter protocol and the subjects are `bloomproof-adapter`'s, under the names this
 // crate has always given them.
 pub use bloomproof_adapter::client as adapter;
@@ -37,3 +38,4 @@ pub use report::{CheckOutcome, Failure, Report};
 pub use run::run;
 pub mod schemas;
 pub mod spelled_requests;
+pub mod stream;

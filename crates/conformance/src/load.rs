@@ -530,7 +530,12 @@ impl Loader {
         protocol: &str,
         case: &crate::model::Case<crate::model::GeneratedInput, crate::model::GeneratedExpect>,
     ) {
-        if let Some(error) = crate::generated::domain_error(protocol, &case.input, &case.expect) {
+        if let Some(error) = crate::generated::domain_error(
+            protocol,
+            crate::protocols::find(protocol).map(|entry| entry.generators()),
+            &case.input,
+            &case.expect,
+        ) {
             self.error(file, Some(&case.id), error);
         }
     }
@@ -865,6 +870,12 @@ pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
         })
         .collect();
     loader.spec(spec_dir, &folders)
+}
+
+/// Loads the spec built into this crate ([`crate::embedded`]), with every check
+/// [`load`] makes of a folder.
+pub fn load_embedded() -> Result<Spec, Vec<LoadError>> {
+    load_files(Path::new(crate::embedded::LABEL), crate::embedded::FILES)
 }
 
 /// Loads a spec from its files in memory, as (name relative to the spec folder with

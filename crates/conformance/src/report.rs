@@ -45,3 +45,45 @@ pub fn figure_lines(
     }
     lines
 }
+
+/// The most failures one vector check keeps (the count of the rest is given).
+const FAILURES_KEPT: usize = 20;
+
+/// Collects the failures of one file's cases, keeping the first `FAILURES_KEPT` (20).
+#[derive(Default)]
+pub struct Failures {
+    pub(crate) kept: Vec<Failure>,
+    pub(crate) more: usize,
+}
+
+impl Failures {
+    /// Adds one failing comparison of case `case`.
+    pub fn fail(
+        &mut self,
+        case: &str,
+        what: String,
+        input: serde_json::Value,
+        expected: String,
+        actual: String,
+    ) {
+        if self.kept.len() < FAILURES_KEPT {
+            self.kept.push(Failure {
+                case: case.to_string(),
+                what,
+                input,
+                expected,
+                actual,
+            });
+        } else {
+            self.more += 1;
+        }
+    }
+}
+
+/// An answer as a failure shows it.
+pub(crate) fn shown<T: std::fmt::Debug>(answer: crate::subject::Answer<T>) -> String {
+    match answer {
+        Ok(value) => format!("{value:?}"),
+        Err(err) => err.to_string(),
+    }
+}

@@ -1,25 +1,15 @@
 //! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{ProtocolSpec, Spec};
-use crate::protocols::{ProtocolSubject, REGISTRY, Subject};
+use crate::protocol::ProtocolSubject;
+pub use crate::protocol::Subjects;
+use crate::protocols::REGISTRY;
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::Between;
 use bloomproof_wire::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-
-/// The implementations a run drives, one per registered protocol
-/// ([`crate::protocols::REGISTRY`]), in its order.
-pub struct Subjects {
-    /// One subject per protocol; the first answers for the run (its name, handshake,
-    /// between checks and closing diagnosis).
-    pub subjects: Vec<Box<dyn ProtocolSubject>>,
-    /// The adapter process the subjects share, when they drive one
-    /// ([`Subjects::adapter`]): the run starts a second process of its command for a
-    /// second lane of checks ([`run`]).
-    process: Option<crate::adapter::Shared>,
-}
 
 impl Subjects {
     /// The production crates, in process.
@@ -80,48 +70,6 @@ impl Subjects {
         {
             mine.join(&theirs);
         }
-    }
-
-    /// These subjects with `subject` in place of the one of its protocol.
-    #[must_use]
-    pub fn with(mut self, subject: Box<dyn ProtocolSubject>) -> Self {
-        match self
-            .subjects
-            .iter_mut()
-            .find(|s| s.protocol() == subject.protocol())
-        {
-            Some(slot) => *slot = subject,
-            None => self.subjects.push(subject),
-        }
-        self
-    }
-
-    /// The subject of `protocol`.
-    pub fn of(&mut self, protocol: &str) -> Option<&mut dyn ProtocolSubject> {
-        self.subjects
-            .iter_mut()
-            .find(|s| s.protocol() == protocol)
-            .map(|s| s.as_mut() as &mut dyn ProtocolSubject)
-    }
-
-    /// The subject whose own trait is `S` (`dyn DocSubject + Send`, ...), if the run
-    /// has one.
-    pub fn get_mut<S: ?Sized + 'static>(&mut self) -> Option<&mut S> {
-        self.subjects.iter_mut().find_map(|s| {
-            s.as_any_mut()
-                .downcast_mut::<Subject<S>>()
-                .map(|Subject(s)| s.as_mut())
-        })
-    }
-
-    fn first(&self) -> Option<&dyn ProtocolSubject> {
-        self.subjects
-            .first()
-            .map(|s| s.as_ref() as &dyn ProtocolSubject)
-    }
-
-    fn name(&self) -> String {
-        self.first().map(ProtocolSubject::name).unwrap_or_default()
     }
 }
 

@@ -6,14 +6,11 @@
 //! each file's cases ask and compare is its protocol's (`protocols/<protocol>/vectors.rs`,
 //! through [`crate::protocols::Protocol::check_vectors`]).
 
+pub use crate::report::Failures;
 use crate::report::{CheckOutcome, Failure};
-use crate::subject::Answer;
 use bloomproof_vectors::{FileKind, VectorFile};
 use std::path::Path;
 use std::time::Instant;
-
-/// The most failures one vector check keeps (the count of the rest is given).
-const FAILURES_KEPT: usize = 20;
 
 /// One loaded vector file: its path relative to the vectors folder and its cases.
 #[derive(Clone, Debug)]
@@ -85,43 +82,10 @@ pub fn load(dir: &Path) -> Result<Vec<Loaded>, Vec<String>> {
     }
 }
 
-/// Collects the failures of one file's cases, keeping the first `FAILURES_KEPT` (20).
-pub struct Failures {
-    kept: Vec<Failure>,
-    more: usize,
-}
-
-impl Failures {
-    /// Adds one failing comparison of case `case`.
-    pub fn fail(
-        &mut self,
-        case: &str,
-        what: String,
-        input: serde_json::Value,
-        expected: String,
-        actual: String,
-    ) {
-        if self.kept.len() < FAILURES_KEPT {
-            self.kept.push(Failure {
-                case: case.to_string(),
-                what,
-                input,
-                expected,
-                actual,
-            });
-        } else {
-            self.more += 1;
-        }
-    }
-}
-
 /// Runs the cases of one vector file on the subjects: one check outcome.
-pub fn run_check(loaded: &Loaded, subjects: &mut crate::run::Subjects) -> CheckOutcome {
+pub fn run_check(loaded: &Loaded, subjects: &mut crate::protocol::Subjects) -> CheckOutcome {
     let started = Instant::now();
-    let mut f = Failures {
-        kept: Vec::new(),
-        more: 0,
-    };
+    let mut f = Failures::default();
     let cases = loaded.file.case_count();
     match crate::protocols::find(loaded.protocol()) {
         Some(entry) => entry.check_vectors(&loaded.file, subjects, &mut f),
@@ -152,13 +116,5 @@ pub fn run_check(loaded: &Loaded, subjects: &mut crate::run::Subjects) -> CheckO
         more_failures: 0,
         crashed: false,
         elapsed_ms: Some(started.elapsed().as_secs_f64() * 1e3),
-    }
-}
-
-/// An answer as a failure shows it.
-pub(crate) fn shown<T: std::fmt::Debug>(answer: Answer<T>) -> String {
-    match answer {
-        Ok(value) => format!("{value:?}"),
-        Err(err) => err.to_string(),
     }
 }

@@ -45,7 +45,8 @@ fn the_embedded_spec_has_every_protocol_and_schema() {
     ] {
         assert!(names.contains(&name), "{name} is not embedded: {names:?}");
     }
-    let spec = embedded::load().unwrap_or_else(|errors| panic!("{errors:?}"));
+    let spec =
+        bloomproof_conformance::load_embedded().unwrap_or_else(|errors| panic!("{errors:?}"));
     assert_eq!(
         spec.protocols.len(),
         bloomproof_conformance::PROTOCOLS.len()

@@ -43,7 +43,7 @@ fn the_spec_has_exactly_the_registered_protocols() {
         .map(|p| p.protocol.clone())
         .collect();
     assert_eq!(names, registered());
-    let embedded = bloomproof_conformance::embedded::load().unwrap();
+    let embedded = bloomproof_conformance::load_embedded().unwrap();
     let names: BTreeSet<String> = embedded
         .protocols
         .iter()

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 fn spec() -> (bloomproof_conformance::Spec, String) {
-    let spec = bloomproof_conformance::embedded::load().expect("the embedded spec loads");
+    let spec = bloomproof_conformance::load_embedded().expect("the embedded spec loads");
     (spec, bloomproof_conformance::embedded::embedded_version())
 }
 

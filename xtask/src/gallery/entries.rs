@@ -59,9 +59,16 @@ pub(super) fn probe(value: &Value, at: &str) -> Result<Probe, String> {
     only_keys(value, &["request", "pick", "answer"], &at)?;
     let request = match value.get("request") {
         Some(Value::Object(object)) if !object.contains_key("id") => Value::Object(object.clone()),
+        Some(Value::String(line))
+            if line.matches(PROBE_ID).count() == 1 && !line.contains(['\n', '\r']) =>
+        {
+            Value::String(line.clone())
+        }
         _ => {
             return Err(format!(
-                "{at}: `request` must be an adapter request without `id` (the gallery gives it one)"
+                "{at}: `request` must be an adapter request without `id` (the gallery gives it \
+                 one), or the exact request line as a string holding `{PROBE_ID}` once (where \
+                 the gallery writes its id) and no line break"
             ));
         }
     };

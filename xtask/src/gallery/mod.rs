@@ -156,6 +156,9 @@ enum Plant {
 /// into the response) is `answer` from the clean implementation, and something else
 /// from the planted one.
 struct Probe {
+    /// The request: an object (sent compact, with the gallery's id), or a string, the
+    /// exact line sent, whose one `{id}` the gallery replaces by its id (a JSON string),
+    /// for a bug in how a line is spelled.
     request: Value,
     pick: String,
     answer: Value,
@@ -336,18 +339,19 @@ pub fn run(
         "\n==> gallery: generated inputs of seed {seed} in every run (replay with \
          cargo xtask gallery --seed {seed})"
     );
+    let context_of = |kind: &'static Kind, seeds: u32| Context {
+        kind,
+        root: root.clone(),
+        binary: binary.clone(),
+        total: 0,
+        stages: Vec::new(),
+        seed,
+        generated: Arc::clone(&generated),
+        seeds,
+    };
     let mut failures = Vec::new();
     for (kind, gallery) in &galleries {
-        let context = Context {
-            kind,
-            root: root.clone(),
-            binary: binary.clone(),
-            total: 0,
-            stages: Vec::new(),
-            seed,
-            generated: Arc::clone(&generated),
-            seeds: seeds.unwrap_or(0),
-        };
+        let context = context_of(kind, seeds.unwrap_or(0));
         if let Err(message) = run_gallery(context, gallery, filter, every_check) {
             failures.push(format!(
                 "{} gallery ({}): {message}",
@@ -356,16 +360,7 @@ pub fn run(
         }
     }
     if faithful && let Some(python) = KINDS.first() {
-        let context = Context {
-            kind: python,
-            root: root.clone(),
-            binary: binary.clone(),
-            total: 0,
-            stages: Vec::new(),
-            seed,
-            generated: Arc::clone(&generated),
-            seeds: 0,
-        };
+        let context = context_of(python, 0);
         if let Err(message) = run_faithful(&context, filter) {
             failures.push(format!(
                 "{FAITHFUL} gallery ({}): {message}",
@@ -469,6 +464,31 @@ fn run_gallery(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A probe is a request object without id, or an exact line holding `{id}` once and
+    /// no line break; anything else is refused when `bugs.json` loads.
+    #[test]
+    fn a_probe_is_a_request_or_one_line_with_one_id() {
+        let probe = |request: Value| {
+            entries::probe(
+                &serde_json::json!({"request": request, "pick": "/error/kind", "answer": "x"}),
+                "bug b",
+            )
+        };
+        assert!(probe(serde_json::json!({"op": "sha256"})).is_ok());
+        assert!(probe(serde_json::json!({"id": 1, "op": "sha256"})).is_err());
+        assert!(probe(serde_json::json!("{\"id\":{id}}\u{a0}")).is_ok());
+        for bad in [
+            "{\"id\":1}",
+            "{id}{id}",
+            "{\"id\":{id}}\n",
+            "{\"id\":{id}}\r",
+        ] {
+            let refused = probe(serde_json::json!(bad)).err().unwrap_or_default();
+            assert!(refused.contains("`{id}` once"), "{bad:?}: {refused}");
+        }
+        assert!(probe(serde_json::json!(7)).is_err());
+    }
 
     const PYTHON_DIR: &str = "implementations/python";
 

@@ -307,6 +307,9 @@ pub(super) fn impl_copy(
     Ok((dir, command))
 }
 
+/// Where a probe given as a line has its id written.
+pub(super) const PROBE_ID: &str = "{id}";
+
 /// The longest wait for a probe's answers.
 pub(super) const PROBE_LIMIT: Duration = Duration::from_secs(30);
 
@@ -319,11 +322,17 @@ pub(super) fn ask(
 ) -> Result<Vec<Value>, String> {
     let mut input = String::new();
     for (i, request) in requests.iter().enumerate() {
-        let mut request = (*request).clone();
-        if let Value::Object(object) = &mut request {
-            object.insert("id".to_owned(), Value::String(format!("probe-{i}")));
+        let id = Value::String(format!("probe-{i}"));
+        match request {
+            Value::String(line) => input.push_str(&line.replace(PROBE_ID, &id.to_string())),
+            _ => {
+                let mut request = (*request).clone();
+                if let Value::Object(object) = &mut request {
+                    object.insert("id".to_owned(), id);
+                }
+                input.push_str(&request.to_string());
+            }
         }
-        input.push_str(&request.to_string());
         input.push('\n');
     }
     let mut shell = Command::new("sh");

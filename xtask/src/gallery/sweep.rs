@@ -11,6 +11,16 @@
 //! cases are the same at any seed), selected by a filter every one of their full names
 //! contains and no other check's does (`/generated_`); where no such filter exists,
 //! the groups of checks run one at a time as in the gallery run.
+//!
+//! The adapter protocol's own cases are not in `cases.json`, and one of its checks
+//! holds lines the seed draws (`bloomproof_conformance::spelled_requests`: request
+//! spellings and near-misses). Their case ids are the same at every seed, so they are
+//! read from that module: a catch by one of them is a catch by generated inputs, and a
+//! sweep run holds that check too (a run of its own, after the generated checks').
+//!
+//! A sweep run first runs each check that caught the entry at the run's own seed
+//! alone, and the whole filters only when those pass: the catch is the same (any
+//! failing check at that seed), at a fraction of the runs' cost.
 
 use super::*;
 
@@ -22,6 +32,9 @@ pub(super) struct Generated {
     checks: BTreeSet<String>,
     /// The full names of every other check.
     others: BTreeSet<String>,
+    /// The full names of the checks outside `cases.json` that hold seed-drawn cases
+    /// (the adapter protocol's spelled request lines), each swept by a run of its own.
+    drawn: BTreeSet<String>,
 }
 
 /// The substring every generated check's full name is expected to hold.
@@ -53,7 +66,24 @@ impl Generated {
                 spec.display()
             ));
         }
-        Ok(Self::from_files(&files))
+        let mut generated = Self::from_files(&files);
+        generated.add_drawn(
+            bloomproof_wire::report::ADAPTER_GROUP,
+            &bloomproof_conformance::spelled_requests::cases(0)
+                .into_iter()
+                .map(|case| (case.id, case.check))
+                .collect::<Vec<_>>(),
+        );
+        Ok(generated)
+    }
+
+    /// Adds `cases` (`(id, check)`) of `protocol`, which the seed draws outside
+    /// `cases.json`: each is a generated case, and each of their checks is swept.
+    pub(super) fn add_drawn(&mut self, protocol: &str, cases: &[(String, String)]) {
+        for (id, check) in cases {
+            self.cases.insert((protocol.to_owned(), id.clone()));
+            self.drawn.insert(format!("{protocol}/{check}"));
+        }
     }
 
     /// The generated cases of parsed `cases.json` files.
@@ -84,6 +114,7 @@ impl Generated {
             cases,
             checks,
             others,
+            drawn: BTreeSet::new(),
         }
     }
 
@@ -92,12 +123,38 @@ impl Generated {
         self.cases.contains(&(protocol.to_owned(), id.to_owned()))
     }
 
-    /// The filter that selects exactly the generated checks, if one does.
-    pub(super) fn filter(&self) -> Option<&'static str> {
-        (!self.checks.is_empty()
+    /// The filter that selects the check `name` (a bare name, as a report gives it)
+    /// and no other: its full name, when exactly one check has that name and no other
+    /// check's full name holds it.
+    pub(super) fn alone(&self, name: &str) -> Option<String> {
+        let all = || self.checks.iter().chain(&self.others).chain(&self.drawn);
+        let suffix = format!("/{name}");
+        let mut named = all().filter(|full| full.ends_with(&suffix));
+        let full = named.next()?.clone();
+        (named.next().is_none() && all().filter(|c| c.contains(full.as_str())).count() == 1)
+            .then_some(full)
+    }
+
+    /// The filters of a sweep run, each a run of its own, if they select exactly the
+    /// checks that hold generated cases: [`GENERATED_FILTER`] for those of `cases.json`,
+    /// then each drawn check's full name (which only it contains).
+    pub(super) fn filters(&self) -> Option<Vec<String>> {
+        let generated = !self.checks.is_empty()
             && self.checks.iter().all(|c| c.contains(GENERATED_FILTER))
-            && !self.others.iter().any(|c| c.contains(GENERATED_FILTER)))
-        .then_some(GENERATED_FILTER)
+            && !self.others.iter().any(|c| c.contains(GENERATED_FILTER));
+        let drawn = self.drawn.iter().all(|d| {
+            !d.contains(GENERATED_FILTER)
+                && self
+                    .checks
+                    .iter()
+                    .chain(&self.others)
+                    .all(|c| c == d || !c.contains(d.as_str()))
+        });
+        (generated && drawn).then(|| {
+            std::iter::once(GENERATED_FILTER.to_owned())
+                .chain(self.drawn.iter().cloned())
+                .collect()
+        })
     }
 }
 
@@ -145,7 +202,7 @@ pub(super) fn sweep(
         .iter()
         .filter(|row| matches!(&row.verdict, Verdict::Caught(_, _, fixed) if !fixed.is_empty()))
         .count();
-    let filter = context.generated.filter();
+    let filters = context.generated.filters();
     println!(
         "\n==> {kind} gallery: seed sweep over {} seeds: {} (the run's own seed first; \
          replay the sweep with --seed {} --seeds {})",
@@ -163,11 +220,35 @@ pub(super) fn sweep(
          inputs (the same on every seed), not swept; each sweep run holds {}\n",
         plural(swept.len(), "entry", "entries"),
         fixed,
-        match filter {
-            Some(f) => format!("the checks with generated cases only (filter {f:?})"),
+        match &filters {
+            Some(f) => format!(
+                "the checks with generated cases only (filters {}, in turn)",
+                f.iter()
+                    .map(|f| format!("{f:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             None => "the suite's groups of checks in turn".to_owned(),
         }
     );
+    // Each entry's sweep runs try first the checks that caught it at the run's own seed,
+    // each alone (a cheap run that most often catches it again), then the whole filters.
+    let first: Vec<Option<Vec<String>>> = rows
+        .iter()
+        .map(|row| {
+            let Verdict::Caught(checks, _, _) = &row.verdict else {
+                return None;
+            };
+            let filters = filters.as_ref()?;
+            let mut tried: Vec<String> = checks
+                .iter()
+                .filter_map(|name| context.generated.alone(name))
+                .filter(|f| filters.iter().any(|g| f.contains(g.as_str())))
+                .collect();
+            tried.extend(filters.iter().cloned());
+            Some(tried)
+        })
+        .collect();
     let jobs: Vec<(usize, u64)> = swept
         .iter()
         .flat_map(|&entry| seeds.iter().skip(1).map(move |&seed| (entry, seed)))
@@ -179,7 +260,12 @@ pub(super) fn sweep(
             let mut at = context.clone();
             at.seed = seed;
             match subjects.get(entry) {
-                Some((_, subject)) => sweep_run(&at, index, subject, filter),
+                Some((_, subject)) => sweep_run(
+                    &at,
+                    index,
+                    subject,
+                    first.get(entry).and_then(Option::as_deref),
+                ),
                 None => Swept::Broken("no such entry".to_owned()),
             }
         },
@@ -261,9 +347,23 @@ pub(super) fn sweep(
 }
 
 /// One entry at one seed (`context.seed`).
-fn sweep_run(context: &Context, index: usize, subject: &Subject, filter: Option<&str>) -> Swept {
-    let run = |command: &str| match filter {
-        Some(f) => conformance(context, command, Some(f)),
+fn sweep_run(
+    context: &Context,
+    index: usize,
+    subject: &Subject,
+    filters: Option<&[String]>,
+) -> Swept {
+    let run = |command: &str| match filters {
+        Some(filters) => {
+            let mut last = Run::Broken("no filter".to_owned());
+            for filter in filters {
+                last = conformance(context, command, Some(filter));
+                if !matches!(&last, Run::Report { failed, .. } if failed.is_empty()) {
+                    break;
+                }
+            }
+            last
+        }
         None => verdict_run(context, command, subject.first_group(context.kind)),
     };
     let run = match subject {
@@ -329,10 +429,34 @@ mod tests {
         assert!(generated.is_generated("p", "02-generated/x"));
         assert!(!generated.is_generated("q", "02-generated/x"));
         assert!(!generated.is_generated("p", "01-a"));
-        assert_eq!(generated.filter(), Some("/generated_"));
+        assert_eq!(generated.filters(), Some(vec!["/generated_".to_owned()]));
+        // Drawn cases outside cases.json: generated, and their check a filter of its own.
+        let mut drawn = Generated::from_files(&files);
+        drawn.add_drawn("w", &[("spelled/9".to_owned(), "lines".to_owned())]);
+        assert!(drawn.is_generated("w", "spelled/9"));
+        assert!(!drawn.is_generated("w", "spelled/10"));
+        assert_eq!(
+            drawn.filters(),
+            Some(vec!["/generated_".to_owned(), "w/lines".to_owned()])
+        );
+        // A check alone: by its full name, unless another check's holds it or the
+        // name is another protocol's too.
+        assert_eq!(drawn.alone("generated_x"), Some("p/generated_x".to_owned()));
+        assert_eq!(drawn.alone("lines"), Some("w/lines".to_owned()));
+        assert_eq!(drawn.alone("missing"), None);
+        let mut twice = Generated::from_files(&files);
+        twice.add_drawn("q", &[("s/1".to_owned(), "generated_x".to_owned())]);
+        assert_eq!(twice.alone("generated_x"), None);
+        let mut inside = Generated::from_files(&files);
+        inside.add_drawn("p", &[("s/1".to_owned(), "generated_x_more".to_owned())]);
+        assert_eq!(inside.alone("generated_x"), None);
+        // A drawn check's name inside another check's: no filter selects it alone.
+        let mut drawn = Generated::from_files(&files);
+        drawn.add_drawn("p", &[("s/1".to_owned(), "fixed".to_owned())]);
+        assert_eq!(drawn.filters(), None);
         // A generated case in a check whose name the filter misses: no filter.
         let files = [file("p", &[("03", "spelling", "generated")])];
-        assert_eq!(Generated::from_files(&files).filter(), None);
+        assert_eq!(Generated::from_files(&files).filters(), None);
         // Another check whose name the filter selects: no filter.
         let files = [file(
             "p",
@@ -341,7 +465,7 @@ mod tests {
                 ("04", "generated_b", "x"),
             ],
         )];
-        assert_eq!(Generated::from_files(&files).filter(), None);
+        assert_eq!(Generated::from_files(&files).filters(), None);
     }
 
     /// The spec's own generated cases: every one is in a check the filter selects.
@@ -357,9 +481,23 @@ mod tests {
                 .iter()
                 .any(|(protocol, _)| protocol == "fnv1a-utf16-v1")
         );
+        // The adapter protocol's spelled request lines are drawn by the seed: a catch by
+        // one of them is swept, with their check as a filter of its own.
+        let spelled = format!(
+            "{}/{}",
+            bloomproof_wire::report::ADAPTER_GROUP,
+            bloomproof_conformance::spelled_requests::CHECK
+        );
+        for case in bloomproof_conformance::spelled_requests::cases(7) {
+            assert!(
+                generated.is_generated(bloomproof_wire::report::ADAPTER_GROUP, &case.id),
+                "{}",
+                case.id
+            );
+        }
         assert_eq!(
-            generated.filter(),
-            Some("/generated_"),
+            generated.filters(),
+            Some(vec!["/generated_".to_owned(), spelled]),
             "a check with a generated case is not named generated_...: the sweep runs whole groups"
         );
     }

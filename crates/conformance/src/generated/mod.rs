@@ -15,7 +15,6 @@
 pub mod memo;
 
 use crate::model::{GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::protocols::GeneratorDomain;
 use crate::report::Failure;
 
 use proptest::strategy::{Strategy, ValueTree};
@@ -431,18 +430,39 @@ pub(crate) fn failures<V>(
     out
 }
 
+/// What one generator of generated cases reads and compares: the loader refuses a
+/// `generated` case whose domain or expectation differs ([`domain_error`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GeneratorDomain {
+    /// The generator.
+    pub generator: Generator,
+    /// Every range of [`GeneratedInput`] it reads (`m` and `k` always, then the optional
+    /// ones), each with the bounds a case's range must lie within: the protocol's bounds,
+    /// or the wire's whole width for inputs the protocol clamps.
+    pub ranges: &'static [(&'static str, Span)],
+    /// The values within those bounds where the protocol's behaviour changes (the ends
+    /// of a clamp), beside the bounds' own ends: every range's edge inputs hold each of
+    /// them and its neighbours (`generated::edges`).
+    pub limits: &'static [u32],
+    /// The answers it compares, in the order `expect.compared` lists them.
+    pub compares: &'static [&'static str],
+    /// What it compares with: `oracle` or `session_model`.
+    pub reference: &'static str,
+}
+
 /// Whether a generated case's domain is one this runner can draw from, within the
-/// protocol's bounds: `None` when it is, else what is wrong (a load error).
+/// bounds of `protocol`, whose generators are `domains` (`None`: a protocol the runner
+/// does not know): `None` when it is, else what is wrong (a load error).
 pub fn domain_error(
     protocol: &str,
+    domains: Option<&[GeneratorDomain]>,
     input: &GeneratedInput,
     expect: &GeneratedExpect,
 ) -> Option<String> {
-    let Some(entry) = crate::protocols::find(protocol) else {
+    let Some(domains) = domains else {
         return Some(format!("unknown protocol {protocol:?}"));
     };
-    let Some(domain) = entry
-        .generators()
+    let Some(domain) = domains
         .iter()
         .find(|domain| domain.generator == input.generator)
     else {

@@ -166,9 +166,8 @@ impl RustFnv {
                         text.len()
                     )));
                 }
-                let mut padded = text.into_bytes();
-                padded.resize(*bytes, b' ');
-                let text = String::from_utf8(padded).unwrap_or_default();
+                let mut text = text;
+                text.push_str(&" ".repeat(*bytes - text.len()));
                 if let Err(err) = session.import(&text) {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }

@@ -6,7 +6,7 @@ use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, fa
 use crate::generated::{memo, size, span};
 use crate::model::GeneratedInput;
 use crate::model::Generator;
-use crate::protocols::Protocol as _;
+use crate::protocol::Protocol as _;
 use crate::report::Failure;
 use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;

@@ -11,14 +11,15 @@ mod typed;
 mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
-use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
 use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
+use crate::protocol::Inputs;
+use crate::report::Failures;
 use crate::report::{Class, Failure, Figures};
+use crate::stream::{Stream, low_16, positions_bytes};
 use crate::subject::Between;
 use crate::subject::{Answer, SubjectError};
-use crate::vectors::Failures;
 use bloomproof_adapter::protocols::doc_membership_v1::AdapterDoc;
 use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply};
@@ -112,7 +113,7 @@ impl Protocol for DocMembershipV1 {
     fn check_vectors(
         &self,
         file: &VectorFile,
-        subjects: &mut crate::run::Subjects,
+        subjects: &mut crate::protocol::Subjects,
         failures: &mut Failures,
     ) {
         vectors::check(file, subjects, failures);
@@ -188,7 +189,7 @@ impl ProtocolSubject for Subject<dyn DocSubject + Send> {
 
 /// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
 /// call broken when the run has no subject of this protocol.
-pub fn batch(subjects: &mut crate::run::Subjects, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
+pub fn batch(subjects: &mut crate::protocol::Subjects, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
     match subjects.get_mut::<dyn DocSubject + Send>() {
         Some(subject) => subject.batch(calls),
         None => calls
@@ -253,7 +254,7 @@ impl Inputs for AccumulatedInputs {
         })
     }
 
-    fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>> {
+    fn ask(&self, subjects: &mut crate::protocol::Subjects) -> Vec<Result<Vec<u8>, String>> {
         let calls: Vec<DocCall> = self
             .0
             .iter()

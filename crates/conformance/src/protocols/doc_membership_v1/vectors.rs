@@ -5,8 +5,8 @@
 //! * snapshots: `build` and `lookup_many`: the packed bits, the documents, each triple;
 //! * rejections: `typed`: the error's kind and field.
 
+use crate::report::{Failures, shown};
 use crate::subject::SubjectError;
-use crate::vectors::{Failures, shown};
 use crate::verdict::json;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply, RawParams};
 use bloomproof_vectors::VectorFile;
@@ -21,7 +21,7 @@ fn raw(params: &bloomproof_wire::DocParams) -> RawParams {
 }
 
 /// Runs the cases of `file` (one of this protocol's vector files) on the subjects.
-pub(super) fn check(file: &VectorFile, subjects: &mut crate::run::Subjects, f: &mut Failures) {
+pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects, f: &mut Failures) {
     match file {
         VectorFile::DocPositions(file) => {
             let mut calls = Vec::new();

@@ -9,13 +9,14 @@ mod hooks;
 mod vectors;
 
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
-use crate::accumulated::{Inputs, Stream, low_16, positions_bytes};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
 use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
+use crate::protocol::Inputs;
+use crate::report::Failures;
 use crate::report::{Class, Failure, Figures};
+use crate::stream::{Stream, low_16, positions_bytes};
 use crate::subject::{Answer, SubjectError};
-use crate::vectors::Failures;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::AdapterFnv;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
@@ -112,7 +113,7 @@ impl Protocol for Fnv1aUtf16V1 {
     fn check_vectors(
         &self,
         file: &VectorFile,
-        subjects: &mut crate::run::Subjects,
+        subjects: &mut crate::protocol::Subjects,
         failures: &mut Failures,
     ) {
         vectors::check(file, subjects, failures);
@@ -169,7 +170,7 @@ impl ProtocolSubject for Subject<dyn FnvSubject + Send> {
 
 /// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
 /// call broken when the run has no subject of this protocol.
-pub fn batch(subjects: &mut crate::run::Subjects, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
+pub fn batch(subjects: &mut crate::protocol::Subjects, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
     match subjects.get_mut::<dyn FnvSubject + Send>() {
         Some(subject) => subject.batch(calls),
         None => calls
@@ -249,7 +250,7 @@ impl Inputs for AccumulatedInputs {
         )
     }
 
-    fn ask(&self, subjects: &mut crate::run::Subjects) -> Vec<Result<Vec<u8>, String>> {
+    fn ask(&self, subjects: &mut crate::protocol::Subjects) -> Vec<Result<Vec<u8>, String>> {
         let calls: Vec<FnvCall> = self
             .0
             .iter()

@@ -4,14 +4,14 @@
 //! * rejections: `positions` with m or k out of range: rejected, naming the field (the
 //!   adapter protocol does not fix the kind of that error).
 
+use crate::report::{Failures, shown};
 use crate::subject::SubjectError;
-use crate::vectors::{Failures, shown};
 use crate::verdict::json;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
 
 /// Runs the cases of `file` (one of this protocol's vector files) on the subjects.
-pub(super) fn check(file: &VectorFile, subjects: &mut crate::run::Subjects, f: &mut Failures) {
+pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects, f: &mut Failures) {
     match file {
         VectorFile::FnvPositions(file) => {
             let calls: Vec<FnvCall> = file

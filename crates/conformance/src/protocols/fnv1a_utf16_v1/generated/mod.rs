@@ -6,7 +6,7 @@ use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, fa
 use crate::generated::{size, span};
 use crate::model::Generator;
 use crate::model::{GeneratedInput, Span};
-use crate::protocols::Protocol as _;
+use crate::protocol::Protocol as _;
 use crate::report::Failure;
 use crate::subject::Answer;
 use crate::verdict::json;

@@ -1,0 +1,299 @@
+//! What every protocol module implements, and what the run hands it: the traits the
+//! registry ([`crate::protocols::REGISTRY`]) reaches a protocol through and the set of
+//! subjects a run drives. A [`Protocol`] makes the subjects and the case list of its
+//! protocol, a [`ProtocolCases`] holds the typed cases and runs them, a
+//! [`ProtocolSubject`] is one protocol's implementation under test (its own subject
+//! trait, boxed), [`Subjects`] one per protocol. It knows no protocol and no run: the
+//! protocol modules, the runner and the loader build on it.
+
+use crate::adapter::AdapterProcess;
+use crate::generated::{Generation, GeneratorDomain};
+use crate::model::{Case, GeneratedExpect, GeneratedInput};
+use crate::report::{Class, Failure, Failures, Figures};
+use crate::stream::Stream;
+use crate::subject::Between;
+use bloomproof_vectors::VectorFile;
+use std::any::Any;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+/// One protocol's part of the runner.
+pub trait Protocol: Sync {
+    /// The protocol's name (its `NAME`, [`crate::PROTOCOLS`]).
+    fn name(&self) -> &'static str;
+
+    /// An empty list of this protocol's cases, for the loader to fill.
+    fn new_cases(&self) -> Box<dyn ProtocolCases>;
+
+    /// The production crates' implementation of this protocol, in process.
+    fn rust_subject(&self) -> Box<dyn ProtocolSubject>;
+
+    /// This protocol through the adapter subprocess `process` (shared by every protocol).
+    fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject>;
+
+    /// The generators of generated cases that draw this protocol's inputs, each with
+    /// what it reads and compares.
+    fn generators(&self) -> &'static [GeneratorDomain];
+
+    /// The next `n` inputs of this protocol's accumulated stream (`spec/README.md`,
+    /// "Accumulated checks"), drawn from `stream`.
+    fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs>;
+
+    /// The JSON Schema of this protocol's cases file
+    /// (`spec/schemas/<protocol>.cases.schema.json`).
+    fn cases_schema(&self) -> String;
+
+    /// The checks of this protocol that have a hook (its `hooks.rs`).
+    fn hooked_checks(&self) -> Vec<&'static str>;
+
+    /// Why a case of `check` cannot have `shape`: the check's hook reads cases of
+    /// another shape and does not pass over this one. `None` when it fits (or the check
+    /// has no hook).
+    fn hook_misfit(&self, check: &str, shape: &str) -> Option<String>;
+
+    /// Runs the cases of `file`, one of this protocol's vector files
+    /// (`vectors/<protocol>/<kind>.json`), on the subjects, keeping the failures in
+    /// `failures`.
+    fn check_vectors(&self, file: &VectorFile, subjects: &mut Subjects, failures: &mut Failures);
+}
+
+/// What the loader learns of one case it added to a [`ProtocolCases`]: its shape, and
+/// the case itself when it is a generated one.
+pub type Pushed<'a> = (
+    &'static str,
+    Option<&'a Case<GeneratedInput, GeneratedExpect>>,
+);
+
+/// One protocol's cases, typed by shape, in file order.
+pub trait ProtocolCases: fmt::Debug + Send + Sync {
+    /// Reads `raw` as a case of this protocol and adds it; the error is serde's.
+    fn push(&mut self, raw: &serde_json::Value) -> Result<Pushed<'_>, serde_json::Error>;
+
+    /// (id, check, rules beyond its check's, shape) of every case, in file order.
+    fn each(&self) -> Vec<(&str, &str, &[String], &'static str)>;
+
+    /// Runs the cases whose ids are `ids` on `subject` (this protocol's), for a check of
+    /// `class`: how many ran and their failures.
+    fn run(
+        &self,
+        ids: &[String],
+        class: Class,
+        subject: &mut dyn ProtocolSubject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> (usize, Vec<Failure>);
+
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn ProtocolCases>;
+
+    /// The typed cases (`Vec<DocCase>`, `Vec<FnvCase>`), for a test to edit them.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl Clone for Box<dyn ProtocolCases> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A case of one protocol's case enum (`DocCase`, `FnvCase`): what the generic case
+/// list needs of it.
+pub trait SpecCase:
+    serde::de::DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static
+{
+    /// The protocol's subject trait object (`dyn DocSubject + Send`, ...).
+    type Subject: ?Sized + 'static;
+
+    /// The case's id, check, rules and shape.
+    fn parts(&self) -> (&str, &str, &[String], &'static str);
+
+    /// The case, when it is a generated one.
+    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>>;
+
+    /// Runs the case on `subject` for a check of `class` (an evaluator that holds rules
+    /// of several classes judges only the check's): its failures.
+    fn evaluate(
+        &self,
+        class: Class,
+        subject: &mut Self::Subject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> Vec<Failure>;
+}
+
+impl<C: SpecCase> ProtocolCases for Vec<C> {
+    fn push(&mut self, raw: &serde_json::Value) -> Result<Pushed<'_>, serde_json::Error> {
+        let case = C::deserialize(raw)?;
+        self.push(case);
+        match self.last() {
+            Some(case) => Ok((case.parts().3, case.generated())),
+            None => Ok(("", None)),
+        }
+    }
+
+    fn each(&self) -> Vec<(&str, &str, &[String], &'static str)> {
+        self.iter().map(SpecCase::parts).collect()
+    }
+
+    fn run(
+        &self,
+        ids: &[String],
+        class: Class,
+        subject: &mut dyn ProtocolSubject,
+        generation: &Generation,
+        figures: &mut Figures,
+    ) -> (usize, Vec<Failure>) {
+        let Some(Subject(subject)) = subject.as_any_mut().downcast_mut::<Subject<C::Subject>>()
+        else {
+            return (0, vec![not_its_subject()]);
+        };
+        let mut ran = 0;
+        let mut failures = Vec::new();
+        for case in self
+            .iter()
+            .filter(|c| ids.iter().any(|id| id == c.parts().0))
+        {
+            ran += 1;
+            failures.extend(case.evaluate(class, subject.as_mut(), generation, figures));
+        }
+        (ran, failures)
+    }
+
+    fn clone_box(&self) -> Box<dyn ProtocolCases> {
+        Box::new(self.clone())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+fn not_its_subject() -> Failure {
+    Failure {
+        case: String::new(),
+        what: "the run has a subject of this protocol".to_string(),
+        input: serde_json::Value::Null,
+        expected: "the protocol's subject".to_string(),
+        actual: "a subject of another protocol".to_string(),
+    }
+}
+
+/// One protocol's implementation under test: its subject trait object, boxed
+/// (`Subject<dyn DocSubject + Send>`, ...).
+pub struct Subject<S: ?Sized>(pub Box<S>);
+
+/// One protocol's implementation under test, whatever its protocol. The run's own
+/// questions (its name, handshake, between checks, closing diagnosis, adapter) are
+/// asked of the first subject of a run: through an adapter every subject shares one
+/// process.
+pub trait ProtocolSubject: Send {
+    /// The protocol it implements.
+    fn protocol(&self) -> &'static str;
+
+    /// The implementation's name for the report.
+    fn name(&self) -> String;
+
+    /// An independent copy for another thread, when the subject can make one.
+    fn fork(&self) -> Option<Box<dyn ProtocolSubject>>;
+
+    /// The adapter's handshake, when the subject is an adapter.
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+        None
+    }
+
+    /// Called after every check.
+    fn between_checks(&mut self) -> Between {
+        Between::Go
+    }
+
+    /// What the run's end says of the implementation, if anything.
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        None
+    }
+
+    /// The adapter's command and per-request timeout, when the subject is an adapter.
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        None
+    }
+
+    /// The subject itself, for its protocol's cases to reach its own trait.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A chunk of one protocol's accumulated inputs ([`Protocol::accumulated`]).
+pub trait Inputs {
+    /// How many inputs the chunk has.
+    fn len(&self) -> usize;
+
+    /// Whether the chunk has no input.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The oracle's outputs of input `index` (`spec/README.md` lays them out).
+    fn oracle_outputs(&self, index: usize) -> Vec<u8>;
+
+    /// Input `index` as a report shows it.
+    fn show(&self, index: usize) -> serde_json::Value;
+
+    /// The implementation's outputs of every input, asked pipelined of the protocol's
+    /// subject in `subjects`; an answer that is no answer, or breaks the invariants (k
+    /// positions, each below m), is the reason.
+    fn ask(&self, subjects: &mut Subjects) -> Vec<Result<Vec<u8>, String>>;
+}
+
+/// The implementations a run drives, one per registered protocol
+/// ([`crate::protocols::REGISTRY`]), in its order.
+pub struct Subjects {
+    /// One subject per protocol; the first answers for the run (its name, handshake,
+    /// between checks and closing diagnosis).
+    pub subjects: Vec<Box<dyn ProtocolSubject>>,
+    /// The adapter process the subjects share, when they drive one
+    /// (`Subjects::adapter`): the run starts a second process of its command for a
+    /// second lane of checks ([`crate::run::run`]).
+    pub(crate) process: Option<crate::adapter::Shared>,
+}
+
+impl Subjects {
+    /// These subjects with `subject` in place of the one of its protocol.
+    #[must_use]
+    pub fn with(mut self, subject: Box<dyn ProtocolSubject>) -> Self {
+        match self
+            .subjects
+            .iter_mut()
+            .find(|s| s.protocol() == subject.protocol())
+        {
+            Some(slot) => *slot = subject,
+            None => self.subjects.push(subject),
+        }
+        self
+    }
+
+    /// The subject of `protocol`.
+    pub fn of(&mut self, protocol: &str) -> Option<&mut dyn ProtocolSubject> {
+        self.subjects
+            .iter_mut()
+            .find(|s| s.protocol() == protocol)
+            .map(|s| s.as_mut() as &mut dyn ProtocolSubject)
+    }
+
+    /// The subject whose own trait is `S` (`dyn DocSubject + Send`, ...), if the run
+    /// has one.
+    pub fn get_mut<S: ?Sized + 'static>(&mut self) -> Option<&mut S> {
+        self.subjects.iter_mut().find_map(|s| {
+            s.as_any_mut()
+                .downcast_mut::<Subject<S>>()
+                .map(|Subject(s)| s.as_mut())
+        })
+    }
+
+    pub(crate) fn first(&self) -> Option<&dyn ProtocolSubject> {
+        self.subjects
+            .first()
+            .map(|s| s.as_ref() as &dyn ProtocolSubject)
+    }
+
+    pub(crate) fn name(&self) -> String {
+        self.first().map(ProtocolSubject::name).unwrap_or_default()
+    }
+}
