@@ -721,18 +721,18 @@ impl AdapterProcess {
                 if let Some(protocol) = protocol {
                     object.insert("protocol".into(), json!(protocol));
                 }
-                Value::Object(object).to_string()
+                // The text the tree's `Display` writes, written straight into the
+                // line rather than through `fmt`.
+                serde_json::to_string(&Value::Object(object)).ok()
             }
             // A tree holds no integer past 64 bits (a typed `{"int": 2^64}`): the text
             // of the request is written directly, `id` and `protocol` first.
-            _ => match wide_request_line(id, protocol, op) {
-                Some(line) => line,
-                None => {
-                    return Pending::Done(Err(SubjectError::Broken(
-                        "cannot encode the request".into(),
-                    )));
-                }
-            },
+            _ => wide_request_line(id, protocol, op),
+        };
+        let Some(line) = line else {
+            return Pending::Done(Err(SubjectError::Broken(
+                "cannot encode the request".into(),
+            )));
         };
         if let Some(why) = &self.dead {
             return Pending::Done(Err(SubjectError::Broken(format!(
@@ -1206,6 +1206,17 @@ fn wide_request_line(id: u64, protocol: Option<&str>, op: &impl Serialize) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_line_is_the_text_its_tree_displays() {
+        let tree = json!({
+            "id": 7,
+            "protocol": "fnv1a-utf16-v1",
+            "op": "session",
+            "script": [{"op": "import", "document": {"v": 1, "text": "a\u{0}\"\\\u{7f}\u{2028}😀", "f": [0.1, -0.0, 1e300, 5e-324, 18446744073709551615u64, -9223372036854775808i64]}}],
+        });
+        assert_eq!(serde_json::to_string(&tree).ok(), Some(tree.to_string()));
+    }
 
     #[test]
     fn a_quoted_request_is_the_whole_line_quoted() {
