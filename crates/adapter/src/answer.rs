@@ -52,7 +52,8 @@ pub(crate) fn typed_result<T: DeserializeOwned>(id: u64, text: &str) -> Option<T
 }
 
 /// The top-level object of an answer: `id` equal to the request's, `result` read as
-/// `T`, any other key skipped (as the tree read skips it); `error` gives up.
+/// `T`, the value of any other key read and left (as the tree read leaves it); `error`
+/// gives up.
 struct Envelope<T> {
     id: u64,
     result: PhantomData<T>,
