@@ -166,7 +166,7 @@ pub(crate) fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String
     };
     if response.get("id") != Some(&json!(id)) {
         let got = response.get("id").map_or("missing".to_string(), |id| {
-            crate::process::shorten(&id.to_string())
+            crate::quote::shorten(&id.to_string())
         });
         return Err(format!("its id is {got}, expected {id}"));
     }

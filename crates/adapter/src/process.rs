@@ -84,11 +84,7 @@ use crate::answer::{MESSAGE_SHOWN, NAME_SHOWN};
 /// panic, a Python traceback, a Go runtime error, an exception (`TypeError: ...`).
 const CAUSES: [&str; 5] = ["panic", "Traceback", "fatal error", "Error:", "error:"];
 
-/// Text from the adapter (a response, a request quoted beside it) as a message shows
-/// it: control characters escaped, at most 400 characters and its length.
-pub fn shorten(text: &str) -> String {
-    crate::quote::untrusted(text, 400)
-}
+pub use crate::quote::shorten;
 
 /// One paragraph: the adapter, started again, handshook as someone else (another
 /// name, language, version or list of protocols): the answers of the two cannot be one
