@@ -76,7 +76,7 @@ fn parse_seconds(
         .map_err(|err| format!("{range}, got {}: {err}", crate::quote::prefix(text)))
 }
 
-pub use crate::process::{AdapterProcess, IN_FLIGHT, LineAnswer, shorten};
+pub use crate::process::{AdapterProcess, IN_FLIGHT, LineAnswer, Reply, shorten};
 
 /// An adapter process shared by the subjects of one run.
 pub type Shared = Arc<Mutex<AdapterProcess>>;
@@ -90,11 +90,10 @@ pub(crate) fn call<T: for<'de> Deserialize<'de>>(
     let mut guard = process
         .lock()
         .map_err(|_| SubjectError::Broken("adapter lock poisoned".into()))?;
-    let answer = guard.request(protocol, op);
-    result(answer, op)
+    guard.request_typed(protocol, op)
 }
 
-/// The typed result of an answer to `op`.
+/// The typed result of an answer to `op`, read as JSON ([`Reply::tree`]).
 pub(crate) fn result<T: for<'de> Deserialize<'de>>(
     answer: Answer<Value>,
     op: &impl Serialize,
@@ -119,7 +118,7 @@ pub(crate) fn pipelined<T: Serialize, R>(
     process: &Shared,
     protocol: &str,
     ops: &[T],
-    mut read: impl FnMut(&T, Answer<Value>) -> Answer<R>,
+    mut read: impl FnMut(&T, Reply<'_>) -> Answer<R>,
 ) -> Vec<Answer<R>> {
     let Ok(mut guard) = process.lock() else {
         return ops
@@ -128,9 +127,9 @@ pub(crate) fn pipelined<T: Serialize, R>(
             .collect();
     };
     let mut index = 0;
-    guard.requests(protocol, ops, |answer| {
+    guard.requests(protocol, ops, |reply| {
         let read = match ops.get(index) {
-            Some(op) => read(op, answer),
+            Some(op) => read(op, reply),
             None => Err(SubjectError::Broken("an answer without a request".into())),
         };
         index += 1;

@@ -13,9 +13,11 @@
 //!   protocol joins; [`subject`], [`client`] and [`serve`] hold what the protocols share;
 //! * [`lines`], [`scan`], [`quote`]: capped line reads, the first pass over a JSON
 //!   line (duplicate keys, value count) and short quotes of untrusted text, for both
-//!   sides;
+//!   sides; an answer's line is read straight into its op's result type when it is
+//!   well-formed, and judged as a JSON tree otherwise (`answer.rs`);
 //! * [`ToDynamic`]: the one conversion of a typed value into the filter's dynamic value.
 
+mod answer;
 pub mod client;
 mod dynamic;
 pub mod lines;

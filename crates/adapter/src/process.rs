@@ -6,8 +6,10 @@ use crate::client::{RESPONSE_MAX, STDERR_KEPT};
 use crate::subject::{Answer, Between, SubjectError};
 use bloomproof_wire::adapter::{ADAPTER_PROTOCOL, Start, Started};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 use std::collections::{BTreeSet, VecDeque};
+use std::fmt;
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -76,21 +78,13 @@ pub struct AdapterProcess {
     exit_code: Option<i32>,
 }
 
-/// The longest an error's `kind` or `field` from an adapter is shown, in characters.
-const NAME_SHOWN: usize = crate::quote::QUOTE_MAX;
-
-/// The longest an error's `message` from an adapter is kept, in characters.
-const MESSAGE_SHOWN: usize = 2 * crate::quote::QUOTE_MAX;
+use crate::answer::{MESSAGE_SHOWN, NAME_SHOWN};
 
 /// The stderr lines that name a crash's cause, by what they contain: a Rust or Go
 /// panic, a Python traceback, a Go runtime error, an exception (`TypeError: ...`).
 const CAUSES: [&str; 5] = ["panic", "Traceback", "fatal error", "Error:", "error:"];
 
-/// Text from the adapter (a response, a request quoted beside it) as a message shows
-/// it: control characters escaped, at most 400 characters and its length.
-pub fn shorten(text: &str) -> String {
-    crate::quote::untrusted(text, 400)
-}
+pub use crate::quote::shorten;
 
 /// One paragraph: the adapter, started again, handshook as someone else (another
 /// name, language, version or list of protocols): the answers of the two cannot be one
@@ -644,7 +638,20 @@ impl AdapterProcess {
     /// Sends one request and waits for its response: writing it and reading the
     /// response together take at most the timeout.
     pub fn request(&mut self, protocol: &str, op: &impl Serialize) -> Answer<Value> {
-        let mut answers = self.requests(protocol, std::slice::from_ref(op), |answer| answer);
+        let mut answers = self.requests(protocol, std::slice::from_ref(op), |reply| reply.tree());
+        answers
+            .pop()
+            .unwrap_or_else(|| Err(SubjectError::Broken("no answer".into())))
+    }
+
+    /// Sends one request and reads its answer as the result type `T` of `op`, as
+    /// [`Reply::read`] reads it.
+    pub fn request_typed<T: DeserializeOwned>(
+        &mut self,
+        protocol: &str,
+        op: &impl Serialize,
+    ) -> Answer<T> {
+        let mut answers = self.requests(protocol, std::slice::from_ref(op), |reply| reply.read(op));
         answers
             .pop()
             .unwrap_or_else(|| Err(SubjectError::Broken("no answer".into())))
@@ -656,11 +663,13 @@ impl AdapterProcess {
     /// counted from when it was sent or when the answer before it came, whichever is
     /// later: the adapter has the timeout for each request, whatever queues behind it.
     /// Once the adapter has failed, every later request fails at once with the reason.
+    /// Each answer is handed over as it came ([`Reply`]): `each` reads it, as the
+    /// result type of its op or as JSON.
     pub fn requests<T: Serialize, R>(
         &mut self,
         protocol: &str,
         ops: &[T],
-        mut each: impl FnMut(Answer<Value>) -> R,
+        mut each: impl FnMut(Reply<'_>) -> R,
     ) -> Vec<R> {
         let mut results = Vec::with_capacity(ops.len());
         let mut pending: VecDeque<Pending> = VecDeque::new();
@@ -676,16 +685,24 @@ impl AdapterProcess {
             let Some(front) = pending.pop_front() else {
                 return results;
             };
-            let answer = match front {
-                Pending::Done(answer) => answer,
+            let state = match front {
+                Pending::Done(answer) => Received::Done(answer),
                 Pending::Sent { id, request, sent } => {
-                    let answer = self.receive(id, &request, sent.max(answered));
+                    let line = self.receive_line(id, &request, sent.max(answered));
                     answered = Instant::now();
-                    answer
+                    match line {
+                        Ok(text) => Received::Line { id, request, text },
+                        Err(err) => Received::Done(Err(err)),
+                    }
                 }
-                Pending::NotQueued { id, request } => Err(self.not_queued(id, &request)),
+                Pending::NotQueued { id, request } => {
+                    Received::Done(Err(self.not_queued(id, &request)))
+                }
             };
-            results.push(each(answer));
+            results.push(each(Reply {
+                process: self,
+                state: Some(state),
+            }));
         }
     }
 
@@ -700,25 +717,25 @@ impl AdapterProcess {
                 if let Some(protocol) = protocol {
                     object.insert("protocol".into(), json!(protocol));
                 }
-                Value::Object(object).to_string()
+                // The text the tree's `Display` writes, written straight into the
+                // line rather than through `fmt`.
+                serde_json::to_string(&Value::Object(object)).ok()
             }
             // A tree holds no integer past 64 bits (a typed `{"int": 2^64}`): the text
             // of the request is written directly, `id` and `protocol` first.
-            _ => match wide_request_line(id, protocol, op) {
-                Some(line) => line,
-                None => {
-                    return Pending::Done(Err(SubjectError::Broken(
-                        "cannot encode the request".into(),
-                    )));
-                }
-            },
+            _ => wide_request_line(id, protocol, op),
+        };
+        let Some(line) = line else {
+            return Pending::Done(Err(SubjectError::Broken(
+                "cannot encode the request".into(),
+            )));
         };
         if let Some(why) = &self.dead {
             return Pending::Done(Err(SubjectError::Broken(format!(
                 "request #{id} not sent: the adapter is no longer running ({why})"
             ))));
         }
-        let request = crate::quote::untrusted(&line, 160);
+        let request = Quoted::of(&line);
         let mut bytes = line.into_bytes();
         bytes.push(b'\n');
         let queued = match self.to_writer.as_ref() {
@@ -737,7 +754,7 @@ impl AdapterProcess {
     }
 
     /// The run deadline passed while request `id` waited: the adapter is killed.
-    fn run_deadline_passed(&mut self, id: u64, request: &str) -> SubjectError {
+    fn run_deadline_passed(&mut self, id: u64, request: &dyn fmt::Display) -> SubjectError {
         self.deadline_passed = true;
         let why = format!(
             "the run's deadline (--deadline) passed while request #{id} waited for its answer: {request}"
@@ -746,7 +763,7 @@ impl AdapterProcess {
     }
 
     /// The writer thread is gone before request `id` could be queued.
-    fn not_queued(&mut self, id: u64, request: &str) -> SubjectError {
+    fn not_queued(&mut self, id: u64, request: &dyn fmt::Display) -> SubjectError {
         if let Some(why) = &self.dead {
             return SubjectError::Broken(format!(
                 "request #{id} not sent: the adapter is no longer running ({why})"
@@ -851,23 +868,39 @@ impl AdapterProcess {
     }
 
     /// Waits for request `id` to be written and answered, by `start` + the timeout.
-    fn receive(&mut self, id: u64, request: &str, start: Instant) -> Answer<Value> {
+    fn receive(&mut self, id: u64, request: &dyn fmt::Display, start: Instant) -> Answer<Value> {
+        let text = self.receive_line(id, request, start)?;
+        self.accept(id, request, &text)
+    }
+
+    /// Waits for request `id` to be written and for its response line, by `start` +
+    /// the timeout: the line, not yet read.
+    fn receive_line(
+        &mut self,
+        id: u64,
+        request: &dyn fmt::Display,
+        start: Instant,
+    ) -> Result<String, SubjectError> {
         if let Some(why) = &self.dead {
             return Err(SubjectError::Broken(format!(
                 "request #{id} not answered: the adapter is no longer running ({why})"
             )));
         }
-        let text = self.receive_text(id, request, self.deadline(start))?;
-        self.accept(id, request, &text)
+        self.receive_text(id, request, self.deadline(start))
+    }
+
+    /// Counts one well-formed response.
+    fn count_answer(&mut self) {
+        self.answered += 1;
+        self.answered_now += 1;
     }
 
     /// Reads `text` as the response to request `id`: its answer, counted, or the
     /// adapter marked dead when the line is malformed.
-    fn accept(&mut self, id: u64, request: &str, text: &str) -> Answer<Value> {
-        match read_response(id, text) {
+    fn accept(&mut self, id: u64, request: &dyn fmt::Display, text: &str) -> Answer<Value> {
+        match crate::answer::read_response(id, text) {
             Ok(answer) => {
-                self.answered += 1;
-                self.answered_now += 1;
+                self.count_answer();
                 if let Err(SubjectError::Rejected { kind, message, .. }) = &answer
                     && kind == "bad_request"
                 {
@@ -901,7 +934,7 @@ impl AdapterProcess {
     fn written_by(
         &mut self,
         id: u64,
-        request: &str,
+        request: &dyn fmt::Display,
         deadline: Instant,
     ) -> Result<(), SubjectError> {
         let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
@@ -949,7 +982,7 @@ impl AdapterProcess {
     fn receive_text(
         &mut self,
         id: u64,
-        request: &str,
+        request: &dyn fmt::Display,
         deadline: Instant,
     ) -> Result<String, SubjectError> {
         self.written_by(id, request, deadline)?;
@@ -961,7 +994,7 @@ impl AdapterProcess {
     fn read_text(
         &mut self,
         id: u64,
-        request: &str,
+        request: &dyn fmt::Display,
         deadline: Instant,
     ) -> Result<String, SubjectError> {
         let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
@@ -1021,58 +1054,115 @@ impl AdapterProcess {
 /// its answer as JSON and as the text it came in, `None` when it got none.
 pub type LineAnswer = Result<Option<(Value, String)>, SubjectError>;
 
+/// One answer of a batch ([`AdapterProcess::requests`]) as it came, for its taker to
+/// read: [`Reply::read`] as the result type of its op, [`Reply::tree`] as JSON. Either
+/// counts the answer, or marks the adapter dead when the line is malformed, as the
+/// answer is read; a reply dropped unread is read as JSON then.
+pub struct Reply<'p> {
+    process: &'p mut AdapterProcess,
+    state: Option<Received>,
+}
+
+/// What came for one request of a batch.
+enum Received {
+    /// Its response line, not yet read.
+    Line {
+        id: u64,
+        request: Quoted,
+        text: String,
+    },
+    /// Its answer, found without a line (the adapter failed, the request was not
+    /// sent).
+    Done(Answer<Value>),
+}
+
+impl Reply<'_> {
+    /// The answer as JSON: the result, the adapter's error, or why there is none.
+    pub fn tree(mut self) -> Answer<Value> {
+        match self.state.take() {
+            Some(Received::Line { id, request, text }) => self.process.accept(id, &request, &text),
+            Some(Received::Done(answer)) => answer,
+            None => Err(SubjectError::Broken("no answer".into())),
+        }
+    }
+
+    /// The answer's result as `T`, the result type of `op`: a well-formed result is
+    /// read straight from its line (`answer.rs`, `typed_result`); any other line is
+    /// read as JSON first ([`Reply::tree`]), which judges it, and its result then as
+    /// `T`, with the outcomes and messages of reading every line so.
+    pub fn read<T: DeserializeOwned>(mut self, op: &impl Serialize) -> Answer<T> {
+        if let Some(Received::Line { id, text, .. }) = &self.state
+            && let Some(result) = crate::answer::typed_result::<T>(*id, text)
+        {
+            self.state = None;
+            self.process.count_answer();
+            return Ok(result);
+        }
+        crate::client::result(self.tree(), op)
+    }
+}
+
+impl Drop for Reply<'_> {
+    fn drop(&mut self) {
+        if let Some(Received::Line { id, request, text }) = self.state.take() {
+            let _ = self.process.accept(id, &request, &text);
+        }
+    }
+}
+
+/// The most characters of a request line its quote shows.
+const REQUEST_SHOWN: usize = 160;
+
+/// A request line as a message quotes it, `quote::untrusted(line, REQUEST_SHOWN)`,
+/// written only when a message shows it: kept are the line's first bytes (enough for
+/// [`REQUEST_SHOWN`] characters and one more) and its length.
+struct Quoted {
+    head: String,
+    len: usize,
+}
+
+impl Quoted {
+    fn of(line: &str) -> Quoted {
+        // A character is at most 4 bytes: these hold the first REQUEST_SHOWN + 1
+        // characters of a longer line, or the whole line.
+        let mut end = line.len().min(4 * (REQUEST_SHOWN + 1));
+        while !line.is_char_boundary(end) {
+            end -= 1;
+        }
+        Quoted {
+            head: line.get(..end).unwrap_or_default().to_string(),
+            len: line.len(),
+        }
+    }
+}
+
+impl fmt::Display for Quoted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // As `untrusted` quotes the whole line: its first REQUEST_SHOWN characters, then
+        // the line's length when it holds more.
+        match self.head.char_indices().nth(REQUEST_SHOWN) {
+            Some((cut, _)) => {
+                let shown = self.head.get(..cut).unwrap_or_default();
+                f.write_str(&crate::quote::untrusted(shown, REQUEST_SHOWN))?;
+                write!(f, "… ({} bytes)", self.len)
+            }
+            None => f.write_str(&crate::quote::untrusted(&self.head, REQUEST_SHOWN)),
+        }
+    }
+}
+
 /// A request of a pipelined batch, waiting for its turn to be answered.
 enum Pending {
     /// Queued for the writer thread at `sent`.
     Sent {
         id: u64,
-        request: String,
+        request: Quoted,
         sent: Instant,
     },
     /// The writer thread was gone.
-    NotQueued { id: u64, request: String },
+    NotQueued { id: u64, request: Quoted },
     /// Answered without being sent (not encodable, or the adapter already failed).
     Done(Answer<Value>),
-}
-
-/// Reads one response line to request `id`: `Ok(answer)`, or `Err(why)` it is
-/// malformed.
-fn read_response(id: u64, text: &str) -> Result<Answer<Value>, String> {
-    // A key given twice is malformed (spec/ADAPTER.md), as in a request: serde_json
-    // alone would keep the last value. One pass reads the line and checks its keys.
-    let mut response: Map<String, Value> = match crate::scan::read(text) {
-        Ok(Value::Object(object)) => object,
-        Ok(_) => return Err("not a JSON object".into()),
-        Err(crate::scan::ScanError::Syntax(err)) => return Err(format!("not JSON ({err})")),
-        Err(
-            crate::scan::ScanError::Refused(why) | crate::scan::ScanError::RefusedWithId(why, _),
-        ) => return Err(why.replacen("in the request", "in the response", 1)),
-    };
-    if response.get("id") != Some(&json!(id)) {
-        let got = response
-            .get("id")
-            .map_or("missing".to_string(), |id| shorten(&id.to_string()));
-        return Err(format!("its id is {got}, expected {id}"));
-    }
-    match (response.remove("result"), response.remove("error")) {
-        (Some(result), None) => Ok(Ok(result)),
-        (None, Some(Value::Object(error))) => {
-            // What the adapter wrote is shown escaped and capped (it reaches a terminal).
-            let text = |key: &str, max: usize| {
-                error
-                    .get(key)
-                    .and_then(Value::as_str)
-                    .map(|text| crate::quote::untrusted(text, max))
-            };
-            let kind = text("kind", NAME_SHOWN).ok_or("the error has no `kind`")?;
-            Ok(Err(SubjectError::Rejected {
-                kind,
-                field: text("field", NAME_SHOWN),
-                message: text("message", MESSAGE_SHOWN).unwrap_or_default(),
-            }))
-        }
-        _ => Err("it must hold exactly one of `result` and `error` (an object)".into()),
-    }
 }
 
 impl Drop for AdapterProcess {
@@ -1107,4 +1197,44 @@ fn wide_request_line(id: u64, protocol: Option<&str>, op: &impl Serialize) -> Op
     }
     line.push('}');
     Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_line_is_the_text_its_tree_displays() {
+        let tree = json!({
+            "id": 7,
+            "protocol": "fnv1a-utf16-v1",
+            "op": "session",
+            "script": [{"op": "import", "document": {"v": 1, "text": "a\u{0}\"\\\u{7f}\u{2028}😀", "f": [0.1, -0.0, 1e300, 5e-324, 18446744073709551615u64, -9223372036854775808i64]}}],
+        });
+        assert_eq!(serde_json::to_string(&tree).ok(), Some(tree.to_string()));
+    }
+
+    #[test]
+    fn a_quoted_request_is_the_whole_line_quoted() {
+        let mut lines = vec![
+            String::new(),
+            "{\"id\":1}".to_string(),
+            "a\u{1b}[2J\r\n\u{202e}b".to_string(),
+        ];
+        for n in [159, 160, 161, 162, 200, 644, 645, 1 << 20] {
+            lines.push("x".repeat(n));
+            lines.push("é".repeat(n));
+            lines.push("😀".repeat(n));
+            lines.push("\u{1b}".repeat(n));
+            lines.push(format!("{}😀{}", "x".repeat(n.min(700)), "y".repeat(n)));
+        }
+        for line in &lines {
+            assert_eq!(
+                Quoted::of(line).to_string(),
+                crate::quote::untrusted(line, REQUEST_SHOWN),
+                "{} bytes",
+                line.len()
+            );
+        }
+    }
 }

@@ -153,6 +153,12 @@ pub fn name_huge_integers(message: &str, json: &str) -> String {
     )
 }
 
+/// Text from the adapter (a response, a request quoted beside it) as a message shows
+/// it: control characters escaped, at most 400 characters and its length.
+pub fn shorten(text: &str) -> String {
+    untrusted(text, 400)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

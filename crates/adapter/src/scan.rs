@@ -351,6 +351,96 @@ impl<'de> Visitor<'de> for Builder<'_> {
     }
 }
 
+/// Whether the keys of every object of `line` are distinct and written without a
+/// backslash, and no value nests deeper than `depth_max`: what the typed read of an
+/// answer (`answer.rs`) needs to know before it may stand for [`read`], which
+/// refuses a key given twice (serde_json's typed read would keep one silently). A
+/// lexical pass, no values built: strings are skipped to their closing quote, and the
+/// string after `{` or after a `,` inside an object is a key. Meant for a line
+/// serde_json then reads as JSON; of any other line it says nothing useful, but it
+/// returns (`false` for an unclosed string or an unbalanced bracket).
+pub(crate) fn plain_distinct_keys(line: &str, depth_max: usize) -> bool {
+    let bytes = line.as_bytes();
+    // The keys of the objects open around the scan, and, for each open object or
+    // array, where its keys start (`None` for an array).
+    let mut keys: Vec<&[u8]> = Vec::new();
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut at_key = false;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'"' => {
+                let start = i + 1;
+                let mut end = start;
+                let mut escaped = false;
+                loop {
+                    let rest = bytes.get(end..).unwrap_or_default();
+                    match memchr::memchr2(b'"', b'\\', rest) {
+                        None => return false,
+                        Some(n) if rest.get(n) == Some(&b'"') => {
+                            end += n;
+                            break;
+                        }
+                        Some(n) => {
+                            escaped = true;
+                            end += n + 2;
+                        }
+                    }
+                }
+                if at_key {
+                    if escaped {
+                        return false;
+                    }
+                    keys.push(bytes.get(start..end).unwrap_or_default());
+                    at_key = false;
+                }
+                i = end + 1;
+                continue;
+            }
+            b'{' | b'[' => {
+                if open.len() >= depth_max {
+                    return false;
+                }
+                let object = byte == b'{';
+                open.push(object.then_some(keys.len()));
+                at_key = object;
+            }
+            b'}' => {
+                let Some(Some(first)) = open.pop() else {
+                    return false;
+                };
+                if !distinct(keys.get_mut(first..).unwrap_or_default()) {
+                    return false;
+                }
+                keys.truncate(first);
+                at_key = false;
+            }
+            b']' => {
+                if !matches!(open.pop(), Some(None)) {
+                    return false;
+                }
+                at_key = false;
+            }
+            b',' => at_key = matches!(open.last(), Some(Some(_))),
+            _ => {}
+        }
+        i += 1;
+    }
+    open.is_empty()
+}
+
+/// Whether no two of `keys` are equal (their order is changed).
+fn distinct(keys: &mut [&[u8]]) -> bool {
+    if keys.len() <= 8 {
+        return keys
+            .iter()
+            .enumerate()
+            .all(|(i, key)| !keys.iter().skip(i + 1).any(|other| other == key));
+    }
+    keys.sort_unstable();
+    keys.windows(2).all(|pair| pair.first() != pair.last())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! `doc-membership-v1` behind an adapter ([`AdapterDoc`]): each subject method as the
 //! adapter protocol's requests.
 
-use crate::client::{Shared, call, pipelined, result};
+use crate::client::{Reply, Shared, call, pipelined};
 use crate::protocols::doc_membership_v1::{
     DocCall, DocReply, DocSubject, Mutation, Observation, RawParams,
 };
@@ -12,7 +12,6 @@ use bloomproof_wire::protocols::doc_membership_v1::{
     TriplesResult, TypedCall, TypedResult,
 };
 use bloomproof_wire::{DocParams, Hex};
-use serde_json::Value;
 
 /// The parameters as the wire spells them.
 fn wire(p: &RawParams) -> DocParams {
@@ -46,15 +45,11 @@ fn lookup_op(p: &RawParams, records: &[Vec<u8>], items: &[Vec<u8>]) -> DocOp {
     }
 }
 
-fn built(answer: Answer<Value>, op: &DocOp) -> Answer<Built> {
-    result(answer, op)
-}
-
-fn looked_up(answer: Answer<Value>, op: &DocOp) -> Answer<Vec<Triple>> {
+fn looked_up(reply: Reply<'_>, op: &DocOp) -> Answer<Vec<Triple>> {
     if matches!(op, DocOp::Lookup { .. }) {
-        return Ok(vec![result(answer, op)?]);
+        return Ok(vec![reply.read(op)?]);
     }
-    let r: TriplesResult = result(answer, op)?;
+    let r: TriplesResult = reply.read(op)?;
     Ok(r.results)
 }
 
@@ -168,8 +163,7 @@ impl DocSubject for AdapterDoc {
     }
 
     fn build(&mut self, p: &RawParams, records: &[Vec<u8>]) -> Answer<Built> {
-        let op = build_op(p, records);
-        built(call(&self.0, self.1, &op), &op)
+        call(&self.0, self.1, &build_op(p, records))
     }
 
     fn lookup(
@@ -179,7 +173,11 @@ impl DocSubject for AdapterDoc {
         items: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
         let op = lookup_op(p, records, items);
-        looked_up(call(&self.0, self.1, &op), &op)
+        if matches!(op, DocOp::Lookup { .. }) {
+            return Ok(vec![call(&self.0, self.1, &op)?]);
+        }
+        let r: TriplesResult = call(&self.0, self.1, &op)?;
+        Ok(r.results)
     }
 
     fn build_and_lookup_each(
@@ -205,12 +203,12 @@ impl DocSubject for AdapterDoc {
         let mut builds = Vec::with_capacity(snapshots.len());
         let mut lookups = Vec::with_capacity(snapshots.len());
         let mut index = 0;
-        guard.requests(self.1, &ops, |answer| {
+        guard.requests(self.1, &ops, |reply| {
             if let Some(op) = ops.get(index) {
                 if index % 2 == 0 {
-                    builds.push(built(answer, op));
+                    builds.push(reply.read(op));
                 } else {
-                    lookups.push(looked_up(answer, op));
+                    lookups.push(looked_up(reply, op));
                 }
             }
             index += 1;
@@ -220,15 +218,15 @@ impl DocSubject for AdapterDoc {
 
     fn batch(&mut self, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
         let ops: Vec<DocOp> = calls.iter().map(doc_call_op).collect();
-        pipelined(&self.0, self.1, &ops, |op, answer| {
+        pipelined(&self.0, self.1, &ops, |op, reply| {
             Ok(match op {
                 DocOp::Positions { .. } => {
-                    DocReply::Positions(result::<PositionsResult>(answer, op)?.positions)
+                    DocReply::Positions(reply.read::<PositionsResult>(op)?.positions)
                 }
-                DocOp::Frame { .. } => DocReply::Framed(result(answer, op)?),
-                DocOp::Build { .. } => DocReply::Built(built(answer, op)?),
-                DocOp::Typed(_) => DocReply::Typed(result::<TypedResult>(answer, op)?.lookup),
-                _ => DocReply::Triples(result::<TriplesResult>(answer, op)?.results),
+                DocOp::Frame { .. } => DocReply::Framed(reply.read(op)?),
+                DocOp::Build { .. } => DocReply::Built(reply.read(op)?),
+                DocOp::Typed(_) => DocReply::Typed(reply.read::<TypedResult>(op)?.lookup),
+                _ => DocReply::Triples(reply.read::<TriplesResult>(op)?.results),
             })
         })
     }

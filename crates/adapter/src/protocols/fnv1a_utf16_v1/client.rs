@@ -2,7 +2,7 @@
 //! adapter protocol's requests.
 
 use super::NAME as FNV;
-use crate::client::{Shared, call, pipelined, result};
+use crate::client::{Shared, call, pipelined};
 use crate::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject};
 use crate::subject::Answer;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
@@ -54,11 +54,11 @@ impl FnvSubject for AdapterFnv {
                 },
             })
             .collect();
-        pipelined(&self.0, FNV, &ops, |op, answer| {
+        pipelined(&self.0, FNV, &ops, |op, reply| {
             Ok(match op {
-                FnvOp::Positions { .. } => FnvReply::Hashes(result(answer, op)?),
-                FnvOp::Estimates { .. } => FnvReply::Estimates(result(answer, op)?),
-                _ => FnvReply::Script(result(answer, op)?),
+                FnvOp::Positions { .. } => FnvReply::Hashes(reply.read(op)?),
+                FnvOp::Estimates { .. } => FnvReply::Estimates(reply.read(op)?),
+                _ => FnvReply::Script(reply.read(op)?),
             })
         })
     }

@@ -803,8 +803,10 @@ impl Step<'_> {
             return Ok(());
         };
         let mut all: Vec<Vec<u16>> = known.clone();
+        // Each string looked up once in a set (up to 4096 strings a step).
+        let mut held: std::collections::HashSet<&[u16]> = known.iter().map(Vec::as_slice).collect();
         for s in strings {
-            if !all.contains(s) {
+            if held.insert(s.as_slice()) {
                 all.push(s.clone());
             }
         }
