@@ -3,7 +3,7 @@
 //! export that changes the session, a save outcome that is wrong, missing or comes
 //! with a warning. Each test plants one flaw in the production subject and names the
 //! check and the case that must fail; each was written against a cargo-mutants
-//! survivor of `protocols/fnv1a_utf16_v1/checks.rs`.
+//! survivor of `protocols/fnv1a_utf16_v1/checks/`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
