@@ -4,13 +4,14 @@
 //! * by default the core: the protocol, filter and session crates, and the session
 //!   model's wire types in `bloomproof-wire` (`crates/wire/src/session/`);
 //! * with `--runner`, the conformance runner's own logic: the loader, the hooks, the
-//!   evaluators and cross-reading in `bloomproof-conformance` (its tests run the whole
-//!   spec for every mutant).
+//!   evaluators, the generated checks, the bound edges, the request spellings and
+//!   cross-reading (its tests run the whole spec for every mutant).
 //!
-//! On 2 cores the core (729 mutants) took 52 minutes, and the runner (501 mutants, each
-//! running the conformance tests) goes at about 3.4 mutants a minute, about 2.5 hours
-//! (2026-12-02, both beside other builds); `--list` lists a part's mutants at once, and
-//! `--shard K/N` runs a part in N pieces.
+//! On 2 cores, beside other builds (2026-12-02), the core (729 mutants) took 52 minutes
+//! and the runner went at about 3.4 mutants a minute, each running the conformance tests
+//! (501 mutants, about 2.5 hours). With the generated checks, bound edges and request
+//! spellings listed since (2026-12-06), `--list` gives 1652 runner mutants, about 8 hours:
+//! `--shard K/N` runs a part in N pieces, and `--list` lists a part's mutants at once.
 //!
 //! Extra arguments go to cargo-mutants unchanged (`--jobs 2`, `--file
 //! crates/session/src/model.rs`, `--re PATTERN`, `--list`, ...); a `--file` of your own
@@ -54,8 +55,11 @@ const RUNNER: Part = Part {
         "crates/conformance/src/hooks.rs",
         "crates/conformance/src/protocols/*/hooks.rs",
         "crates/conformance/src/load.rs",
-        "crates/conformance/src/protocols/*/checks.rs",
         "crates/conformance/src/protocols/*/checks/*.rs",
+        "crates/conformance/src/generated/*.rs",
+        "crates/conformance/src/protocols/*/generated/*.rs",
+        "crates/conformance/src/bound_edges.rs",
+        "crates/conformance/src/spelled_requests.rs",
         "crates/matrix/src/cross.rs",
     ],
 };
@@ -63,9 +67,9 @@ const RUNNER: Part = Part {
 /// What `cargo xtask mutants --help` says after the options.
 pub const ABOUT: &str = "By default it mutates the core: bloomproof-protocol, bloomproof-filter, \
 bloomproof-session and bloomproof-wire's crates/wire/src/session/; --runner: the conformance \
-runner (bloomproof-conformance's hooks.rs, load.rs and each protocol's hooks and evaluators, protocols/*/hooks.rs and protocols/*/checks, and bloomproof-matrix's cross.rs). \
+runner (bloomproof-conformance's hooks.rs, load.rs, each protocol's hooks, evaluators and generated checks, the shared generation, the bound edges and request spellings, and bloomproof-matrix's cross.rs). \
 A --file of your own replaces the part's list. On 2 cores the core takes about 50 minutes and the \
-runner about 2.5 hours (`-- --shard K/N` runs a part in N pieces); \
+runner about 8 hours (`-- --shard K/N` runs a part in N pieces); \
 `-- --list` lists the mutants without running them. Arguments after `--` go to cargo-mutants \
 unchanged (`cargo mutants --help`); cargo-mutants is installed when it is missing, only when \
 this task runs.";
@@ -246,8 +250,11 @@ mod tests {
              --file crates/conformance/src/hooks.rs \
              --file crates/conformance/src/protocols/*/hooks.rs \
              --file crates/conformance/src/load.rs \
-             --file crates/conformance/src/protocols/*/checks.rs \
              --file crates/conformance/src/protocols/*/checks/*.rs \
+             --file crates/conformance/src/generated/*.rs \
+             --file crates/conformance/src/protocols/*/generated/*.rs \
+             --file crates/conformance/src/bound_edges.rs \
+             --file crates/conformance/src/spelled_requests.rs \
              --file crates/matrix/src/cross.rs \
              --no-shuffle --list"
         );

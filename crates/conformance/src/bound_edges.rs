@@ -4,7 +4,7 @@
 //! bound too), judged by a check of the row's own class:
 //!
 //! * the `doc-membership-v1` contract rows: the edges of the `typed` generator
-//!   (`doc_membership_v1::typed`, core and interop);
+//!   (`doc_membership_v1::generated::typed`, core and interop);
 //! * the `fnv1a-utf16-v1` core rows (m, k, a string's length, the distinct entries):
 //!   edge scripts of the generated sessions judged by the page's rules
 //!   (`generated_sessions_follow_the_page`, core);

@@ -10,7 +10,6 @@ pub mod diagnose;
 pub mod expected;
 mod generated;
 mod hooks;
-mod typed;
 mod vectors;
 
 use super::{Cases, GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
@@ -191,7 +190,7 @@ impl SpecCase for DocCase {
     ) -> Vec<Failure> {
         match self {
             DocCase::Generated(c) if c.input.generator == Generator::DocTyped => {
-                typed::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
+                generated::typed::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
             }
             DocCase::Generated(c) => generated::evaluate(
                 version,

@@ -2,6 +2,8 @@
 //! and whole snapshots (`build`, `lookup_many`, `read` of an honest and of a damaged
 //! snapshot), each answer compared with the oracle.
 
+pub(super) mod typed;
+
 use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, failures, search};
 use crate::generated::{memo, size, span};
 use crate::model::GeneratedInput;

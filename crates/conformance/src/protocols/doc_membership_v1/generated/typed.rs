@@ -514,8 +514,8 @@ fn oracle_triple(call: &TypedCall) -> Option<Triple> {
         _ => return None,
     };
     // The typed contract is doc-membership-v1's (the source document's).
-    let snapshot = super::expected::snapshot(
-        super::V1.domain_hex,
+    let snapshot = super::super::expected::snapshot(
+        super::super::V1.domain_hex,
         &records,
         as_u32(&call.m)?,
         as_u32(&call.k)?,
