@@ -13,8 +13,9 @@
 //! the oracle (`crates/oracle`) or, for the drafts, SESSION.md (drafts verbatim) gives.
 //! Then each near-miss that breaks RFC 8259 (whitespace it does not allow, a malformed
 //! escape, a raw control character, a lone-surrogate escape, a trailing comma, a key
-//! twice, `+1`, `01`), planted at the last and a drawn place of its kind in a drawn
-//! request (whitespace at the first place too), must be refused
+//! twice, `+1`, `01`), planted at the last place of its kind in each canonical request
+//! that has one (whitespace at the first place too) and at a drawn place of a drawn
+//! request, must be refused
 //! `bad_request` with `"id": null` (ADAPTER-ERR-LINE, ADAPTER-DUPLICATE-KEY,
 //! ADAPTER-LONE-SURROGATE).
 
@@ -160,19 +161,34 @@ pub fn cases(seed: u64) -> Vec<WireCase> {
         }
     }
     for (n, miss) in misses().enumerate() {
-        for &place in places(miss) {
+        // A fixed place goes into every canonical request that has a place of its kind
+        // (an implementation may read some requests more strictly than others: the
+        // same near-miss in each, on every seed); a drawn place into a drawn request.
+        let planted = places(miss).iter().flat_map(|&place| {
+            let requests: Vec<Option<u64>> = match place {
+                Some(_) => (0..4).map(Some).collect(),
+                None => vec![None],
+            };
+            requests.into_iter().map(move |which| (place, which))
+        });
+        for (place, which) in planted {
             let drawn = mix(seed, id);
             let at = place.unwrap_or((drawn >> 8) as usize);
-            // The drawn request, or the next one that has a place of the near-miss's kind.
-            let line = (0..4).find_map(|step| {
-                let (request, _) = canonical(drawn.wrapping_add(step) % 4, id);
-                respell_line(&request, drawn, Some((miss, at)), false)
+            // The request given, or the drawn one (or the next one that has a place of
+            // the near-miss's kind).
+            let candidates: Vec<u64> = match which {
+                Some(which) => vec![which],
+                None => (0..4).map(|step| drawn.wrapping_add(step) % 4).collect(),
+            };
+            let line = candidates.into_iter().find_map(|which| {
+                let (request, _) = canonical(which, id);
+                respell_line(&request, drawn, Some((miss, at)), false).map(|line| (which, line))
             });
-            let Some(line) = line else {
+            let Some((which, line)) = line else {
                 continue;
             };
             let comment = format!(
-                "near-miss {n} ({miss:?}) at place {} of its kind (spelling seed {drawn}): not JSON, refused",
+                "near-miss {n} ({miss:?}) in request {which} at place {} of its kind (spelling seed {drawn}): not JSON, refused",
                 match place {
                     Some(0) => "first".to_string(),
                     Some(_) => "last".to_string(),
@@ -201,12 +217,22 @@ mod tests {
     #[test]
     fn spellings_are_the_request_and_near_misses_are_not_json() {
         let mut varied = false;
+        // (near-miss, request) of the lines at a fixed place, and of those at a drawn one.
+        let kinds = |cases: &[WireCase], fixed: bool| -> std::collections::BTreeSet<String> {
+            cases
+                .iter()
+                .filter_map(|case| case.comment.as_deref())
+                .filter(|c| c.starts_with("near-miss") && c.contains("(drawn)") != fixed)
+                .filter_map(|c| Some(c[c.find('(')?..c.find(" at place")?].to_owned()))
+                .collect()
+        };
+        let fixed = kinds(&cases(0), true);
+        let mut drawn_anywhere = std::collections::BTreeSet::new();
         for seed in 0..40u64 {
             let cases = cases(seed);
-            assert_eq!(
-                cases.len() as u64,
-                4 * SPELLINGS + misses().map(|m| places(m).len() as u64).sum::<u64>()
-            );
+            assert!(cases.len() as u64 > 4 * SPELLINGS + 2 * misses().count() as u64);
+            assert_eq!(kinds(&cases, true), fixed, "seed {seed}");
+            drawn_anywhere.extend(kinds(&cases, false));
             for case in &cases {
                 let WireSend::Line(line) = &case.send else {
                     panic!("{}", case.id);
@@ -234,6 +260,11 @@ mod tests {
             }
         }
         assert!(varied);
+        // The seed never reaches a request that the fixed places leave out: each
+        // near-miss stands in every request it can, on every seed.
+        assert!(!fixed.is_empty());
+        let missed: Vec<&String> = drawn_anywhere.difference(&fixed).collect();
+        assert!(missed.is_empty(), "drawn only: {missed:?}");
     }
 
     /// The spelling that uses every freedom puts a tab and an escape in every request.
