@@ -244,11 +244,13 @@ fn a_wholly_broken_adapter_gets_a_short_unforgeable_report() {
             ),
         "{report}"
     );
-    // About 12 KB, against 224 MB before (the whole message of every failure); 10 KB
+    // About 13.3 KB, against 224 MB before (the whole message of every failure); 10 KB
     // before the checks were split by class (three more checks, a line per class) and
-    // each failed check named the operations it needs that were refused.
+    // each failed check named the operations it needs that were refused; 12.7 KB before
+    // each request near-miss stood in every request (`line_not_an_object_refused` then
+    // fails more cases than a check keeps, so it is not folded with the others).
     assert!(
-        report.len() < 13 * 1024, // 18 KB before runs of alike checks were folded
+        report.len() < 14 * 1024, // 18 KB before runs of alike checks were folded
         "{} bytes:\n{report}",
         report.len()
     );
