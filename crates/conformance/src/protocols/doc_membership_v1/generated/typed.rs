@@ -13,7 +13,7 @@
 //! names (bloomproof's decision: an interop check).
 
 use crate::generated::{Generation, Inputs, Mismatch, failures, search};
-use crate::model::GeneratedInput;
+use crate::model::GeneratedCase;
 use crate::report::Failure;
 use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;
@@ -683,12 +683,11 @@ pub(super) fn reduce(b: &Bounds, call: &TypedCall) -> Vec<TypedCall> {
 
 /// Runs one generated case of the `typed` contract.
 pub(crate) fn evaluate(
-    id: &str,
-    input: &GeneratedInput,
-    compared: &[String],
+    case: &GeneratedCase,
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
+    let (id, input, compared) = (case.id.as_str(), &case.input, &case.expect.compared);
     let b = match bounds() {
         Ok(b) => b,
         Err(err) => {
