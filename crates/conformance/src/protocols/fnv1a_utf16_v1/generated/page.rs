@@ -55,11 +55,9 @@ use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptOp, TextValue};
 use serde_json::Value;
 
-/// The page's bounds (seed 002, paragraph 2).
-const M_MIN: u64 = 8;
-const M_MAX: u64 = 1024;
-const K_MIN: u64 = 1;
-const K_MAX: u64 = 12;
+/// The page's bounds (seed 002, paragraph 2): m, k, a string's code units, entries.
+const M_RANGE: std::ops::RangeInclusive<u64> = 8..=1024;
+const K_RANGE: std::ops::RangeInclusive<u64> = 1..=12;
 const UNITS_MAX: usize = 256;
 const ENTRIES_MAX: usize = 1024;
 /// 2 MiB (seed 002, paragraph 6).
@@ -498,8 +496,8 @@ impl Step<'_> {
                         .and_then(plain_decimal)
                 };
                 let (m, k) = (draft("m"), draft("k"));
-                let m_out = m.is_some_and(|m| !(M_MIN..=M_MAX).contains(&m));
-                let k_out = k.is_some_and(|k| !(K_MIN..=K_MAX).contains(&k));
+                let m_out = m.is_some_and(|m| !M_RANGE.contains(&m));
+                let k_out = k.is_some_and(|k| !K_RANGE.contains(&k));
                 if m_out || k_out {
                     return must_reject(&format!(
                         "create with the drafts m {}, k {}: m is an integer 8..=1024 and k 1..=12",
@@ -708,6 +706,26 @@ impl Step<'_> {
         }
     }
 
+    /// What an insertion and a query of `units` share: the filter before them and whether
+    /// the step was accepted, or (`Err`) the step's verdict when there was no filter or
+    /// the string was out of the page's bounds.
+    fn string_step<'s>(
+        &self,
+        before: &'s Seen,
+        after: &Seen,
+        units: &[u16],
+        what: &str,
+    ) -> Result<(&'s Filter, bool), Result<(), Broken>> {
+        let accepted = self.answer.error.is_none();
+        let Some(filter) = &before.filter else {
+            return Err(no_filter(before, after, what));
+        };
+        match out_of_bounds(accepted, units) {
+            Some(verdict) => Err(verdict),
+            None => Ok((filter, accepted)),
+        }
+    }
+
     /// One insertion of `units`.
     fn insert(
         &self,
@@ -716,13 +734,10 @@ impl Step<'_> {
         units: &[u16],
         entries: &mut Option<Vec<Vec<u16>>>,
     ) -> Result<(), Broken> {
-        let accepted = self.answer.error.is_none();
-        let Some(filter) = &before.filter else {
-            return no_filter(before, after, "an insertion");
+        let (filter, accepted) = match self.string_step(before, after, units, "an insertion") {
+            Ok(found) => found,
+            Err(verdict) => return verdict,
         };
-        if let Some(verdict) = out_of_bounds(accepted, units) {
-            return verdict;
-        }
         let Some(known) = entries.as_mut() else {
             return Ok(());
         };
@@ -861,13 +876,10 @@ impl Step<'_> {
         units: &[u16],
         entries: &Option<Vec<Vec<u16>>>,
     ) -> Result<(), Broken> {
-        let accepted = self.answer.error.is_none();
-        let Some(filter) = &before.filter else {
-            return no_filter(before, after, "a query");
+        let (filter, _) = match self.string_step(before, after, units, "a query") {
+            Ok(found) => found,
+            Err(verdict) => return verdict,
         };
-        if let Some(verdict) = out_of_bounds(accepted, units) {
-            return verdict;
-        }
         if let Some(error) = &self.answer.error {
             return Err(broken(
                 format!("accepted: the query of {}", shown(units)),
@@ -963,7 +975,7 @@ fn same_session(before: &Seen, after: &Seen, what: &str) -> Result<(), Broken> {
 fn invariants(view: &Value, filter: Option<&Filter>) -> Result<(), Broken> {
     let (negative, false_positives) = filter.map_or((0, 0), |f| (f.negative, f.false_positives));
     if let Some(f) = filter {
-        if !(M_MIN..=M_MAX).contains(&f.m) || !(K_MIN..=K_MAX).contains(&f.k) {
+        if !M_RANGE.contains(&f.m) || !K_RANGE.contains(&f.k) {
             return Err(broken(
                 "a filter has m 8..=1024 and k 1..=12",
                 "m 8..=1024, k 1..=12",
