@@ -78,6 +78,20 @@ struct Filter {
     false_positives: u64,
 }
 
+impl Filter {
+    /// The same parameters, every bit clear, no entry and no query counted (what create
+    /// and reset make).
+    fn emptied(&self) -> Filter {
+        Filter {
+            bits: vec![false; self.bits.len()],
+            n: 0,
+            negative: 0,
+            false_positives: 0,
+            ..self.clone()
+        }
+    }
+}
+
 /// The last operation's parts the page defines.
 #[derive(Clone, Debug, PartialEq)]
 struct Last {
@@ -527,13 +541,7 @@ impl Step<'_> {
                         ));
                     }
                 }
-                let empty = Filter {
-                    bits: vec![false; filter.bits.len()],
-                    n: 0,
-                    negative: 0,
-                    false_positives: 0,
-                    ..filter.clone()
-                };
+                let empty = filter.emptied();
                 // Creating the filter it already has may keep it (the page does not say).
                 if *filter != empty && before.filter.as_ref() != Some(filter) {
                     return Err(broken(
@@ -569,13 +577,7 @@ impl Step<'_> {
                     return keeps("reset with no filter");
                 };
                 must_accept("reset of an active filter")?;
-                let empty = Filter {
-                    bits: vec![false; filter.bits.len()],
-                    n: 0,
-                    negative: 0,
-                    false_positives: 0,
-                    ..filter.clone()
-                };
+                let empty = filter.emptied();
                 if after.filter.as_ref() != Some(&empty) {
                     return Err(broken(
                         "reset empties the filter and keeps its parameters",
