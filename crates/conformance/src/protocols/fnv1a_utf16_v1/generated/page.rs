@@ -1117,7 +1117,7 @@ fn last_operation(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bloomproof_wire::session::DraftField;
+    use bloomproof_wire::protocols::fnv1a_utf16_v1::session::DraftField;
 
     /// The reference model's whole answer to `ops`.
     fn answered(ops: &[ScriptOp]) -> ScriptAnswer {
