@@ -362,10 +362,11 @@ fn parse_text(text: &str, trim: bool) -> Result<Session, ImportError> {
     };
     let probe: serde_json::Value = serde_json::from_str(text.content).map_err(|error| {
         if error.is_eof() {
-            match serde_json::from_str::<serde_json::Value>(text.whole) {
-                Err(whole) => parse_error(text.whole, &whole),
-                Ok(_) => parse_error(text.whole, &error),
-            }
+            // The text ends inside a value: the whole text (the same, then whitespace,
+            // which completes no value) fails too, at its own end, where the error is
+            // placed.
+            let whole = serde_json::from_str::<serde_json::Value>(text.whole).err();
+            parse_error(text.whole, whole.as_ref().unwrap_or(&error))
         } else {
             parse_error(text.whole, &error)
         }
