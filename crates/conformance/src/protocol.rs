@@ -57,6 +57,37 @@ pub trait Protocol: Sync {
     fn check_vectors(&self, file: &VectorFile, subjects: &mut Subjects, failures: &mut Failures);
 }
 
+/// The protocols one load and its runs know, in order: the protocol folders the loader
+/// reads ([`crate::load::load_with`]) and the subjects made for them
+/// ([`Subjects::rust_of`]). `Registry::BUILT_IN` (`crate::protocols::REGISTRY`) is
+/// every caller's default; a test passes another to run a version the runner does not
+/// build in (a doc-membership version is one more `DocMembership` value).
+#[derive(Clone, Copy)]
+pub struct Registry(pub &'static [&'static dyn Protocol]);
+
+impl Registry {
+    /// Its entries, in order.
+    pub fn entries(self) -> &'static [&'static dyn Protocol] {
+        self.0
+    }
+
+    /// The entry named `name`, if this registry has the protocol.
+    pub fn find(self, name: &str) -> Option<&'static dyn Protocol> {
+        self.0.iter().copied().find(|entry| entry.name() == name)
+    }
+
+    /// Its protocols' names, in order.
+    pub fn names(self) -> Vec<&'static str> {
+        self.0.iter().map(|entry| entry.name()).collect()
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Registry").field(&self.names()).finish()
+    }
+}
+
 /// What the loader learns of one case it added to a [`ProtocolCases`]: its shape, and
 /// the case itself when it is a generated one.
 pub type Pushed<'a> = (
@@ -176,7 +207,8 @@ impl<C: SpecCase> ProtocolCases for Cases<C> {
         generation: &Generation,
         figures: &mut Figures,
     ) -> (usize, Vec<Failure>) {
-        let Some(Subject(subject)) = subject.as_any_mut().downcast_mut::<Subject<C::Subject>>()
+        let Some(Subject { subject, .. }) =
+            subject.as_any_mut().downcast_mut::<Subject<C::Subject>>()
         else {
             return (0, vec![not_its_subject()]);
         };
@@ -219,8 +251,14 @@ fn not_its_subject() -> Failure {
 }
 
 /// One protocol's implementation under test: its subject trait object, boxed
-/// (`Subject<dyn DocSubject + Send>`, ...).
-pub struct Subject<S: ?Sized>(pub Box<S>);
+/// (`Subject<dyn DocSubject + Send>`, ...), and the protocol it answers for (one
+/// subject trait serves every version of a family).
+pub struct Subject<S: ?Sized> {
+    /// The name of the protocol (version) it answers for.
+    pub protocol: &'static str,
+    /// The implementation, as its protocol's evaluators drive it.
+    pub subject: Box<S>,
+}
 
 /// One protocol's implementation under test, whatever its protocol. The run's own
 /// questions (its name, handshake, between checks, closing diagnosis, adapter) are
@@ -292,6 +330,9 @@ pub struct Subjects {
     /// (`Subjects::adapter`): the run starts a second process of its command for a
     /// second lane of checks ([`crate::run::run`]).
     pub(crate) process: Option<crate::adapter::Shared>,
+    /// The protocols the subjects were made for (a second process's subjects are made
+    /// for the same).
+    pub(crate) registry: Registry,
 }
 
 impl Subjects {
@@ -323,7 +364,7 @@ impl Subjects {
         self.subjects.iter_mut().find_map(|s| {
             s.as_any_mut()
                 .downcast_mut::<Subject<S>>()
-                .map(|Subject(s)| s.as_mut())
+                .map(|s| s.subject.as_mut())
         })
     }
 

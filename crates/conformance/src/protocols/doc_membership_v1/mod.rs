@@ -43,6 +43,11 @@ pub struct DocVersion {
     pub generators: &'static [GeneratorDomain],
     /// The production crates' implementation of the version, in process.
     pub rust_subject: fn() -> Box<dyn DocSubject + Send>,
+    /// Whether the family's hooks (`hooks.rs`: v1's published figures, recorded from
+    /// the answers to the checks they name) are this version's: then its `checks.json`
+    /// documents every hooked check. A version whose checks are others (the toy v2's
+    /// bytes-only ones) has none, and no check of it runs a hook.
+    pub hooks: bool,
 }
 
 /// The registry entry of a version of the doc-membership family.
@@ -55,6 +60,14 @@ pub struct DocMembership {
 impl DocMembership {
     /// `doc-membership-v1`'s entry.
     pub const V1: DocMembership = DocMembership { version: &V1 };
+
+    /// `subject` as a subject of a run, answering for this version.
+    pub fn subject(&self, subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
+        Box::new(Subject {
+            protocol: self.version.name,
+            subject,
+        })
+    }
 }
 
 /// The protocol's name.
@@ -67,6 +80,7 @@ pub static V1: DocVersion = DocVersion {
     domain_hex: bloomproof_oracle::doc_membership::DOMAIN_HEX,
     generators: V1_GENERATORS,
     rust_subject: || Box::new(bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1()),
+    hooks: true,
 };
 
 // The bounds of PROTOCOL.md, as the spec states them (the runner names no production
@@ -109,9 +123,9 @@ const V1_GENERATORS: &[GeneratorDomain] = &[
     },
 ];
 
-/// `subject` as a subject of a run.
+/// `subject` as a subject of a run, answering for `doc-membership-v1`.
 pub fn subject(subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
-    Box::new(Subject(subject))
+    DocMembership::V1.subject(subject)
 }
 
 impl Protocol for DocMembership {
@@ -124,11 +138,11 @@ impl Protocol for DocMembership {
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject((self.version.rust_subject)())
+        self.subject((self.version.rust_subject)())
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(AdapterDoc(process, self.version.name)))
+        self.subject(Box::new(AdapterDoc(process, self.version.name)))
     }
 
     fn generators(&self) -> &'static [GeneratorDomain] {
@@ -148,11 +162,17 @@ impl Protocol for DocMembership {
     }
 
     fn hooked_checks(&self) -> Vec<&'static str> {
-        crate::hooks::checks::<DocMembership>().collect()
+        match self.version.hooks {
+            true => crate::hooks::checks::<DocMembership>().collect(),
+            false => Vec::new(),
+        }
     }
 
     fn hook_misfit(&self, check: &str, shape: &str) -> Option<String> {
-        crate::hooks::misfit::<DocMembership>(check, shape)
+        match self.version.hooks {
+            true => crate::hooks::misfit::<DocMembership>(check, shape),
+            false => None,
+        }
     }
 
     fn check_vectors(
@@ -207,31 +227,34 @@ impl SpecCase for DocCase {
 
 impl ProtocolSubject for Subject<dyn DocSubject + Send> {
     fn protocol(&self) -> &'static str {
-        NAME
+        self.protocol
     }
 
     fn name(&self) -> String {
-        self.0.name()
+        self.subject.name()
     }
 
     fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
-        self.0.fork().map(subject)
+        let protocol = self.protocol;
+        self.subject
+            .fork()
+            .map(|subject| -> Box<dyn ProtocolSubject> { Box::new(Subject { protocol, subject }) })
     }
 
     fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
-        self.0.started()
+        self.subject.started()
     }
 
     fn between_checks(&mut self) -> Between {
-        self.0.between_checks()
+        self.subject.between_checks()
     }
 
     fn closing_diagnosis(&mut self) -> Option<String> {
-        self.0.closing_diagnosis()
+        self.subject.closing_diagnosis()
     }
 
     fn adapter(&self) -> Option<(String, std::time::Duration)> {
-        self.0.adapter()
+        self.subject.adapter()
     }
 
     fn as_any_mut(&mut self) -> &mut dyn Any {

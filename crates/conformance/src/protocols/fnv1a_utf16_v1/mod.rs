@@ -33,7 +33,10 @@ pub const NAME: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;
 
 /// `subject` as a subject of a run.
 pub fn subject(subject: Box<dyn FnvSubject + Send>) -> Box<dyn ProtocolSubject> {
-    Box::new(Subject(subject))
+    Box::new(Subject {
+        protocol: NAME,
+        subject,
+    })
 }
 
 impl Protocol for Fnv1aUtf16V1 {
@@ -158,11 +161,11 @@ impl ProtocolSubject for Subject<dyn FnvSubject + Send> {
     }
 
     fn name(&self) -> String {
-        self.0.name()
+        self.subject.name()
     }
 
     fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
-        self.0.fork().map(subject)
+        self.subject.fork().map(subject)
     }
 
     fn as_any_mut(&mut self) -> &mut dyn Any {
