@@ -358,14 +358,16 @@ impl Subjects {
             .map(|s| s.as_mut() as &mut dyn ProtocolSubject)
     }
 
-    /// The subject whose own trait is `S` (`dyn DocSubject + Send`, ...), if the run
-    /// has one.
-    pub fn get_mut<S: ?Sized + 'static>(&mut self) -> Option<&mut S> {
-        self.subjects.iter_mut().find_map(|s| {
-            s.as_any_mut()
-                .downcast_mut::<Subject<S>>()
-                .map(|s| s.subject.as_mut())
-        })
+    /// The subject of `protocol` as its own trait `S` (`dyn DocSubject + Send`, ...),
+    /// if the run has a subject of `protocol` and its trait is `S`: looked up by the
+    /// protocol's name, since the versions of a family share one subject trait.
+    pub fn get_mut<S: ?Sized + 'static>(&mut self, protocol: &str) -> Option<&mut S> {
+        self.subjects
+            .iter_mut()
+            .find(|s| s.protocol() == protocol)?
+            .as_any_mut()
+            .downcast_mut::<Subject<S>>()
+            .map(|s| s.subject.as_mut())
     }
 
     pub(crate) fn first(&self) -> Option<&dyn ProtocolSubject> {

@@ -307,3 +307,92 @@ fn a_wrong_expected_value_in_the_folder_fails_its_check() {
         "{failures:#?}"
     );
 }
+
+/// v2 first: a subject looked up by its type rather than its protocol's name would
+/// find v2's for a check of v1.
+static BOTH: &[&dyn Protocol] = &[&ENTRY, &DocMembership::V1];
+
+/// v1's whole spec folder, its accumulated digests and its vector files, and v2's
+/// folder: one spec of two doc versions, its generated inputs drawn from seed 7 without
+/// shrinking.
+fn both() -> Spec {
+    let read = |path: PathBuf| std::fs::read_to_string(path).unwrap();
+    let mut files = committed();
+    for file in ["checks.json", "cases.json"] {
+        let path = root().join("spec/doc-membership-v1").join(file);
+        files.push((format!("{}/{file}", V1.name), read(path)));
+    }
+    files.push((
+        "accumulated.json".into(),
+        read(root().join("spec/accumulated.json")),
+    ));
+    let mut spec = load(&files);
+    spec.vectors = bloomproof_conformance::vectors::load(&root().join("vectors"))
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.protocol() == V1.name)
+        .collect();
+    spec.set_generation(bloomproof_conformance::generated::Generation {
+        seed: 7,
+        count: None,
+        shrink: false,
+    });
+    spec
+}
+
+/// The checks of `report` of `protocol` that failed and that passed, by name.
+fn outcomes(report: &Report, protocol: &str) -> (Vec<String>, Vec<String>) {
+    let (failed, passed): (Vec<_>, Vec<_>) = report
+        .checks
+        .iter()
+        .filter(|c| c.protocol == protocol)
+        .partition(|c| !c.passed());
+    let names = |checks: Vec<&bloomproof_conformance::CheckOutcome>| {
+        checks.iter().map(|c| c.name.clone()).collect::<Vec<_>>()
+    };
+    (names(failed), names(passed))
+}
+
+/// Two doc versions in one run: each version's checks (v1's documented checks, its
+/// accumulated digests and vector files; v2's) meet the subject that answers for that
+/// version's name, and all pass. With the two implementations swapped, every check of
+/// v2 fails, and so does every check of v1 that hashes (its stages, its generated
+/// hashing, its accumulated digests and position vectors).
+#[test]
+fn v1_and_v2_in_one_run_each_meet_their_own_subject() {
+    let spec = both();
+    let names: Vec<&str> = spec.protocols.iter().map(|p| p.protocol.as_str()).collect();
+    assert_eq!(names, [V1.name, NAME]);
+    let report = run(&spec, &mut Subjects::rust_of(Registry(BOTH)));
+    let (failed, passed) = outcomes(&report, V1.name);
+    assert!(failed.is_empty(), "{}", report.render_text());
+    for check in [
+        "every_stage_pinned",
+        "finite_universe_false_positives_never_become_duplicates",
+        "accumulated",
+        "vectors.positions",
+        "vectors.snapshots",
+    ] {
+        assert!(passed.iter().any(|p| p == check), "{check}: {passed:?}");
+    }
+    let (failed, passed) = outcomes(&report, NAME);
+    assert!(failed.is_empty(), "{}", report.render_text());
+    assert_eq!(passed, CHECKS);
+
+    let mut swapped = Subjects::rust_of(Registry(BOTH))
+        .with(ENTRY.subject(Box::new(RustDoc::v1())))
+        .with(DocMembership::V1.subject(Box::new(RustDoc::of(&FAMILY))));
+    let report = run(&spec, &mut swapped);
+    let (failed, _) = outcomes(&report, NAME);
+    assert_eq!(failed, CHECKS);
+    let (failed, _) = outcomes(&report, V1.name);
+    for check in [
+        "every_stage_pinned",
+        "generated_hashing_agrees_with_oracle",
+        "accumulated",
+        "vectors.positions",
+        "vectors.snapshots",
+    ] {
+        assert!(failed.iter().any(|f| f == check), "{check}: {failed:?}");
+    }
+}

@@ -151,7 +151,7 @@ impl Protocol for DocMembership {
 
     fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
         Box::new(AccumulatedInputs {
-            domain_hex: self.version.domain_hex,
+            version: self.version,
             inputs: (0..n).map(|_| accumulated_input(stream)).collect(),
         })
     }
@@ -181,7 +181,7 @@ impl Protocol for DocMembership {
         subjects: &mut crate::protocol::Subjects,
         failures: &mut Failures,
     ) {
-        vectors::check(file, subjects, failures);
+        vectors::check(self.version.name, file, subjects, failures);
     }
 }
 
@@ -262,16 +262,20 @@ impl ProtocolSubject for Subject<dyn DocSubject + Send> {
     }
 }
 
-/// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
-/// call broken when the run has no subject of this protocol.
-pub fn batch(subjects: &mut crate::protocol::Subjects, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
-    match subjects.get_mut::<dyn DocSubject + Send>() {
+/// The answers of the subject of `protocol` (a version of this family) in `subjects` to
+/// `calls`, pipelined; every call broken when the run has no subject of `protocol`.
+pub fn batch(
+    subjects: &mut crate::protocol::Subjects,
+    protocol: &str,
+    calls: &[DocCall],
+) -> Vec<Answer<DocReply>> {
+    match subjects.get_mut::<dyn DocSubject + Send>(protocol) {
         Some(subject) => subject.batch(calls),
         None => calls
             .iter()
             .map(|_| {
                 Err(SubjectError::Broken(format!(
-                    "the run has no subject of {NAME}"
+                    "the run has no subject of {protocol}"
                 )))
             })
             .collect(),
@@ -296,9 +300,9 @@ fn accumulated_input(stream: &mut Stream) -> AccumulatedInput {
     AccumulatedInput { m, k, seed, item }
 }
 
-/// A chunk of the accumulated stream's inputs, and the version's domain.
+/// A chunk of the accumulated stream's inputs, and the version they are of.
 struct AccumulatedInputs {
-    domain_hex: &'static str,
+    version: &'static DocVersion,
     inputs: Vec<AccumulatedInput>,
 }
 
@@ -313,7 +317,7 @@ impl Inputs for AccumulatedInputs {
             return Vec::new();
         };
         bloomproof_oracle::doc_membership::positions(
-            self.domain_hex,
+            self.version.domain_hex,
             u32::from(input.m),
             u32::from(input.k),
             &input.seed,
@@ -346,7 +350,7 @@ impl Inputs for AccumulatedInputs {
                 item: i.item.clone(),
             })
             .collect();
-        batch(subjects, &calls)
+        batch(subjects, self.version.name, &calls)
             .into_iter()
             .zip(&self.inputs)
             .map(|(answer, i)| match answer {

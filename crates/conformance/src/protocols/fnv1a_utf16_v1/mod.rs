@@ -176,7 +176,7 @@ impl ProtocolSubject for Subject<dyn FnvSubject + Send> {
 /// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
 /// call broken when the run has no subject of this protocol.
 pub fn batch(subjects: &mut crate::protocol::Subjects, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
-    match subjects.get_mut::<dyn FnvSubject + Send>() {
+    match subjects.get_mut::<dyn FnvSubject + Send>(NAME) {
         Some(subject) => subject.batch(calls),
         None => calls
             .iter()
