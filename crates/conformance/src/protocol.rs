@@ -11,8 +11,9 @@ use crate::generated::{Generation, GeneratorDomain};
 use crate::model::{Case, GeneratedExpect, GeneratedInput};
 use crate::report::{Class, Failure, Failures, Figures};
 use crate::stream::Stream;
-use crate::subject::Between;
+use crate::subject::{Between, UnderTest};
 use bloomproof_vectors::VectorFile;
+use bloomproof_wire::spec::ShapedCase;
 use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -128,9 +129,9 @@ impl Clone for Box<dyn ProtocolCases> {
 }
 
 /// A case of one protocol's case enum (`DocCase`, `FnvCase`): what the generic case
-/// list needs of it.
+/// list needs of it (its id, check, rules and shape are its [`ShapedCase`]).
 pub trait SpecCase:
-    serde::de::DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static
+    ShapedCase + serde::de::DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static
 {
     /// The protocol's subject trait object (`dyn DocSubject + Send`, ...).
     type Subject: ?Sized + 'static;
@@ -138,12 +139,6 @@ pub trait SpecCase:
     /// What the registry entry gives every case it evaluates: the version of a family
     /// (doc-membership's `DocVersion`), or `()`.
     type Context: fmt::Debug + Send + Sync + 'static;
-
-    /// The case's id, check, rules and shape.
-    fn parts(&self) -> (&str, &str, &[String], &'static str);
-
-    /// The case, when it is a generated one.
-    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>>;
 
     /// Runs the case on `subject` for a check of `class` (an evaluator that holds rules
     /// of several classes judges only the check's): its failures.
@@ -196,7 +191,7 @@ impl<C: SpecCase> ProtocolCases for Cases<C> {
     }
 
     fn each(&self) -> Vec<(&str, &str, &[String], &'static str)> {
-        self.list.iter().map(SpecCase::parts).collect()
+        self.list.iter().map(ShapedCase::parts).collect()
     }
 
     fn run(
@@ -250,6 +245,18 @@ fn not_its_subject() -> Failure {
     }
 }
 
+/// Records in `failures` that `file` is not of the protocol whose `check_vectors` it
+/// was handed (a protocol's vector checks read only its own files).
+pub(crate) fn foreign_vector_file(file: &VectorFile, failures: &mut Failures) {
+    failures.fail(
+        &format!("{:?}", file.file_kind()),
+        "a vector file of this protocol".into(),
+        serde_json::Value::Null,
+        "a file of this protocol".into(),
+        file.file_kind().protocol().to_string(),
+    );
+}
+
 /// One protocol's implementation under test: its subject trait object, boxed
 /// (`Subject<dyn DocSubject + Send>`, ...), and the protocol it answers for (one
 /// subject trait serves every version of a family).
@@ -261,41 +268,65 @@ pub struct Subject<S: ?Sized> {
 }
 
 /// One protocol's implementation under test, whatever its protocol. The run's own
-/// questions (its name, handshake, between checks, closing diagnosis, adapter) are
-/// asked of the first subject of a run: through an adapter every subject shares one
-/// process.
-pub trait ProtocolSubject: Send {
+/// questions (its name, handshake, between checks, closing diagnosis, adapter: its
+/// [`UnderTest`]) are asked of the first subject of a run: through an adapter every
+/// subject shares one process.
+pub trait ProtocolSubject: UnderTest + Send {
     /// The protocol it implements.
     fn protocol(&self) -> &'static str;
-
-    /// The implementation's name for the report.
-    fn name(&self) -> String;
 
     /// An independent copy for another thread, when the subject can make one.
     fn fork(&self) -> Option<Box<dyn ProtocolSubject>>;
 
-    /// The adapter's handshake, when the subject is an adapter.
-    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
-        None
-    }
-
-    /// Called after every check.
-    fn between_checks(&mut self) -> Between {
-        Between::Go
-    }
-
-    /// What the run's end says of the implementation, if anything.
-    fn closing_diagnosis(&mut self) -> Option<String> {
-        None
-    }
-
-    /// The adapter's command and per-request timeout, when the subject is an adapter.
-    fn adapter(&self) -> Option<(String, std::time::Duration)> {
-        None
-    }
-
     /// The subject itself, for its protocol's cases to reach its own trait.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A protocol's subject trait object (`dyn DocSubject + Send`, ...): what [`Subject`]
+/// needs of it to be a [`ProtocolSubject`] (each protocol module implements it).
+pub trait SubjectTrait: UnderTest + Send + 'static {
+    /// An independent copy, when the implementation can make one (the subject trait's
+    /// own `fork`).
+    fn fork_subject(&self) -> Option<Box<Self>>;
+}
+
+impl<S: ?Sized + UnderTest> UnderTest for Subject<S> {
+    fn name(&self) -> String {
+        self.subject.name()
+    }
+
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+        self.subject.started()
+    }
+
+    fn between_checks(&mut self) -> Between {
+        self.subject.between_checks()
+    }
+
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        self.subject.closing_diagnosis()
+    }
+
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        self.subject.adapter()
+    }
+}
+
+impl<S: ?Sized + SubjectTrait> ProtocolSubject for Subject<S> {
+    fn protocol(&self) -> &'static str {
+        self.protocol
+    }
+
+    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
+        let protocol = self.protocol;
+        self.subject
+            .fork_subject()
+            .map(|subject| -> Box<dyn ProtocolSubject> { Box::new(Subject { protocol, subject }) })
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
 }
 
 /// A chunk of one protocol's accumulated inputs ([`Protocol::accumulated`]).
@@ -377,6 +408,6 @@ impl Subjects {
     }
 
     pub(crate) fn name(&self) -> String {
-        self.first().map(ProtocolSubject::name).unwrap_or_default()
+        self.first().map(UnderTest::name).unwrap_or_default()
     }
 }

@@ -1,11 +1,11 @@
 //! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{ProtocolSpec, Spec};
-use crate::protocol::ProtocolSubject;
 pub use crate::protocol::Subjects;
 use crate::protocols::Registry;
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::Between;
+use crate::subject::UnderTest;
 use bloomproof_wire::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -407,7 +407,7 @@ pub fn run_with_threads(
     let started = Instant::now();
     let mut report = Report {
         implementation: subjects.name(),
-        adapter: subjects.first().and_then(ProtocolSubject::started),
+        adapter: subjects.first().and_then(UnderTest::started),
         ..Report::default()
     };
     let implements = |protocol: &str| {
@@ -531,10 +531,8 @@ pub fn run_with_threads(
     }
     let stopped = stopped.into_inner().unwrap_or_default().map(|(_, why)| why);
     if stopped.is_none()
-        && let (Some(wire), Some((command, timeout))) = (
-            &spec.wire,
-            subjects.first().and_then(ProtocolSubject::adapter),
-        )
+        && let (Some(wire), Some((command, timeout))) =
+            (&spec.wire, subjects.first().and_then(UnderTest::adapter))
     {
         // Only the cases of the protocols the handshake lists (and those of none); a
         // check left without a case is counted with its protocol as not run.

@@ -11,7 +11,8 @@ pub mod fnv1a_utf16_v1;
 
 pub use crate::generated::GeneratorDomain;
 pub use crate::protocol::{
-    Cases, Protocol, ProtocolCases, ProtocolSubject, Pushed, Registry, SpecCase, Subject, Subjects,
+    Cases, Protocol, ProtocolCases, ProtocolSubject, Pushed, Registry, SpecCase, Subject,
+    SubjectTrait, Subjects,
 };
 
 /// Every protocol the runner knows, in the order of [`crate::PROTOCOLS`].

@@ -15,19 +15,17 @@ mod vectors;
 use super::{Cases, GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::protocol::Inputs;
+use crate::model::{CasesFile, Generator, Span};
+use crate::protocol::{Inputs, SubjectTrait};
 use crate::report::Failures;
 use crate::report::{Class, Failure, Figures};
 use crate::stream::{Stream, low_16, positions_bytes};
-use crate::subject::Between;
 use crate::subject::{Answer, SubjectError};
 use bloomproof_adapter::protocols::doc_membership_v1::AdapterDoc;
 use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply};
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::protocols::doc_membership_v1::DocCase;
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 /// One version of the doc-membership family as the runner sees it: plain values (the
@@ -189,17 +187,6 @@ impl SpecCase for DocCase {
     type Subject = dyn DocSubject + Send;
     type Context = DocVersion;
 
-    fn parts(&self) -> (&str, &str, &[String], &'static str) {
-        (self.id(), self.check(), self.rules(), self.shape())
-    }
-
-    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>> {
-        match self {
-            DocCase::Generated(case) => Some(case),
-            _ => None,
-        }
-    }
-
     fn evaluate(
         &self,
         version: &DocVersion,
@@ -225,40 +212,9 @@ impl SpecCase for DocCase {
     }
 }
 
-impl ProtocolSubject for Subject<dyn DocSubject + Send> {
-    fn protocol(&self) -> &'static str {
-        self.protocol
-    }
-
-    fn name(&self) -> String {
-        self.subject.name()
-    }
-
-    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
-        let protocol = self.protocol;
-        self.subject
-            .fork()
-            .map(|subject| -> Box<dyn ProtocolSubject> { Box::new(Subject { protocol, subject }) })
-    }
-
-    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
-        self.subject.started()
-    }
-
-    fn between_checks(&mut self) -> Between {
-        self.subject.between_checks()
-    }
-
-    fn closing_diagnosis(&mut self) -> Option<String> {
-        self.subject.closing_diagnosis()
-    }
-
-    fn adapter(&self) -> Option<(String, std::time::Duration)> {
-        self.subject.adapter()
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
+impl SubjectTrait for dyn DocSubject + Send {
+    fn fork_subject(&self) -> Option<Box<Self>> {
+        self.fork()
     }
 }
 

@@ -11,8 +11,8 @@ mod vectors;
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::protocol::Inputs;
+use crate::model::{CasesFile, Generator, Span};
+use crate::protocol::{Inputs, SubjectTrait};
 use crate::report::Failures;
 use crate::report::{Class, Failure, Figures};
 use crate::stream::{Stream, low_16, positions_bytes};
@@ -22,7 +22,6 @@ use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvCase;
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 /// The registry entry of `fnv1a-utf16-v1`.
@@ -127,17 +126,6 @@ impl SpecCase for FnvCase {
     type Subject = dyn FnvSubject + Send;
     type Context = ();
 
-    fn parts(&self) -> (&str, &str, &[String], &'static str) {
-        (self.id(), self.check(), self.rules(), self.shape())
-    }
-
-    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>> {
-        match self {
-            FnvCase::Generated(case) => Some(case),
-            _ => None,
-        }
-    }
-
     fn evaluate(
         &self,
         _context: &(),
@@ -155,21 +143,9 @@ impl SpecCase for FnvCase {
     }
 }
 
-impl ProtocolSubject for Subject<dyn FnvSubject + Send> {
-    fn protocol(&self) -> &'static str {
-        NAME
-    }
-
-    fn name(&self) -> String {
-        self.subject.name()
-    }
-
-    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
-        self.subject.fork().map(subject)
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
+impl SubjectTrait for dyn FnvSubject + Send {
+    fn fork_subject(&self) -> Option<Box<Self>> {
+        self.fork()
     }
 }
 
