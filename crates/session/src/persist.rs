@@ -45,8 +45,10 @@
 use std::collections::HashMap;
 
 use bloomproof_protocol::fnv1a_utf16_v1::{self, Params};
-use bloomproof_wire::session::file::{FileV1, HistoryV1, LastOperationV1};
-use bloomproof_wire::session::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::file::{
+    FileV1, HistoryV1, LastOperationV1,
+};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::{
     Counters, DraftField, Drafts, ErrorKind, HistoryEntry, LastOperation, OpKind, Outcome,
     ParamsView, Text, json_display,
 };
@@ -58,7 +60,7 @@ use crate::error::{ImportError, SessionError};
 use crate::model::{Active, Session, check_string, draft_denotes, params_view, units_len};
 use crate::{DRAFT_MAX_UNITS, HISTORY_CAP, MAX_ENTRIES};
 
-pub use bloomproof_wire::session::file::{FORMAT, FORMAT_VERSION};
+pub use bloomproof_wire::protocols::fnv1a_utf16_v1::session::file::{FORMAT, FORMAT_VERSION};
 /// Largest import, in bytes of UTF-8 text: 2 MiB.
 pub const IMPORT_MAX_BYTES: usize = 2 * 1024 * 1024;
 /// Largest local save, in UTF-16 code units (what JavaScript's `string.length`

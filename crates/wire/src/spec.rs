@@ -243,6 +243,9 @@ pub struct GeneratedInput {
     pub steps: Option<Span>,
 }
 
+/// A `generated` case, as either protocol's cases file holds it.
+pub type GeneratedCase = Case<GeneratedInput, GeneratedExpect>;
+
 /// What a `generated` case asserts: each listed answer equals the reference's on
 /// every drawn input (`oracle` or `session_model`), and every answer keeps the
 /// invariants (k positions, each below m; `ceil(m/8)` packed bytes; no bit at or

@@ -197,16 +197,9 @@ impl SpecCase for DocCase {
     ) -> Vec<Failure> {
         match self {
             DocCase::Generated(c) if c.input.generator == Generator::DocTyped => {
-                generated::typed::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
+                generated::typed::evaluate(c, subject, generation)
             }
-            DocCase::Generated(c) => generated::evaluate(
-                version,
-                &c.id,
-                &c.input,
-                &c.expect.compared,
-                subject,
-                generation,
-            ),
+            DocCase::Generated(c) => generated::evaluate(version, c, subject, generation),
             case => checks::evaluate(version, case, subject, figures),
         }
     }

@@ -135,9 +135,7 @@ impl SpecCase for FnvCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
-            FnvCase::Generated(c) => {
-                generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
-            }
+            FnvCase::Generated(c) => generated::evaluate(c, subject, generation),
             case => checks::evaluate(case, class, subject, figures),
         }
     }
