@@ -19,7 +19,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+use bloomproof_conformance::generated::GeneratorDomain;
 use bloomproof_conformance::load::load_files_with;
+use bloomproof_conformance::model::{Generator, Span};
 use bloomproof_conformance::protocols::doc_membership_v1::{
     BYTES_GENERATORS, DocMembership, DocVersion, V1,
 };
@@ -28,8 +30,9 @@ use bloomproof_conformance::protocols::{Protocol, Registry};
 use bloomproof_conformance::run::{Subjects, run_with_threads};
 use bloomproof_conformance::subjects::doc_membership_v1::RustDoc;
 use bloomproof_conformance::{Report, Spec, load_with};
+use bloomproof_oracle::contract::ContractBounds;
 use bloomproof_oracle::doc_membership as oracle;
-use bloomproof_protocol::doc_membership::DocFamily;
+use bloomproof_protocol::doc_membership::{Bounds, DocFamily};
 use bloomproof_protocol::doc_membership_v1::BOUNDS;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -41,13 +44,42 @@ static FAMILY: DocFamily = DocFamily::new(NAME, b"doc-membership-v2\0", BOUNDS);
 
 /// Step 1, the runner: v2 as plain values. The domain's hex is written out by hand
 /// ("doc-membership-v2" and one zero byte), not derived from the production value.
-static V2: DocVersion = DocVersion {
+static V2: DocVersion = V2_VALUES;
+
+/// v2's contract: v1's table (PROTOCOL.md), written out.
+const V2_CONTRACT: ContractBounds = ContractBounds {
+    m: (8, 512),
+    k: (1, 8),
+    seed: 16,
+    records: 64,
+    item: 64,
+};
+
+const V2_VALUES: DocVersion = DocVersion {
     name: NAME,
     domain_hex: "646f632d6d656d626572736869702d763200",
-    generators: &BYTES_GENERATORS,
+    contract: V2_CONTRACT,
+    generators: &[
+        BYTES_GENERATORS[0],
+        BYTES_GENERATORS[1],
+        typed_generator(&[M, ("k", [1, 8])]),
+    ],
     rust_subject: || Box::new(RustDoc::of(&FAMILY)),
     hooks: false,
 };
+
+const M: (&str, Span) = ("m", [8, 512]);
+
+/// The generator of the typed contract over `ranges` (v1's, with a version's m and k).
+const fn typed_generator(ranges: &'static [(&'static str, Span)]) -> GeneratorDomain {
+    GeneratorDomain {
+        generator: Generator::DocTyped,
+        ranges,
+        limits: &[],
+        compares: &["typed", "typed_field"],
+        reference: "oracle",
+    }
+}
 
 /// Step 2: v2's registry line.
 const ENTRY: DocMembership = DocMembership { version: &V2 };
@@ -238,10 +270,8 @@ fn v2_is_a_version_of_the_family() {
         V2.domain_hex
     );
     let kinds: Vec<_> = ENTRY.generators().iter().map(|g| g.generator).collect();
-    assert_eq!(
-        kinds,
-        [V1.generators[0].generator, V1.generators[1].generator]
-    );
+    let v1_kinds: Vec<_> = V1.generators.iter().map(|g| g.generator).collect();
+    assert_eq!(kinds, v1_kinds);
     assert_eq!(registry().names(), [V1.name, NAME, "fnv1a-utf16-v1"]);
 }
 
@@ -395,4 +425,134 @@ fn v1_and_v2_in_one_run_each_meet_their_own_subject() {
     ] {
         assert!(failed.iter().any(|f| f == check), "{check}: {failed:?}");
     }
+}
+
+/// A narrower v2 (issue 42, the typed contract as values of the version): v2's domain,
+/// k at most 4 and items of at most 32 bytes, in production and as the runner's plain
+/// numbers. It runs in a registry of its own, under v2's name.
+static NARROW_FAMILY: DocFamily = DocFamily::new(
+    NAME,
+    b"doc-membership-v2\0",
+    Bounds {
+        k: [1, 4],
+        item_max: 32,
+        ..BOUNDS
+    },
+);
+
+static NARROW: DocVersion = DocVersion {
+    name: NAME,
+    domain_hex: V2_VALUES.domain_hex,
+    hooks: false,
+    contract: ContractBounds {
+        k: (1, 4),
+        item: 32,
+        ..V2_CONTRACT
+    },
+    generators: &[typed_generator(&[M, ("k", [1, 4])])],
+    rust_subject: || Box::new(RustDoc::of(&NARROW_FAMILY)),
+};
+
+const NARROW_ENTRY: DocMembership = DocMembership { version: &NARROW };
+
+static NARROW_REGISTRY: &[&dyn Protocol] = &[&NARROW_ENTRY];
+
+/// v1's two typed checks (kinds, core; fields, interop) for v2, in memory: v1's entries
+/// and generated cases, the cases' k range `k`.
+fn typed_files(k: [u64; 2]) -> Vec<(String, String)> {
+    let typed = |name: &str| name.starts_with("generated_typed_contract");
+    let checks: Vec<Value> = v1_file("checks.json")["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| typed(c["name"].as_str().unwrap()))
+        .cloned()
+        .collect();
+    let cases: Vec<Value> = v1_file("cases.json")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| typed(c["check"].as_str().unwrap()))
+        .map(|c| {
+            let mut c = c.clone();
+            c["input"]["k"] = json!(k);
+            c
+        })
+        .collect();
+    assert_eq!((checks.len(), cases.len()), (2, 2));
+    let checks = json!({
+        "$schema": format!("{SCHEMAS}/checks.schema.json"),
+        "protocol": NAME, "format_version": 1, "check_count": 2,
+        "published_figures": [], "checks": checks,
+    });
+    let cases = json!({
+        "$schema": format!("{SCHEMAS}/doc-membership-v1.cases.schema.json"),
+        "protocol": NAME, "format_version": 1, "case_count": 2,
+        "flags": {}, "cases": cases,
+    });
+    let text = |value: &Value| serde_json::to_string_pretty(value).unwrap();
+    vec![
+        (format!("{NAME}/checks.json"), text(&checks)),
+        (format!("{NAME}/cases.json"), text(&cases)),
+    ]
+}
+
+/// The typed checks of v2 (`wide`: v2's, v1's bounds; else the narrow one's), loaded in
+/// that version's registry and run against `subject` answering for v2, seed 7.
+fn typed_report(wide: bool, subject: RustDoc) -> Report {
+    let (registry, k, entry) = match wide {
+        true => (registry(), [1, 8], &ENTRY),
+        false => (Registry(NARROW_REGISTRY), [1, 4], &NARROW_ENTRY),
+    };
+    let files = typed_files(k);
+    let files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_bytes()))
+        .collect();
+    let mut spec = load_files_with(&folder(), &files, registry).unwrap();
+    spec.set_generation(bloomproof_conformance::generated::Generation {
+        seed: 7,
+        count: None,
+        shrink: false,
+    });
+    let mut subjects = Subjects::rust_of(registry).with(entry.subject(Box::new(subject)));
+    run(&spec, &mut subjects)
+}
+
+/// Whether every check of `report` passed; when not, that one failure of each is an
+/// acceptance where the oracle's contract model under the version's bounds wants a
+/// value error (a bound the implementation does not hold).
+fn typed_passed(report: &Report) -> bool {
+    assert_eq!(report.checks.len(), 2);
+    let passed = report.checks.iter().all(|c| c.passed());
+    if !passed {
+        for check in &report.checks {
+            assert!(
+                check
+                    .failures
+                    .iter()
+                    .any(|f| f.expected == "a value error" && f.actual.starts_with("accepted")),
+                "{}",
+                check.render_failures()
+            );
+        }
+    }
+    passed
+}
+
+/// The typed contract is judged under the running version's bounds: the narrow v2's
+/// typed checks pass against its own implementation and fail against v2's with v1's
+/// bounds (same domain) and v1's; v2's pass against v2's and fail against the narrow
+/// implementation (it refuses k 5 to 8 and items of 33 to 64 bytes, which v2 accepts).
+#[test]
+fn the_typed_contract_is_the_versions() {
+    assert!(typed_passed(&typed_report(
+        false,
+        RustDoc::of(&NARROW_FAMILY)
+    )));
+    assert!(!typed_passed(&typed_report(false, RustDoc::of(&FAMILY))));
+    assert!(!typed_passed(&typed_report(false, RustDoc::v1())));
+    assert!(typed_passed(&typed_report(true, RustDoc::of(&FAMILY))));
+    let report = typed_report(true, RustDoc::of(&NARROW_FAMILY));
+    assert!(report.checks.iter().all(|c| !c.passed()));
 }

@@ -10,6 +10,8 @@
 //! record.
 
 use crate::{ContractError, DocumentPrefilter, ErrorKind, Lookup, Params};
+use bloomproof_protocol::doc_membership::DocFamily;
+use bloomproof_protocol::doc_membership_v1::FAMILY;
 
 /// A value as a dynamic language would pass it.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,24 +84,47 @@ fn exact_bytes<'a>(field: &str, value: &'a Value) -> Result<&'a [u8], ContractEr
 /// Checks the parameters in the source document's order (`doc-membership-v1`'s: the
 /// typed contract is the source document's).
 pub fn params(m: &Value, k: &Value, seed: &Value) -> Result<Params, ContractError> {
+    params_of(&FAMILY, m, k, seed)
+}
+
+/// [`params`] for the version `family`: the source document's order, the version's
+/// bounds.
+pub fn params_of(
+    family: &'static DocFamily,
+    m: &Value,
+    k: &Value,
+    seed: &Value,
+) -> Result<Params, ContractError> {
     let m = exact_int("m", m)?;
     let k = exact_int("k", k)?;
     // Negative values read as 0 and huge ones as u64::MAX: both are out of bounds.
     let clamp = |n: i128| u64::try_from(n.max(0)).unwrap_or(u64::MAX);
     // Bounds of m and k come before the seed's type, as in the source document.
-    Params::new(clamp(m), clamp(k), &[]).map_err(ContractError::from)?;
+    Params::of(family, clamp(m), clamp(k), &[]).map_err(ContractError::from)?;
     let seed = exact_bytes("seed", seed)?;
-    Params::new(clamp(m), clamp(k), seed).map_err(ContractError::from)
+    Params::of(family, clamp(m), clamp(k), seed).map_err(ContractError::from)
 }
 
-/// Builds a snapshot from dynamically typed inputs.
+/// Builds a snapshot from dynamically typed inputs (`doc-membership-v1`).
 pub fn build(
     records: &Value,
     m: &Value,
     k: &Value,
     seed: &Value,
 ) -> Result<DocumentPrefilter, ContractError> {
-    let params = params(m, k, seed)?;
+    build_of(&FAMILY, records, m, k, seed)
+}
+
+/// [`build`] for the version `family` (its bounds; the lookup of the snapshot checks
+/// the item against them too).
+pub fn build_of(
+    family: &'static DocFamily,
+    records: &Value,
+    m: &Value,
+    k: &Value,
+    seed: &Value,
+) -> Result<DocumentPrefilter, ContractError> {
+    let params = params_of(family, m, k, seed)?;
     let records = match records {
         Value::Tuple(items) => items,
         other => return Err(type_error("records", "tuple", other)),

@@ -13,6 +13,10 @@
 //! error each); which of the two a field then names (m before k) is bloomproof's
 //! decision, kept apart here as [`Rejection::field`]: the kind of the first error is
 //! the source's, the field is interop.
+//!
+//! The bounds the tests apply are a value the caller passes ([`ContractBounds`]:
+//! `ContractBounds::V1` is the table's), so that another version of the family with
+//! other bounds is judged by the same order of tests.
 
 /// The Python types that hold bytes: only `bytes` is what the contract wants, the
 /// other two fail its exact type test.
@@ -115,16 +119,33 @@ pub struct Rejection {
     pub field: String,
 }
 
-/// The bounds of the contract table (PROTOCOL.md), inclusive.
-pub const M_BOUNDS: (i128, i128) = (8, 512);
-/// k's bounds.
-pub const K_BOUNDS: (i128, i128) = (1, 8);
-/// The longest seed, in bytes.
-pub const SEED_MAX: i128 = 16;
-/// The most records, counted before de-duplication.
-pub const RECORDS_MAX: i128 = 64;
-/// The longest record or query, in bytes.
-pub const ITEM_MAX: i128 = 64;
+/// The bounds of a version's contract, inclusive: a plain value the caller passes
+/// ([`ContractBounds::V1`] is the contract table of PROTOCOL.md; another version of the
+/// family states its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContractBounds {
+    /// m's bounds.
+    pub m: (i128, i128),
+    /// k's bounds.
+    pub k: (i128, i128),
+    /// The longest seed, in bytes.
+    pub seed: i128,
+    /// The most records, counted before de-duplication.
+    pub records: i128,
+    /// The longest record or query, in bytes.
+    pub item: i128,
+}
+
+impl ContractBounds {
+    /// `doc-membership-v1`'s: the contract table of PROTOCOL.md.
+    pub const V1: ContractBounds = ContractBounds {
+        m: (8, 512),
+        k: (1, 8),
+        seed: 16,
+        records: 64,
+        item: 64,
+    };
+}
 
 /// One test of the contract: the argument, and whether it passes.
 struct Test<'a> {
@@ -172,6 +193,7 @@ fn first_failure(tests: Vec<Test<'_>>) -> Result<(), Rejection> {
 /// type, seed length, records type, records count before de-duplication, then each
 /// record's type and length in index order).
 pub fn construct(
+    bounds: &ContractBounds,
     records: &PyValue,
     m: &PyValue,
     k: &PyValue,
@@ -180,12 +202,12 @@ pub fn construct(
     let tests = vec![
         wants_type("m", m, "int"),
         wants_type("k", k, "int"),
-        within("m", m, M_BOUNDS.0, M_BOUNDS.1, false),
-        within("k", k, K_BOUNDS.0, K_BOUNDS.1, false),
+        within("m", m, bounds.m.0, bounds.m.1, false),
+        within("k", k, bounds.k.0, bounds.k.1, false),
         wants_type("seed", seed, "bytes"),
-        within("seed", seed, 0, SEED_MAX, true),
+        within("seed", seed, 0, bounds.seed, true),
         wants_type("records", records, "tuple"),
-        within("records", records, 0, RECORDS_MAX, true),
+        within("records", records, 0, bounds.records, true),
     ];
     first_failure(tests)?;
     // The records' own tests, once records is a tuple within its count (the tests above
@@ -195,32 +217,33 @@ pub fn construct(
             let field = format!("records[{index}]");
             first_failure(vec![
                 wants_type(&field, record, "bytes"),
-                within(&field, record, 0, ITEM_MAX, true),
+                within(&field, record, 0, bounds.item, true),
             ])?;
         }
     }
     Ok(())
 }
 
-/// A lookup's item check: exact `bytes` of at most 64 bytes.
-pub fn lookup_item(item: &PyValue) -> Result<(), Rejection> {
+/// A lookup's item check: exact `bytes` of at most `bounds.item` bytes (64 in v1).
+pub fn lookup_item(bounds: &ContractBounds, item: &PyValue) -> Result<(), Rejection> {
     first_failure(vec![
         wants_type("item", item, "bytes"),
-        within("item", item, 0, ITEM_MAX, true),
+        within("item", item, 0, bounds.item, true),
     ])
 }
 
 /// The construction, then (when given) the lookup of `item`: the first error.
 pub fn typed_call(
+    bounds: &ContractBounds,
     records: &PyValue,
     m: &PyValue,
     k: &PyValue,
     seed: &PyValue,
     item: Option<&PyValue>,
 ) -> Result<(), Rejection> {
-    construct(records, m, k, seed)?;
+    construct(bounds, records, m, k, seed)?;
     match item {
-        Some(item) => lookup_item(item),
+        Some(item) => lookup_item(bounds, item),
         None => Ok(()),
     }
 }
@@ -228,6 +251,8 @@ pub fn typed_call(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const V1: ContractBounds = ContractBounds::V1;
 
     fn bytes(n: usize) -> PyValue {
         PyValue::Buffer(BufferType::Bytes, vec![b'x'; n])
@@ -247,7 +272,7 @@ mod tests {
         let empty = PyValue::Sequence(SequenceType::Tuple, vec![]);
         let lab = PyValue::Buffer(BufferType::Bytes, b"lab".to_vec());
         let int = PyValue::Int;
-        let call = |m: PyValue, k: PyValue, seed: PyValue| construct(&empty, &m, &k, &seed);
+        let call = |m: PyValue, k: PyValue, seed: PyValue| construct(&V1, &empty, &m, &k, &seed);
         assert_eq!(
             call(PyValue::Bool(true), int(3), lab.clone()),
             err(Type, "m")
@@ -279,7 +304,7 @@ mod tests {
         assert_eq!(call(int(16), int(3), bytes(17)), err(Value, "seed"));
         assert_eq!(call(int(8), int(1), bytes(16)), Ok(()));
         assert_eq!(call(int(512), int(8), bytes(0)), Ok(()));
-        let build = |records: PyValue| construct(&records, &int(16), &int(3), &lab);
+        let build = |records: PyValue| construct(&V1, &records, &int(16), &int(3), &lab);
         assert_eq!(
             build(PyValue::Sequence(SequenceType::List, vec![bytes(1)])),
             err(Type, "records")
@@ -326,9 +351,12 @@ mod tests {
             )),
             err(Value, "records")
         );
-        assert_eq!(lookup_item(&PyValue::Str("a".into())), err(Type, "item"));
-        assert_eq!(lookup_item(&bytes(65)), err(Value, "item"));
-        assert_eq!(lookup_item(&bytes(64)), Ok(()));
+        assert_eq!(
+            lookup_item(&V1, &PyValue::Str("a".into())),
+            err(Type, "item")
+        );
+        assert_eq!(lookup_item(&V1, &bytes(65)), err(Value, "item"));
+        assert_eq!(lookup_item(&V1, &bytes(64)), Ok(()));
     }
 
     /// Several arguments wrong at once: the first test in the order decides.
@@ -340,6 +368,7 @@ mod tests {
         // m's bound before k's type? No: both types come before both bounds.
         assert_eq!(
             construct(
+                &V1,
                 &PyValue::Sequence(SequenceType::Tuple, vec![]),
                 &int(7),
                 &PyValue::Bool(true),
@@ -349,6 +378,7 @@ mod tests {
         );
         assert_eq!(
             construct(
+                &V1,
                 &PyValue::Sequence(SequenceType::Tuple, vec![]),
                 &int(16),
                 &int(9),
@@ -358,6 +388,7 @@ mod tests {
         );
         assert_eq!(
             construct(
+                &V1,
                 &PyValue::Sequence(SequenceType::List, vec![]),
                 &int(16),
                 &int(3),
@@ -375,6 +406,7 @@ mod tests {
         ] {
             assert_eq!(
                 construct(
+                    &V1,
                     &PyValue::Sequence(SequenceType::Tuple, vec![]),
                     &int(n),
                     &int(3),
@@ -386,6 +418,7 @@ mod tests {
         }
         assert_eq!(
             typed_call(
+                &V1,
                 &PyValue::Sequence(SequenceType::Tuple, vec![]),
                 &int(16),
                 &int(3),
@@ -394,5 +427,40 @@ mod tests {
             ),
             err(Type, "item")
         );
+    }
+
+    /// Other bounds (k at most 4, items of at most 32 bytes): the same order of tests,
+    /// each bound where the caller puts it.
+    #[test]
+    fn the_bounds_are_the_callers() {
+        use ErrorClass::Value;
+        let narrow = ContractBounds {
+            k: (1, 4),
+            item: 32,
+            ..V1
+        };
+        let empty = PyValue::Sequence(SequenceType::Tuple, vec![]);
+        let int = PyValue::Int;
+        assert_eq!(
+            construct(&narrow, &empty, &int(16), &int(4), &bytes(3)),
+            Ok(())
+        );
+        assert_eq!(
+            construct(&narrow, &empty, &int(16), &int(5), &bytes(3)),
+            err(Value, "k")
+        );
+        assert_eq!(construct(&V1, &empty, &int(16), &int(5), &bytes(3)), Ok(()));
+        let records = PyValue::Sequence(SequenceType::Tuple, vec![bytes(33)]);
+        assert_eq!(
+            construct(&narrow, &records, &int(16), &int(3), &bytes(3)),
+            err(Value, "records[0]")
+        );
+        assert_eq!(
+            construct(&V1, &records, &int(16), &int(3), &bytes(3)),
+            Ok(())
+        );
+        assert_eq!(lookup_item(&narrow, &bytes(33)), err(Value, "item"));
+        assert_eq!(lookup_item(&narrow, &bytes(32)), Ok(()));
+        assert_eq!(lookup_item(&V1, &bytes(33)), Ok(()));
     }
 }

@@ -198,9 +198,9 @@ pub struct Observation {
 }
 
 /// The production crates, called in process, for one version of the doc-membership
-/// family ([`RustDoc::v1`], or [`RustDoc::of`] another). Every byte operation runs
-/// under the version's domain and bounds; the typed contract
-/// ([`DocSubject::typed`]) is `doc-membership-v1`'s, the source document's.
+/// family ([`RustDoc::v1`], or [`RustDoc::of`] another). Every operation runs under the
+/// version's domain and bounds, the typed contract ([`DocSubject::typed`]) too (its
+/// order of tests is the source document's).
 #[derive(Clone, Copy, Debug)]
 pub struct RustDoc {
     family: &'static DocFamily,
@@ -293,7 +293,8 @@ impl DocSubject for RustDoc {
     }
 
     fn typed(&mut self, call: &TypedCall) -> Answer<Option<Triple>> {
-        let snapshot = dynamic::build(
+        let snapshot = dynamic::build_of(
+            self.family,
             &call.records.to_dynamic(),
             &call.m.to_dynamic(),
             &call.k.to_dynamic(),

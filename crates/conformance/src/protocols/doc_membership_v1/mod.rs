@@ -3,7 +3,7 @@
 //! its evaluators in [`checks`] and its generated checks in `generated`, each judged by
 //! the oracle under the version's domain), its subject ([`DocSubject`]), its generators,
 //! its accumulated stream and its vector checks (`vectors.rs`, v1's files). The typed
-//! contract (`typed.rs`) is v1's, the source document's.
+//! contract (`typed.rs`) is judged under the version's bounds ([`DocVersion::contract`]).
 
 pub mod checks;
 pub mod diagnose;
@@ -24,6 +24,7 @@ use crate::subject::{Answer, SubjectError};
 use bloomproof_adapter::protocols::doc_membership_v1::AdapterDoc;
 use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply};
+use bloomproof_oracle::contract::ContractBounds;
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::protocols::doc_membership_v1::DocCase;
 use std::sync::{Arc, Mutex};
@@ -37,6 +38,9 @@ pub struct DocVersion {
     pub name: &'static str,
     /// The domain that starts every message, as hex text, for the oracle.
     pub domain_hex: &'static str,
+    /// The bounds of its typed contract (m, k, seed, records, item), as plain numbers
+    /// for the oracle's contract model, which judges the generated typed check.
+    pub contract: ContractBounds,
     /// Its generators of generated cases, with the version's bounds.
     pub generators: &'static [GeneratorDomain],
     /// The production crates' implementation of the version, in process.
@@ -76,6 +80,9 @@ pub static V1: DocVersion = DocVersion {
     name: NAME,
     // The oracle's own literal (it is checked to spell the name and one zero byte).
     domain_hex: bloomproof_oracle::doc_membership::DOMAIN_HEX,
+    // The oracle's own, written from PROTOCOL.md's table (a test holds spec/bounds.json
+    // to it).
+    contract: ContractBounds::V1,
     generators: V1_GENERATORS,
     rust_subject: || Box::new(bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1()),
     hooks: true,
@@ -197,7 +204,7 @@ impl SpecCase for DocCase {
     ) -> Vec<Failure> {
         match self {
             DocCase::Generated(c) if c.input.generator == Generator::DocTyped => {
-                generated::typed::evaluate(c, subject, generation)
+                generated::typed::evaluate(version, c, subject, generation)
             }
             DocCase::Generated(c) => generated::evaluate(version, c, subject, generation),
             case => checks::evaluate(version, case, subject, figures),

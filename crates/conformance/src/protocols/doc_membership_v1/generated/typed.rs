@@ -1,7 +1,8 @@
-//! Generated inputs of the `typed` contract of `doc-membership-v1` (the constructor and
-//! the lookup as a dynamic language calls them): every argument of every typed kind the
-//! wire expresses (empty and nested forms too), integers and lengths at, next to and
-//! far past every bound of `spec/bounds.json` (2^31, 2^32, 2^53, 2^63, 2^64 and beyond,
+//! Generated inputs of the `typed` contract of a doc-membership version (the constructor
+//! and the lookup as a dynamic language calls them): every argument of every typed kind
+//! the wire expresses (empty and nested forms too), integers and lengths at, next to and
+//! far past every bound of the running version's contract (its `DocVersion::contract`;
+//! `doc-membership-v1`'s are the rows of `spec/bounds.json`, a test holds them equal) (2^31, 2^32, 2^53, 2^63, 2^64 and beyond,
 //! negative, and values that wrap into the bounds when cut to 8, 16, 32 or 64 bits),
 //! one argument wrong or several, each answer compared with the oracle's contract
 //! model (`bloomproof_oracle::contract`). The edge inputs are the same on every run;
@@ -12,20 +13,24 @@
 //! lookup of an accepted call: a core check), and `typed_field`, the field the error
 //! names (bloomproof's decision: an interop check).
 
+use super::super::DocVersion;
 use crate::generated::{Generation, Inputs, Mismatch, failures, search};
 use crate::model::GeneratedCase;
 use crate::report::Failure;
 use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply, DocSubject};
-use bloomproof_oracle::contract::{self as model, BufferType, PyValue, Rejection, SequenceType};
+use bloomproof_oracle::contract::{
+    self as model, BufferType, ContractBounds, PyValue, Rejection, SequenceType,
+};
 use bloomproof_wire::protocols::doc_membership_v1::{Triple, TypedCall};
 use bloomproof_wire::{Hex, TypedValue};
 use proptest::prelude::*;
 use proptest::sample::select;
 
-/// The contract's bounds, from the table of bounds (`spec/bounds.json`, rows `doc.m`,
-/// `doc.k`, `doc.seed`, `doc.records`, `doc.record`, `doc.item`).
+/// The contract's bounds, as the edges and draws use them: the running version's
+/// ([`Bounds::of`]); `doc-membership-v1`'s are the table of bounds' (`spec/bounds.json`,
+/// rows `doc.m`, `doc.k`, `doc.seed`, `doc.records`, `doc.record`, `doc.item`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Bounds {
     pub(super) m: (i128, i128),
@@ -36,37 +41,18 @@ pub(super) struct Bounds {
     pub(super) item: i128,
 }
 
-/// The bounds of the table the runner carries.
-pub(super) fn bounds() -> Result<Bounds, String> {
-    let bytes =
-        crate::embedded::file("bounds.json").ok_or("the runner carries no spec/bounds.json")?;
-    bounds_of(bytes)
-}
-
-pub(super) fn bounds_of(bytes: &[u8]) -> Result<Bounds, String> {
-    let table: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|err| format!("spec/bounds.json: {err}"))?;
-    let row = |id: &str| -> Result<(i128, i128), String> {
-        let row = table["bounds"]
-            .as_array()
-            .and_then(|rows| rows.iter().find(|r| r["id"] == id))
-            .ok_or_else(|| format!("spec/bounds.json has no row {id}"))?;
-        let max = row["max"]
-            .as_u64()
-            .ok_or_else(|| format!("spec/bounds.json: {id} has no max"))?;
-        Ok((
-            i128::from(row["min"].as_u64().unwrap_or(0)),
-            i128::from(max),
-        ))
-    };
-    Ok(Bounds {
-        m: row("doc.m")?,
-        k: row("doc.k")?,
-        seed: row("doc.seed")?.1,
-        records: row("doc.records")?.1,
-        record: row("doc.record")?.1,
-        item: row("doc.item")?.1,
-    })
+impl Bounds {
+    /// The bounds of a version's contract (a record's longest is the item's).
+    pub(super) fn of(contract: &ContractBounds) -> Bounds {
+        Bounds {
+            m: contract.m,
+            k: contract.k,
+            seed: contract.seed,
+            records: contract.records,
+            record: contract.item,
+            item: contract.item,
+        }
+    }
 }
 
 /// The typed value as the oracle's model of Python sees it.
@@ -88,9 +74,10 @@ fn py(value: &TypedValue) -> PyValue {
     }
 }
 
-/// What the oracle's model says of a call.
-pub(super) fn expected(call: &TypedCall) -> Result<(), Rejection> {
+/// What the oracle's model says of a call under the version's bounds.
+pub(super) fn expected(contract: &ContractBounds, call: &TypedCall) -> Result<(), Rejection> {
     model::typed_call(
+        contract,
         &py(&call.records),
         &py(&call.m),
         &py(&call.k),
@@ -503,7 +490,7 @@ impl Compared {
 
 /// The oracle's triple for an accepted call's lookup (the model accepted every
 /// argument, so each is of its kind and within its bounds).
-fn oracle_triple(call: &TypedCall) -> Option<Triple> {
+fn oracle_triple(version: &DocVersion, call: &TypedCall) -> Option<Triple> {
     let as_u32 = |v: &TypedValue| match v {
         TypedValue::Int(n) => u32::try_from(*n).ok(),
         _ => None,
@@ -517,9 +504,8 @@ fn oracle_triple(call: &TypedCall) -> Option<Triple> {
         TypedValue::Tuple(records) => records.iter().filter_map(as_bytes).collect(),
         _ => return None,
     };
-    // The typed contract is doc-membership-v1's (the source document's).
     let snapshot = super::super::expected::snapshot(
-        super::super::V1.domain_hex,
+        version.domain_hex,
         &records,
         as_u32(&call.m)?,
         as_u32(&call.k)?,
@@ -530,17 +516,18 @@ fn oracle_triple(call: &TypedCall) -> Option<Triple> {
 }
 
 pub(super) fn verdict(
+    version: &DocVersion,
     call: &TypedCall,
     answer: Option<Answer<DocReply>>,
     compared: Compared,
 ) -> Option<Mismatch> {
-    let want = expected(call);
+    let want = expected(&version.contract, call);
     let Some(answer) = answer else {
         return Some(Mismatch::new("typed", "an answer", "none"));
     };
     match (&want, answer) {
         (Ok(()), Ok(DocReply::Typed(got))) => {
-            let triple = oracle_triple(call);
+            let triple = oracle_triple(version, call);
             (compared.kinds && got != triple).then(|| {
                 Mismatch::new(
                     "typed: accepted, and the lookup equals the oracle's",
@@ -616,6 +603,7 @@ pub(super) fn verdict(
 }
 
 pub(super) fn judge(
+    version: &DocVersion,
     subject: &mut dyn DocSubject,
     values: &[TypedCall],
     compared: Compared,
@@ -624,7 +612,7 @@ pub(super) fn judge(
     let mut answers = subject.batch(&calls).into_iter();
     values
         .iter()
-        .map(|call| verdict(call, answers.next(), compared))
+        .map(|call| verdict(version, call, answers.next(), compared))
         .collect()
 }
 
@@ -681,25 +669,15 @@ pub(super) fn reduce(b: &Bounds, call: &TypedCall) -> Vec<TypedCall> {
     out
 }
 
-/// Runs one generated case of the `typed` contract.
+/// Runs one generated case of the `typed` contract of `version`.
 pub(crate) fn evaluate(
+    version: &DocVersion,
     case: &GeneratedCase,
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
     let (id, input, compared) = (case.id.as_str(), &case.input, &case.expect.compared);
-    let b = match bounds() {
-        Ok(b) => b,
-        Err(err) => {
-            return vec![Failure {
-                case: id.to_string(),
-                what: "the table of bounds".into(),
-                input: serde_json::Value::Null,
-                expected: "spec/bounds.json with the contract's rows".into(),
-                actual: err,
-            }];
-        }
-    };
+    let b = Bounds::of(&version.contract);
     let edges: Vec<BoxedStrategy<TypedCall>> = edge_calls(&b)
         .into_iter()
         .map(|c| Just(c).boxed())
@@ -715,7 +693,7 @@ pub(crate) fn evaluate(
         inputs.total(),
         generation.rng(id),
         generation.shrink,
-        |values| judge(subject, values, compared),
+        |values| judge(version, subject, values, compared),
         |call| reduce(&b, call),
     );
     failures(id, generation, inputs, found, show, |_| None)
@@ -725,6 +703,43 @@ pub(crate) fn evaluate(
 mod tests {
     use super::*;
 
+    /// The bounds of the table the runner carries.
+    fn bounds() -> Result<Bounds, String> {
+        let bytes =
+            crate::embedded::file("bounds.json").ok_or("the runner carries no spec/bounds.json")?;
+        bounds_of(bytes)
+    }
+
+    fn bounds_of(bytes: &[u8]) -> Result<Bounds, String> {
+        let table: serde_json::Value =
+            serde_json::from_slice(bytes).map_err(|err| format!("spec/bounds.json: {err}"))?;
+        let row = |id: &str| -> Result<(i128, i128), String> {
+            let row = table["bounds"]
+                .as_array()
+                .and_then(|rows| rows.iter().find(|r| r["id"] == id))
+                .ok_or_else(|| format!("spec/bounds.json has no row {id}"))?;
+            let max = row["max"]
+                .as_u64()
+                .ok_or_else(|| format!("spec/bounds.json: {id} has no max"))?;
+            Ok((
+                i128::from(row["min"].as_u64().unwrap_or(0)),
+                i128::from(max),
+            ))
+        };
+        Ok(Bounds {
+            m: row("doc.m")?,
+            k: row("doc.k")?,
+            seed: row("doc.seed")?.1,
+            records: row("doc.records")?.1,
+            record: row("doc.record")?.1,
+            item: row("doc.item")?.1,
+        })
+    }
+
+    fn expected(call: &TypedCall) -> Result<(), Rejection> {
+        super::expected(&ContractBounds::V1, call)
+    }
+
     fn table() -> Bounds {
         let text = std::fs::read(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bounds.json"),
@@ -733,22 +748,13 @@ mod tests {
         bounds_of(&text).unwrap_or_else(|err| panic!("{err}"))
     }
 
-    /// The table's contract rows equal the oracle's constants, written from
-    /// PROTOCOL.md on their own.
+    /// The table's contract rows equal the oracle's `ContractBounds::V1`, written from
+    /// PROTOCOL.md on their own, and v1's `DocVersion::contract`, which the run uses.
     #[test]
     fn the_table_holds_the_oracles_bounds() {
         let b = table();
-        assert_eq!(b.m, model::M_BOUNDS);
-        assert_eq!(b.k, model::K_BOUNDS);
-        assert_eq!(
-            (b.seed, b.records, b.record, b.item),
-            (
-                model::SEED_MAX,
-                model::RECORDS_MAX,
-                model::ITEM_MAX,
-                model::ITEM_MAX
-            )
-        );
+        assert_eq!(b, Bounds::of(&ContractBounds::V1));
+        assert_eq!(super::super::super::V1.contract, ContractBounds::V1);
         assert_eq!(bounds().ok(), Some(b), "the runner carries the same table");
     }
 
