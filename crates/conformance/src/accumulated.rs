@@ -16,6 +16,7 @@
 //! bounded by [`COUNT_MAX`]).
 
 pub use crate::protocol::Inputs;
+use crate::protocol::Registry;
 use crate::report::{CheckOutcome, Failure, Figures};
 pub use crate::stream::{GENERATOR, Stream, low_16, positions_bytes};
 pub use bloomproof_wire::accumulated::{AccumulatedFile, Checkpoint, Published};
@@ -35,8 +36,14 @@ const CHUNK: usize = 1024;
 /// Reads `accumulated.json` (its text), refusing anything the runner cannot check:
 /// another format version, an unknown protocol or generator, a protocol listed twice,
 /// a count of 0 or above [`COUNT_MAX`], a checkpoint above the count, a digest that is
-/// not 64 lowercase hex digits.
+/// not 64 lowercase hex digits. The protocols are the built-in registry's.
 pub fn parse(text: &str) -> Result<AccumulatedFile, String> {
+    parse_with(text, Registry::BUILT_IN)
+}
+
+/// [`parse`], the protocols those of `registry` (the loader's): an unknown one is
+/// refused naming the registry's.
+pub fn parse_with(text: &str, registry: Registry) -> Result<AccumulatedFile, String> {
     let file: AccumulatedFile =
         serde_json::from_str(text).map_err(|err| format!("not an accumulated file: {err}"))?;
     if file.format_version != 1 {
@@ -48,8 +55,12 @@ pub fn parse(text: &str) -> Result<AccumulatedFile, String> {
     let mut seen = Vec::new();
     for published in &file.protocols {
         let name = &published.protocol;
-        if !crate::PROTOCOLS.contains(&name.as_str()) {
-            return Err(format!("unknown protocol {}", crate::quote::prefix(name)));
+        if registry.find(name).is_none() {
+            return Err(format!(
+                "unknown protocol {}: this run knows {}",
+                crate::quote::prefix(name),
+                registry.names().join(", ")
+            ));
         }
         if seen.contains(&name) {
             return Err(format!("protocol {name} is listed twice"));
@@ -107,10 +118,17 @@ impl Side {
     }
 }
 
-/// The next `n` inputs of `protocol` drawn from `stream`; none for a protocol the
-/// runner does not know.
-fn draw(protocol: &str, stream: &mut Stream, n: usize) -> Option<Box<dyn Inputs>> {
-    crate::protocols::find(protocol).map(|entry| entry.accumulated(stream, n))
+/// The next `n` inputs of `protocol` (an entry of `registry`) drawn from `stream`; none
+/// for a protocol the registry does not have.
+fn draw(
+    registry: Registry,
+    protocol: &str,
+    stream: &mut Stream,
+    n: usize,
+) -> Option<Box<dyn Inputs>> {
+    registry
+        .find(protocol)
+        .map(|entry| entry.accumulated(stream, n))
 }
 
 /// The running digest of the first `count` inputs of `protocol` as the oracle
@@ -126,7 +144,7 @@ pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> 
     let mut done = 0u64;
     while done < count {
         let n = usize::try_from((count - done).min(CHUNK as u64)).unwrap_or(CHUNK);
-        let Some(inputs) = draw(protocol, &mut stream, n) else {
+        let Some(inputs) = draw(Registry::BUILT_IN, protocol, &mut stream, n) else {
             break;
         };
         for index in 0..inputs.len() {
@@ -141,8 +159,10 @@ pub fn digest(protocol: &str, side: Side, count: u64) -> Result<String, String> 
 /// implementation's answers (`full`: at the full count, else the checkpoint) against
 /// the published one, the oracle's digest against it too, and the first input whose
 /// answer differs from the oracle's. The digest is recorded as the figure
-/// `accumulated.<checkpoint|full>`.
+/// `accumulated.<checkpoint|full>`. The protocol is looked up in `registry` (the
+/// run's: `Spec::registry`).
 pub fn run_check(
+    registry: Registry,
     published: &Published,
     full: bool,
     subjects: &mut crate::protocol::Subjects,
@@ -185,7 +205,7 @@ pub fn run_check(
     let mut done = 0u64;
     while done < count {
         let n = usize::try_from((count - done).min(CHUNK as u64)).unwrap_or(CHUNK);
-        let Some(inputs) = draw(protocol, &mut stream, n) else {
+        let Some(inputs) = draw(registry, protocol, &mut stream, n) else {
             break;
         };
         let answers = inputs.ask(subjects);
@@ -312,6 +332,7 @@ mod tests {
         for published in &file().protocols {
             let mut figures = Figures::default();
             let outcome = run_check(
+                Registry::BUILT_IN,
                 published,
                 false,
                 &mut crate::protocol::Subjects::rust(),
@@ -342,6 +363,7 @@ mod tests {
         for published in &file().protocols {
             let mut figures = Figures::default();
             let outcome = run_check(
+                Registry::BUILT_IN,
                 published,
                 true,
                 &mut crate::protocol::Subjects::rust(),
@@ -364,6 +386,7 @@ mod tests {
         published.checkpoint.count = 3;
         let mut figures = Figures::default();
         let outcome = run_check(
+            Registry::BUILT_IN,
             &published,
             false,
             &mut crate::protocol::Subjects::rust(),

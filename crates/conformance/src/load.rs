@@ -571,7 +571,7 @@ impl Loader {
             }
             None => return None,
         };
-        match crate::accumulated::parse(&text) {
+        match crate::accumulated::parse_with(&text, self.registry) {
             Ok(file) => Some(file),
             Err(err) => {
                 self.error(&path, None, err);

@@ -56,6 +56,14 @@ pub trait Protocol: Sync {
     /// (`vectors/<protocol>/<kind>.json`), on the subjects, keeping the failures in
     /// `failures`.
     fn check_vectors(&self, file: &VectorFile, subjects: &mut Subjects, failures: &mut Failures);
+
+    /// The built-in protocol whose vector files' format this protocol's files have
+    /// (their kinds, `$schema` and per-case checks): its own name, or its family's first
+    /// version's (a doc-membership version's files are `doc-membership-v1`'s format
+    /// under its own name).
+    fn vector_format(&self) -> &'static str {
+        self.name()
+    }
 }
 
 /// The protocols one load and its runs know, in order: the protocol folders the loader

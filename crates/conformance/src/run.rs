@@ -241,8 +241,11 @@ fn run_jobs(
                 .iter()
                 .find(|v| v.protocol() == protocol.protocol && v.check() == check);
             let extra = match (vectors, accumulated_of(spec, protocol, check)) {
-                (Some(loaded), _) => Some(crate::vectors::run_check(loaded, subjects)),
+                (Some(loaded), _) => {
+                    Some(crate::vectors::run_check(loaded, subjects, spec.registry))
+                }
                 (None, Some(published)) => Some(crate::accumulated::run_check(
+                    spec.registry,
                     published,
                     spec.accumulated_full,
                     subjects,

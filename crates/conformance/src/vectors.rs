@@ -6,6 +6,7 @@
 //! each file's cases ask and compare is its protocol's (`protocols/<protocol>/vectors.rs`,
 //! through [`crate::protocols::Protocol::check_vectors`]).
 
+use crate::protocol::Registry;
 pub use crate::report::Failures;
 use crate::report::{CheckOutcome, Failure};
 use bloomproof_vectors::{FileKind, VectorFile};
@@ -24,9 +25,10 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The protocol of the file.
-    pub fn protocol(&self) -> &'static str {
-        self.file.file_kind().protocol()
+    /// The protocol of the file (its `protocol` header: a protocol of the registry it
+    /// was loaded with).
+    pub fn protocol(&self) -> &str {
+        self.file.protocol()
     }
 
     /// The check name in the report: `vectors.<kind>`.
@@ -50,17 +52,28 @@ impl Loaded {
 /// [`FileKind::ALL`], in its order), or the errors (each naming its file); a folder
 /// with none is an error.
 pub fn load(dir: &Path) -> Result<Vec<Loaded>, Vec<String>> {
+    load_with(dir, Registry::BUILT_IN)
+}
+
+/// [`load`] for the protocols of `registry`, in its order: `<protocol>/<kind>.json` of
+/// each kind of the protocol's vector format ([`crate::protocol::Protocol::vector_format`]),
+/// a version's files read in its family's format under its own name.
+pub fn load_with(dir: &Path, registry: Registry) -> Result<Vec<Loaded>, Vec<String>> {
     let mut loaded = Vec::new();
     let mut errors = Vec::new();
-    for kind in FileKind::ALL {
-        let name = format!("{}/{}.json", kind.protocol(), kind.kind());
-        let path = dir
-            .join(kind.protocol())
-            .join(format!("{}.json", kind.kind()));
+    let files = registry.entries().iter().flat_map(|entry| {
+        FileKind::ALL
+            .into_iter()
+            .filter(|kind| kind.protocol() == entry.vector_format())
+            .map(|kind| (entry.name(), entry.vector_format(), kind))
+    });
+    for (protocol, format, kind) in files {
+        let name = format!("{protocol}/{}.json", kind.kind());
+        let path = dir.join(protocol).join(format!("{}.json", kind.kind()));
         if !path.exists() {
             continue;
         }
-        match bloomproof_vectors::load_file(&path) {
+        match bloomproof_vectors::load_file_in(&path, &[(protocol, format)]) {
             Ok(file) => loaded.push(Loaded {
                 name,
                 file,
@@ -82,18 +95,23 @@ pub fn load(dir: &Path) -> Result<Vec<Loaded>, Vec<String>> {
     }
 }
 
-/// Runs the cases of one vector file on the subjects: one check outcome.
-pub fn run_check(loaded: &Loaded, subjects: &mut crate::protocol::Subjects) -> CheckOutcome {
+/// Runs the cases of one vector file on the subjects, its protocol looked up in
+/// `registry` (the run's: `Spec::registry`): one check outcome.
+pub fn run_check(
+    loaded: &Loaded,
+    subjects: &mut crate::protocol::Subjects,
+    registry: Registry,
+) -> CheckOutcome {
     let started = Instant::now();
     let mut f = Failures::default();
     let cases = loaded.file.case_count();
-    match crate::protocols::find(loaded.protocol()) {
+    match registry.find(loaded.protocol()) {
         Some(entry) => entry.check_vectors(&loaded.file, subjects, &mut f),
         None => f.fail(
             &loaded.name,
             "the file's protocol".into(),
             serde_json::Value::Null,
-            "a protocol this runner knows".into(),
+            format!("a protocol of the run: {}", registry.names().join(", ")),
             loaded.protocol().to_string(),
         ),
     }

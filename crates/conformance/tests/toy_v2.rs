@@ -16,6 +16,11 @@
 //! The folder is loaded by the spec loader and run by `run_with_threads`, so the report
 //! names v2's checks; each fails when v2's subject is v1's implementation, and a wrong
 //! expected value in the folder fails its check.
+//!
+//! What a version carries besides: its typed contract's bounds (a narrower version,
+//! [`NARROW`], is judged under its own), its vector files (v1's format under its name,
+//! looked up in the run's registry) and its entry of `accumulated.json` (a name of the
+//! loader's registry).
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
@@ -555,4 +560,114 @@ fn the_typed_contract_is_the_versions() {
     assert!(typed_passed(&typed_report(true, RustDoc::of(&FAMILY))));
     let report = typed_report(true, RustDoc::of(&NARROW_FAMILY));
     assert!(report.checks.iter().all(|c| !c.passed()));
+}
+
+/// A vector file of v2 (v1's format under v2's name), written here from the oracle
+/// under v2's domain: the parameters and items of the first cases of v1's positions
+/// file, every message, digest and position the oracle's.
+fn v2_positions_file(cases: usize) -> Value {
+    let v1: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("vectors/doc-membership-v1/positions.json")).unwrap(),
+    )
+    .unwrap();
+    let domain = V2.domain_hex;
+    let cases: Vec<Value> = v1["cases"].as_array().unwrap()[..cases]
+        .iter()
+        .map(|case| {
+            let params = &case["params"];
+            let m = u32::try_from(params["m"].as_u64().unwrap()).unwrap();
+            let k = u32::try_from(params["k"].as_u64().unwrap()).unwrap();
+            let seed = hex::decode(params["seed_hex"].as_str().unwrap()).unwrap();
+            let item = hex::decode(case["item_hex"].as_str().unwrap()).unwrap();
+            let positions = oracle::positions(domain, m, k, &seed, &item);
+            let hashes: Vec<Value> = (0..k)
+                .map(|index| {
+                    json!({
+                        "index": index,
+                        "message_hex": oracle::message_hex(domain, m, k, &seed, index, &item),
+                        "digest_hex": oracle::digest_hex(domain, m, k, &seed, index, &item),
+                        "position": positions[index as usize],
+                    })
+                })
+                .collect();
+            json!({
+                "id": case["id"], "flags": [], "params": params, "item_hex": case["item_hex"],
+                "hashes": hashes, "positions": positions,
+            })
+        })
+        .collect();
+    json!({
+        "$schema": v1["$schema"], "protocol": NAME, "kind": "positions",
+        "format_version": v1["format_version"], "generator": "crates/conformance/tests/toy_v2.rs",
+        "case_count": cases.len(), "flags": {}, "cases": cases,
+    })
+}
+
+/// Vector files of a registered version: the loader of a vectors folder finds v2's
+/// (`doc-membership-v2/positions.json`) through the registry it is given (the built-in
+/// one has no v2), and the run checks it against the subject answering for v2 (the
+/// registry of the `Spec`): v2's implementation passes every case, v1's fails them.
+#[test]
+fn a_v2_vector_file_runs_through_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(NAME)).unwrap();
+    let file = v2_positions_file(40);
+    std::fs::write(
+        dir.path().join(NAME).join("positions.json"),
+        serde_json::to_string_pretty(&file).unwrap(),
+    )
+    .unwrap();
+    assert!(bloomproof_conformance::vectors::load(dir.path()).is_err());
+    let loaded = bloomproof_conformance::vectors::load_with(dir.path(), registry()).unwrap();
+    let named: Vec<(&str, &str)> = loaded.iter().map(|l| (l.protocol(), l.check())).collect();
+    assert_eq!(named, [(NAME, "vectors.positions")]);
+    let mut spec = load(&committed());
+    spec.vectors = loaded;
+    let vectors = |report: &Report| {
+        report
+            .checks
+            .iter()
+            .find(|c| c.protocol == NAME && c.name == "vectors.positions")
+            .cloned()
+            .unwrap()
+    };
+    let passed = vectors(&run(&spec, &mut Subjects::rust_of(registry())));
+    assert_eq!(passed.cases, 40);
+    assert!(passed.passed(), "{}", passed.render_failures());
+    let mut v1_answers = Subjects::rust_of(registry()).with(ENTRY.subject(Box::new(RustDoc::v1())));
+    let failed = vectors(&run(&spec, &mut v1_answers));
+    assert!(!failed.passed());
+    assert!(
+        failed.failures.iter().any(|f| f.what == "positions"),
+        "{}",
+        failed.render_failures()
+    );
+}
+
+/// `accumulated.json` names protocols of the loader's registry: v2 is one in v2's
+/// registry (it has no published digest here, so none is listed in the spec), an unknown
+/// name is refused naming the registry's protocols.
+#[test]
+fn accumulated_names_the_registrys_protocols() {
+    let file = |protocol: &str| {
+        json!({"format_version": 1, "comment": "toy v2", "protocols": [{
+            "protocol": protocol, "generator": "bloomproof accumulated v1", "count": 2,
+            "digest": "0".repeat(64), "checkpoint": {"count": 1, "digest": "0".repeat(64)},
+        }]})
+        .to_string()
+    };
+    use bloomproof_conformance::accumulated::{parse, parse_with};
+    if let Err(err) = parse_with(&file(NAME), registry()) {
+        panic!("{err}");
+    }
+    let err = parse(&file(NAME)).unwrap_err();
+    assert!(
+        err.contains("unknown protocol") && err.contains("doc-membership-v1, fnv1a-utf16-v1"),
+        "{err}"
+    );
+    let err = parse_with(&file("doc-membership-v3"), registry()).unwrap_err();
+    assert!(
+        err.contains(&format!("doc-membership-v1, {NAME}, fnv1a-utf16-v1")),
+        "{err}"
+    );
 }

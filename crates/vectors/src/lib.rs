@@ -29,7 +29,9 @@ mod load;
 mod protocols;
 
 pub use bloomproof_wire::vectors as model;
-pub use load::{Problem, VectorError, load_file, parse, parse_bytes, parse_named};
+pub use load::{
+    Problem, VectorError, load_file, load_file_in, parse, parse_bytes, parse_named, parse_named_in,
+};
 pub use protocols::{FileKind, VectorFile};
 
 #[cfg(test)]

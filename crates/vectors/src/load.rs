@@ -76,6 +76,17 @@ impl std::error::Error for VectorError {}
 /// file of at most [`bloomproof_wire::bounded::SPEC_FILE_MAX`] bytes is read: a FIFO, a
 /// device or a larger file is refused at once ([`bloomproof_wire::bounded::read_file`]).
 pub fn load_file(path: impl AsRef<Path>) -> Result<VectorFile, VectorError> {
+    load_file_in(path, &[])
+}
+
+/// [`load_file`], reading a file of a version of a family as its family's first
+/// version's format: `versions` pairs a version's name (the file's `protocol`) with the
+/// protocol whose format its files have (e.g. `("doc-membership-v2",
+/// "doc-membership-v1")`); its kinds, `$schema` and per-case checks are that format's.
+pub fn load_file_in(
+    path: impl AsRef<Path>,
+    versions: &[(&str, &str)],
+) -> Result<VectorFile, VectorError> {
     let path = path.as_ref();
     let name = path.display().to_string();
     match bloomproof_wire::bounded::read_file(
@@ -83,7 +94,10 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<VectorFile, VectorError> {
         bloomproof_wire::bounded::SPEC_FILE_MAX,
         "a vector file",
     ) {
-        Ok(bytes) => parse_bytes_named(&name, &bytes),
+        Ok(bytes) => match std::str::from_utf8(&bytes) {
+            Ok(text) => parse_named_in(&name, text, versions),
+            Err(err) => Err(single(&name, format!("not UTF-8: {err}"))),
+        },
         Err(err) => Err(single(&name, err)),
     }
 }
@@ -137,6 +151,15 @@ fn from_text<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, String> {
 
 /// Parses a vector file's text; errors name the file `name`.
 pub fn parse_named(name: &str, text: &str) -> Result<VectorFile, VectorError> {
+    parse_named_in(name, text, &[])
+}
+
+/// [`parse_named`], with the versions of [`load_file_in`].
+pub fn parse_named_in(
+    name: &str,
+    text: &str,
+    versions: &[(&str, &str)],
+) -> Result<VectorFile, VectorError> {
     let raw: RawFile<'_> = match from_text(text) {
         Ok(raw) => raw,
         Err(message) => return Err(single(name, format!("not a vector file: {message}"))),
@@ -148,9 +171,17 @@ pub fn parse_named(name: &str, text: &str) -> Result<VectorFile, VectorError> {
             message,
         })
     };
-    let Some(kind) = FileKind::from_header(&raw.protocol, &raw.kind) else {
+    let format = versions
+        .iter()
+        .find(|(version, _)| *version == raw.protocol)
+        .map_or(raw.protocol.as_str(), |(_, format)| *format);
+    let Some(kind) = FileKind::from_header(format, &raw.kind) else {
+        let versions: String = versions
+            .iter()
+            .map(|(version, format)| format!(" (and {version}, as {format})"))
+            .collect();
         file_problem(format!(
-            "unknown `protocol`/`kind` pair {:?}/{:?}: known files are {}",
+            "unknown `protocol`/`kind` pair {:?}/{:?}: known files are {}{versions}",
             raw.protocol,
             raw.kind,
             FileKind::ALL

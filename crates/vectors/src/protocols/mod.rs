@@ -149,6 +149,12 @@ impl VectorFile {
         }
     }
 
+    /// The file's `protocol` header: its kind's protocol, or a version read in that
+    /// protocol's format (`load_file_in`).
+    pub fn protocol(&self) -> &str {
+        each_file!(self, file => &file.protocol)
+    }
+
     pub fn case_count(&self) -> usize {
         each_file!(self, file => file.cases.len())
     }

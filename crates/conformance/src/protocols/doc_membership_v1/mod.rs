@@ -2,7 +2,8 @@
 //! version ([`DocVersion`]; `doc-membership-v1` is [`V1`]), its cases (`DocCase`, run by
 //! its evaluators in [`checks`] and its generated checks in `generated`, each judged by
 //! the oracle under the version's domain), its subject ([`DocSubject`]), its generators,
-//! its accumulated stream and its vector checks (`vectors.rs`, v1's files). The typed
+//! its accumulated stream and its vector checks (`vectors.rs`: v1's format, under the
+//! version's name). The typed
 //! contract (`typed.rs`) is judged under the version's bounds ([`DocVersion::contract`]).
 
 pub mod checks;
@@ -187,6 +188,10 @@ impl Protocol for DocMembership {
         failures: &mut Failures,
     ) {
         vectors::check(self.version.name, file, subjects, failures);
+    }
+
+    fn vector_format(&self) -> &'static str {
+        NAME
     }
 }
 
