@@ -3,7 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use bloomproof_vectors::{FileKind, VectorFile, load_file, parse, parse_bytes, parse_named};
+use bloomproof_vectors::{
+    FileKind, VectorFile, load_file, parse, parse_bytes, parse_named, parse_named_in,
+};
 
 /// A valid two-case `doc-membership-v1` positions file (the source document's framing
 /// example, and doc-00 under its fixture parameters).
@@ -98,6 +100,36 @@ fn fixtures_are_valid() {
         parse(REJECTION).unwrap(),
         VectorFile::DocRejections(_)
     ));
+}
+
+/// A version's file (`protocol` the version's name) is read in the format its caller
+/// names for it, and only then: its kind is that format's, its header keeps the name.
+#[test]
+fn a_versions_file_is_read_in_its_familys_format() {
+    let v2 = DOC.replace(
+        r#""protocol": "doc-membership-v1""#,
+        r#""protocol": "doc-membership-v2""#,
+    );
+    assert_names(
+        &refused("t.json", &v2),
+        &["unknown `protocol`/`kind` pair", "doc-membership-v2"],
+    );
+    let versions = [("doc-membership-v2", "doc-membership-v1")];
+    let file = parse_named_in("t.json", &v2, &versions).unwrap();
+    assert_eq!(
+        (file.file_kind(), file.protocol()),
+        (FileKind::DocPositions, "doc-membership-v2")
+    );
+    assert_eq!(parse(DOC).unwrap().protocol(), "doc-membership-v1");
+    let other = v2.replace("doc-membership-v2", "doc-membership-v3");
+    let err = parse_named_in("t.json", &other, &versions).unwrap_err();
+    assert_names(
+        &err.to_string(),
+        &[
+            "doc-membership-v3",
+            "(and doc-membership-v2, as doc-membership-v1)",
+        ],
+    );
 }
 
 /// Each `(fixture, from, to, parts)`: the fixture with `from` (which must occur)
