@@ -671,3 +671,55 @@ fn accumulated_names_the_registrys_protocols() {
         "{err}"
     );
 }
+
+/// The accumulated stream of a registered version: v2's entry of `accumulated.json`
+/// (no published digest of v2 exists: a placeholder of zeros) runs through the run as
+/// `doc-membership-v2/accumulated`, each input's answer compared with the oracle's
+/// positions under v2's domain: v2's implementation differs only in the placeholder
+/// digest, v1's answering for v2 differs from the oracle at the first input too.
+#[test]
+fn v2s_accumulated_stream_is_judged_by_the_oracle_under_its_domain() {
+    let mut files = committed();
+    files.push((
+        "accumulated.json".into(),
+        json!({"format_version": 1, "comment": "toy v2", "protocols": [{
+            "protocol": NAME, "generator": "bloomproof accumulated v1", "count": 64,
+            "digest": "0".repeat(64), "checkpoint": {"count": 64, "digest": "0".repeat(64)},
+        }]})
+        .to_string(),
+    ));
+    let spec = load(&files);
+    let failures = |subjects: &mut Subjects| -> Vec<(String, String)> {
+        let report = run(&spec, subjects);
+        let check = report
+            .checks
+            .iter()
+            .find(|c| c.protocol == NAME && c.name == "accumulated")
+            .unwrap();
+        check
+            .failures
+            .iter()
+            .map(|f| (f.what.clone(), f.actual.clone()))
+            .collect()
+    };
+    // Only the placeholder differs: the implementation's digest is the oracle's.
+    let own = failures(&mut Subjects::rust_of(registry()));
+    let whats: Vec<&str> = own.iter().map(|(what, _)| what.as_str()).collect();
+    assert_eq!(
+        whats,
+        [
+            "accumulated digest of the implementation's answers to 64 inputs equals the published one",
+            "the oracle's accumulated digest of 64 inputs equals the published one (the spec file is wrong)",
+        ]
+    );
+    assert_eq!(own[0].1, own[1].1);
+    assert_ne!(own[0].1, "0".repeat(64));
+    let differs = "first accumulated input whose answer differs from the oracle's: #0";
+    let v1s =
+        failures(&mut Subjects::rust_of(registry()).with(ENTRY.subject(Box::new(RustDoc::v1()))));
+    assert!(
+        v1s.iter().any(|(what, _)| what.starts_with(differs)),
+        "{v1s:?}"
+    );
+    assert_ne!(v1s[0].1, own[0].1, "v1's answers make another digest");
+}
