@@ -645,17 +645,11 @@ fn a_v2_vector_file_runs_through_the_run() {
 }
 
 /// `accumulated.json` names protocols of the loader's registry: v2 is one in v2's
-/// registry (it has no published digest here, so none is listed in the spec), an unknown
-/// name is refused naming the registry's protocols.
+/// registry, not in the built-in one; an unknown name is refused naming the registry's
+/// protocols.
 #[test]
 fn accumulated_names_the_registrys_protocols() {
-    let file = |protocol: &str| {
-        json!({"format_version": 1, "comment": "toy v2", "protocols": [{
-            "protocol": protocol, "generator": "bloomproof accumulated v1", "count": 2,
-            "digest": "0".repeat(64), "checkpoint": {"count": 1, "digest": "0".repeat(64)},
-        }]})
-        .to_string()
-    };
+    let file = |protocol: &str| placeholder_accumulated(protocol).1;
     use bloomproof_conformance::accumulated::{parse, parse_with};
     if let Err(err) = parse_with(&file(NAME), registry()) {
         panic!("{err}");
@@ -672,39 +666,34 @@ fn accumulated_names_the_registrys_protocols() {
     );
 }
 
-/// The accumulated stream of a registered version: v2's entry of `accumulated.json`
-/// (no published digest of v2 exists: a placeholder of zeros) runs through the run as
-/// `doc-membership-v2/accumulated`, each input's answer compared with the oracle's
-/// positions under v2's domain: v2's implementation differs only in the placeholder
-/// digest, v1's answering for v2 differs from the oracle at the first input too.
-#[test]
-fn v2s_accumulated_stream_is_judged_by_the_oracle_under_its_domain() {
-    let mut files = committed();
-    files.push((
-        "accumulated.json".into(),
-        json!({"format_version": 1, "comment": "toy v2", "protocols": [{
-            "protocol": NAME, "generator": "bloomproof accumulated v1", "count": 64,
-            "digest": "0".repeat(64), "checkpoint": {"count": 64, "digest": "0".repeat(64)},
-        }]})
-        .to_string(),
-    ));
-    let spec = load(&files);
-    let failures = |subjects: &mut Subjects| -> Vec<(String, String)> {
-        let report = run(&spec, subjects);
-        let check = report
-            .checks
-            .iter()
-            .find(|c| c.protocol == NAME && c.name == "accumulated")
-            .unwrap();
-        check
-            .failures
-            .iter()
-            .map(|f| (f.what.clone(), f.actual.clone()))
-            .collect()
-    };
-    // Only the placeholder differs: the implementation's digest is the oracle's.
-    let own = failures(&mut Subjects::rust_of(registry()));
-    let whats: Vec<&str> = own.iter().map(|(what, _)| what.as_str()).collect();
+/// An `accumulated.json` of one entry, `protocol`'s, its 64-input digests placeholders
+/// of zeros (no digest of a toy version is published).
+fn placeholder_accumulated(protocol: &str) -> (String, String) {
+    let file = json!({"format_version": 1, "comment": "toy v2", "protocols": [{
+        "protocol": protocol, "generator": "bloomproof accumulated v1", "count": 64,
+        "digest": "0".repeat(64), "checkpoint": {"count": 64, "digest": "0".repeat(64)},
+    }]});
+    ("accumulated.json".into(), file.to_string())
+}
+
+/// The failures (what, actual) of `NAME/accumulated` in a run of `spec`.
+fn accumulated_failures(spec: &Spec, subjects: &mut Subjects) -> Vec<(String, String)> {
+    let report = run(spec, subjects);
+    let check = report
+        .checks
+        .iter()
+        .find(|c| c.protocol == NAME && c.name == "accumulated")
+        .unwrap();
+    check
+        .failures
+        .iter()
+        .map(|f| (f.what.clone(), f.actual.clone()))
+        .collect()
+}
+
+/// Only the placeholder differs: the implementation's digest is the oracle's.
+fn only_the_placeholder_differs(failures: &[(String, String)]) {
+    let whats: Vec<&str> = failures.iter().map(|(what, _)| what.as_str()).collect();
     assert_eq!(
         whats,
         [
@@ -712,14 +701,49 @@ fn v2s_accumulated_stream_is_judged_by_the_oracle_under_its_domain() {
             "the oracle's accumulated digest of 64 inputs equals the published one (the spec file is wrong)",
         ]
     );
-    assert_eq!(own[0].1, own[1].1);
-    assert_ne!(own[0].1, "0".repeat(64));
+    assert_eq!(failures[0].1, failures[1].1);
+    assert_ne!(failures[0].1, "0".repeat(64));
+}
+
+/// The accumulated stream of a registered version: v2's entry of `accumulated.json`
+/// runs through the run as `doc-membership-v2/accumulated`, each input's answer
+/// compared with the oracle's positions under v2's domain: v2's implementation differs
+/// only in the placeholder digest, v1's answering for v2 differs from the oracle at the
+/// first input too.
+#[test]
+fn v2s_accumulated_stream_is_judged_by_the_oracle_under_its_domain() {
+    let mut files = committed();
+    files.push(placeholder_accumulated(NAME));
+    let spec = load(&files);
+    let own = accumulated_failures(&spec, &mut Subjects::rust_of(registry()));
+    only_the_placeholder_differs(&own);
     let differs = "first accumulated input whose answer differs from the oracle's: #0";
-    let v1s =
-        failures(&mut Subjects::rust_of(registry()).with(ENTRY.subject(Box::new(RustDoc::v1()))));
+    let v1s = accumulated_failures(
+        &spec,
+        &mut Subjects::rust_of(registry()).with(ENTRY.subject(Box::new(RustDoc::v1()))),
+    );
     assert!(
         v1s.iter().any(|(what, _)| what.starts_with(differs)),
         "{v1s:?}"
     );
     assert_ne!(v1s[0].1, own[0].1, "v1's answers make another digest");
+}
+
+/// The stream draws within the version's bounds: the narrow v2 (k at most 4, items of
+/// at most 32 bytes) answers every input of its stream, as the oracle does (drawn
+/// within v1's bounds, it would refuse the first input of k above 4).
+#[test]
+fn the_accumulated_stream_draws_within_the_versions_bounds() {
+    let mut files = typed_files([1, 4]);
+    files.push(placeholder_accumulated(NAME));
+    let files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_bytes()))
+        .collect();
+    let registry = Registry(NARROW_REGISTRY);
+    let spec = load_files_with(&folder(), &files, registry).unwrap();
+    only_the_placeholder_differs(&accumulated_failures(
+        &spec,
+        &mut Subjects::rust_of(registry),
+    ));
 }

@@ -158,7 +158,9 @@ impl Protocol for DocMembership {
     fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
         Box::new(AccumulatedInputs {
             version: self.version,
-            inputs: (0..n).map(|_| accumulated_input(stream)).collect(),
+            inputs: (0..n)
+                .map(|_| accumulated_input(stream, &self.version.contract))
+                .collect(),
         })
     }
 
@@ -251,14 +253,23 @@ struct AccumulatedInput {
     item: Vec<u8>,
 }
 
-fn accumulated_input(stream: &mut Stream) -> AccumulatedInput {
-    let m = 8 + stream.u16() % 505;
-    let k = 1 + stream.byte() % 8;
-    let seed_len = stream.byte() % 17;
-    let seed = stream.take(usize::from(seed_len));
-    let item_len = stream.byte() % 65;
-    let item = stream.take(usize::from(item_len));
-    AccumulatedInput { m, k, seed, item }
+/// The next input of the stream, within the version's bounds (`spec/README.md` gives
+/// v1's: m = 8 + u16 % 505, k = 1 + byte % 8, a seed of byte % 17 bytes, an item of
+/// byte % 65 bytes; a version's are its own `contract`'s, drawn in the same order).
+fn accumulated_input(stream: &mut Stream, bounds: &ContractBounds) -> AccumulatedInput {
+    let within = |lo: i128, hi: i128, drawn: i128| lo + drawn % (hi - lo + 1).max(1);
+    let m = within(bounds.m.0, bounds.m.1, i128::from(stream.u16()));
+    let k = within(bounds.k.0, bounds.k.1, i128::from(stream.byte()));
+    let seed_len = within(0, bounds.seed, i128::from(stream.byte()));
+    let seed = stream.take(usize::try_from(seed_len).unwrap_or(0));
+    let item_len = within(0, bounds.item, i128::from(stream.byte()));
+    let item = stream.take(usize::try_from(item_len).unwrap_or(0));
+    AccumulatedInput {
+        m: u16::try_from(m).unwrap_or(u16::MAX),
+        k: u8::try_from(k).unwrap_or(u8::MAX),
+        seed,
+        item,
+    }
 }
 
 /// A chunk of the accumulated stream's inputs, and the version they are of.
