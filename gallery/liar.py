@@ -57,14 +57,7 @@ def _dumps(obj):
 
 def _triples(value):
     """Every lookup triple inside a result, at any depth."""
-    if isinstance(value, dict):
-        if all(key in value for key in TRIPLE):
-            yield value
-        for item in value.values():
-            yield from _triples(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _triples(item)
+    return (d for d in _held(value) if all(key in d for key in TRIPLE))
 
 
 def _invented_mutation(request):

@@ -483,6 +483,28 @@ def fixture_text(old, new):
     return FIXTURE_TEXT.replace(old, new)
 
 
+def in_fixture(old, template, values, expect):
+    """The fixture's text with `old` replaced by `template`, its `@` by each of `values`; each expects `expect`."""
+    return [(fixture_text(old, template.replace("@", v)), expect) for v in values]
+
+
+def in_minimal(version, values, expect):
+    """`minimal(version)` with a field x of each of `values` (JSON text); each expects `expect`."""
+    return [(minimal(version, ', "x": ' + v), expect) for v in values]
+
+
+def two_mib_steps(one_past, far_past):
+    """An ASCII session of m = 8, k = 1 padded to 2 MiB (imports), then to one byte past and 3 MiB
+    (each expects what the caller says: the error kind, or the refused view)."""
+    return [(s, {}) for s in create(8, 1)] + [
+        (op("insert", value="a"), {}),
+        (op("import_padded", bytes=2 * 1024 * 1024), ok(distinct_entries=1)),
+        (op("insert", value="b"), ok(distinct_entries=2)),
+        (op("import_padded", bytes=2 * 1024 * 1024 + 1), one_past),
+        (op("import_padded", bytes=3 * 1024 * 1024), far_past),
+    ]
+
+
 def minimal(version, rest=""):
     """A document that stage B passes for any version but 1 (then unsupported_version); `rest` adds fields."""
     return '{"format": "bloomproof-session", "version": %s%s}' % (version, rest)
@@ -507,9 +529,8 @@ def strict_import_cases():
     out = []
     out.append(script("duplicate-keys", C, setup + texts([
         (fixture_text('"version": 1,', '"version": 1, "version": 99,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": 99, "version": 1,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": 1, "version": 1,'), "invalid"),
-        (fixture_text('"version": 1,', '"versio\\u006e": 99, "version": 1,'), "invalid"),
+    ] + in_fixture('"version": 1,', '@, "version": 1,', ['"version": 99', '"version": 1', '"versio\\u006e": 99'],
+                   "invalid") + [
         (fixture_text('"format": "bloomproof-session",', '"format": "bloomproof-session", "format": "bloomproof-session",'), "invalid"),
         (fixture_text('"query":"i"}', '"query":"i","query":"i"}'), "invalid"),
         (fixture_text('{"kind":"query","value":"a","outcome":"truly_present"}',
@@ -547,13 +568,8 @@ def strict_import_cases():
         "unsupported_version: the text is not JSON). The session is unchanged; the fixture without the mark imports, "
         "and a U+FEFF inside a string is an ordinary character (the query draft holds it)."))
     out.append(script("raw-control-character", C, setup + texts([
-        (fixture_text('"insert":""', '"insert":"\x01"'), "syntax"),
-        (fixture_text('"insert":""', '"insert":"\x00"'), "syntax"),
-        (fixture_text('"insert":""', '"insert":"\x1f"'), "syntax"),
-        (fixture_text('"insert":""', '"insert":"a\tb"'), "syntax"),
-        (fixture_text('"insert":""', '"insert":"a\nb"'), "syntax"),
-        (minimal(99, ', "x": "\x01"'), "syntax"),
-    ]) + STILL_KEPT + texts([
+    ] + in_fixture('"insert":""', '"insert":"@"', ["\x01", "\x00", "\x1f", "a\tb", "a\nb"], "syntax")
+        + in_minimal(99, ['"\x01"'], "syntax")) + STILL_KEPT + texts([
         (fixture_text('"insert":""', '"insert":"\\u0001\\t\\n\x7f\u2028"'),
          ok(active=True, distinct_entries=8, drafts={"insert": "\x01\t\n\x7f\u2028"})),
     ]), ["rule", "error"],
@@ -579,22 +595,14 @@ def strict_import_cases():
         "Last, the fixture with an unknown field in drafts (itself at level 2) holding 125 nested arrays, 127 levels in "
         "all: JSON, then invalid (stage C); with 126 arrays, 128 levels: syntax."))
     out.append(script("number-range", C, setup + texts([
-        (minimal(2, ', "x": 1e400'), "syntax"),
-        (minimal(2, ', "x": -1e400'), "syntax"),
-        (minimal(2, ', "x": 1E+999'), "syntax"),
-        (minimal(2, ', "x": ' + "9" * 400), "syntax"),
-        (minimal(2, ', "x": -' + "9" * 400 + ".5"), "syntax"),
-        (minimal(2, ', "x": 1e-400'), "unsupported_version"),
-        (minimal(2, ', "x": 1e308'), "unsupported_version"),
-        (minimal(2, ', "x": ' + "9" * 300), "unsupported_version"),
-        (minimal(2, ', "x": 1.797693134862315807e308'), "unsupported_version"),
-        (minimal(2, ', "x": -1.797693134862315808e308'), "syntax"),
-        (minimal(2, ', "x": %d' % (2 ** 1024 - 2 ** 970 - 1)), "unsupported_version"),
-        (minimal(2, ', "x": %d' % (2 ** 1024 - 2 ** 970)), "syntax"),
-        (fixture_text('"negative_queries":2', '"negative_queries":1e400'), "syntax"),
-        (fixture_text('"version": 1,', '"version": 1e400,'), "syntax"),
-        (fixture_text('"negative_queries":2', '"negative_queries":18446744073709551616'), "invalid"),
-    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "bound", "error"],
+    ] + in_minimal(2, ["1e400", "-1e400", "1E+999", "9" * 400, "-" + "9" * 400 + ".5"], "syntax")
+        + in_minimal(2, ["1e-400", "1e308", "9" * 300, "1.797693134862315807e308"], "unsupported_version")
+        + in_minimal(2, ["-1.797693134862315808e308"], "syntax")
+        + in_minimal(2, ["%d" % (2 ** 1024 - 2 ** 970 - 1)], "unsupported_version")
+        + in_minimal(2, ["%d" % (2 ** 1024 - 2 ** 970)], "syntax")
+        + in_fixture('"negative_queries":2', '"negative_queries":@', ["1e400"], "syntax")
+        + in_fixture('"version": 1,', '"version": @,', ["1e400"], "syntax")
+        + in_fixture('"negative_queries":2', '"negative_queries":@', ["18446744073709551616"], "invalid")) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "bound", "error"],
         "SESSION.md section 10, step 2: a number too large for a double (it rounds to infinity) is a syntax error, "
         "as in the reference's parser (RFC 8259, section 9, lets a parser limit the range of numbers). In an "
         "unknown field of a version-2 document (else unsupported_version): 1e400, -1e400, 1E+999, 400 nines, "
@@ -606,15 +614,8 @@ def strict_import_cases():
         "fixture: counters.negative_queries 1e400 and version 1e400 are syntax, not invalid; 2^64 is a number a "
         "double holds, so it is JSON and then not an integer 0..=2^64-1: invalid."))
     out.append(script("version-forms", C, setup + texts([
-        (fixture_text('"version": 1,', '"version": 1.0,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": 1e0,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": 10E-1,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": -0,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": "1",'), "invalid"),
-        (fixture_text('"version": 1,', '"version": true,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": null,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": 18446744073709551617,'), "invalid"),
-        (fixture_text('"version": 1,', '"version": -1,'), "invalid"),
+    ] + in_fixture('"version": 1,', '"version": @,',
+                   ["1.0", "1e0", "10E-1", "-0", '"1"', "true", "null", "18446744073709551617", "-1"], "invalid") + [
         (minimal(0), "unsupported_version"),
         (minimal(2), "unsupported_version"),
         (minimal(18446744073709551615), "unsupported_version"),
@@ -640,21 +641,14 @@ def strict_import_cases():
         "and a history item without outcome are each invalid (a reader that fills a missing field with its "
         "default would accept them)."))
     out.append(script("params-integer-forms", C, setup + texts([
-        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":-0,"k":1}'), "invalid"),
-        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8.0,"k":1}'), "invalid"),
-        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":8,"k":1e0}'), "invalid"),
-        (fixture_text('"params": {"m":8,"k":1}', '"params": {"m":-8,"k":1}'), "invalid"),
-    ]) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
+    ] + in_fixture('"params": {"m":8,"k":1}', '"params": {@}', ['"m":-0,"k":1', '"m":8.0,"k":1', '"m":8,"k":1e0',
+                                                              '"m":-8,"k":1'], "invalid")) + STILL_KEPT + FIXTURE_IMPORTS, ["rule", "error"],
         "SESSION.md section 10, step 6: params.m and params.k are integers written as in step 5, so -0 (which a "
         "lax reader takes for 0, then out_of_range), 8.0, 1e0 and -8 are invalid at stage C, before the bounds of "
         "step 10 (out_of_range) are looked at."))
     out.append(script("lone-surrogate-escapes", C, setup + texts([
-        (fixture_text('"query":"i"}', '"query":"\\udc00x"}'), "syntax"),
-        (fixture_text('"query":"i"}', '"query":"\\ud800x"}'), "syntax"),
-        (fixture_text('"query":"i"}', '"query":"\\ud800\\u0041"}'), "syntax"),
-        (fixture_text('"query":"i"}', '"query":"\\ud800\\ud800"}'), "syntax"),
-        (fixture_text('"query":"i"}', '"query":"\\ude00\\ud83d"}'), "syntax"),
-        (fixture_text('"query":"i"}', '"query":"\\ud83d\\ude00\\ude00"}'), "syntax"),
+    ] + in_fixture('"query":"i"}', '"query":"@"}', ["\\udc00x", "\\ud800x", "\\ud800\\u0041", "\\ud800\\ud800",
+                                                     "\\ude00\\ud83d", "\\ud83d\\ude00\\ude00"], "syntax") + [
         (minimal(99, ', "\\udfff": 1'), "syntax"),
     ]) + STILL_KEPT + texts([
         (fixture_text('"query":"i"}', '"query":"\\ud83d\\ude00\\uD83D\\uDE00"}'),
@@ -1296,14 +1290,8 @@ def cases():
                       "step 17 compare the file's counters with the replayed ones; at 2^64-1 it skips the comparison "
                       "of the two differences, so each roundtrip reads the export back with the same view."))
     # import size
-    out.append(script("two-mib", "import_size_limit",
-                      [(s, {}) for s in create(8, 1)] + [
-                          (op("insert", value="a"), {}),
-                          (op("import_padded", bytes=2 * 1024 * 1024), ok(distinct_entries=1)),
-                          (op("insert", value="b"), ok(distinct_entries=2)),
-                          (op("import_padded", bytes=2 * 1024 * 1024 + 1), err("too_large")),
-                          (op("import_padded", bytes=3 * 1024 * 1024), err("too_large")),
-                      ], ["rule", "bound", "error"], "import_padded exports the current session, pads it with trailing spaces to exactly `bytes` bytes and imports that."))
+    out.append(script("two-mib", "import_size_limit", two_mib_steps(err("too_large"), err("too_large")),
+                      ["rule", "bound", "error"], "import_padded exports the current session, pads it with trailing spaces to exactly `bytes` bytes and imports that."))
     out += combined_import_size_cases()
     # invalid imports
     valid = VALID
@@ -1514,14 +1502,9 @@ def core_split_cases():
                       "operation come back (the page: export the whole session before reloading)."))
     # the 2 MiB limit, on a session whose text is ASCII (bytes, characters and code units agree)
     out.append(script("ascii-two-mib", "import_up_to_2_mib",
-                      [(s, {}) for s in create(8, 1)] + [
-                          (op("insert", value="a"), {}),
-                          (op("import_padded", bytes=2 * 1024 * 1024), ok(distinct_entries=1)),
-                          (op("insert", value="b"), ok(distinct_entries=2)),
-                          (op("import_padded", bytes=2 * 1024 * 1024 + 1),
-                           refused(active=True, params={"m": 8, "k": 1}, distinct_entries=2, bits=bits_after(8, 1, ["a", "b"]))),
-                          (op("import_padded", bytes=3 * 1024 * 1024), refused(distinct_entries=2)),
-                      ], ["rule", "bound"],
+                      two_mib_steps(refused(active=True, params={"m": 8, "k": 1}, distinct_entries=2,
+                                            bits=bits_after(8, 1, ["a", "b"])), refused(distinct_entries=2)),
+                      ["rule", "bound"],
                       "An ASCII session (drafts, entries and records): 2 MiB of text is the same count in bytes, "
                       "characters or code units. The refusal's kind is import_size_limit's."))
     # imports no reading of the page can take

@@ -16,6 +16,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { assertAxeClean as axeClean } from '../../crates/explorer/e2e/axe.mjs';
 
 const need = (name) => {
   const value = process.env[name];
@@ -29,14 +30,7 @@ const { chromium } = require('playwright-core');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core finds no violation in the page as it is now. */
-async function assertAxeClean(page, state) {
-  const found = await page.evaluate(async (source) => {
-    if (!window.axe) (0, eval)(source);
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
-  }, AXE_SOURCE);
-  assert.deepEqual(found, [], `axe in ${state}`);
-}
+const assertAxeClean = (page, state) => axeClean(page, state, AXE_SOURCE);
 
 const read = (dir) => JSON.parse(readFileSync(path.join(dir, 'matrix.json'), 'utf8'));
 const url = (dir, file) => pathToFileURL(path.join(dir, file)).href;

@@ -81,6 +81,14 @@ pub use crate::process::{AdapterProcess, IN_FLIGHT, LineAnswer, Reply, shorten};
 /// An adapter process shared by the subjects of one run.
 pub type Shared = Arc<Mutex<AdapterProcess>>;
 
+/// The report's name of a subject behind the adapter `process`: its command.
+pub(crate) fn name(process: &Shared) -> String {
+    process
+        .lock()
+        .map(|p| format!("adapter `{}`", p.command()))
+        .unwrap_or_default()
+}
+
 /// Sends `op` of `protocol` and reads its typed result.
 pub(crate) fn call<T: for<'de> Deserialize<'de>>(
     process: &Shared,

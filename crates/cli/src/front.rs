@@ -336,13 +336,8 @@ pub fn rules_text(
         let _ = writeln!(out, "{id}  [{}]  ({place})", rule.class.name());
         match (&rule.source, &rule.decision) {
             (Some(source), _) => {
-                let _ = writeln!(
-                    out,
-                    "  source: {}, {}: {}",
-                    source.document.name(),
-                    source.place,
-                    source.says
-                );
+                let (document, place) = (source.document.name(), &source.place);
+                let _ = writeln!(out, "  source: {document}, {place}: {}", source.says);
             }
             (None, Some(decision)) => {
                 let _ = writeln!(out, "  decision: {decision}");

@@ -50,6 +50,37 @@ fn python_adapter(dir: &Path, answer: &str) -> String {
     format!("python3 {}", path.display())
 }
 
+/// A conformance run (`args` after `--impl`) through [`python_adapter`] answering `answer`.
+fn through_python(answer: &str, args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let command = python_adapter(dir.path(), answer);
+    conformance(&[&["--impl", command.as_str()], args].concat())
+}
+
+/// The stderr text of `out`, once its exit code is held to `code`.
+fn stderr_of(out: &Output, code: i32) -> String {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    err
+}
+
+/// What `bloomproof adapter` writes when `input` is all it reads (written from a thread,
+/// so an input larger than the pipe cannot block the answer).
+fn served(input: String) -> String {
+    use std::io::Write;
+    let mut adapter = Command::new(BIN)
+        .arg("adapter")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = adapter.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = adapter.wait_with_output().unwrap();
+    writer.join().unwrap();
+    text(&out.stdout)
+}
+
 /// Waits (at most 30 s, for a loaded machine) until `ready` holds.
 fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
     let started = Instant::now();
@@ -128,8 +159,7 @@ fn the_run_deadline_ends_a_slow_adapter_and_says_so() {
     let slow = format!("{HANDSHAKE} sleep 300");
     let out = conformance(&["--impl", &slow, "--timeout", "60", "--deadline", "1"]);
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
+    let err = stderr_of(&out, 2);
     assert!(
         err.contains("the run's deadline (--deadline) passed while request #1 waited"),
         "{err}"
@@ -168,8 +198,7 @@ fn a_crash_names_its_cause_from_stderr_beyond_the_tail() {
             "{HANDSHAKE} echo 'fatal error: stack overflow' >&2; i=0; while [ $i -lt 300 ]; do echo \"goroutine $i [running]:\" >&2; i=$((i+1)); done; exit 2"
         ),
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
+    let err = stderr_of(&out, 2);
     assert!(
         err.contains("its stderr names the cause: fatal error: stack overflow"),
         "{err}"
@@ -180,14 +209,11 @@ fn a_crash_names_its_cause_from_stderr_beyond_the_tail() {
 
 #[test]
 fn an_adapter_answering_bad_request_to_everything_is_diagnosed_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let command = python_adapter(
-        dir.path(),
+    let out = through_python(
         "json.dumps({'id': i, 'error': {'kind': 'bad_request', 'message': 'unknown field `params`'}})",
+        &[],
     );
-    let out = conformance(&["--impl", &command]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
+    let err = stderr_of(&out, 2);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("with a `bad_request` error"), "{err}");
     assert!(
@@ -201,12 +227,8 @@ fn an_adapter_answering_bad_request_to_everything_is_diagnosed_once() {
 fn a_wholly_broken_adapter_gets_a_short_unforgeable_report() {
     // Every answer: an error whose kind, field and 900 KB message hold escape
     // sequences that would clear the screen and print a forged closing line.
-    let dir = tempfile::tempdir().unwrap();
-    let command = python_adapter(
-        dir.path(),
-        "json.dumps({'id': i, 'error': {'kind': 'value\\x1b[2J', 'field': 'm' * 1000, 'message': '\\x1b[2J\\x1b[H0 failed\\nALL CHECKS PASSED\\r' + 'x' * 900000}})",
-    );
-    let out = conformance(&["--impl", &command]);
+    let answer = "json.dumps({'id': i, 'error': {'kind': 'value\\x1b[2J', 'field': 'm' * 1000, 'message': '\\x1b[2J\\x1b[H0 failed\\nALL CHECKS PASSED\\r' + 'x' * 900000}})";
+    let out = through_python(answer, &[]);
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout);
     assert!(!out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b));
@@ -255,7 +277,7 @@ fn a_wholly_broken_adapter_gets_a_short_unforgeable_report() {
         report.len()
     );
 
-    let json = conformance(&["--impl", &command, "--format", "json"]);
+    let json = through_python(answer, &["--format", "json"]);
     assert!(!json.stdout.contains(&0x1b));
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     for check in value["checks"].as_array().unwrap() {
@@ -271,14 +293,13 @@ fn a_wholly_broken_adapter_gets_a_short_unforgeable_report() {
 
 #[test]
 fn a_repeated_key_in_a_response_is_malformed() {
-    let dir = tempfile::tempdir().unwrap();
-    let command = python_adapter(
-        dir.path(),
-        "'{\"id\":999999,\"id\":' + str(i) + ',\"result\":{\"packed_hex\":\"0000\",\"document_count\":0}}'",
+    let err = stderr_of(
+        &through_python(
+            "'{\"id\":999999,\"id\":' + str(i) + ',\"result\":{\"packed_hex\":\"0000\",\"document_count\":0}}'",
+            &[],
+        ),
+        2,
     );
-    let out = conformance(&["--impl", &command]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
     assert!(
         err.contains("malformed response to request #1")
             && err.contains("duplicate key \"id\" in the response"),
@@ -290,12 +311,10 @@ fn a_repeated_key_in_a_response_is_malformed() {
 fn a_response_of_exactly_one_mib_ending_in_crlf_is_read() {
     // The response's content is exactly 1 MiB, then CRLF: read whole, then judged
     // (its result has the wrong shape), never "longer than 1 MiB".
-    let dir = tempfile::tempdir().unwrap();
-    let command = python_adapter(
-        dir.path(),
+    let out = through_python(
         "(lambda head: head + ' ' * (1048576 - len(head) - 1) + '}' + '\\r')('{\"id\":' + str(i) + ',\"result\":{\"x\":1}')",
+        &["empty_snapshot"],
     );
-    let out = conformance(&["--impl", &command, "empty_snapshot"]);
     let all = text(&out.stdout) + &text(&out.stderr);
     assert!(!all.contains("longer than"), "{all}");
     assert!(all.contains("unexpected result shape"), "{all}");
@@ -350,40 +369,17 @@ fn output_lost_to_a_full_disk_is_a_non_zero_exit() {
     };
     let dir = tempfile::tempdir().unwrap();
     let export = dir.path().join("x");
-    let runs: [Vec<String>; 5] = [
-        [
-            "positions",
-            "fnv1a-utf16-v1",
-            "--m",
-            "8",
-            "--k",
-            "3",
-            "--text",
-            "a",
-        ]
-        .map(String::from)
-        .to_vec(),
-        [
-            "explain",
-            "fnv1a-utf16-v1",
-            "--m",
-            "8",
-            "--k",
-            "3",
-            "--text",
-            "a",
-        ]
-        .map(String::from)
-        .to_vec(),
-        vec![
-            "conformance".into(),
-            "--format".into(),
-            "json".into(),
-            "estimates".into(),
-        ],
-        vec!["conformance".into(), "estimates".into()],
-        vec!["spec".into(), "export".into(), export.display().to_string()],
-    ];
+    let mut runs: Vec<Vec<String>> = [
+        "positions fnv1a-utf16-v1 --m 8 --k 3 --text a",
+        "explain fnv1a-utf16-v1 --m 8 --k 3 --text a",
+        "conformance --format json estimates",
+        "conformance estimates",
+        "spec export",
+    ]
+    .iter()
+    .map(|line| line.split(' ').map(String::from).collect())
+    .collect();
+    runs[4].push(export.display().to_string());
     for args in runs {
         let out = Command::new(BIN)
             .args(&args)
@@ -465,101 +461,78 @@ fn exports_write_nothing_outside_their_folder() {
     std::fs::write(&victim, "keep").unwrap();
     let outside = dir.path().join("outside");
     std::fs::create_dir(&outside).unwrap();
-    let export = |args: &[&str], target: &Path| {
+    // Each export must refuse (exit 2) with `message`, writing nothing.
+    let refused = |args: &[&str], target: &Path, message: &str| {
         let out = Command::new(BIN)
             .args(args)
             .arg(target)
             .arg("--force")
             .output()
             .unwrap();
-        (out.status.code(), text(&out.stderr))
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {target:?}: {err}");
+        assert!(err.contains(message), "{args:?} {target:?}: {err}");
     };
-    // spec export --force through a linked file and a linked folder.
-    let s = dir.path().join("s");
-    std::fs::create_dir_all(s.join("doc-membership-v1")).unwrap();
-    symlink(&victim, s.join("doc-membership-v1/cases.json")).unwrap();
-    let (code, err) = export(&["spec", "export"], &s);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("cases.json is a symbolic link"), "{err}");
-    let t = dir.path().join("t");
-    std::fs::create_dir(&t).unwrap();
-    symlink(&outside, t.join("schemas")).unwrap();
-    let (code, err) = export(&["spec", "export"], &t);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("schemas is a symbolic link"), "{err}");
-    // explore --export --force, the same two ways.
-    let e = dir.path().join("e");
-    std::fs::create_dir(&e).unwrap();
-    symlink(&victim, e.join("index.html")).unwrap();
-    let (code, err) = export(&["explore", "--export"], &e);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("index.html is a symbolic link"), "{err}");
-    let f = dir.path().join("f");
-    std::fs::create_dir(&f).unwrap();
-    symlink(&outside, f.join("assets")).unwrap();
-    let (code, err) = export(&["explore", "--export"], &f);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("assets is a symbolic link"), "{err}");
+    // spec export and explore --export, --force, through a linked file and a linked folder.
+    let cases: [(&[&str], &str, &str, &Path, &str); 4] = [
+        (
+            &["spec", "export"],
+            "s",
+            "doc-membership-v1/cases.json",
+            &victim,
+            "cases.json",
+        ),
+        (&["spec", "export"], "t", "schemas", &outside, "schemas"),
+        (
+            &["explore", "--export"],
+            "e",
+            "index.html",
+            &victim,
+            "index.html",
+        ),
+        (&["explore", "--export"], "f", "assets", &outside, "assets"),
+    ];
+    for (args, folder, link, to, name) in cases {
+        let folder = dir.path().join(folder);
+        let link = folder.join(link);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        symlink(to, &link).unwrap();
+        refused(args, &folder, &format!("{name} is a symbolic link"));
+    }
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
     // A file, and a link to nothing, as the export folder.
-    let (code, err) = export(&["explore", "--export"], &victim);
-    assert_eq!(code, Some(2));
-    assert!(
-        err.contains("victim.txt exists and is not a folder"),
-        "{err}"
+    refused(
+        &["explore", "--export"],
+        &victim,
+        "victim.txt exists and is not a folder",
     );
     let dangling = dir.path().join("dangling");
     symlink(dir.path().join("missing"), &dangling).unwrap();
-    let (code, err) = export(&["spec", "export"], &dangling);
-    assert_eq!(code, Some(2));
-    assert!(
-        err.contains("dangling is a symbolic link to nothing"),
-        "{err}"
+    refused(
+        &["spec", "export"],
+        &dangling,
+        "dangling is a symbolic link to nothing",
     );
 }
 
 #[test]
 fn a_request_of_exactly_16_mib_ending_in_crlf_is_served() {
-    use std::io::Write;
     let head = r#"{"id":1,"protocol":"fnv1a-utf16-v1","op":"positions","m":8,"k":1,"units":[97]"#;
     let mut line = head.to_string();
     line.push_str(&" ".repeat((16 << 20) - head.len() - 1));
     line.push('}');
     assert_eq!(line.len(), 16 << 20);
-    let mut adapter = Command::new(BIN)
-        .arg("adapter")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = adapter.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\r\n").unwrap();
-    });
-    let out = adapter.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let answer = text(&out.stdout);
+    let answer = served(line + "\r\n");
     assert!(answer.starts_with(r#"{"id":1,"result":"#), "{answer}");
     assert!(answer.contains(r#""positions":[4]"#), "{answer}");
 }
 
 #[test]
 fn an_integer_beyond_64_bits_is_named_so() {
-    use std::io::Write;
-    let mut adapter = Command::new(BIN)
-        .arg("adapter")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = adapter.stdin.take().unwrap();
-    stdin
-        .write_all(b"{\"id\":1,\"protocol\":\"fnv1a-utf16-v1\",\"op\":\"positions\",\"m\":18446744073709551616,\"k\":1,\"units\":[97]}\n")
-        .unwrap();
-    drop(stdin);
-    let answer = text(&adapter.wait_with_output().unwrap().stdout);
+    let answer = served(
+        "{\"id\":1,\"protocol\":\"fnv1a-utf16-v1\",\"op\":\"positions\",\"m\":18446744073709551616,\"k\":1,\"units\":[97]}\n".into(),
+    );
     assert!(
         answer
             .contains("integer out of range: \\\"18446744073709551616\\\" does not fit in 64 bits"),

@@ -25,6 +25,15 @@ fn text(bytes: &[u8]) -> String {
 
 /// Runs the binary in `dir` with `args`, killed after 20 s (a hang is a failure, not a
 /// test that never ends).
+/// `bloomproof matrix --implementations <list>` and `args`, in `dir`.
+fn matrix(dir: &Path, list: &Path, args: &[&str]) -> Output {
+    let list = list.to_str().unwrap();
+    run(
+        dir,
+        &[&["matrix", "--implementations", list], args].concat(),
+    )
+}
+
 fn run(dir: &Path, args: &[&str]) -> Output {
     let mut child = Command::new(BIN)
         .current_dir(dir)
@@ -94,16 +103,7 @@ fn f1_adapter_text_is_escaped_on_stdout_and_in_summary_md() {
         Some(0),
     );
     let list = implementations(dir.path(), "evil", &command);
-    let output = run(
-        dir.path(),
-        &[
-            "matrix",
-            "--implementations",
-            list.to_str().unwrap(),
-            "--out",
-            "out",
-        ],
-    );
+    let output = matrix(dir.path(), &list, &["--out", "out"]);
     let stdout = text(&output.stdout);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
@@ -155,8 +155,7 @@ fn f2_a_link_in_the_matrix_folder_is_refused_and_nothing_outside_changes() {
     let out = dir.path().join("bloomproof-matrix");
     std::fs::create_dir(&out).unwrap();
     symlink("../victim.txt", out.join("summary.md")).unwrap();
-    let args = ["matrix", "--implementations", list.to_str().unwrap()];
-    let output = run(dir.path(), &args);
+    let output = matrix(dir.path(), &list, &[]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -172,11 +171,7 @@ fn f2_a_link_in_the_matrix_folder_is_refused_and_nothing_outside_changes() {
     )
     .unwrap();
     for force in [false, true] {
-        let mut args = args.to_vec();
-        if force {
-            args.push("--force");
-        }
-        let output = run(dir.path(), &args);
+        let output = matrix(dir.path(), &list, if force { &["--force"] } else { &[] });
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(
@@ -192,7 +187,7 @@ fn f2_a_link_in_the_matrix_folder_is_refused_and_nothing_outside_changes() {
     std::fs::create_dir(&elsewhere).unwrap();
     std::fs::write(elsewhere.join("rust-adapter.json"), "mine").unwrap();
     symlink(&elsewhere, out.join("badges")).unwrap();
-    let output = run(dir.path(), &args);
+    let output = matrix(dir.path(), &list, &[]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("badges is a symbolic link"), "{stderr}");
@@ -210,12 +205,8 @@ fn f3_a_folder_the_matrix_did_not_write_is_refused_and_never_emptied() {
     std::fs::write(docs.join("badges/mine.svg"), "my badge").unwrap();
     std::fs::write(docs.join("index.html"), "my page").unwrap();
     let list = implementations(dir.path(), "rust-adapter", &format!("{BIN} adapter"));
-    let list = list.to_str().unwrap();
     let started = Instant::now();
-    let output = run(
-        dir.path(),
-        &["matrix", "--implementations", list, "--out", "docs"],
-    );
+    let output = matrix(dir.path(), &list, &["--out", "docs"]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -233,17 +224,7 @@ fn f3_a_folder_the_matrix_did_not_write_is_refused_and_never_emptied() {
     );
     assert!(docs.join("badges/mine.svg").is_file());
     // With --force the matrix writes its files there and removes nothing else.
-    let output = run(
-        dir.path(),
-        &[
-            "matrix",
-            "--implementations",
-            list,
-            "--out",
-            "docs",
-            "--force",
-        ],
-    );
+    let output = matrix(dir.path(), &list, &["--out", "docs", "--force"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(
         std::fs::read_to_string(docs.join("badges/mine.svg")).unwrap(),
@@ -258,16 +239,7 @@ fn f3_a_folder_the_matrix_did_not_write_is_refused_and_never_emptied() {
     // Run again into its own output, with another implementation: no --force needed;
     // the badge it wrote before goes, the user's stays.
     let list = implementations(dir.path(), "again", &format!("{BIN} adapter"));
-    let output = run(
-        dir.path(),
-        &[
-            "matrix",
-            "--implementations",
-            list.to_str().unwrap(),
-            "--out",
-            "docs",
-        ],
-    );
+    let output = matrix(dir.path(), &list, &["--out", "docs"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(!docs.join("badges/rust-adapter.json").exists());
     assert!(docs.join("badges/again.json").is_file());

@@ -2,6 +2,8 @@
 //! spec, against the three adapters of this repository and a fourth given on the
 //! command line; and its refusals.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -20,34 +22,23 @@ fn repo(path: &str) -> String {
 #[test]
 fn the_matrix_runs_from_an_empty_folder_against_four_adapters() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let output = Command::new(BIN)
-        .current_dir(dir.path())
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .args(["matrix", "--impl", &format!("rust-adapter={BIN} adapter")])
-        .args([
-            "--impl",
-            &format!(
-                "python=python3 {}",
-                repo("implementations/python/bloomproof_py/adapter.py")
-            ),
-        ])
-        .args([
-            "--impl",
-            &format!("javascript=node {}", repo("implementations/js/adapter.mjs")),
-        ])
-        .args([
-            "--impl",
-            &format!(
-                "proxied=python3 {} passthrough -- {BIN} adapter",
-                repo("gallery/liar.py")
-            ),
-        ])
-        .output()
-        .expect("the binary runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
-    let out = dir.path().join("bloomproof-matrix");
+    let impls = [
+        format!("rust-adapter={BIN} adapter"),
+        format!(
+            "python=python3 {}",
+            repo("implementations/python/bloomproof_py/adapter.py")
+        ),
+        format!("javascript=node {}", repo("implementations/js/adapter.mjs")),
+        format!(
+            "proxied=python3 {} passthrough -- {BIN} adapter",
+            repo("gallery/liar.py")
+        ),
+    ];
+    let args: Vec<String> = impls
+        .into_iter()
+        .flat_map(|i| ["--impl".into(), i])
+        .collect();
+    let (out, stdout) = common::matrix_in(dir.path(), &args);
     let matrix: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out.join("matrix.json")).expect("matrix.json is written"),
     )

@@ -4,6 +4,8 @@
 //! protocol is "not run" in the report, the JSON report, the matrix and its badge, and
 //! in cross-reading (never a difference).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -116,18 +118,15 @@ fn adapter_protocol_cases_are_drawn_from_the_listed_protocols() {
 #[test]
 fn the_matrix_shows_the_unlisted_protocol_as_not_run() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let output = Command::new(BIN)
-        .current_dir(dir.path())
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .args(["matrix", "--require", "all"])
-        .args(["--impl", &format!("doc-only={}", one_protocol(DOC))])
-        .args(["--impl", &format!("fnv-only={}", one_protocol(FNV))])
-        .output()
-        .expect("the binary runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
-    let out = dir.path().join("bloomproof-matrix");
+    let args = [
+        "--require".to_string(),
+        "all".into(),
+        "--impl".into(),
+        format!("doc-only={}", one_protocol(DOC)),
+        "--impl".into(),
+        format!("fnv-only={}", one_protocol(FNV)),
+    ];
+    let (out, stdout) = common::matrix_in(dir.path(), &args);
     let badge = |name: &str| -> serde_json::Value {
         let text = std::fs::read_to_string(out.join("badges").join(format!("{name}.json")))
             .expect("the badge is written");

@@ -24,7 +24,7 @@ pub mod run;
 pub mod vectors;
 mod verdict;
 
-pub use load::{LoadError, Spec, load, load_embedded};
+pub use load::{LoadError, Spec, load, load_embedded, load_with};
 // The adapter protocol and the subjects are `bloomproof-adapter`'s, under the names this
 // crate has always given them.
 pub use bloomproof_adapter::client as adapter;

@@ -10,6 +10,7 @@
 //! the first. An empty spec folder is an error, never an empty run.
 
 use crate::model::{CasesFile, ChecksFile, DocumentedCheck, FORMAT_VERSION, PublishedFigure};
+use crate::protocols::Registry;
 use crate::report::Class;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
@@ -83,6 +84,10 @@ pub struct Spec {
     /// Vector files run as checks `<protocol>/vectors.<kind>` (`--vectors DIR`,
     /// [`crate::vectors::load`]; none when loaded).
     pub vectors: Vec<crate::vectors::Loaded>,
+    /// The registry the spec was loaded with ([`load_with`]; the built-in one by
+    /// [`load`]): its protocol folders are this registry's entries, and a run of it
+    /// makes its subjects from it ([`crate::run::Subjects::rust_of`]).
+    pub registry: Registry,
 }
 
 impl Spec {
@@ -176,6 +181,8 @@ impl Spec {
 }
 
 struct Loader {
+    /// The protocols whose folders it reads.
+    registry: Registry,
     errors: Vec<LoadError>,
     /// File texts given in memory ([`parse_protocol`]), read instead of the disk.
     texts: BTreeMap<PathBuf, String>,
@@ -188,8 +195,9 @@ struct Loader {
 }
 
 impl Loader {
-    fn new(texts: BTreeMap<PathBuf, String>, from_disk: bool) -> Self {
+    fn new(registry: Registry, texts: BTreeMap<PathBuf, String>, from_disk: bool) -> Self {
         Loader {
+            registry,
             errors: Vec::new(),
             texts,
             from_disk,
@@ -226,6 +234,7 @@ impl Loader {
             accumulated,
             accumulated_full: false,
             vectors: Vec::new(),
+            registry: self.registry,
         };
         spec.rules = self.rules(&root.join(RULES_FILE), &spec);
         if self.errors.is_empty() {
@@ -532,7 +541,7 @@ impl Loader {
     ) {
         if let Some(error) = crate::generated::domain_error(
             protocol,
-            crate::protocols::find(protocol).map(|entry| entry.generators()),
+            self.registry.find(protocol).map(|entry| entry.generators()),
             &case.input,
             &case.expect,
         ) {
@@ -572,14 +581,13 @@ impl Loader {
     }
 
     fn protocol(&mut self, dir: &Path, protocol: &str) -> Option<ProtocolSpec> {
-        let entry = crate::protocols::find(protocol);
-        let Some(entry) = entry.filter(|_| crate::PROTOCOLS.contains(&protocol)) else {
+        let Some(entry) = self.registry.find(protocol) else {
             self.error(
                 dir,
                 None,
                 format!(
                     "unknown protocol folder {protocol:?}: this runner knows {:?}",
-                    crate::PROTOCOLS
+                    self.registry.names()
                 ),
             );
             return None;
@@ -839,9 +847,15 @@ fn beyond_bounds(value: &serde_json::Value, path: &str, json: &str) -> Option<St
 }
 
 /// Loads every protocol folder under `spec_dir` (folders without a `checks.json`,
-/// such as `schemas/`, are not protocols).
+/// such as `schemas/`, are not protocols), each a protocol of the built-in registry.
 pub fn load(spec_dir: &Path) -> Result<Spec, Vec<LoadError>> {
-    let mut loader = Loader::new(BTreeMap::new(), true);
+    load_with(spec_dir, Registry::BUILT_IN)
+}
+
+/// [`load`], each protocol folder read as the entry of `registry` that has its name (a
+/// folder of any other name is a load error).
+pub fn load_with(spec_dir: &Path, registry: Registry) -> Result<Spec, Vec<LoadError>> {
+    let mut loader = Loader::new(registry, BTreeMap::new(), true);
     let mut dirs = Vec::new();
     match std::fs::read_dir(spec_dir) {
         Ok(entries) => {
@@ -883,7 +897,17 @@ pub fn load_embedded() -> Result<Spec, Vec<LoadError>> {
 /// protocols are the folders that have a `checks.json`, in name order, and errors name
 /// the files under `root`. The disk is never read.
 pub fn load_files(root: &Path, files: &[(&str, &[u8])]) -> Result<Spec, Vec<LoadError>> {
-    let mut loader = Loader::new(BTreeMap::new(), false);
+    load_files_with(root, files, Registry::BUILT_IN)
+}
+
+/// [`load_files`], each protocol folder read as the entry of `registry` that has its
+/// name.
+pub fn load_files_with(
+    root: &Path,
+    files: &[(&str, &[u8])],
+    registry: Registry,
+) -> Result<Spec, Vec<LoadError>> {
+    let mut loader = Loader::new(registry, BTreeMap::new(), false);
     let mut protocols_named = BTreeSet::new();
     for (name, bytes) in files {
         let path = name.split('/').fold(root.to_path_buf(), |p, c| p.join(c));
@@ -915,6 +939,7 @@ pub fn parse_protocol(
 ) -> Result<ProtocolSpec, Vec<LoadError>> {
     let dir = Path::new(protocol);
     let mut loader = Loader::new(
+        Registry::BUILT_IN,
         BTreeMap::from([
             (dir.join("checks.json"), checks_json.to_string()),
             (dir.join("cases.json"), cases_json.to_string()),

@@ -5,9 +5,9 @@
 //! from here.
 
 pub use bloomproof_wire::spec::{
-    Case, CasesFile, ChecksFile, Class, DocumentedCheck, FORMAT_VERSION, GeneratedExpect,
-    GeneratedInput, Generator, KnownGap, PublishedFigure, Rule, RulesFile, SourceDocument,
-    SourcePassage, Span,
+    Case, CasesFile, ChecksFile, Class, DocumentedCheck, FORMAT_VERSION, GeneratedCase,
+    GeneratedExpect, GeneratedInput, Generator, KnownGap, PublishedFigure, Rule, RulesFile,
+    SourceDocument, SourcePassage, Span,
 };
 pub use bloomproof_wire::{
     ContractExpect, DocParams, ErrorKindName, Hex, RejectExpect, TypedValue,

@@ -11,8 +11,9 @@ use crate::generated::{Generation, GeneratorDomain};
 use crate::model::{Case, GeneratedExpect, GeneratedInput};
 use crate::report::{Class, Failure, Failures, Figures};
 use crate::stream::Stream;
-use crate::subject::Between;
+use crate::subject::{Between, UnderTest};
 use bloomproof_vectors::VectorFile;
+use bloomproof_wire::spec::ShapedCase;
 use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -57,6 +58,37 @@ pub trait Protocol: Sync {
     fn check_vectors(&self, file: &VectorFile, subjects: &mut Subjects, failures: &mut Failures);
 }
 
+/// The protocols one load and its runs know, in order: the protocol folders the loader
+/// reads ([`crate::load::load_with`]) and the subjects made for them
+/// ([`Subjects::rust_of`]). `Registry::BUILT_IN` (`crate::protocols::REGISTRY`) is
+/// every caller's default; a test passes another to run a version the runner does not
+/// build in (a doc-membership version is one more `DocMembership` value).
+#[derive(Clone, Copy)]
+pub struct Registry(pub &'static [&'static dyn Protocol]);
+
+impl Registry {
+    /// Its entries, in order.
+    pub fn entries(self) -> &'static [&'static dyn Protocol] {
+        self.0
+    }
+
+    /// The entry named `name`, if this registry has the protocol.
+    pub fn find(self, name: &str) -> Option<&'static dyn Protocol> {
+        self.0.iter().copied().find(|entry| entry.name() == name)
+    }
+
+    /// Its protocols' names, in order.
+    pub fn names(self) -> Vec<&'static str> {
+        self.0.iter().map(|entry| entry.name()).collect()
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Registry").field(&self.names()).finish()
+    }
+}
+
 /// What the loader learns of one case it added to a [`ProtocolCases`]: its shape, and
 /// the case itself when it is a generated one.
 pub type Pushed<'a> = (
@@ -97,9 +129,9 @@ impl Clone for Box<dyn ProtocolCases> {
 }
 
 /// A case of one protocol's case enum (`DocCase`, `FnvCase`): what the generic case
-/// list needs of it.
+/// list needs of it (its id, check, rules and shape are its [`ShapedCase`]).
 pub trait SpecCase:
-    serde::de::DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static
+    ShapedCase + serde::de::DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static
 {
     /// The protocol's subject trait object (`dyn DocSubject + Send`, ...).
     type Subject: ?Sized + 'static;
@@ -107,12 +139,6 @@ pub trait SpecCase:
     /// What the registry entry gives every case it evaluates: the version of a family
     /// (doc-membership's `DocVersion`), or `()`.
     type Context: fmt::Debug + Send + Sync + 'static;
-
-    /// The case's id, check, rules and shape.
-    fn parts(&self) -> (&str, &str, &[String], &'static str);
-
-    /// The case, when it is a generated one.
-    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>>;
 
     /// Runs the case on `subject` for a check of `class` (an evaluator that holds rules
     /// of several classes judges only the check's): its failures.
@@ -165,7 +191,7 @@ impl<C: SpecCase> ProtocolCases for Cases<C> {
     }
 
     fn each(&self) -> Vec<(&str, &str, &[String], &'static str)> {
-        self.list.iter().map(SpecCase::parts).collect()
+        self.list.iter().map(ShapedCase::parts).collect()
     }
 
     fn run(
@@ -176,7 +202,8 @@ impl<C: SpecCase> ProtocolCases for Cases<C> {
         generation: &Generation,
         figures: &mut Figures,
     ) -> (usize, Vec<Failure>) {
-        let Some(Subject(subject)) = subject.as_any_mut().downcast_mut::<Subject<C::Subject>>()
+        let Some(Subject { subject, .. }) =
+            subject.as_any_mut().downcast_mut::<Subject<C::Subject>>()
         else {
             return (0, vec![not_its_subject()]);
         };
@@ -218,46 +245,88 @@ fn not_its_subject() -> Failure {
     }
 }
 
+/// Records in `failures` that `file` is not of the protocol whose `check_vectors` it
+/// was handed (a protocol's vector checks read only its own files).
+pub(crate) fn foreign_vector_file(file: &VectorFile, failures: &mut Failures) {
+    failures.fail(
+        &format!("{:?}", file.file_kind()),
+        "a vector file of this protocol".into(),
+        serde_json::Value::Null,
+        "a file of this protocol".into(),
+        file.file_kind().protocol().to_string(),
+    );
+}
+
 /// One protocol's implementation under test: its subject trait object, boxed
-/// (`Subject<dyn DocSubject + Send>`, ...).
-pub struct Subject<S: ?Sized>(pub Box<S>);
+/// (`Subject<dyn DocSubject + Send>`, ...), and the protocol it answers for (one
+/// subject trait serves every version of a family).
+pub struct Subject<S: ?Sized> {
+    /// The name of the protocol (version) it answers for.
+    pub protocol: &'static str,
+    /// The implementation, as its protocol's evaluators drive it.
+    pub subject: Box<S>,
+}
 
 /// One protocol's implementation under test, whatever its protocol. The run's own
-/// questions (its name, handshake, between checks, closing diagnosis, adapter) are
-/// asked of the first subject of a run: through an adapter every subject shares one
-/// process.
-pub trait ProtocolSubject: Send {
+/// questions (its name, handshake, between checks, closing diagnosis, adapter: its
+/// [`UnderTest`]) are asked of the first subject of a run: through an adapter every
+/// subject shares one process.
+pub trait ProtocolSubject: UnderTest + Send {
     /// The protocol it implements.
     fn protocol(&self) -> &'static str;
-
-    /// The implementation's name for the report.
-    fn name(&self) -> String;
 
     /// An independent copy for another thread, when the subject can make one.
     fn fork(&self) -> Option<Box<dyn ProtocolSubject>>;
 
-    /// The adapter's handshake, when the subject is an adapter.
-    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
-        None
-    }
-
-    /// Called after every check.
-    fn between_checks(&mut self) -> Between {
-        Between::Go
-    }
-
-    /// What the run's end says of the implementation, if anything.
-    fn closing_diagnosis(&mut self) -> Option<String> {
-        None
-    }
-
-    /// The adapter's command and per-request timeout, when the subject is an adapter.
-    fn adapter(&self) -> Option<(String, std::time::Duration)> {
-        None
-    }
-
     /// The subject itself, for its protocol's cases to reach its own trait.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A protocol's subject trait object (`dyn DocSubject + Send`, ...): what [`Subject`]
+/// needs of it to be a [`ProtocolSubject`] (each protocol module implements it).
+pub trait SubjectTrait: UnderTest + Send + 'static {
+    /// An independent copy, when the implementation can make one (the subject trait's
+    /// own `fork`).
+    fn fork_subject(&self) -> Option<Box<Self>>;
+}
+
+impl<S: ?Sized + UnderTest> UnderTest for Subject<S> {
+    fn name(&self) -> String {
+        self.subject.name()
+    }
+
+    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+        self.subject.started()
+    }
+
+    fn between_checks(&mut self) -> Between {
+        self.subject.between_checks()
+    }
+
+    fn closing_diagnosis(&mut self) -> Option<String> {
+        self.subject.closing_diagnosis()
+    }
+
+    fn adapter(&self) -> Option<(String, std::time::Duration)> {
+        self.subject.adapter()
+    }
+}
+
+impl<S: ?Sized + SubjectTrait> ProtocolSubject for Subject<S> {
+    fn protocol(&self) -> &'static str {
+        self.protocol
+    }
+
+    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
+        let protocol = self.protocol;
+        self.subject
+            .fork_subject()
+            .map(|subject| -> Box<dyn ProtocolSubject> { Box::new(Subject { protocol, subject }) })
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
 }
 
 /// A chunk of one protocol's accumulated inputs ([`Protocol::accumulated`]).
@@ -292,6 +361,9 @@ pub struct Subjects {
     /// (`Subjects::adapter`): the run starts a second process of its command for a
     /// second lane of checks ([`crate::run::run`]).
     pub(crate) process: Option<crate::adapter::Shared>,
+    /// The protocols the subjects were made for (a second process's subjects are made
+    /// for the same).
+    pub(crate) registry: Registry,
 }
 
 impl Subjects {
@@ -317,14 +389,16 @@ impl Subjects {
             .map(|s| s.as_mut() as &mut dyn ProtocolSubject)
     }
 
-    /// The subject whose own trait is `S` (`dyn DocSubject + Send`, ...), if the run
-    /// has one.
-    pub fn get_mut<S: ?Sized + 'static>(&mut self) -> Option<&mut S> {
-        self.subjects.iter_mut().find_map(|s| {
-            s.as_any_mut()
-                .downcast_mut::<Subject<S>>()
-                .map(|Subject(s)| s.as_mut())
-        })
+    /// The subject of `protocol` as its own trait `S` (`dyn DocSubject + Send`, ...),
+    /// if the run has a subject of `protocol` and its trait is `S`: looked up by the
+    /// protocol's name, since the versions of a family share one subject trait.
+    pub fn get_mut<S: ?Sized + 'static>(&mut self, protocol: &str) -> Option<&mut S> {
+        self.subjects
+            .iter_mut()
+            .find(|s| s.protocol() == protocol)?
+            .as_any_mut()
+            .downcast_mut::<Subject<S>>()
+            .map(|s| s.subject.as_mut())
     }
 
     pub(crate) fn first(&self) -> Option<&dyn ProtocolSubject> {
@@ -334,6 +408,6 @@ impl Subjects {
     }
 
     pub(crate) fn name(&self) -> String {
-        self.first().map(ProtocolSubject::name).unwrap_or_default()
+        self.first().map(UnderTest::name).unwrap_or_default()
     }
 }

@@ -1,22 +1,35 @@
 //! Running the documented checks: as one report, or one check at a time.
 
 use crate::load::{ProtocolSpec, Spec};
-use crate::protocol::ProtocolSubject;
 pub use crate::protocol::Subjects;
-use crate::protocols::REGISTRY;
+use crate::protocols::Registry;
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::Between;
+use crate::subject::UnderTest;
 use bloomproof_wire::report::NotImplemented;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 impl Subjects {
-    /// The production crates, in process.
+    /// The production crates, in process: one subject per protocol of the built-in
+    /// registry.
     pub fn rust() -> Self {
+        Self::rust_of(Registry::BUILT_IN)
+    }
+
+    /// The production crates, in process: one subject per protocol of `registry` (the
+    /// one a spec was loaded with, [`Spec::registry`]), each answering for its entry's
+    /// name.
+    pub fn rust_of(registry: Registry) -> Self {
         Subjects {
-            subjects: REGISTRY.iter().map(|entry| entry.rust_subject()).collect(),
+            subjects: registry
+                .entries()
+                .iter()
+                .map(|entry| entry.rust_subject())
+                .collect(),
             process: None,
+            registry,
         }
     }
 
@@ -34,20 +47,32 @@ impl Subjects {
         timeout: std::time::Duration,
         deadline: std::time::Duration,
     ) -> Result<Self, String> {
-        let mut process = crate::adapter::AdapterProcess::start(command, timeout)?;
-        process.set_run_deadline(Instant::now() + deadline);
-        Ok(Self::on_process(process))
+        Self::adapter_of(command, timeout, deadline, Registry::BUILT_IN)
     }
 
-    /// Every protocol through `process`.
-    fn on_process(process: crate::adapter::AdapterProcess) -> Self {
+    /// [`Subjects::adapter_with_deadline`] for the protocols of `registry`.
+    pub fn adapter_of(
+        command: &str,
+        timeout: std::time::Duration,
+        deadline: std::time::Duration,
+        registry: Registry,
+    ) -> Result<Self, String> {
+        let mut process = crate::adapter::AdapterProcess::start(command, timeout)?;
+        process.set_run_deadline(Instant::now() + deadline);
+        Ok(Self::on_process(process, registry))
+    }
+
+    /// Every protocol of `registry` through `process`.
+    fn on_process(process: crate::adapter::AdapterProcess, registry: Registry) -> Self {
         let shared = std::sync::Arc::new(std::sync::Mutex::new(process));
         Subjects {
-            subjects: REGISTRY
+            subjects: registry
+                .entries()
                 .iter()
                 .map(|entry| entry.adapter_subject(std::sync::Arc::clone(&shared)))
                 .collect(),
             process: Some(shared),
+            registry,
         }
     }
 
@@ -59,7 +84,10 @@ impl Subjects {
         if process.dead().is_some() {
             return None;
         }
-        process.fork().ok().map(Self::on_process)
+        process
+            .fork()
+            .ok()
+            .map(|process| Self::on_process(process, self.registry))
     }
 
     /// Adds what the adapter of `fork` ([`Subjects::adapter_fork`]) answered into the
@@ -314,6 +342,7 @@ fn forks(subjects: &Subjects, threads: usize) -> Vec<Subjects> {
             Some(forked) => forks.push(Subjects {
                 subjects: forked,
                 process: None,
+                registry: subjects.registry,
             }),
             None => break,
         }
@@ -378,7 +407,7 @@ pub fn run_with_threads(
     let started = Instant::now();
     let mut report = Report {
         implementation: subjects.name(),
-        adapter: subjects.first().and_then(ProtocolSubject::started),
+        adapter: subjects.first().and_then(UnderTest::started),
         ..Report::default()
     };
     let implements = |protocol: &str| {
@@ -502,16 +531,19 @@ pub fn run_with_threads(
     }
     let stopped = stopped.into_inner().unwrap_or_default().map(|(_, why)| why);
     if stopped.is_none()
-        && let (Some(wire), Some((command, timeout))) = (
-            &spec.wire,
-            subjects.first().and_then(ProtocolSubject::adapter),
-        )
+        && let (Some(wire), Some((command, timeout))) =
+            (&spec.wire, subjects.first().and_then(UnderTest::adapter))
     {
         // Only the cases of the protocols the handshake lists (and those of none); a
         // check left without a case is counted with its protocol as not run.
         let listed: Vec<String> = match &report.adapter {
             Some(started) => started.protocols.clone(),
-            None => crate::PROTOCOLS.iter().map(ToString::to_string).collect(),
+            None => spec
+                .registry
+                .names()
+                .into_iter()
+                .map(ToString::to_string)
+                .collect(),
         };
         // The file's cases, then the edges of the table of bounds' rows that adapter
         // checks judge and the request spellings the seed draws (crate::bound_edges), on

@@ -26,7 +26,7 @@ pub fn all() -> Vec<(String, String)> {
         ),
         (
             "session-file.schema.json",
-            render::<bloomproof_wire::session::file::FileV1>(
+            render::<bloomproof_wire::protocols::fnv1a_utf16_v1::session::file::FileV1>(
                 "bloomproof session export file, version 1 (spec/fnv1a-utf16-v1/SESSION.md)",
             ),
         ),

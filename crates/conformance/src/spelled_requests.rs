@@ -127,15 +127,44 @@ fn mix(seed: u64, n: u64) -> u64 {
 /// The lines of one run of `seed`: every canonical request spelled `SPELLINGS` ways,
 /// then every near-miss of `misses` at each of its `places`.
 pub fn cases(seed: u64) -> Vec<WireCase> {
+    lines(seed).into_iter().map(|line| line.case).collect()
+}
+
+/// What a line is, beside its case (for the tests, which must not read it back out of
+/// the comment's prose).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// Canonical request `request`, its `n`-th spelling (the last uses every freedom).
+    Spelling { request: u64, full: bool },
+    /// `miss` planted in canonical request `request`, at a fixed place or a drawn one.
+    NearMiss {
+        miss: NearMiss,
+        request: u64,
+        fixed: bool,
+    },
+}
+
+/// One line and what it is.
+struct Line {
+    case: WireCase,
+    #[cfg_attr(not(test), expect(dead_code, reason = "what the tests read"))]
+    kind: Kind,
+}
+
+/// [`cases`], each with its [`Kind`].
+fn lines(seed: u64) -> Vec<Line> {
     let mut out = Vec::new();
     let mut id = FIRST_ID;
-    let case = |id: u64, comment: String, line: String, expect: WireExpect| WireCase {
-        id: format!("spelled/{id}"),
-        check: CHECK.into(),
-        rules: Vec::new(),
-        comment: Some(comment),
-        send: WireSend::Line(line),
-        expect,
+    let case = |id: u64, comment: String, line: String, expect: WireExpect, kind: Kind| Line {
+        case: WireCase {
+            id: format!("spelled/{id}"),
+            check: CHECK.into(),
+            rules: Vec::new(),
+            comment: Some(comment),
+            send: WireSend::Line(line),
+            expect,
+        },
+        kind,
     };
     for which in 0..4 {
         for n in 0..SPELLINGS {
@@ -155,6 +184,10 @@ pub fn cases(seed: u64) -> Vec<WireCase> {
                 WireExpect::Holds {
                     id: request["id"].clone(),
                     result,
+                },
+                Kind::Spelling {
+                    request: which,
+                    full,
                 },
             ));
             id += 1;
@@ -200,7 +233,12 @@ pub fn cases(seed: u64) -> Vec<WireCase> {
                 id: Value::Null,
                 field: None,
             };
-            out.push(case(id, comment, line, refused));
+            let kind = Kind::NearMiss {
+                miss,
+                request: which,
+                fixed: place.is_some(),
+            };
+            out.push(case(id, comment, line, refused, kind));
             id += 1;
         }
     }
@@ -218,22 +256,27 @@ mod tests {
     fn spellings_are_the_request_and_near_misses_are_not_json() {
         let mut varied = false;
         // (near-miss, request) of the lines at a fixed place, and of those at a drawn one.
-        let kinds = |cases: &[WireCase], fixed: bool| -> std::collections::BTreeSet<String> {
-            cases
+        let kinds = |lines: &[Line], at_fixed: bool| -> std::collections::BTreeSet<String> {
+            lines
                 .iter()
-                .filter_map(|case| case.comment.as_deref())
-                .filter(|c| c.starts_with("near-miss") && c.contains("(drawn)") != fixed)
-                .filter_map(|c| Some(c[c.find('(')?..c.find(" at place")?].to_owned()))
+                .filter_map(|line| match line.kind {
+                    Kind::NearMiss {
+                        miss,
+                        request,
+                        fixed,
+                    } if fixed == at_fixed => Some(format!("{miss:?} in request {request}")),
+                    _ => None,
+                })
                 .collect()
         };
-        let fixed = kinds(&cases(0), true);
+        let fixed = kinds(&lines(0), true);
         let mut drawn_anywhere = std::collections::BTreeSet::new();
         for seed in 0..40u64 {
-            let cases = cases(seed);
-            assert!(cases.len() as u64 > 4 * SPELLINGS + 2 * misses().count() as u64);
-            assert_eq!(kinds(&cases, true), fixed, "seed {seed}");
-            drawn_anywhere.extend(kinds(&cases, false));
-            for case in &cases {
+            let lines = lines(seed);
+            assert!(lines.len() as u64 > 4 * SPELLINGS + 2 * misses().count() as u64);
+            assert_eq!(kinds(&lines, true), fixed, "seed {seed}");
+            drawn_anywhere.extend(kinds(&lines, false));
+            for Line { case, kind } in &lines {
                 let WireSend::Line(line) = &case.send else {
                     panic!("{}", case.id);
                 };
@@ -250,9 +293,13 @@ mod tests {
                         varied |= line != &parsed.to_string();
                     }
                     WireExpect::Error { .. } => {
-                        let json_but_refused = case.comment.as_deref().is_some_and(|c| {
-                            c.contains("DuplicateKey") || c.contains("LoneSurrogate")
-                        });
+                        let json_but_refused = matches!(
+                            kind,
+                            Kind::NearMiss {
+                                miss: NearMiss::DuplicateKey | NearMiss::LoneSurrogateEscape,
+                                ..
+                            }
+                        );
                         assert!(json_but_refused || parsed.is_err(), "{}: {line}", case.id);
                     }
                     _ => panic!("{}", case.id),
@@ -271,9 +318,9 @@ mod tests {
     #[test]
     fn the_full_spelling_holds_tabs_and_escapes() {
         for seed in 0..20u64 {
-            for case in cases(seed)
+            for Line { case, .. } in lines(seed)
                 .iter()
-                .filter(|c| c.comment.as_deref().is_some_and(|c| c.contains(", 1)")))
+                .filter(|l| matches!(l.kind, Kind::Spelling { full: true, .. }))
             {
                 let WireSend::Line(line) = &case.send else {
                     panic!("{}", case.id);

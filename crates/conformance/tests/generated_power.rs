@@ -9,7 +9,7 @@ mod common;
 use bloomproof_conformance::generated::Generation;
 use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::{Subjects, run};
-use bloomproof_conformance::subject::Answer;
+use bloomproof_conformance::subject::{Answer, UnderTest};
 use bloomproof_conformance::subjects::doc_membership_v1::{
     DocSubject, Mutation, RawParams, RustDoc,
 };
@@ -23,10 +23,13 @@ use serde_json::{Value, json};
 /// 300, none of which a case of the spec uses but 512.
 struct WrongAboveM300;
 
-impl DocSubject for WrongAboveM300 {
+impl UnderTest for WrongAboveM300 {
     fn name(&self) -> String {
         "positions wrong for 300 < m < 512".into()
     }
+}
+
+impl DocSubject for WrongAboveM300 {
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
         RustDoc::v1().sha256(data)
     }
@@ -101,10 +104,13 @@ fn pinned() -> &'static Vec<(u32, u32, u32)> {
     })
 }
 
-impl FnvSubject for WrongTails {
+impl UnderTest for WrongTails {
     fn name(&self) -> String {
         "fnv tail and estimates wrong off the spec's points".into()
     }
+}
+
+impl FnvSubject for WrongTails {
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         if units.len() > 8 && units.len() % 4 == 3 {
             return RustFnv.positions(m, k, &units[..units.len() - 1]);
@@ -129,10 +135,13 @@ impl FnvSubject for WrongTails {
 /// `RustFnv` whose views count one distinct entry too many past 1000 entries.
 struct WrongNearTheCap;
 
-impl FnvSubject for WrongNearTheCap {
+impl UnderTest for WrongNearTheCap {
     fn name(&self) -> String {
         "distinct_entries wrong past 1000".into()
     }
+}
+
+impl FnvSubject for WrongNearTheCap {
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         RustFnv.positions(m, k, units)
     }
@@ -343,10 +352,13 @@ struct BentEstimates(
     Box<dyn Fn(u32, u32, u32) -> Answer<EstimatesAnswer> + Send>,
 );
 
-impl FnvSubject for BentEstimates {
+impl UnderTest for BentEstimates {
     fn name(&self) -> String {
         self.0.clone()
     }
+}
+
+impl FnvSubject for BentEstimates {
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         RustFnv.positions(m, k, units)
     }

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { assertAxeClean as axeClean } from './axe.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -395,14 +396,7 @@ function shareFragment(m, k, entries) {
 }
 
 /** axe-core finds no violation in the page as it is now. */
-async function assertAxeClean(page, state) {
-  const found = await page.evaluate(async (source) => {
-    if (!window.axe) (0, eval)(source);
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
-  }, AXE_SOURCE);
-  assert.deepEqual(found, [], `axe in ${state}`);
-}
+const assertAxeClean = (page, state) => axeClean(page, state, AXE_SOURCE);
 
 /** A harness for the enclosing suite: opened and loaded before its tests, closed after. */
 function suiteHarness(server) {

@@ -6,10 +6,10 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
-use std::process::Command;
 
 /// One row of the table: a crate (its package name without `bloomproof-`), its layer,
 /// the crates it uses (normal and build dependencies) and those its tests add.
@@ -221,18 +221,7 @@ fn violations(metadata: &Value, table: &[Row]) -> Result<Vec<String>, String> {
 
 #[test]
 fn every_crate_depends_exactly_as_the_layer_table_says() {
-    let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("could not run `cargo metadata`");
-    assert!(
-        output.status.success(),
-        "`cargo metadata` failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: Value =
-        serde_json::from_slice(&output.stdout).expect("`cargo metadata` printed invalid JSON");
+    let metadata = common::cargo_metadata(false);
     let found = violations(&metadata, TABLE).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         found.is_empty(),

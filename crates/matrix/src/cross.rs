@@ -250,14 +250,14 @@ type Exported = Result<(String, String, Value), (String, String)>;
 /// The participant's `doc-membership-v1` subject.
 fn doc_of(subjects: &mut Subjects) -> Result<&mut (dyn DocSubject + Send + 'static), SubjectError> {
     subjects
-        .get_mut::<dyn DocSubject + Send>()
+        .get_mut::<dyn DocSubject + Send>(doc_membership_v1::NAME)
         .ok_or_else(|| SubjectError::Broken(format!("no {} subject", doc_membership_v1::NAME)))
 }
 
 /// The participant's `fnv1a-utf16-v1` subject.
 fn fnv_of(subjects: &mut Subjects) -> Result<&mut (dyn FnvSubject + Send + 'static), SubjectError> {
     subjects
-        .get_mut::<dyn FnvSubject + Send>()
+        .get_mut::<dyn FnvSubject + Send>(fnv1a_utf16_v1::NAME)
         .ok_or_else(|| SubjectError::Broken(format!("no {} subject", fnv1a_utf16_v1::NAME)))
 }
 

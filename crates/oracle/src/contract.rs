@@ -14,50 +14,65 @@
 //! decision, kept apart here as [`Rejection::field`]: the kind of the first error is
 //! the source's, the field is interop.
 
+/// The Python types that hold bytes: only `bytes` is what the contract wants, the
+/// other two fail its exact type test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferType {
+    /// `bytes`.
+    Bytes,
+    /// `bytearray`.
+    ByteArray,
+    /// `memoryview`.
+    MemoryView,
+}
+
+/// The Python sequence types: only `tuple` is what the contract wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SequenceType {
+    /// `tuple`.
+    Tuple,
+    /// `list`.
+    List,
+}
+
 /// A Python value as the contract sees it (the typed values of `spec/README.md`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PyValue {
-    /// `bytes`.
-    Bytes(Vec<u8>),
+    /// `bytes`, `bytearray` or `memoryview`, with its bytes.
+    Buffer(BufferType, Vec<u8>),
     /// `str`.
     Str(String),
-    /// `bytearray`.
-    ByteArray(Vec<u8>),
-    /// `memoryview`.
-    MemoryView(Vec<u8>),
     /// `int`, of any size (within 128 bits here).
     Int(i128),
     /// `bool`.
     Bool(bool),
     /// `float`.
     Float(f64),
-    /// `tuple`.
-    Tuple(Vec<PyValue>),
-    /// `list`.
-    List(Vec<PyValue>),
+    /// `tuple` or `list`, with its items.
+    Sequence(SequenceType, Vec<PyValue>),
 }
 
 impl PyValue {
     /// What Python's `type(x).__name__` says.
     pub fn type_name(&self) -> &'static str {
         match self {
-            PyValue::Bytes(_) => "bytes",
+            PyValue::Buffer(BufferType::Bytes, _) => "bytes",
+            PyValue::Buffer(BufferType::ByteArray, _) => "bytearray",
+            PyValue::Buffer(BufferType::MemoryView, _) => "memoryview",
+            PyValue::Sequence(SequenceType::Tuple, _) => "tuple",
+            PyValue::Sequence(SequenceType::List, _) => "list",
             PyValue::Str(_) => "str",
-            PyValue::ByteArray(_) => "bytearray",
-            PyValue::MemoryView(_) => "memoryview",
             PyValue::Int(_) => "int",
             PyValue::Bool(_) => "bool",
             PyValue::Float(_) => "float",
-            PyValue::Tuple(_) => "tuple",
-            PyValue::List(_) => "list",
         }
     }
 
     /// Python's `len(x)` for the sized types the contract bounds (`bytes`, `tuple`).
     fn len(&self) -> Option<i128> {
         match self {
-            PyValue::Bytes(b) => Some(b.len() as i128),
-            PyValue::Tuple(t) => Some(t.len() as i128),
+            PyValue::Buffer(BufferType::Bytes, b) => Some(b.len() as i128),
+            PyValue::Sequence(SequenceType::Tuple, t) => Some(t.len() as i128),
             _ => None,
         }
     }
@@ -175,7 +190,7 @@ pub fn construct(
     first_failure(tests)?;
     // The records' own tests, once records is a tuple within its count (the tests above
     // fail first otherwise): each record's type, then its length, in index order.
-    if let PyValue::Tuple(list) = records {
+    if let PyValue::Sequence(SequenceType::Tuple, list) = records {
         for (index, record) in list.iter().enumerate() {
             let field = format!("records[{index}]");
             first_failure(vec![
@@ -215,7 +230,7 @@ mod tests {
     use super::*;
 
     fn bytes(n: usize) -> PyValue {
-        PyValue::Bytes(vec![b'x'; n])
+        PyValue::Buffer(BufferType::Bytes, vec![b'x'; n])
     }
 
     fn err(class: ErrorClass, field: &str) -> Result<(), Rejection> {
@@ -229,8 +244,8 @@ mod tests {
     #[test]
     fn the_seeds_rejections() {
         use ErrorClass::{Type, Value};
-        let empty = PyValue::Tuple(vec![]);
-        let lab = PyValue::Bytes(b"lab".to_vec());
+        let empty = PyValue::Sequence(SequenceType::Tuple, vec![]);
+        let lab = PyValue::Buffer(BufferType::Bytes, b"lab".to_vec());
         let int = PyValue::Int;
         let call = |m: PyValue, k: PyValue, seed: PyValue| construct(&empty, &m, &k, &seed);
         assert_eq!(
@@ -250,7 +265,11 @@ mod tests {
             err(Type, "seed")
         );
         assert_eq!(
-            call(int(16), int(3), PyValue::ByteArray(b"lab".to_vec())),
+            call(
+                int(16),
+                int(3),
+                PyValue::Buffer(BufferType::ByteArray, b"lab".to_vec())
+            ),
             err(Type, "seed")
         );
         assert_eq!(call(int(7), int(3), lab.clone()), err(Value, "m"));
@@ -261,32 +280,50 @@ mod tests {
         assert_eq!(call(int(8), int(1), bytes(16)), Ok(()));
         assert_eq!(call(int(512), int(8), bytes(0)), Ok(()));
         let build = |records: PyValue| construct(&records, &int(16), &int(3), &lab);
-        assert_eq!(build(PyValue::List(vec![bytes(1)])), err(Type, "records"));
         assert_eq!(
-            build(PyValue::Tuple(vec![PyValue::Str("a".into())])),
+            build(PyValue::Sequence(SequenceType::List, vec![bytes(1)])),
+            err(Type, "records")
+        );
+        assert_eq!(
+            build(PyValue::Sequence(
+                SequenceType::Tuple,
+                vec![PyValue::Str("a".into())]
+            )),
             err(Type, "records[0]")
         );
         assert_eq!(
-            build(PyValue::Tuple(vec![bytes(0), PyValue::MemoryView(vec![])])),
+            build(PyValue::Sequence(
+                SequenceType::Tuple,
+                vec![bytes(0), PyValue::Buffer(BufferType::MemoryView, vec![])]
+            )),
             err(Type, "records[1]")
         );
         assert_eq!(
-            build(PyValue::Tuple(vec![PyValue::Int(1)])),
+            build(PyValue::Sequence(
+                SequenceType::Tuple,
+                vec![PyValue::Int(1)]
+            )),
             err(Type, "records[0]")
         );
         // 65 copies of one record: counted before de-duplication.
         assert_eq!(
-            build(PyValue::Tuple(vec![bytes(0); 65])),
+            build(PyValue::Sequence(SequenceType::Tuple, vec![bytes(0); 65])),
             err(Value, "records")
         );
-        assert_eq!(build(PyValue::Tuple(vec![bytes(64); 64])), Ok(()));
         assert_eq!(
-            build(PyValue::Tuple(vec![bytes(65)])),
+            build(PyValue::Sequence(SequenceType::Tuple, vec![bytes(64); 64])),
+            Ok(())
+        );
+        assert_eq!(
+            build(PyValue::Sequence(SequenceType::Tuple, vec![bytes(65)])),
             err(Value, "records[0]")
         );
         // The count comes before any record's own test.
         assert_eq!(
-            build(PyValue::Tuple(vec![PyValue::Bool(true); 65])),
+            build(PyValue::Sequence(
+                SequenceType::Tuple,
+                vec![PyValue::Bool(true); 65]
+            )),
             err(Value, "records")
         );
         assert_eq!(lookup_item(&PyValue::Str("a".into())), err(Type, "item"));
@@ -303,7 +340,7 @@ mod tests {
         // m's bound before k's type? No: both types come before both bounds.
         assert_eq!(
             construct(
-                &PyValue::Tuple(vec![]),
+                &PyValue::Sequence(SequenceType::Tuple, vec![]),
                 &int(7),
                 &PyValue::Bool(true),
                 &seed
@@ -311,11 +348,21 @@ mod tests {
             err(Type, "k")
         );
         assert_eq!(
-            construct(&PyValue::Tuple(vec![]), &int(16), &int(9), &seed),
+            construct(
+                &PyValue::Sequence(SequenceType::Tuple, vec![]),
+                &int(16),
+                &int(9),
+                &seed
+            ),
             err(Value, "k")
         );
         assert_eq!(
-            construct(&PyValue::List(vec![]), &int(16), &int(3), &bytes(17)),
+            construct(
+                &PyValue::Sequence(SequenceType::List, vec![]),
+                &int(16),
+                &int(3),
+                &bytes(17)
+            ),
             err(Value, "seed")
         );
         // Integers far out of bounds, both signs, are value errors whatever their width.
@@ -327,18 +374,23 @@ mod tests {
             -1,
         ] {
             assert_eq!(
-                construct(&PyValue::Tuple(vec![]), &int(n), &int(3), &bytes(0)),
+                construct(
+                    &PyValue::Sequence(SequenceType::Tuple, vec![]),
+                    &int(n),
+                    &int(3),
+                    &bytes(0)
+                ),
                 err(Value, "m"),
                 "{n}"
             );
         }
         assert_eq!(
             typed_call(
-                &PyValue::Tuple(vec![]),
+                &PyValue::Sequence(SequenceType::Tuple, vec![]),
                 &int(16),
                 &int(3),
                 &bytes(0),
-                Some(&PyValue::ByteArray(vec![]))
+                Some(&PyValue::Buffer(BufferType::ByteArray, vec![]))
             ),
             err(Type, "item")
         );

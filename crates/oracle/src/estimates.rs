@@ -6,13 +6,12 @@
 //! number of *clear* bits c = m - X: a throw keeps c when it lands on one of the
 //! m - c set bits, and takes c to c - 1 when it lands on one of the c clear ones.
 
-/// The clamped parameters and the four estimates.
+/// The four estimates, and the parameters they used.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[allow(missing_docs, reason = "the names of SESSION.md")]
 pub struct Estimates {
-    pub m: u32,
-    pub k: u32,
-    pub n: u32,
+    /// (m, k, n) as [`clamped`].
+    pub used: (u32, u32, u32),
     pub classic: f64,
     pub finite_m: f64,
     pub exact: f64,
@@ -114,9 +113,7 @@ pub fn estimates(m: u32, k: u32, n: u32) -> Estimates {
         }
     }
     Estimates {
-        m,
-        k,
-        n,
+        used: (m, k, n),
         classic: classic(m, k, n),
         finite_m: finite_m(m, k, n),
         exact: exact(m, k, n),

@@ -65,12 +65,5 @@ fn the_example_of_session_md() {
         (0.0, 0.0, 0.0, 1)
     );
     // Clamped inputs.
-    assert_eq!(
-        (
-            estimates(0, 0, 5000).m,
-            estimates(0, 0, 5000).k,
-            estimates(0, 0, 5000).n
-        ),
-        (8, 1, 1024)
-    );
+    assert_eq!(estimates(0, 0, 5000).used, (8, 1, 1024));
 }

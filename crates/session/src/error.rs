@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-pub use bloomproof_wire::session::ErrorKind;
-use bloomproof_wire::session::{DraftField, json_display};
+pub use bloomproof_wire::protocols::fnv1a_utf16_v1::session::ErrorKind;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::{DraftField, json_display};
 
 /// A rejected [`Op`](crate::Op). The session is left exactly as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! filter, whose positions are fixed functions of the strings.
 
 use bloomproof_protocol::fnv1a_utf16_v1::{K_MAX, K_MIN, M_MAX, M_MIN};
-pub use bloomproof_wire::session::Estimates;
+pub use bloomproof_wire::protocols::fnv1a_utf16_v1::session::Estimates;
 
 use crate::MAX_ENTRIES;
 

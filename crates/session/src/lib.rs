@@ -14,7 +14,7 @@
 //! Hashing is [`bloomproof_protocol::fnv1a_utf16_v1`]; this crate adds the
 //! rules of the page (seed `002`, `spec/fnv1a-utf16-v1/PROTOCOL.md`). The types that
 //! cross a wire ([`Op`], [`View`] and what it holds, the export file, [`ErrorKind`])
-//! are [`bloomproof_wire::session`]'s, re-exported here; this crate holds the rules.
+//! are [`bloomproof_wire::protocols::fnv1a_utf16_v1::session`]'s, re-exported here; this crate holds the rules.
 //!
 //! ```
 //! use bloomproof_session::{DraftField, Op, Rate, Session};
@@ -36,7 +36,7 @@ mod estimates;
 mod model;
 pub mod persist;
 
-pub use bloomproof_wire::session::{
+pub use bloomproof_wire::protocols::fnv1a_utf16_v1::session::{
     Counters, DraftField, Drafts, ErrorKind, Estimates, HistoryEntry, LastOperation, Op, OpKind,
     Outcome, Panel, Panels, ParamsView, PositionStep, Rate, Text, View, json_display,
 };

@@ -2,7 +2,7 @@
 //! the last operation, history and panels; operations and the view.
 
 use bloomproof_protocol::fnv1a_utf16_v1::{self, BoundError, Field, Params};
-use bloomproof_wire::session::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::{
     Counters, DraftField, Drafts, HistoryEntry, LastOperation, Op, OpKind, Outcome, Panel, Panels,
     ParamsView, PositionStep, Rate, View, json_display,
 };

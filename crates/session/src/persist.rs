@@ -45,8 +45,10 @@
 use std::collections::HashMap;
 
 use bloomproof_protocol::fnv1a_utf16_v1::{self, Params};
-use bloomproof_wire::session::file::{FileV1, HistoryV1, LastOperationV1};
-use bloomproof_wire::session::{
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::file::{
+    FileV1, HistoryV1, LastOperationV1,
+};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::{
     Counters, DraftField, Drafts, ErrorKind, HistoryEntry, LastOperation, OpKind, Outcome,
     ParamsView, Text, json_display,
 };
@@ -58,7 +60,7 @@ use crate::error::{ImportError, SessionError};
 use crate::model::{Active, Session, check_string, draft_denotes, params_view, units_len};
 use crate::{DRAFT_MAX_UNITS, HISTORY_CAP, MAX_ENTRIES};
 
-pub use bloomproof_wire::session::file::{FORMAT, FORMAT_VERSION};
+pub use bloomproof_wire::protocols::fnv1a_utf16_v1::session::file::{FORMAT, FORMAT_VERSION};
 /// Largest import, in bytes of UTF-8 text: 2 MiB.
 pub const IMPORT_MAX_BYTES: usize = 2 * 1024 * 1024;
 /// Largest local save, in UTF-16 code units (what JavaScript's `string.length`
@@ -360,10 +362,11 @@ fn parse_text(text: &str, trim: bool) -> Result<Session, ImportError> {
     };
     let probe: serde_json::Value = serde_json::from_str(text.content).map_err(|error| {
         if error.is_eof() {
-            match serde_json::from_str::<serde_json::Value>(text.whole) {
-                Err(whole) => parse_error(text.whole, &whole),
-                Ok(_) => parse_error(text.whole, &error),
-            }
+            // The text ends inside a value: the whole text (the same, then whitespace,
+            // which completes no value) fails too, at its own end, where the error is
+            // placed.
+            let whole = serde_json::from_str::<serde_json::Value>(text.whole).err();
+            parse_error(text.whole, whole.as_ref().unwrap_or(&error))
         } else {
             parse_error(text.whole, &error)
         }

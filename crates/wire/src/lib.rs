@@ -19,12 +19,11 @@
 //!   (`crates/vectors-generate/data/*.hand-picked.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
 //! * [`explorer`]: the error answers of the explorer's server;
-//! * [`session`]: the session model's operations, view and export file
-//!   (`fnv1a-utf16-v1`'s teaching filter; `bloomproof-session` holds its rules);
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
 //! * [`spec`]: the spec files (`checks.json`, and `cases.json`'s generic case);
 //! * [`protocols`]: each protocol's own case, adapter and vector types, one namespace
-//!   per protocol (`protocols::doc_membership_v1::DocCase`: a path names the protocol;
+//!   per protocol (`protocols::doc_membership_v1::DocCase`, `protocols::fnv1a_utf16_v1::session`
+//!   for the teaching filter's session model: a path names the protocol;
 //!   no module re-exports every protocol's types); its `mod.rs` holds the two types
 //!   that name every protocol ([`spec::Generator`], [`adapter::Messages`]).
 //! * [`adapter_checks`]: the adapter protocol's own checks (`spec/adapter-protocol.json`);
@@ -63,7 +62,6 @@ pub mod positions;
 pub mod protocols;
 pub mod report;
 pub mod schema;
-pub mod session;
 pub mod spec;
 mod typed;
 pub mod vectors;

@@ -243,6 +243,9 @@ pub struct GeneratedInput {
     pub steps: Option<Span>,
 }
 
+/// A `generated` case, as either protocol's cases file holds it.
+pub type GeneratedCase = Case<GeneratedInput, GeneratedExpect>;
+
 /// What a `generated` case asserts: each listed answer equals the reference's on
 /// every drawn input (`oracle` or `session_model`), and every answer keeps the
 /// invariants (k positions, each below m; `ceil(m/8)` packed bytes; no bit at or
@@ -286,7 +289,33 @@ macro_rules! case_common {
                 match self { $($ty::$variant(_) => $shape,)* }
             }
         }
+
+        impl $crate::spec::ShapedCase for $ty {
+            fn parts(&self) -> (&str, &str, &[String], &'static str) {
+                (self.id(), self.check(), self.rules(), self.shape())
+            }
+
+            fn generated(
+                &self,
+            ) -> Option<&$crate::spec::Case<$crate::spec::GeneratedInput, $crate::spec::GeneratedExpect>> {
+                match self {
+                    $ty::Generated(case) => Some(case),
+                    _ => None,
+                }
+            }
+        }
     };
+}
+
+/// What every protocol's case enum (`DocCase`, `FnvCase`) answers whatever the case's
+/// shape (each enum's `case_common!` implements it: every protocol has a `Generated`
+/// variant).
+pub trait ShapedCase {
+    /// The case's id, check, rules beyond its check's, and shape.
+    fn parts(&self) -> (&str, &str, &[String], &'static str);
+
+    /// The case, when it is a generated one.
+    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>>;
 }
 
 pub use crate::protocols::Generator;

@@ -42,10 +42,10 @@ use fleet::*;
 use stats::*;
 
 use bloomproof_wire::protocols::doc_membership_v1::{Built, DocOp, PositionsResult, TriplesResult};
+use bloomproof_wire::protocols::fnv1a_utf16_v1::session::DraftField;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     EstimatesAnswer, FnvHashes, FnvOp, ScriptAnswer, ScriptOp, TextValue,
 };
-use bloomproof_wire::session::DraftField;
 use bloomproof_wire::{DocParams, Hex};
 use http::{Caller, Client, Method, Request, shorten};
 use serde::Serialize;

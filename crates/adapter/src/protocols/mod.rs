@@ -9,6 +9,6 @@ pub mod fnv1a_utf16_v1;
 
 /// Every protocol `bloomproof adapter` serves (`crate::serve::REGISTRY`).
 pub static SERVED: &[&dyn crate::serve::ServedProtocol] = &[
-    &doc_membership_v1::serve::DocMembershipV1,
+    &doc_membership_v1::serve::DocMembership::V1,
     &fnv1a_utf16_v1::serve::Fnv1aUtf16V1,
 ];

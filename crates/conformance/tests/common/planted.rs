@@ -6,7 +6,7 @@
 //! the production subject (`real`) and the arguments. The production traits keep no
 //! default for these methods: a real subject has to answer each one itself.
 
-use bloomproof_conformance::subject::Answer;
+use bloomproof_conformance::subject::{Answer, UnderTest};
 use bloomproof_conformance::subjects::doc_membership_v1::{
     DocSubject, Mutation, RawParams, RustDoc,
 };
@@ -46,10 +46,13 @@ macro_rules! planted {
             )*
         }
 
-        impl $subject for $planted {
+        impl UnderTest for $planted {
             fn name(&self) -> String {
                 self.name.into()
             }
+        }
+
+        impl $subject for $planted {
             $(
                 fn $method(&mut self, $($arg: $ty),*) -> Answer<$answer> {
                     match &mut self.$method {

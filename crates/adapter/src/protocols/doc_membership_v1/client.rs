@@ -5,7 +5,7 @@ use crate::client::{Reply, Shared, call, pipelined};
 use crate::protocols::doc_membership_v1::{
     DocCall, DocReply, DocSubject, Mutation, Observation, RawParams,
 };
-use crate::subject::{Answer, Between, SubjectError};
+use crate::subject::{Answer, Between, SubjectError, UnderTest};
 use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple};
 use bloomproof_wire::protocols::doc_membership_v1::{
     DigestResult, DocOp, MutateResult, MutationAttempt, OtherSnapshot, PositionsResult,
@@ -103,12 +103,9 @@ fn hex_list(list: &[Vec<u8>]) -> Vec<Hex> {
     list.iter().map(|b| Hex(b.clone())).collect()
 }
 
-impl DocSubject for AdapterDoc {
+impl UnderTest for AdapterDoc {
     fn name(&self) -> String {
-        self.0
-            .lock()
-            .map(|p| format!("adapter `{}`", p.command()))
-            .unwrap_or_default()
+        crate::client::name(&self.0)
     }
 
     fn adapter(&self) -> Option<(String, std::time::Duration)> {
@@ -132,7 +129,9 @@ impl DocSubject for AdapterDoc {
     fn closing_diagnosis(&mut self) -> Option<String> {
         self.0.lock().ok()?.closing_diagnosis()
     }
+}
 
+impl DocSubject for AdapterDoc {
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>> {
         let r: DigestResult = call(
             &self.0,

@@ -1,10 +1,13 @@
-//! `doc-membership-v1` served by `bloomproof adapter`: its operations ([`DocOp`])
-//! answered by the in-process production subject ([`RustDoc`]).
+//! A doc-membership version served by `bloomproof adapter`: its operations ([`DocOp`])
+//! answered by the in-process production subject of that version ([`RustDoc::of`]).
+//! The served entry is a value of the family ([`DocMembership::of`]); `doc-membership-v1`
+//! is [`DocMembership::V1`].
 
 use crate::client::RESPONSE_MAX;
 use crate::protocols::doc_membership_v1::{DocSubject, RawParams, RustDoc};
 use crate::serve::{ServedOp, ServedProtocol, json, negative_m_k, too_large};
 use crate::subject::{Answer, SubjectError};
+use bloomproof_protocol::doc_membership::DocFamily;
 use bloomproof_protocol::doc_membership_v1 as doc;
 use bloomproof_wire::protocols::doc_membership_v1::DocOp;
 use bloomproof_wire::protocols::doc_membership_v1::{
@@ -13,16 +16,37 @@ use bloomproof_wire::protocols::doc_membership_v1::{
 use bloomproof_wire::{DocParams, Hex};
 use serde_json::{Map, Value};
 
-/// The serving side's registry entry of `doc-membership-v1`.
-pub struct DocMembershipV1;
+/// The serving side's registry entry of one doc-membership version.
+pub struct DocMembership {
+    family: &'static DocFamily,
+}
 
-impl ServedProtocol for DocMembershipV1 {
+impl DocMembership {
+    /// `doc-membership-v1`.
+    pub const V1: DocMembership = DocMembership::of(&doc::FAMILY);
+
+    /// The version `family`, served under its name with its bounds.
+    pub const fn of(family: &'static DocFamily) -> Self {
+        DocMembership { family }
+    }
+}
+
+/// One parsed operation, with the version that answers it.
+#[derive(Debug)]
+struct Served {
+    family: &'static DocFamily,
+    op: DocOp,
+}
+
+impl ServedProtocol for DocMembership {
     fn name(&self) -> &'static str {
-        doc::NAME
+        self.family.name()
     }
 
     fn parse(&self, op: Value) -> Result<Box<dyn ServedOp>, serde_json::Error> {
-        serde_json::from_value::<DocOp>(op).map(|op| Box::new(op) as Box<dyn ServedOp>)
+        let family = self.family;
+        serde_json::from_value::<DocOp>(op)
+            .map(|op| Box::new(Served { family, op }) as Box<dyn ServedOp>)
     }
 
     /// A `frame` `index` that is negative or past 255 (ADAPTER.md, the error table),
@@ -35,22 +59,26 @@ impl ServedProtocol for DocMembershipV1 {
             if index.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)) {
                 return None;
             }
+            let k_max = self.family.bounds().k[1];
             return Some((
                 "index".into(),
-                format!("index = {index} is out of bounds: a hash index is below k (at most 8)"),
+                format!(
+                    "index = {index} is out of bounds: a hash index is below k (at most {k_max})"
+                ),
             ));
         }
+        let bounds = self.family.bounds();
         negative_m_k(
             op.get("params")?.as_object()?,
-            [(doc::M_MIN, doc::M_MAX), (doc::K_MIN, doc::K_MAX)],
+            [(bounds.m[0], bounds.m[1]), (bounds.k[0], bounds.k[1])],
         )
     }
 }
 
-impl ServedOp for DocOp {
+impl ServedOp for Served {
     fn answer(&self) -> Answer<Value> {
-        let mut doc = RustDoc::v1();
-        match self {
+        let mut doc = RustDoc::of(self.family);
+        match &self.op {
             DocOp::Sha256 { data } => json(DigestResult {
                 digest: Hex(doc.sha256(&data.0)?),
             }),
@@ -150,8 +178,8 @@ impl ServedOp for DocOp {
         }
     }
 
-    /// Every `doc-membership-v1` operation is cheap: its inputs are bounded by the
-    /// request's size.
+    /// Every doc-membership operation is cheap: its inputs are bounded by the request's
+    /// size.
     fn is_cheap(&self) -> bool {
         true
     }

@@ -2,7 +2,7 @@
 //! and the production crates in process ([`RustDoc`]).
 
 use crate::ToDynamic;
-use crate::subject::{Answer, Between};
+use crate::subject::{Answer, UnderTest};
 use bloomproof_filter::dynamic;
 use bloomproof_filter::{ContractError, DocumentPrefilter, Params};
 use bloomproof_protocol::doc_membership::DocFamily;
@@ -19,28 +19,9 @@ pub struct RawParams {
     pub seed: Vec<u8>,
 }
 
-/// A `doc-membership-v1` implementation, as the evaluators drive it.
-pub trait DocSubject {
-    /// A short name for reports.
-    fn name(&self) -> String;
-
-    /// What the implementation's handshake said (an adapter's; `None` in process):
-    /// who answers and the protocols it implements.
-    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
-        None
-    }
-    /// Between two checks (and after the last): whether the run goes on. An adapter
-    /// that ended during the check is started again ([`Between::Restarted`]); one that
-    /// never answered, or whose run deadline passed, stops the run. In process: always
-    /// [`Between::Go`].
-    fn between_checks(&mut self) -> Between {
-        Between::Go
-    }
-    /// At the end of a run: one paragraph when every answer pointed at one cause (an
-    /// adapter that answered `bad_request` to everything), in place of its failures.
-    fn closing_diagnosis(&mut self) -> Option<String> {
-        None
-    }
+/// A `doc-membership-v1` implementation, as the evaluators drive it (its name and life
+/// in a run are [`UnderTest`]'s).
+pub trait DocSubject: UnderTest {
     /// SHA-256 of raw bytes.
     fn sha256(&mut self, data: &[u8]) -> Answer<Vec<u8>>;
     /// The framed message for hash index `index`, and its digest.
@@ -137,14 +118,6 @@ pub trait DocSubject {
     /// running checks on other threads; `None` (the default) when checks must share
     /// this one and run one after the other.
     fn fork(&self) -> Option<Box<dyn DocSubject + Send>> {
-        None
-    }
-
-    /// The adapter command and the timeout per request, when this subject speaks the
-    /// adapter protocol: the runner then also runs the adapter protocol's own checks
-    /// (`bloomproof_conformance::adapter_checks`), on processes of their own. `None` (the default)
-    /// in process.
-    fn adapter(&self) -> Option<(String, std::time::Duration)> {
         None
     }
 }
@@ -267,11 +240,13 @@ fn triple(lookup: bloomproof_filter::Lookup) -> Triple {
     }
 }
 
-impl DocSubject for RustDoc {
+impl UnderTest for RustDoc {
     fn name(&self) -> String {
         "rust (in process)".to_string()
     }
+}
 
+impl DocSubject for RustDoc {
     fn fork(&self) -> Option<Box<dyn DocSubject + Send>> {
         Some(Box::new(*self))
     }

@@ -4,21 +4,20 @@
 use super::NAME as FNV;
 use crate::client::{Shared, call, pipelined};
 use crate::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply, FnvSubject};
-use crate::subject::Answer;
+use crate::subject::{Answer, UnderTest};
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvOp, ScriptOp};
 
 /// A `fnv1a-utf16-v1` subject behind an adapter.
 pub struct AdapterFnv(pub Shared);
 
-impl FnvSubject for AdapterFnv {
+impl UnderTest for AdapterFnv {
     fn name(&self) -> String {
-        self.0
-            .lock()
-            .map(|p| format!("adapter `{}`", p.command()))
-            .unwrap_or_default()
+        crate::client::name(&self.0)
     }
+}
 
+impl FnvSubject for AdapterFnv {
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes> {
         let op = FnvOp::Positions {
             m,

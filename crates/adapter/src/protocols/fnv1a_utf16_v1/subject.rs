@@ -1,7 +1,7 @@
 //! `fnv1a-utf16-v1` as the evaluators drive it: [`FnvSubject`], its batched calls,
 //! and the production session model in process ([`RustFnv`]).
 
-use crate::subject::{Answer, SubjectError};
+use crate::subject::{Answer, SubjectError, UnderTest};
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     EstimatesAnswer, FnvHashes, SaveAnswer, ScriptAnswer, StepAnswer, StepError,
 };
@@ -39,10 +39,9 @@ pub enum FnvReply {
 
 // fnv1a-utf16-v1
 
-/// A `fnv1a-utf16-v1` implementation, as the evaluators drive it.
-pub trait FnvSubject {
-    /// A short name for reports.
-    fn name(&self) -> String;
+/// A `fnv1a-utf16-v1` implementation, as the evaluators drive it (its name and life in
+/// a run are [`UnderTest`]'s).
+pub trait FnvSubject: UnderTest {
     /// h1, h2 and the k positions of a string of code units.
     fn positions(&mut self, m: u64, k: u64, units: &[u16]) -> Answer<FnvHashes>;
     /// Runs a script on a new session.
@@ -212,11 +211,13 @@ impl RustFnv {
     }
 }
 
-impl FnvSubject for RustFnv {
+impl UnderTest for RustFnv {
     fn name(&self) -> String {
         "rust (in process)".to_string()
     }
+}
 
+impl FnvSubject for RustFnv {
     fn fork(&self) -> Option<Box<dyn FnvSubject + Send>> {
         Some(Box::new(RustFnv))
     }

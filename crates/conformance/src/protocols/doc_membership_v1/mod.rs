@@ -15,19 +15,17 @@ mod vectors;
 use super::{Cases, GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::protocol::Inputs;
+use crate::model::{CasesFile, Generator, Span};
+use crate::protocol::{Inputs, SubjectTrait};
 use crate::report::Failures;
 use crate::report::{Class, Failure, Figures};
 use crate::stream::{Stream, low_16, positions_bytes};
-use crate::subject::Between;
 use crate::subject::{Answer, SubjectError};
 use bloomproof_adapter::protocols::doc_membership_v1::AdapterDoc;
 use bloomproof_adapter::protocols::doc_membership_v1::DocSubject;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply};
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::protocols::doc_membership_v1::DocCase;
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 /// One version of the doc-membership family as the runner sees it: plain values (the
@@ -43,6 +41,11 @@ pub struct DocVersion {
     pub generators: &'static [GeneratorDomain],
     /// The production crates' implementation of the version, in process.
     pub rust_subject: fn() -> Box<dyn DocSubject + Send>,
+    /// Whether the family's hooks (`hooks.rs`: v1's published figures, recorded from
+    /// the answers to the checks they name) are this version's: then its `checks.json`
+    /// documents every hooked check. A version whose checks are others (the toy v2's
+    /// bytes-only ones) has none, and no check of it runs a hook.
+    pub hooks: bool,
 }
 
 /// The registry entry of a version of the doc-membership family.
@@ -55,6 +58,14 @@ pub struct DocMembership {
 impl DocMembership {
     /// `doc-membership-v1`'s entry.
     pub const V1: DocMembership = DocMembership { version: &V1 };
+
+    /// `subject` as a subject of a run, answering for this version.
+    pub fn subject(&self, subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
+        Box::new(Subject {
+            protocol: self.version.name,
+            subject,
+        })
+    }
 }
 
 /// The protocol's name.
@@ -67,6 +78,7 @@ pub static V1: DocVersion = DocVersion {
     domain_hex: bloomproof_oracle::doc_membership::DOMAIN_HEX,
     generators: V1_GENERATORS,
     rust_subject: || Box::new(bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1()),
+    hooks: true,
 };
 
 // The bounds of PROTOCOL.md, as the spec states them (the runner names no production
@@ -109,9 +121,9 @@ const V1_GENERATORS: &[GeneratorDomain] = &[
     },
 ];
 
-/// `subject` as a subject of a run.
+/// `subject` as a subject of a run, answering for `doc-membership-v1`.
 pub fn subject(subject: Box<dyn DocSubject + Send>) -> Box<dyn ProtocolSubject> {
-    Box::new(Subject(subject))
+    DocMembership::V1.subject(subject)
 }
 
 impl Protocol for DocMembership {
@@ -124,11 +136,11 @@ impl Protocol for DocMembership {
     }
 
     fn rust_subject(&self) -> Box<dyn ProtocolSubject> {
-        subject((self.version.rust_subject)())
+        self.subject((self.version.rust_subject)())
     }
 
     fn adapter_subject(&self, process: Arc<Mutex<AdapterProcess>>) -> Box<dyn ProtocolSubject> {
-        subject(Box::new(AdapterDoc(process, self.version.name)))
+        self.subject(Box::new(AdapterDoc(process, self.version.name)))
     }
 
     fn generators(&self) -> &'static [GeneratorDomain] {
@@ -137,7 +149,7 @@ impl Protocol for DocMembership {
 
     fn accumulated(&self, stream: &mut Stream, n: usize) -> Box<dyn Inputs> {
         Box::new(AccumulatedInputs {
-            domain_hex: self.version.domain_hex,
+            version: self.version,
             inputs: (0..n).map(|_| accumulated_input(stream)).collect(),
         })
     }
@@ -148,11 +160,17 @@ impl Protocol for DocMembership {
     }
 
     fn hooked_checks(&self) -> Vec<&'static str> {
-        crate::hooks::checks::<DocMembership>().collect()
+        match self.version.hooks {
+            true => crate::hooks::checks::<DocMembership>().collect(),
+            false => Vec::new(),
+        }
     }
 
     fn hook_misfit(&self, check: &str, shape: &str) -> Option<String> {
-        crate::hooks::misfit::<DocMembership>(check, shape)
+        match self.version.hooks {
+            true => crate::hooks::misfit::<DocMembership>(check, shape),
+            false => None,
+        }
     }
 
     fn check_vectors(
@@ -161,24 +179,13 @@ impl Protocol for DocMembership {
         subjects: &mut crate::protocol::Subjects,
         failures: &mut Failures,
     ) {
-        vectors::check(file, subjects, failures);
+        vectors::check(self.version.name, file, subjects, failures);
     }
 }
 
 impl SpecCase for DocCase {
     type Subject = dyn DocSubject + Send;
     type Context = DocVersion;
-
-    fn parts(&self) -> (&str, &str, &[String], &'static str) {
-        (self.id(), self.check(), self.rules(), self.shape())
-    }
-
-    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>> {
-        match self {
-            DocCase::Generated(case) => Some(case),
-            _ => None,
-        }
-    }
 
     fn evaluate(
         &self,
@@ -190,65 +197,34 @@ impl SpecCase for DocCase {
     ) -> Vec<Failure> {
         match self {
             DocCase::Generated(c) if c.input.generator == Generator::DocTyped => {
-                generated::typed::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
+                generated::typed::evaluate(c, subject, generation)
             }
-            DocCase::Generated(c) => generated::evaluate(
-                version,
-                &c.id,
-                &c.input,
-                &c.expect.compared,
-                subject,
-                generation,
-            ),
+            DocCase::Generated(c) => generated::evaluate(version, c, subject, generation),
             case => checks::evaluate(version, case, subject, figures),
         }
     }
 }
 
-impl ProtocolSubject for Subject<dyn DocSubject + Send> {
-    fn protocol(&self) -> &'static str {
-        NAME
-    }
-
-    fn name(&self) -> String {
-        self.0.name()
-    }
-
-    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
-        self.0.fork().map(subject)
-    }
-
-    fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
-        self.0.started()
-    }
-
-    fn between_checks(&mut self) -> Between {
-        self.0.between_checks()
-    }
-
-    fn closing_diagnosis(&mut self) -> Option<String> {
-        self.0.closing_diagnosis()
-    }
-
-    fn adapter(&self) -> Option<(String, std::time::Duration)> {
-        self.0.adapter()
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
+impl SubjectTrait for dyn DocSubject + Send {
+    fn fork_subject(&self) -> Option<Box<Self>> {
+        self.fork()
     }
 }
 
-/// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
-/// call broken when the run has no subject of this protocol.
-pub fn batch(subjects: &mut crate::protocol::Subjects, calls: &[DocCall]) -> Vec<Answer<DocReply>> {
-    match subjects.get_mut::<dyn DocSubject + Send>() {
+/// The answers of the subject of `protocol` (a version of this family) in `subjects` to
+/// `calls`, pipelined; every call broken when the run has no subject of `protocol`.
+pub fn batch(
+    subjects: &mut crate::protocol::Subjects,
+    protocol: &str,
+    calls: &[DocCall],
+) -> Vec<Answer<DocReply>> {
+    match subjects.get_mut::<dyn DocSubject + Send>(protocol) {
         Some(subject) => subject.batch(calls),
         None => calls
             .iter()
             .map(|_| {
                 Err(SubjectError::Broken(format!(
-                    "the run has no subject of {NAME}"
+                    "the run has no subject of {protocol}"
                 )))
             })
             .collect(),
@@ -273,9 +249,9 @@ fn accumulated_input(stream: &mut Stream) -> AccumulatedInput {
     AccumulatedInput { m, k, seed, item }
 }
 
-/// A chunk of the accumulated stream's inputs, and the version's domain.
+/// A chunk of the accumulated stream's inputs, and the version they are of.
 struct AccumulatedInputs {
-    domain_hex: &'static str,
+    version: &'static DocVersion,
     inputs: Vec<AccumulatedInput>,
 }
 
@@ -290,7 +266,7 @@ impl Inputs for AccumulatedInputs {
             return Vec::new();
         };
         bloomproof_oracle::doc_membership::positions(
-            self.domain_hex,
+            self.version.domain_hex,
             u32::from(input.m),
             u32::from(input.k),
             &input.seed,
@@ -323,7 +299,7 @@ impl Inputs for AccumulatedInputs {
                 item: i.item.clone(),
             })
             .collect();
-        batch(subjects, &calls)
+        batch(subjects, self.version.name, &calls)
             .into_iter()
             .zip(&self.inputs)
             .map(|(answer, i)| match answer {

@@ -20,8 +20,14 @@ fn raw(params: &bloomproof_wire::DocParams) -> RawParams {
     }
 }
 
-/// Runs the cases of `file` (one of this protocol's vector files) on the subjects.
-pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects, f: &mut Failures) {
+/// Runs the cases of `file` (one of the vector files of `protocol`, a version of this
+/// family) on the subjects.
+pub(super) fn check(
+    protocol: &str,
+    file: &VectorFile,
+    subjects: &mut crate::protocol::Subjects,
+    f: &mut Failures,
+) {
     match file {
         VectorFile::DocPositions(file) => {
             let mut calls = Vec::new();
@@ -39,7 +45,7 @@ pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects,
                     });
                 }
             }
-            let mut answers = super::batch(subjects, &calls).into_iter();
+            let mut answers = super::batch(subjects, protocol, &calls).into_iter();
             for case in &file.cases {
                 let input = serde_json::json!({"params": case.params, "item_hex": case.item_hex});
                 match answers.next() {
@@ -108,7 +114,7 @@ pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects,
                     items: case.lookups.iter().map(|l| l.item_hex.0.clone()).collect(),
                 });
             }
-            let mut answers = super::batch(subjects, &calls).into_iter();
+            let mut answers = super::batch(subjects, protocol, &calls).into_iter();
             for case in &file.cases {
                 let input =
                     serde_json::json!({"params": case.params, "records_hex": case.records_hex});
@@ -164,7 +170,11 @@ pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects,
                 .iter()
                 .map(|c| DocCall::Typed(c.input.clone()))
                 .collect();
-            for (case, answer) in file.cases.iter().zip(super::batch(subjects, &calls)) {
+            for (case, answer) in file
+                .cases
+                .iter()
+                .zip(super::batch(subjects, protocol, &calls))
+            {
                 let want = (case.expect.error.as_str(), case.expect.field.as_str());
                 if let Err(SubjectError::Rejected {
                     kind,
@@ -184,12 +194,6 @@ pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects,
                 );
             }
         }
-        other => f.fail(
-            &format!("{:?}", other.file_kind()),
-            "a vector file of this protocol".into(),
-            serde_json::Value::Null,
-            "a file of this protocol".into(),
-            other.file_kind().protocol().to_string(),
-        ),
+        other => crate::protocol::foreign_vector_file(other, f),
     }
 }

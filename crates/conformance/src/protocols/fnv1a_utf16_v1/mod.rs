@@ -11,8 +11,8 @@ mod vectors;
 use super::{GeneratorDomain, Protocol, ProtocolCases, ProtocolSubject, SpecCase, Subject};
 use crate::adapter::AdapterProcess;
 use crate::generated::Generation;
-use crate::model::{Case, CasesFile, GeneratedExpect, GeneratedInput, Generator, Span};
-use crate::protocol::Inputs;
+use crate::model::{CasesFile, Generator, Span};
+use crate::protocol::{Inputs, SubjectTrait};
 use crate::report::Failures;
 use crate::report::{Class, Failure, Figures};
 use crate::stream::{Stream, low_16, positions_bytes};
@@ -22,7 +22,6 @@ use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvCase;
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 /// The registry entry of `fnv1a-utf16-v1`.
@@ -33,7 +32,10 @@ pub const NAME: &str = bloomproof_protocol::fnv1a_utf16_v1::NAME;
 
 /// `subject` as a subject of a run.
 pub fn subject(subject: Box<dyn FnvSubject + Send>) -> Box<dyn ProtocolSubject> {
-    Box::new(Subject(subject))
+    Box::new(Subject {
+        protocol: NAME,
+        subject,
+    })
 }
 
 impl Protocol for Fnv1aUtf16V1 {
@@ -124,17 +126,6 @@ impl SpecCase for FnvCase {
     type Subject = dyn FnvSubject + Send;
     type Context = ();
 
-    fn parts(&self) -> (&str, &str, &[String], &'static str) {
-        (self.id(), self.check(), self.rules(), self.shape())
-    }
-
-    fn generated(&self) -> Option<&Case<GeneratedInput, GeneratedExpect>> {
-        match self {
-            FnvCase::Generated(case) => Some(case),
-            _ => None,
-        }
-    }
-
     fn evaluate(
         &self,
         _context: &(),
@@ -144,36 +135,22 @@ impl SpecCase for FnvCase {
         figures: &mut Figures,
     ) -> Vec<Failure> {
         match self {
-            FnvCase::Generated(c) => {
-                generated::evaluate(&c.id, &c.input, &c.expect.compared, subject, generation)
-            }
+            FnvCase::Generated(c) => generated::evaluate(c, subject, generation),
             case => checks::evaluate(case, class, subject, figures),
         }
     }
 }
 
-impl ProtocolSubject for Subject<dyn FnvSubject + Send> {
-    fn protocol(&self) -> &'static str {
-        NAME
-    }
-
-    fn name(&self) -> String {
-        self.0.name()
-    }
-
-    fn fork(&self) -> Option<Box<dyn ProtocolSubject>> {
-        self.0.fork().map(subject)
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
+impl SubjectTrait for dyn FnvSubject + Send {
+    fn fork_subject(&self) -> Option<Box<Self>> {
+        self.fork()
     }
 }
 
 /// The answers of this protocol's subject in `subjects` to `calls`, pipelined; every
 /// call broken when the run has no subject of this protocol.
 pub fn batch(subjects: &mut crate::protocol::Subjects, calls: &[FnvCall]) -> Vec<Answer<FnvReply>> {
-    match subjects.get_mut::<dyn FnvSubject + Send>() {
+    match subjects.get_mut::<dyn FnvSubject + Send>(NAME) {
         Some(subject) => subject.batch(calls),
         None => calls
             .iter()

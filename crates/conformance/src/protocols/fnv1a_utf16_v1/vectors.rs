@@ -64,12 +64,6 @@ pub(super) fn check(file: &VectorFile, subjects: &mut crate::protocol::Subjects,
                 );
             }
         }
-        other => f.fail(
-            &format!("{:?}", other.file_kind()),
-            "a vector file of this protocol".into(),
-            serde_json::Value::Null,
-            "a file of this protocol".into(),
-            other.file_kind().protocol().to_string(),
-        ),
+        other => crate::protocol::foreign_vector_file(other, f),
     }
 }

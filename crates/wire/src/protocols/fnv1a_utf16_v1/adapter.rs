@@ -1,6 +1,6 @@
 //! `fnv1a-utf16-v1`'s adapter operations and their results (`spec/ADAPTER.md`).
 
-use crate::session::{DraftField, Op, Panel, Text};
+use super::session::{DraftField, Op, Panel, Text};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

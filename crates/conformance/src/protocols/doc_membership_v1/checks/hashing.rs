@@ -15,9 +15,11 @@ pub(super) fn stages(
     input: &StagesInput,
     expect: &StagesExpect,
 ) {
-    let p = &input.params;
+    let StagesInput {
+        params: p,
+        item_hex: Hex(item),
+    } = input;
     let params = raw(p);
-    let item = &input.item_hex.0;
     v.eq(
         "one stage per hash index",
         &(p.k as usize),

@@ -271,7 +271,7 @@ pub fn evaluate(
     figures: &mut Figures,
 ) -> Vec<Failure> {
     let domain = version.domain_hex;
-    let j = Judge::<super::DocMembership>::new(case.shape(), figures);
+    let j = Judge::<super::DocMembership>::new(case.shape(), figures).hooked(version.hooks);
     match case {
         DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,
@@ -300,14 +300,9 @@ pub fn evaluate(
         DocCase::Stages(c) => j.plain(c, |v| stages(domain, v, subject, &c.input, &c.expect)),
         DocCase::Read(c) => j.plain(c, |v| read(domain, v, subject, &c.input, &c.expect)),
         // Outside a run (which passes its own seed), a fresh one.
-        DocCase::Generated(c) => super::generated::evaluate(
-            version,
-            &c.id,
-            &c.input,
-            &c.expect.compared,
-            subject,
-            &crate::generated::Generation::fresh(),
-        ),
+        DocCase::Generated(c) => {
+            super::generated::evaluate(version, c, subject, &crate::generated::Generation::fresh())
+        }
     }
 }
 

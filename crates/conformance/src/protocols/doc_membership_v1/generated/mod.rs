@@ -6,8 +6,8 @@ pub(super) mod typed;
 
 use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, failures, search};
 use crate::generated::{memo, size, span};
-use crate::model::GeneratedInput;
 use crate::model::Generator;
+use crate::model::{GeneratedCase, GeneratedInput};
 use crate::report::Failure;
 use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;
@@ -828,12 +828,11 @@ pub(super) fn reduce_snapshot(value: &Snapshot) -> Vec<Snapshot> {
 /// Runs one generated case of `doc-membership-v1`.
 pub(crate) fn evaluate(
     version: &super::DocVersion,
-    id: &str,
-    input: &GeneratedInput,
-    compared: &[String],
+    case: &GeneratedCase,
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
+    let (id, input, compared) = (case.id.as_str(), &case.input, &case.expect.compared);
     let domain = version.domain_hex;
     let edges = edges(input, version.generators);
     let inputs = Inputs {

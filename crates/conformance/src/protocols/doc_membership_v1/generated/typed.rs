@@ -13,12 +13,12 @@
 //! names (bloomproof's decision: an interop check).
 
 use crate::generated::{Generation, Inputs, Mismatch, failures, search};
-use crate::model::GeneratedInput;
+use crate::model::GeneratedCase;
 use crate::report::Failure;
 use crate::subject::{Answer, SubjectError};
 use crate::verdict::json;
 use bloomproof_adapter::protocols::doc_membership_v1::{DocCall, DocReply, DocSubject};
-use bloomproof_oracle::contract::{self as model, PyValue, Rejection};
+use bloomproof_oracle::contract::{self as model, BufferType, PyValue, Rejection, SequenceType};
 use bloomproof_wire::protocols::doc_membership_v1::{Triple, TypedCall};
 use bloomproof_wire::{Hex, TypedValue};
 use proptest::prelude::*;
@@ -72,15 +72,19 @@ pub(super) fn bounds_of(bytes: &[u8]) -> Result<Bounds, String> {
 /// The typed value as the oracle's model of Python sees it.
 fn py(value: &TypedValue) -> PyValue {
     match value {
-        TypedValue::Bytes(hex) => PyValue::Bytes(hex.0.clone()),
+        TypedValue::Bytes(hex) => PyValue::Buffer(BufferType::Bytes, hex.0.clone()),
         TypedValue::Str(text) => PyValue::Str(text.clone()),
-        TypedValue::Bytearray(hex) => PyValue::ByteArray(hex.0.clone()),
-        TypedValue::Memoryview(hex) => PyValue::MemoryView(hex.0.clone()),
+        TypedValue::Bytearray(hex) => PyValue::Buffer(BufferType::ByteArray, hex.0.clone()),
+        TypedValue::Memoryview(hex) => PyValue::Buffer(BufferType::MemoryView, hex.0.clone()),
         TypedValue::Int(n) => PyValue::Int(*n),
         TypedValue::Bool(b) => PyValue::Bool(*b),
         TypedValue::Float(x) => PyValue::Float(*x),
-        TypedValue::Tuple(items) => PyValue::Tuple(items.iter().map(py).collect()),
-        TypedValue::List(items) => PyValue::List(items.iter().map(py).collect()),
+        TypedValue::Tuple(items) => {
+            PyValue::Sequence(SequenceType::Tuple, items.iter().map(py).collect())
+        }
+        TypedValue::List(items) => {
+            PyValue::Sequence(SequenceType::List, items.iter().map(py).collect())
+        }
     }
 }
 
@@ -679,12 +683,11 @@ pub(super) fn reduce(b: &Bounds, call: &TypedCall) -> Vec<TypedCall> {
 
 /// Runs one generated case of the `typed` contract.
 pub(crate) fn evaluate(
-    id: &str,
-    input: &GeneratedInput,
-    compared: &[String],
+    case: &GeneratedCase,
     subject: &mut dyn DocSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
+    let (id, input, compared) = (case.id.as_str(), &case.input, &case.expect.compared);
     let b = match bounds() {
         Ok(b) => b,
         Err(err) => {

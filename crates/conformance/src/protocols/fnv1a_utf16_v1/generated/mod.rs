@@ -5,7 +5,7 @@
 use crate::generated::{Generation, Inputs, Mismatch, drawn_then_edges, edges, failures, search};
 use crate::generated::{size, span};
 use crate::model::Generator;
-use crate::model::{GeneratedInput, Span};
+use crate::model::{GeneratedCase, GeneratedInput, Span};
 use crate::protocol::Protocol as _;
 use crate::report::Failure;
 use crate::subject::Answer;
@@ -379,12 +379,11 @@ pub(super) fn reduce_estimates(value: &Point) -> Vec<Point> {
 
 /// Runs one generated case of `fnv1a-utf16-v1`.
 pub(crate) fn evaluate(
-    id: &str,
-    input: &GeneratedInput,
-    compared: &[String],
+    case: &GeneratedCase,
     subject: &mut dyn FnvSubject,
     generation: &Generation,
 ) -> Vec<Failure> {
+    let (id, input, compared) = (case.id.as_str(), &case.input, &case.expect.compared);
     let edges = edges(input, super::Fnv1aUtf16V1.generators());
     // A session case's edges also hold the scripts of the table of bounds' rows its
     // comparison judges (crate::bound_edges).

@@ -55,11 +55,9 @@ use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptAnswer, StepAnswer};
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptOp, TextValue};
 use serde_json::Value;
 
-/// The page's bounds (seed 002, paragraph 2).
-const M_MIN: u64 = 8;
-const M_MAX: u64 = 1024;
-const K_MIN: u64 = 1;
-const K_MAX: u64 = 12;
+/// The page's bounds (seed 002, paragraph 2): m, k, a string's code units, entries.
+const M_RANGE: std::ops::RangeInclusive<u64> = 8..=1024;
+const K_RANGE: std::ops::RangeInclusive<u64> = 1..=12;
 const UNITS_MAX: usize = 256;
 const ENTRIES_MAX: usize = 1024;
 /// 2 MiB (seed 002, paragraph 6).
@@ -78,6 +76,20 @@ struct Filter {
     n: u64,
     negative: u64,
     false_positives: u64,
+}
+
+impl Filter {
+    /// The same parameters, every bit clear, no entry and no query counted (what create
+    /// and reset make).
+    fn emptied(&self) -> Filter {
+        Filter {
+            bits: vec![false; self.bits.len()],
+            n: 0,
+            negative: 0,
+            false_positives: 0,
+            ..self.clone()
+        }
+    }
 }
 
 /// The last operation's parts the page defines.
@@ -498,8 +510,8 @@ impl Step<'_> {
                         .and_then(plain_decimal)
                 };
                 let (m, k) = (draft("m"), draft("k"));
-                let m_out = m.is_some_and(|m| !(M_MIN..=M_MAX).contains(&m));
-                let k_out = k.is_some_and(|k| !(K_MIN..=K_MAX).contains(&k));
+                let m_out = m.is_some_and(|m| !M_RANGE.contains(&m));
+                let k_out = k.is_some_and(|k| !K_RANGE.contains(&k));
                 if m_out || k_out {
                     return must_reject(&format!(
                         "create with the drafts m {}, k {}: m is an integer 8..=1024 and k 1..=12",
@@ -529,13 +541,7 @@ impl Step<'_> {
                         ));
                     }
                 }
-                let empty = Filter {
-                    bits: vec![false; filter.bits.len()],
-                    n: 0,
-                    negative: 0,
-                    false_positives: 0,
-                    ..filter.clone()
-                };
+                let empty = filter.emptied();
                 // Creating the filter it already has may keep it (the page does not say).
                 if *filter != empty && before.filter.as_ref() != Some(filter) {
                     return Err(broken(
@@ -571,13 +577,7 @@ impl Step<'_> {
                     return keeps("reset with no filter");
                 };
                 must_accept("reset of an active filter")?;
-                let empty = Filter {
-                    bits: vec![false; filter.bits.len()],
-                    n: 0,
-                    negative: 0,
-                    false_positives: 0,
-                    ..filter.clone()
-                };
+                let empty = filter.emptied();
                 if after.filter.as_ref() != Some(&empty) {
                     return Err(broken(
                         "reset empties the filter and keeps its parameters",
@@ -708,6 +708,26 @@ impl Step<'_> {
         }
     }
 
+    /// What an insertion and a query of `units` share: the filter before them and whether
+    /// the step was accepted, or (`Err`) the step's verdict when there was no filter or
+    /// the string was out of the page's bounds.
+    fn string_step<'s>(
+        &self,
+        before: &'s Seen,
+        after: &Seen,
+        units: &[u16],
+        what: &str,
+    ) -> Result<(&'s Filter, bool), Result<(), Broken>> {
+        let accepted = self.answer.error.is_none();
+        let Some(filter) = &before.filter else {
+            return Err(no_filter(before, after, what));
+        };
+        match out_of_bounds(accepted, units) {
+            Some(verdict) => Err(verdict),
+            None => Ok((filter, accepted)),
+        }
+    }
+
     /// One insertion of `units`.
     fn insert(
         &self,
@@ -716,13 +736,10 @@ impl Step<'_> {
         units: &[u16],
         entries: &mut Option<Vec<Vec<u16>>>,
     ) -> Result<(), Broken> {
-        let accepted = self.answer.error.is_none();
-        let Some(filter) = &before.filter else {
-            return no_filter(before, after, "an insertion");
+        let (filter, accepted) = match self.string_step(before, after, units, "an insertion") {
+            Ok(found) => found,
+            Err(verdict) => return verdict,
         };
-        if let Some(verdict) = out_of_bounds(accepted, units) {
-            return verdict;
-        }
         let Some(known) = entries.as_mut() else {
             return Ok(());
         };
@@ -861,13 +878,10 @@ impl Step<'_> {
         units: &[u16],
         entries: &Option<Vec<Vec<u16>>>,
     ) -> Result<(), Broken> {
-        let accepted = self.answer.error.is_none();
-        let Some(filter) = &before.filter else {
-            return no_filter(before, after, "a query");
+        let (filter, _) = match self.string_step(before, after, units, "a query") {
+            Ok(found) => found,
+            Err(verdict) => return verdict,
         };
-        if let Some(verdict) = out_of_bounds(accepted, units) {
-            return verdict;
-        }
         if let Some(error) = &self.answer.error {
             return Err(broken(
                 format!("accepted: the query of {}", shown(units)),
@@ -963,7 +977,7 @@ fn same_session(before: &Seen, after: &Seen, what: &str) -> Result<(), Broken> {
 fn invariants(view: &Value, filter: Option<&Filter>) -> Result<(), Broken> {
     let (negative, false_positives) = filter.map_or((0, 0), |f| (f.negative, f.false_positives));
     if let Some(f) = filter {
-        if !(M_MIN..=M_MAX).contains(&f.m) || !(K_MIN..=K_MAX).contains(&f.k) {
+        if !M_RANGE.contains(&f.m) || !K_RANGE.contains(&f.k) {
             return Err(broken(
                 "a filter has m 8..=1024 and k 1..=12",
                 "m 8..=1024, k 1..=12",
@@ -1103,7 +1117,7 @@ fn last_operation(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bloomproof_wire::session::DraftField;
+    use bloomproof_wire::protocols::fnv1a_utf16_v1::session::DraftField;
 
     /// The reference model's whole answer to `ops`.
     fn answered(ops: &[ScriptOp]) -> ScriptAnswer {
@@ -1158,41 +1172,31 @@ mod tests {
             let mismatch = verdict(&ops, &got).expect("a departure passes");
             assert!(mismatch.what.starts_with(step), "{}", mismatch.what);
         };
-        // A duplicate insertion that resets the counters (step 5).
-        caught(
-            &|got| got.steps[5].view["counters"]["negative_queries"] = 0.into(),
-            "step 5 ",
-        );
-        // The query of "i" (on the bit of "a") not counted as a false positive (step 4).
-        caught(
-            &|got| got.steps[4].view["counters"]["false_positives"] = 0.into(),
-            "step 4 ",
-        );
-        // A display form with a raw control character, or of another string.
-        caught(
-            &|got| got.steps[3].view["last_operation"]["display"] = "\"b\"".into(),
-            "step 3 ",
-        );
-        // The classic estimate replaced by the finite-m one (8, 1, 1: 0.125).
-        caught(
-            &|got| got.steps[3].view["estimates"]["classic"] = 0.125.into(),
-            "step 3 ",
-        );
-        // The rate not over negative queries.
-        caught(
-            &|got| got.steps[6].view["rate"]["value"] = 1.0.into(),
-            "step 6 ",
-        );
-        // history[0] not the last operation.
-        caught(
-            &|got| got.steps[6].view["history"][0]["units"] = serde_json::json!([105]),
-            "step 6 ",
-        );
-        // Reset that keeps the bits; another m that keeps the filter.
-        caught(
-            &|got| got.steps[8].view["bits"] = "00001000".into(),
-            "step 8 ",
-        );
+        // Each departure: the step, the place in its view (a JSON pointer), the value.
+        let departures: [(usize, &str, serde_json::Value); 7] = [
+            // A duplicate insertion that resets the counters.
+            (5, "/counters/negative_queries", 0.into()),
+            // The query of "i" (on the bit of "a") not counted as a false positive.
+            (4, "/counters/false_positives", 0.into()),
+            // A display form with a raw control character, or of another string.
+            (3, "/last_operation/display", "\"b\"".into()),
+            // The classic estimate replaced by the finite-m one (8, 1, 1: 0.125).
+            (3, "/estimates/classic", 0.125.into()),
+            // The rate not over negative queries.
+            (6, "/rate/value", 1.0.into()),
+            // history[0] not the last operation.
+            (6, "/history/0/units", serde_json::json!([105])),
+            // Reset that keeps the bits.
+            (8, "/bits", "00001000".into()),
+        ];
+        for (step, place, value) in departures {
+            let at = format!("step {step} ");
+            caught(
+                &|got| *got.steps[step].view.pointer_mut(place).expect("the place") = value.clone(),
+                &at,
+            );
+        }
+        // Another m that keeps the filter.
         caught(&|got| got.steps[9] = got.steps[8].clone(), "step 9 ");
         // A reset with no filter accepted rather than refused: the page does not say.
         let mut lenient = good.clone();

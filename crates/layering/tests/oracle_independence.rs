@@ -2,9 +2,9 @@
 //! workspace may be among its dependencies, of any kind, directly or
 //! transitively.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -130,19 +130,7 @@ fn violations(metadata: &Value) -> Result<Vec<String>, String> {
 
 #[test]
 fn oracle_depends_on_no_workspace_crate() {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(manifest_dir)
-        .output()
-        .expect("could not run `cargo metadata`");
-    assert!(
-        output.status.success(),
-        "`cargo metadata` failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: Value =
-        serde_json::from_slice(&output.stdout).expect("`cargo metadata` printed invalid JSON");
+    let metadata = common::cargo_metadata(true);
 
     let found = violations(&metadata).unwrap_or_else(|e| panic!("{e}"));
     assert!(
