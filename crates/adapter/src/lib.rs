@@ -21,6 +21,7 @@ mod answer;
 pub mod client;
 mod dynamic;
 pub mod lines;
+mod pipes;
 mod process;
 pub mod protocols;
 pub mod quote;

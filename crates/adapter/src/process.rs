@@ -3,6 +3,7 @@
 //! process group (see `spec/ADAPTER.md`, "Sizes and processes").
 
 use crate::client::{RESPONSE_MAX, STDERR_KEPT};
+use crate::pipes::{Incoming, Pipes, Wait};
 use crate::subject::{Answer, Between, SubjectError};
 use bloomproof_wire::adapter::{ADAPTER_PROTOCOL, Start, Started};
 use serde::Serialize;
@@ -10,10 +11,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
-use std::io::{BufReader, Read, Write};
-use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::io::Read;
+use std::process::{Child, ChildStderr, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,23 +22,14 @@ use std::time::{Duration, Instant};
 /// so this bounds the memory of a pipelined batch.
 pub const IN_FLIGHT: usize = 16;
 
-/// What the stdout reader thread hands over.
-enum Incoming {
-    /// One line, without its newline, at most [`RESPONSE_MAX`] bytes.
-    Line(Vec<u8>),
-    /// A line longer than [`RESPONSE_MAX`]: its first bytes. The reader stops.
-    TooLong(Vec<u8>),
-    /// Reading failed. The reader stops.
-    Failed(std::io::Error),
-}
-
 /// A running adapter subprocess, in a process group of its own.
 ///
 /// Every request has one deadline, the timeout, for being written and for its response
-/// to be read: a writer thread writes to the adapter's stdin through a queue of at most
-/// [`IN_FLIGHT`](crate::client::IN_FLIGHT) requests and a reader thread reads its stdout through a queue of one
-/// line, so an adapter that does not read, writes without end or stays silent costs at
-/// most the timeout and a few MiB. Requests of a batch ([`AdapterProcess::requests`])
+/// to be read: the runner's own thread writes to the adapter's stdin and reads its
+/// stdout, both non-blocking, waiting in `poll(2)` (`pipes.rs`), with at most about
+/// [`IN_FLIGHT`](crate::client::IN_FLIGHT) requests queued and one response line read ahead, so an adapter that
+/// does not read, writes without end or stays silent costs at most the timeout and a
+/// few MiB. Requests of a batch ([`AdapterProcess::requests`])
 /// are sent without waiting for each answer, at most [`IN_FLIGHT`](crate::client::IN_FLIGHT) unanswered. A response
 /// line longer than [`RESPONSE_MAX`] or malformed marks the adapter dead; on death, on
 /// timeout and on drop its whole process group is killed.
@@ -47,9 +38,8 @@ pub struct AdapterProcess {
     child: Option<Child>,
     /// The process group (the `sh -c` process's id), while it may still be alive.
     group: Option<u32>,
-    to_writer: Option<SyncSender<Vec<u8>>>,
-    written: Option<Receiver<std::io::Result<()>>>,
-    lines: Option<Receiver<Incoming>>,
+    /// Its stdin and stdout, while it may still be alive.
+    pipes: Option<Pipes>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     stderr_closed: Arc<AtomicBool>,
     next_id: u64,
@@ -195,30 +185,6 @@ fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<(), 
         .map_err(|err| format!("cannot start the {name} thread: {err}"))
 }
 
-/// Reads stdout lines, at most [`RESPONSE_MAX`] bytes each, into a queue of one.
-fn read_responses(stdout: ChildStdout, queue: SyncSender<Incoming>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut line = Vec::new();
-        let incoming = match crate::lines::read_line_capped(&mut reader, RESPONSE_MAX, &mut line) {
-            Ok(crate::lines::LineRead::Eof) => return,
-            Ok(crate::lines::LineRead::Line) => Incoming::Line(line),
-            Ok(crate::lines::LineRead::TooLong) => {
-                line.truncate(400);
-                let _ = queue.send(Incoming::TooLong(line));
-                return;
-            }
-            Err(err) => {
-                let _ = queue.send(Incoming::Failed(err));
-                return;
-            }
-        };
-        if queue.send(incoming).is_err() {
-            return;
-        }
-    }
-}
-
 /// Keeps the last [`STDERR_KEPT`] bytes of stderr, read in chunks (a line without end
 /// costs no more).
 fn keep_stderr(mut pipe: ChildStderr, kept: &Mutex<VecDeque<u8>>, closed: &AtomicBool) {
@@ -259,9 +225,7 @@ impl AdapterProcess {
             command: command.to_string(),
             child: None,
             group: Some(group),
-            to_writer: None,
-            written: None,
-            lines: None,
+            pipes: None,
             stderr: Arc::new(Mutex::new(VecDeque::new())),
             stderr_closed: Arc::new(AtomicBool::new(false)),
             // The handshake is request #0; the checks' requests count from 1.
@@ -283,28 +247,15 @@ impl AdapterProcess {
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
         process.child = Some(child);
         // From here on, dropping `process` ends the group.
-        let (Some(mut stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+        let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
             return Err(format!(
                 "adapter `{command}` has no stdin, stdout or stderr"
             ));
         };
-        let (to_writer, requests) = sync_channel::<Vec<u8>>(IN_FLIGHT);
-        let (done, written) = sync_channel::<std::io::Result<()>>(IN_FLIGHT);
-        spawn_thread("adapter stdin", move || {
-            // One write per line, its result reported in order: a line written whole
-            // before the adapter ended is answered or not on its own account (a batch
-            // written with one call failed as a whole when a late part of it met a
-            // closed pipe, and the answers to its first lines were then never read).
-            while let Ok(line) = requests.recv() {
-                let result = stdin.write_all(&line).and_then(|()| stdin.flush());
-                let failed = result.is_err();
-                if done.send(result).is_err() || failed {
-                    return;
-                }
-            }
-        })?;
-        let (queue, lines) = sync_channel::<Incoming>(1);
-        spawn_thread("adapter stdout", move || read_responses(stdout, queue))?;
+        // At most IN_FLIGHT requests of a batch wait, and a line written as given
+        // with one request behind it: room for both.
+        let pipes = Pipes::new(stdin, stdout, RESPONSE_MAX, IN_FLIGHT + 2)
+            .map_err(|err| format!("cannot set up the pipes of adapter `{command}`: {err}"))?;
         let (kept, closed) = (
             Arc::clone(&process.stderr),
             Arc::clone(&process.stderr_closed),
@@ -312,9 +263,7 @@ impl AdapterProcess {
         spawn_thread("adapter stderr", move || {
             keep_stderr(stderr, &kept, &closed)
         })?;
-        process.to_writer = Some(to_writer);
-        process.written = Some(written);
-        process.lines = Some(lines);
+        process.pipes = Some(pipes);
         process.handshake()?;
         Ok(process)
     }
@@ -617,9 +566,7 @@ impl AdapterProcess {
     /// Ends the adapter: closes the queues, kills its process group, then its leader,
     /// and reaps it.
     fn end(&mut self) {
-        self.to_writer = None;
-        self.written = None;
-        self.lines = None;
+        self.pipes = None;
         if let Some(group) = self.group.take() {
             kill_group(group);
         }
@@ -706,7 +653,7 @@ impl AdapterProcess {
         }
     }
 
-    /// Queues one request for the writer thread; `protocol` is `None` for the
+    /// Queues one request for the adapter's stdin; `protocol` is `None` for the
     /// handshake, which names none.
     fn send(&mut self, protocol: Option<&str>, op: &impl Serialize) -> Pending {
         let id = self.next_id;
@@ -738,10 +685,7 @@ impl AdapterProcess {
         let request = Quoted::of(&line);
         let mut bytes = line.into_bytes();
         bytes.push(b'\n');
-        let queued = match self.to_writer.as_ref() {
-            Some(writer) => writer.try_send(bytes).is_ok(),
-            None => false,
-        };
+        let queued = self.pipes.as_mut().is_some_and(|pipes| pipes.queue(bytes));
         if queued {
             Pending::Sent {
                 id,
@@ -762,7 +706,7 @@ impl AdapterProcess {
         self.kill(why)
     }
 
-    /// The writer thread is gone before request `id` could be queued.
+    /// The adapter's stdin is closed before request `id` could be queued.
     fn not_queued(&mut self, id: u64, request: &dyn fmt::Display) -> SubjectError {
         if let Some(why) = &self.dead {
             return SubjectError::Broken(format!(
@@ -822,10 +766,7 @@ impl AdapterProcess {
         }
         let mut bytes = bytes.to_vec();
         bytes.push(b'\n');
-        let queued = self
-            .to_writer
-            .as_ref()
-            .is_some_and(|writer| writer.try_send(bytes).is_ok());
+        let queued = self.pipes.as_mut().is_some_and(|pipes| pipes.queue(bytes));
         if !queued {
             let line = Err(self.not_queued(id, &request));
             let pending = self.send(Some(protocol), op);
@@ -938,17 +879,16 @@ impl AdapterProcess {
         deadline: Instant,
     ) -> Result<(), SubjectError> {
         let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
-        let left = || deadline.saturating_duration_since(Instant::now());
-        let written = match self.written.as_ref() {
-            Some(written) => written.recv_timeout(left()),
-            None => Err(RecvTimeoutError::Disconnected),
+        let written = match self.pipes.as_mut() {
+            Some(pipes) => pipes.written(deadline),
+            None => Err(Wait::Disconnected),
         };
         match written {
             Ok(Ok(())) => {}
-            Err(RecvTimeoutError::Timeout) if run_deadline.is_some() => {
+            Err(Wait::Timeout) if run_deadline.is_some() => {
                 return Err(self.run_deadline_passed(id, request));
             }
-            Err(RecvTimeoutError::Timeout) => {
+            Err(Wait::Timeout) => {
                 let why = format!(
                     "request #{id} could not be written within {:.1}s: the adapter does not read its input: {request}{}",
                     self.timeout.as_secs_f64(),
@@ -964,7 +904,7 @@ impl AdapterProcess {
                 );
                 return Err(self.kill(why));
             }
-            Err(RecvTimeoutError::Disconnected) => {
+            Err(Wait::Disconnected) => {
                 let status = self.exit_status();
                 let why = format!(
                     "the adapter {status} before request #{id} could be sent: {request}{}",
@@ -998,10 +938,9 @@ impl AdapterProcess {
         deadline: Instant,
     ) -> Result<String, SubjectError> {
         let run_deadline = self.run_deadline.filter(|&at| at <= deadline);
-        let left = || deadline.saturating_duration_since(Instant::now());
-        let received = match self.lines.as_ref() {
-            Some(lines) => lines.recv_timeout(left()),
-            None => Err(RecvTimeoutError::Disconnected),
+        let received = match self.pipes.as_mut() {
+            Some(pipes) => pipes.line(deadline),
+            None => Err(Wait::Disconnected),
         };
         let bytes = match received {
             Ok(Incoming::Line(bytes)) => bytes,
@@ -1016,10 +955,10 @@ impl AdapterProcess {
                 let why = format!("reading the response to request #{id} {request}: {err}");
                 return Err(self.kill(why));
             }
-            Err(RecvTimeoutError::Timeout) if run_deadline.is_some() => {
+            Err(Wait::Timeout) if run_deadline.is_some() => {
                 return Err(self.run_deadline_passed(id, request));
             }
-            Err(RecvTimeoutError::Timeout) => {
+            Err(Wait::Timeout) => {
                 let why = format!(
                     "no response within {:.1}s to request #{id} {request}{}",
                     self.timeout.as_secs_f64(),
@@ -1027,7 +966,7 @@ impl AdapterProcess {
                 );
                 return Err(self.kill(why));
             }
-            Err(RecvTimeoutError::Disconnected) => {
+            Err(Wait::Disconnected) => {
                 let status = self.exit_status();
                 let why = format!(
                     "the adapter {status} without answering request #{id} {request}{}",
@@ -1153,13 +1092,13 @@ impl fmt::Display for Quoted {
 
 /// A request of a pipelined batch, waiting for its turn to be answered.
 enum Pending {
-    /// Queued for the writer thread at `sent`.
+    /// Queued for the adapter's stdin at `sent`.
     Sent {
         id: u64,
         request: Quoted,
         sent: Instant,
     },
-    /// The writer thread was gone.
+    /// The adapter's stdin was closed (a write failed).
     NotQueued { id: u64, request: Quoted },
     /// Answered without being sent (not encodable, or the adapter already failed).
     Done(Answer<Value>),
@@ -1167,9 +1106,11 @@ enum Pending {
 
 impl Drop for AdapterProcess {
     fn drop(&mut self) {
-        // Closing stdin asks the adapter to stop (once the writer is done with what it
-        // writes); give it a moment, then end its whole group, stragglers included.
-        self.to_writer = None;
+        // Closing stdin asks the adapter to stop (what it was sent and not yet took is
+        // not written); give it a moment, then end its whole group, stragglers included.
+        if let Some(pipes) = self.pipes.as_mut() {
+            pipes.close_stdin();
+        }
         if let Some(child) = self.child.as_mut() {
             for _ in 0..20 {
                 if matches!(child.try_wait(), Ok(Some(_))) {

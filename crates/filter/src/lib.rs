@@ -23,7 +23,7 @@ pub mod dynamic;
 mod error;
 
 use bloomproof_protocol::doc_membership::BoundError;
-use bloomproof_protocol::doc_membership::fast::{self, FramedItem};
+use bloomproof_protocol::doc_membership::fast::{FramedItem, Framing};
 pub use bloomproof_protocol::doc_membership_v1::Params;
 pub use error::{ContractError, ErrorKind};
 use std::hash::{Hash, Hasher};
@@ -296,18 +296,21 @@ impl DocumentPrefilter {
         sorted.dedup();
         let mut bits = vec![0u8; usize::from(params.m()).div_ceil(8)].into_boxed_slice();
         let mut keys = Vec::with_capacity(sorted.len());
+        // The parameters' part of every message laid out once, not once per record.
+        let framing = Framing::new(&params);
         for document in &sorted {
-            let key = FramedItem::with(&params, document, |framed| {
-                let mut set =
-                    |position: u16| bits[usize::from(position / 8)] |= 1 << (position % 8);
-                let state = framed.state(0);
-                set(framed.reduce(&state));
-                for index in 1..params.k() {
-                    set(framed.position(index));
-                }
-                key_of(&state)
-            })
-            .map_err(ContractError::from)?;
+            let key = framing
+                .with(document, |framed| {
+                    let mut set =
+                        |position: u16| bits[usize::from(position / 8)] |= 1 << (position % 8);
+                    let state = framed.state(0);
+                    set(framed.reduce(&state));
+                    for index in 1..params.k() {
+                        set(framed.position(index));
+                    }
+                    key_of(&state)
+                })
+                .map_err(ContractError::from)?;
             keys.push(key);
         }
         Ok(DocumentPrefilter {
@@ -353,8 +356,10 @@ impl DocumentPrefilter {
                 "bit {high} is set: bits stop below m = {m}"
             )));
         }
+        let framing = Framing::new(&built.params);
         for (index, record) in records.iter().enumerate() {
-            let positions = fast::positions(&built.params, record.as_ref())
+            let positions = framing
+                .positions(record.as_ref())
                 .map_err(|err| record_error(index, &err))?;
             if let Some(&missing) = positions.as_slice().iter().find(|&&p| !given(p)) {
                 return Err(ContractError::new(

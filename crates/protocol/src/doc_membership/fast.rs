@@ -4,6 +4,9 @@
 //! * [`FramedItem`] frames and pads an item once on the stack (one or two SHA-256
 //!   blocks) and hashes it for each index with `sha2::block_api::compress256` on the
 //!   ready blocks: no hasher, no buffering, no framing again between indices.
+//! * [`Framing`] lays out once what the parameters fix in every message (the domain,
+//!   m, k and the seed), for loops over many items: a build frames each record by
+//!   copying that head and writing the record's own bytes.
 //! * The digest, taken as the SHA-256 state words, is reduced mod m with per-m
 //!   constants computed at compile time (`Reducer`): a few multiplications, no
 //!   division.
@@ -14,7 +17,7 @@
 use core::fmt;
 use sha2::block_api::compress256;
 
-use super::{BoundError, CEILINGS, Params, Positions};
+use super::{BoundError, CEILINGS, DocFamily, Params, Positions};
 
 /// The SHA-256 initial hash value (FIPS 180-4, section 5.3.3).
 pub const SHA256_INITIAL_STATE: [u32; 8] = [
@@ -150,46 +153,120 @@ const LANE_MASKS: [[u8; 16]; 16] = {
     masks
 };
 
-/// Writes the padded message of hash index 0 and `item` into `blocks` (zeroed by
-/// the caller); returns the number of blocks.
+/// Offset of the hash-index byte in every message under `params`: after the domain,
+/// m, k, len(seed) and the seed.
 #[inline(always)]
-fn frame_into(blocks: &mut [[u8; 64]; 2], params: &Params, item: &[u8]) -> usize {
+fn index_at(params: &Params) -> usize {
+    params.family.domain.len() + 4 + usize::from(params.seed_len)
+}
+
+/// Writes what `params` fix into the first block (zeroed by the caller): the domain
+/// (from the version's template), m, k, len(seed) and the seed, zeros after it.
+#[inline(always)]
+fn head_into(first: &mut [u8; 64], params: &Params) {
     let domain = params.family.domain.len();
-    let index_at = domain + 4 + usize::from(params.seed_len);
-    let item_at = index_at + 3;
-    let len = item_at + item.len();
-    let [first, second] = blocks;
     *first = params.family.template;
     let [m_high, m_low] = params.m.to_be_bytes();
     first[domain..domain + 4].copy_from_slice(&[m_high, m_low, params.k, params.seed_len]);
     // The whole seed buffer: its bytes past the seed are zero, and the index, length
-    // and item overwrite them below.
+    // and item overwrite them.
     first[domain + 4..domain + 20].copy_from_slice(&params.seed);
+}
+
+/// Writes hash index 0, the item's length, the item and the padding after a head
+/// whose index byte is at `index_at` (the blocks past the head zeroed by the caller);
+/// returns the number of blocks.
+#[inline(always)]
+fn item_into(blocks: &mut [[u8; 64]; 2], index_at: usize, item: &[u8]) -> usize {
+    let item_at = index_at + 3;
+    let len = item_at + item.len();
+    // The two blocks as one run of 128 bytes: the item is copied once, whichever
+    // block it ends in.
+    let bytes = blocks.as_flattened_mut();
     let [len_high, len_low] = (item.len() as u16).to_be_bytes();
-    first[index_at..item_at].copy_from_slice(&[0, len_high, len_low]);
-    let (head, tail) = item.split_at(item.len().min(64 - item_at));
-    first[item_at..item_at + head.len()].copy_from_slice(head);
+    bytes[index_at..item_at].copy_from_slice(&[0, len_high, len_low]);
+    bytes[item_at..len].copy_from_slice(item);
     // Padding: 0x80 right after the message, the bit length in the last 8 bytes.
-    let bit_len = (len as u64 * 8).to_be_bytes();
-    if len + 9 <= 64 {
-        first[len] = 0x80;
-        first[56..].copy_from_slice(&bit_len);
-        1
-    } else {
-        second[..tail.len()].copy_from_slice(tail);
-        match first.get_mut(len) {
-            Some(byte) => *byte = 0x80,
-            None => second[len - 64] = 0x80,
+    bytes[len] = 0x80;
+    let block_count = if len + 9 <= 64 { 1 } else { 2 };
+    let end = block_count * 64;
+    bytes[end - 8..end].copy_from_slice(&(len as u64 * 8).to_be_bytes());
+    block_count
+}
+
+/// What the parameters of a filter fix in every message, laid out once: the first
+/// block's head (the domain, m, k, len(seed), the seed) and where the hash index goes.
+///
+/// [`FramedItem::with`] lays the head out again for every item; a loop over many
+/// items under the same parameters (a build, a batch, a snapshot's verification)
+/// makes a `Framing` once and frames each item with [`Framing::with`], which copies
+/// the ready head and writes only the item's own bytes. The head never fills a block
+/// (at most 32 + 4 + 16 bytes before the index byte), so no compression of it can be
+/// shared between items.
+#[derive(Clone, Copy)]
+pub struct Framing {
+    /// The first block of every message: the head, zeros after it.
+    head: [u8; 64],
+    /// Offset of the hash-index byte.
+    index_at: usize,
+    family: &'static DocFamily,
+    m: u16,
+    k: u8,
+}
+
+impl fmt::Debug for Framing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Framing")
+            .field("index_at", &self.index_at)
+            .field("m", &self.m)
+            .field("k", &self.k)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Framing {
+    /// The head of every message under `params`.
+    #[inline]
+    pub fn new(params: &Params) -> Self {
+        let mut head = [0; 64];
+        head_into(&mut head, params);
+        Framing {
+            head,
+            index_at: index_at(params),
+            family: params.family,
+            m: params.m,
+            k: params.k,
         }
-        second[56..].copy_from_slice(&bit_len);
-        2
+    }
+
+    /// Frames and pads `item` after the ready head on this stack frame and runs `f`
+    /// with it, as [`FramedItem::with`] does under the same parameters; errors only
+    /// for an item over the version's bound.
+    #[inline(always)]
+    pub fn with<R>(
+        &self,
+        item: &[u8],
+        f: impl FnOnce(&mut FramedItem) -> R,
+    ) -> Result<R, BoundError> {
+        self.family.check_item(item)?;
+        let mut framed = FramedItem::of(self.index_at, self.m);
+        framed.blocks[0] = self.head;
+        framed.frame(self.index_at, item);
+        Ok(f(&mut framed))
+    }
+
+    /// All `k` positions of `item`, in hash-index order, as [`positions`] gives them.
+    #[inline]
+    pub fn positions(&self, item: &[u8]) -> Result<Positions, BoundError> {
+        self.with(item, |framed| framed.positions(self.k))
     }
 }
 
 impl FramedItem {
     /// Frames and pads `item` under `params`; errors only for an item over the version's bound.
     ///
-    /// In a hot loop prefer [`FramedItem::with`], which frames in place.
+    /// In a hot loop prefer [`FramedItem::with`], which frames in place, or
+    /// [`Framing::with`] for many items under the same parameters.
     #[inline]
     pub fn new(params: &Params, item: &[u8]) -> Result<Self, BoundError> {
         Self::with(params, item, |framed| framed.clone())
@@ -204,23 +281,49 @@ impl FramedItem {
         f: impl FnOnce(&mut FramedItem) -> R,
     ) -> Result<R, BoundError> {
         params.family.check_item(item)?;
-        let mut blocks = [[0; 64]; 2];
-        let block_count = frame_into(&mut blocks, params, item);
-        let index_at = params.family.domain.len() + 4 + usize::from(params.seed_len);
-        let lane_at = index_at & !15;
-        let mut lane = [0u8; 16];
-        lane.copy_from_slice(&blocks[0][lane_at..lane_at + 16]);
-        let mut framed = FramedItem {
-            blocks,
-            block_count,
-            lane_at,
-            lane,
+        let index_at = index_at(params);
+        let mut framed = FramedItem::of(index_at, params.m);
+        head_into(&mut framed.blocks[0], params);
+        framed.frame(index_at, item);
+        Ok(f(&mut framed))
+    }
+
+    /// Zeroed blocks whose index byte will be at `index_at`, under `m`: the head is
+    /// written into them next, then `FramedItem::frame` writes the item (both in
+    /// place, so that the blocks are not copied again).
+    #[inline(always)]
+    fn of(index_at: usize, m: u16) -> Self {
+        FramedItem {
+            blocks: [[0; 64]; 2],
+            block_count: 0,
+            lane_at: index_at & !15,
+            lane: [0; 16],
             mask: LANE_MASKS[index_at & 15],
             index: 0,
-            m: params.m,
-            reducer: &REDUCERS[usize::from(params.m)],
+            m,
+            reducer: &REDUCERS[usize::from(m)],
+        }
+    }
+
+    /// Writes `item` after the head (hash index 0) and keeps its index lane.
+    #[inline(always)]
+    fn frame(&mut self, index_at: usize, item: &[u8]) {
+        self.block_count = item_into(&mut self.blocks, index_at, item);
+        let at = self.lane_at;
+        self.lane.copy_from_slice(&self.blocks[0][at..at + 16]);
+    }
+
+    /// The positions of hash indices `0..k`, in order.
+    #[inline(always)]
+    fn positions(&mut self, k: u8) -> Positions {
+        let mut out = Positions {
+            buf: [0; CEILINGS.k[1] as usize],
+            len: usize::from(k),
         };
-        Ok(f(&mut framed))
+        for (index, slot) in (0..k).zip(&mut out.buf) {
+            *slot = self.position(index);
+        }
+        out
     }
 
     /// Number of SHA-256 blocks of each message (1 or 2).
@@ -236,7 +339,10 @@ impl FramedItem {
             for (byte, mask) in lane.iter_mut().zip(self.mask) {
                 *byte |= mask & index;
             }
-            let at = self.lane_at;
+            // The lane's offset is a multiple of 16 below 64 (the index byte is at
+            // most at 52): the mask, a no-op, tells the compiler so, and no bounds
+            // check runs per index.
+            let at = self.lane_at & 0x30;
             self.blocks[0][at..at + 16].copy_from_slice(&lane);
             self.index = index;
         }
@@ -271,16 +377,7 @@ impl FramedItem {
 /// [`positions`](super::positions), the item framed once.
 #[inline]
 pub fn positions(params: &Params, item: &[u8]) -> Result<Positions, BoundError> {
-    FramedItem::with(params, item, |framed| {
-        let mut out = Positions {
-            buf: [0; CEILINGS.k[1] as usize],
-            len: usize::from(params.k),
-        };
-        for (index, slot) in (0..params.k).zip(&mut out.buf) {
-            *slot = framed.position(index);
-        }
-        out
-    })
+    FramedItem::with(params, item, |framed| framed.positions(params.k))
 }
 
 #[cfg(test)]
@@ -349,11 +446,16 @@ mod tests {
                 assert_eq!(framed.block_count(), if len <= 55 { 1 } else { 2 });
                 let want = super::super::positions(&params, &item).unwrap();
                 assert_eq!(positions(&params, &item).unwrap(), want);
+                let framing = Framing::new(&params);
+                assert_eq!(framing.positions(&item).unwrap(), want);
+                let mut reframed = framing.with(&item, |framed| framed.clone()).unwrap();
+                assert_eq!(reframed.block_count(), framed.block_count());
                 for index in [0, 1, 2, 3, 4, 5, 6, 7, 3, 0, 7] {
                     let plain = digest(&params, index, &item).unwrap();
                     let what = format!("seed {seed_len} item {item_len} index {index}");
                     assert_eq!(framed.state(index), words_of(&plain), "{what}");
                     assert_eq!(framed.position(index), reduce(&plain, params.m()), "{what}");
+                    assert_eq!(reframed.state(index), words_of(&plain), "{what}");
                 }
             }
         }
@@ -385,6 +487,9 @@ mod tests {
                     let params =
                         Params::of(family, 2 + (item_len as u64 * 13) % 511, 8, &seed).unwrap();
                     let mut framed = FramedItem::new(&params, &item).unwrap();
+                    let mut reframed = Framing::new(&params)
+                        .with(&item, |framed| framed.clone())
+                        .unwrap();
                     for index in [0, 5, 7, 1] {
                         let plain = digest(&params, index, &item).unwrap();
                         let what = format!(
@@ -393,6 +498,7 @@ mod tests {
                         );
                         assert_eq!(framed.state(index), words_of(&plain), "{what}");
                         assert_eq!(framed.position(index), reduce(&plain, params.m()), "{what}");
+                        assert_eq!(reframed.state(index), words_of(&plain), "{what}");
                     }
                 }
             }
@@ -405,5 +511,27 @@ mod tests {
         assert!(FramedItem::new(&params, &[0; 65]).is_err());
         assert!(positions(&params, &[0; 65]).is_err());
         assert!(positions(&params, &[0; 64]).is_ok());
+        let framing = Framing::new(&params);
+        assert_eq!(
+            framing.positions(&[0; 65]).unwrap_err(),
+            positions(&params, &[0; 65]).unwrap_err()
+        );
+        assert!(framing.with(&[0; 65], |_| ()).is_err());
+    }
+
+    /// One framing frames many items in turn: nothing of an earlier (longer or
+    /// shorter) item is left in a later one's blocks.
+    #[test]
+    fn a_framing_reused_across_items_hashes_each_alone() {
+        let params = Params::new(509, 8, b"seed-sixteen-byt").unwrap();
+        let framing = Framing::new(&params);
+        for item_len in [64, 0, 13, 64, 1, 40, 12, 64] {
+            let item = vec![0xa5u8; item_len];
+            assert_eq!(
+                framing.positions(&item).unwrap(),
+                super::super::positions(&params, &item).unwrap(),
+                "item of {item_len} bytes"
+            );
+        }
     }
 }
