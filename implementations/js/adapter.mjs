@@ -735,7 +735,7 @@ function requestValue(tree) {
 export const VERSION = '0.1.0';
 
 /** The adapter protocol version this adapter speaks (spec/ADAPTER.md, "Handshake"). */
-export const ADAPTER_PROTOCOL = 2;
+export const ADAPTER_PROTOCOL = 3;
 
 /** The handshake's answer: the version spoken (the runner judges a difference), who
  * answers, the protocols implemented. */

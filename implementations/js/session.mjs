@@ -702,6 +702,19 @@ export function readExport(textIn) {
  * state itself when it is saved) and the previously stored copy (or null).
  * Returns {outcome, stored, warning}: `stored` is what is stored afterwards.
  */
+/** A state longer than this is not built: only its length matters (it is never stored). */
+const SAVE_STATE_BUILT = 8 * LOCAL_SAVE_MAX_UNITS;
+
+/**
+ * The state of a `save_local` step (sections 6 and 11): `fill` ('x' when absent) repeated
+ * as many whole times as fit in `units` UTF-16 code units, then 'x' until it is exactly
+ * `units` code units; past SAVE_STATE_BUILT, a stand-in with its length alone.
+ */
+export function saveState(units, fill = 'x') {
+  if (units > SAVE_STATE_BUILT) return { length: units };
+  return fill.repeat(Math.floor(units / fill.length)) + 'x'.repeat(units % fill.length);
+}
+
 export function saveLocal(state, previous) {
   if (state.length <= LOCAL_SAVE_MAX_UNITS) return { outcome: 'saved', stored: state, warning: null };
   const tail = previous === null
@@ -716,9 +729,9 @@ export function saveLocal(state, previous) {
 
 // ------------------------------------------------------------------ scripts (sections 6, 12)
 
-function stepKeys(step, keys) {
+function stepKeys(step, keys, optional = []) {
   for (const key of Object.keys(step)) {
-    if (key !== 'op' && !keys.includes(key)) throw new TypeError(`step ${step.op}: unknown key \`${key}\``);
+    if (key !== 'op' && !keys.includes(key) && !optional.includes(key)) throw new TypeError(`step ${step.op}: unknown key \`${key}\``);
   }
   for (const key of keys) {
     if (!Object.prototype.hasOwnProperty.call(step, key)) throw new TypeError(`step ${step.op}: missing key \`${key}\``);
@@ -812,12 +825,15 @@ function runStep(session, rawStep) {
       return {};
     }
     case 'save_local': {
-      stepKeys(step, ['units']);
+      stepKeys(step, ['units'], ['fill']);
       const units = plainInt(step.units, 'save_local: units');
+      let fill;
+      if (Object.prototype.hasOwnProperty.call(step, 'fill')) {
+        fill = plain('fill');
+        if (typeof fill !== 'string' || fill.length === 0) throw new TypeError('save_local: fill is a non-empty string');
+      }
       const previous = session.exportText();
-      // A state over the limit is never stored: only its length matters, so it is not built.
-      const state = units <= LOCAL_SAVE_MAX_UNITS ? 'x'.repeat(units) : { length: units };
-      const r = saveLocal(state, previous);
+      const r = saveLocal(saveState(units, fill), previous);
       return { save: { outcome: r.outcome, stored_units: r.stored === null ? 0 : r.stored.length, warning: r.warning } };
     }
     case 'export':

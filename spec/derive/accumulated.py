@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Derives spec/accumulated.json: the accumulated digests of every protocol.
+"""Derives spec/accumulated.json: the accumulated digests of every protocol; and the
+accumulated checkpoint of each version of the doc-membership family listed in VERSIONS
+(a version outside spec/, as the toy doc-membership-v2 of crates/conformance/tests/).
 
 A deterministic generator (spec/README.md, "Accumulated checks", defines it byte by
 byte) draws inputs from a SHA-256 counter stream; every input's outputs are fed into
@@ -9,6 +11,11 @@ and which of its outputs are fed, is that protocol's derivation script's
 hashing its cases are derived with. Both are written from the protocol text and the
 README alone, with Python's hashlib: they share nothing with the Rust crates or with
 the Python and JavaScript implementations under implementations/.
+
+A version of the family is its values: its name, its domain, its bounds
+(doc_membership_v1.accumulated_stream draws its inputs within them and hashes under its
+domain). Its file holds the checkpoint count only (count = checkpoint = 4096): the full
+count is a minute of Python per version.
 
 Usage: derive/accumulated.py [--check]
 """
@@ -25,6 +32,14 @@ GENERATOR = "bloomproof accumulated v1"
 COUNT = 1 << 20
 CHECKPOINT = 1 << 12
 BLOCKS_PER_REFILL = 4096
+ROOT = SPEC.parent
+
+# Versions of the doc-membership family outside spec/: (name, domain, m bounds, k
+# bounds, longest seed, longest item, the accumulated.json written for it).
+VERSIONS = [
+    ("doc-membership-v2", b"doc-membership-v2\x00", (8, 512), (1, 8), 16, 64,
+     ROOT / "crates/conformance/tests/toy_v2/spec/accumulated.json"),
+]
 
 
 class Stream:
@@ -84,7 +99,19 @@ def render():
            "comment": "Accumulated checks: spec/README.md, \"Accumulated checks\", defines the generator. "
                       "Written by spec/derive/accumulated.py.",
            "protocols": entries}
-    return {OUT: json.dumps(doc, indent=1, ensure_ascii=True) + "\n"}
+    files = {OUT: json.dumps(doc, indent=1, ensure_ascii=True) + "\n"}
+    family = importlib.import_module("doc_membership_v1")
+    for name, domain, m, k, seed_max, item_max, out in VERSIONS:
+        make_input, outputs = family.accumulated_stream(domain, m, k, seed_max, item_max)
+        checkpoint_digest, digest = accumulate(name, make_input, outputs, CHECKPOINT, CHECKPOINT)
+        assert checkpoint_digest == digest
+        doc = {"format_version": 1,
+               "comment": f"The accumulated checkpoint of {name} (a version of the doc-membership family "
+                          f"with the domain {domain!r}): written by spec/derive/accumulated.py.",
+               "protocols": [{"protocol": name, "generator": GENERATOR, "count": CHECKPOINT, "digest": digest,
+                              "checkpoint": {"count": CHECKPOINT, "digest": checkpoint_digest}}]}
+        files[out] = json.dumps(doc, indent=1, ensure_ascii=True) + "\n"
+    return files
 
 
 def main():

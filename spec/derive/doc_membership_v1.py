@@ -26,17 +26,19 @@ OUT = Path(__file__).resolve().parent.parent / PROTOCOL
 DOMAIN = b"doc-membership-v1\x00"
 
 
-def message(m, k, seed, i, item):
-    return (DOMAIN + m.to_bytes(2, "big") + bytes([k, len(seed)]) + seed
+def message(m, k, seed, i, item, domain=DOMAIN):
+    """The framed message of hash index i; `domain` is the version's (v1's by default:
+    the family's versions differ in their domain and bounds only)."""
+    return (domain + m.to_bytes(2, "big") + bytes([k, len(seed)]) + seed
             + bytes([i]) + len(item).to_bytes(2, "big") + item)
 
 
-def digest(m, k, seed, i, item):
-    return hashlib.sha256(message(m, k, seed, i, item)).digest()
+def digest(m, k, seed, i, item, domain=DOMAIN):
+    return hashlib.sha256(message(m, k, seed, i, item, domain)).digest()
 
 
-def positions(m, k, seed, item):
-    return [int.from_bytes(digest(m, k, seed, i, item), "big") % m for i in range(k)]
+def positions(m, k, seed, item, domain=DOMAIN):
+    return [int.from_bytes(digest(m, k, seed, i, item, domain), "big") % m for i in range(k)]
 
 
 def bits(records, m, k, seed):
@@ -72,16 +74,31 @@ def hx(items):
 # the generator's byte stream, and the bytes of its outputs that feed the running
 # digest. derive/accumulated.py reads these two from every protocol's script.
 
-def accumulated_input(stream):
-    m = 8 + stream.u16() % 505
-    k = 1 + stream.byte() % 8
-    seed = stream.take(stream.byte() % 17)
-    item = stream.take(stream.byte() % 65)
-    return m, k, seed, item
+def accumulated_stream(domain, m_bounds, k_bounds, seed_max, item_max):
+    """The stream of a version of the family: its inputs drawn within its bounds (each
+    value low + drawn % (high - low + 1), in v1's order: m from two bytes, k, the
+    seed's length, the seed, the item's length, the item) and its positions under its
+    domain. Returns (accumulated_input, accumulated_outputs)."""
+
+    def within(low, high, drawn):
+        return low + drawn % (high - low + 1)
+
+    def make_input(stream):
+        m = within(*m_bounds, stream.u16())
+        k = within(*k_bounds, stream.byte())
+        seed = stream.take(within(0, seed_max, stream.byte()))
+        item = stream.take(within(0, item_max, stream.byte()))
+        return m, k, seed, item
+
+    def outputs(m, k, seed, item):
+        return b"".join(p.to_bytes(2, "big") for p in positions(m, k, seed, item, domain))
+
+    return make_input, outputs
 
 
-def accumulated_outputs(m, k, seed, item):
-    return b"".join(p.to_bytes(2, "big") for p in positions(m, k, seed, item))
+# v1's: m = 8 + u16 % 505, k = 1 + byte % 8, a seed of byte % 17 bytes, an item of
+# byte % 65 bytes.
+accumulated_input, accumulated_outputs = accumulated_stream(DOMAIN, (8, 512), (1, 8), 16, 64)
 
 
 UNIVERSE = [("doc-%02d" % i).encode("ascii") for i in range(64)]

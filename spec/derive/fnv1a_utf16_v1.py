@@ -212,6 +212,47 @@ def pos_case(id, check, m, k, text=None, units=None, flags=()):
     return case(id, check, "hashes", inp, {"h1": h1, "h2": h2, "positions": positions(m, k, u)}, ["derived", *flags])
 
 
+def save_state(units, fill):
+    """SESSION.md 6.6.1: `fill` repeated as many whole times as fit in `units` UTF-16 code
+    units, then "x" until it is exactly `units` code units."""
+    width = len(utf16(fill))
+    return fill * (units // width) + "x" * (units % width)
+
+
+# (case, fill, [units, ...]): each state at the limit or one past it in some measure.
+# "\U0001F600" is 2 code units, 4 UTF-8 bytes, 1 code point; "\u00e9" 1 unit, 2 bytes;
+# "\u65e5" 1 unit, 3 bytes; "e\u0301" 2 units, 3 bytes, 2 code points, 1 character;
+# "a\U0001F600" 3 units, 5 bytes, 2 code points (33334 copies are 100002 units).
+FILL_CASES = [
+    ("fill-astral", "\U0001F600", [50000, 50001, 100000, 100001, 200000, 200001]),
+    ("fill-bmp", "\u00e9", [50000, 50001, 100000, 100001]),
+    ("fill-cjk", "\u65e5", [33333, 33334, 100000, 100001]),
+    ("fill-three-units", "a\U0001F600", [99999, 100000, 100001, 100002]),
+    ("fill-combining", "e\u0301", [50000, 50001, 100000, 100001]),
+]
+
+
+def fill_cases():
+    out = []
+    for id, fill, points in FILL_CASES:
+        steps, said = [], []
+        for units in points:
+            state = save_state(units, fill)
+            assert len(utf16(state)) == units
+            measures = (len(state.encode("utf-8")), len(state))
+            if units <= 100000:
+                steps.append((op("save_local", units=units, fill=fill), {"save": "saved", "stored_units": units}))
+            else:
+                steps.append((op("save_local", units=units, fill=fill), {"save": "kept"}))
+            said.append("%d units (%d UTF-8 bytes, %d code points): %s" % (units, *measures, "saved" if units <= 100000 else "kept"))
+        out.append(script(id, "local_save_counts_code_units", steps, ["rule", "bound", "derived"],
+                          "A local save counts UTF-16 code units, not bytes or code points (SESSION.md 11.4); "
+                          "the state is %s repeated to exactly `units` code units, an \"x\" filling what no whole "
+                          "copy fits (6.6.1); what a kept save stores is case 17-layout's. "
+                          % json.dumps(fill) + "; ".join(said) + "."))
+    return out
+
+
 def op(name, **kw):
     return {"op": name, **kw}
 
@@ -1333,6 +1374,12 @@ def cases():
                           (op("save_local", units=100001), {"save": "kept"}),
                           (op("save_local", units=1), {"save": "saved"}),
                       ], ["rule", "bound"], "save_local builds a serialised state of exactly `units` UTF-16 code units and applies the rule with a previous copy."))
+    # local save with text whose measures differ (SESSION.md 6.6.1 and 11.4; adapter
+    # protocol 3): a state of `units` UTF-16 code units made of `fill` (whole copies, then
+    # "x"s), saved when it is at most 100000 code units, whatever its UTF-8 bytes, code
+    # points or user-perceived characters (the length a kept save reports, the previous
+    # copy's, is 17-layout's: a faithful export layout changes it).
+    out += fill_cases()
     out += session_rule_cases()
     # estimates; the second row: optimal k away from the first row's points (SESSION.md 8,
     # step 5), among them points where rounding m/n * ln 2 misses the minimum of classic
@@ -1373,6 +1420,14 @@ def cases():
     out += core_split_cases()
     out.append(case("generated/sessions-page", "generated_sessions_follow_the_page", "generated",
                     {"generator": "fnv_sessions", "count": 36, **whole, "steps": [1, 16]},
+                    {"equal_to": "session_model", "compared": ["page"]}))
+    # Local saves of a drawn text whose measures differ, at the limit and one past it in
+    # each measure (adapter protocol 3: an adapter of 2 runs these checks without them).
+    out.append(case("generated/save-fills", "generated_sessions_agree_with_model", "generated",
+                    {"generator": "fnv_save_fills", "count": 4, **whole},
+                    {"equal_to": "session_model", "compared": ["view", "error", "save", "export"]}))
+    out.append(case("generated/save-fills-page", "generated_sessions_follow_the_page", "generated",
+                    {"generator": "fnv_save_fills", "count": 4, **whole},
                     {"equal_to": "session_model", "compared": ["page"]}))
     ids = {c["id"] for c in out}
     for name, table in [("IMPORT_STEPS", IMPORT_STEPS), ("SESSION_RULES", SESSION_RULES)]:
@@ -1566,6 +1621,8 @@ def session_runner_rules(c):
         rules.append("12.7")
     for step in c["input"]["script"]:
         rules += HELPER_OPS.get(step["op"], ())
+        if step["op"] == "save_local" and "fill" in step:
+            rules.append("6.6.1")
     return list(dict.fromkeys(rules))
 
 
@@ -1642,6 +1699,13 @@ SESSION_RULES = {
     "each-kind": ("3.7", "6.8"),
     "v1-fixture": ("9.1", "9.9"),
     "hundred-thousand": ("2.12", "11.1", "11.2", "11.3", "11.4"),
+    "fill-astral": ("2.12", "11.3"),
+    "fill-bmp": ("2.12", "11.3"),
+    "fill-cjk": ("2.12", "11.3"),
+    "fill-three-units": ("2.12", "11.3"),
+    "fill-combining": ("2.12", "11.3"),
+    "generated/save-fills": ("2.12", "6.6", "6.6.1", "11.1", "11.2", "11.3", "11.4"),
+    "generated/save-fills-page": ("6.6", "6.6.1"),
     "clamped-m2000-k20-n5000": _CLAMPED,
     "clamped-m4-k0-n3": _CLAMPED,
     "m8-k1-n8": _ESTIMATE + ("8.7",),

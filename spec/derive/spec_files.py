@@ -1,6 +1,6 @@
 """What the derivation scripts share: one case of `cases.json`, the layout of that file,
-the checks it may name (read from the hand-written `checks.json`), and writing
-generated files or, with `--check`, failing when one is stale."""
+the checks it may name (read from the hand-written `checks.json`), and writing the
+files or, with `--check`, failing when one is stale."""
 
 import json
 import sys

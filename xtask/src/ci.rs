@@ -117,7 +117,7 @@ fn steps() -> Vec<Step> {
     );
     steps.extend([
         tool(
-            "fuzz seed corpus is its generator",
+            "fuzz seed corpus is its script's output",
             "python3",
             &["fuzz/seed_corpus.py", "--check"],
         ),

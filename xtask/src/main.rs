@@ -67,7 +67,7 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
-    /// Write vectors/ (generated, oracle-verified)
+    /// Write vectors/ (computed by production, verified against the oracle)
     Vectors {
         /// Fail when a file is stale instead of writing it
         #[arg(long)]
@@ -274,7 +274,7 @@ fn conformance(args: &[String]) -> ExitCode {
 fn data_schemas() -> Vec<(String, String)> {
     use bloomproof_conformance::schemas::render;
     use bloomproof_wire::cross::SessionsFile;
-    let mut out = bloomproof_vectors_generate::schemas::hand_picked();
+    let mut out = bloomproof_vectors_writer::schemas::hand_picked();
     out.push((
         "crates/matrix/data/cross-sessions.schema.json".to_owned(),
         render::<SessionsFile>(

@@ -4,7 +4,7 @@ use bloomproof_filter::dynamic::Value;
 use bloomproof_wire::TypedValue;
 
 /// The one conversion of a [`TypedValue`] into `bloomproof_filter::dynamic::Value`,
-/// for the in-process subject and the vector generator.
+/// for the in-process subject and the vector writer.
 pub trait ToDynamic {
     /// The filter's dynamic value of the same kind and contents.
     fn to_dynamic(&self) -> Value;

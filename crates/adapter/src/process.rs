@@ -5,7 +5,7 @@
 use crate::client::{RESPONSE_MAX, STDERR_KEPT};
 use crate::pipes::{Incoming, Pipes, Wait};
 use crate::subject::{Answer, Between, SubjectError};
-use bloomproof_wire::adapter::{ADAPTER_PROTOCOL, Start, Started};
+use bloomproof_wire::adapter::{ADAPTER_PROTOCOL, ADAPTER_PROTOCOL_OLDEST, Start, Started};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -299,7 +299,7 @@ impl AdapterProcess {
             .join(", ");
         let paragraph = |what: String| {
             format!(
-                "the adapter `{command}` {what}. This runner speaks adapter protocol version {ADAPTER_PROTOCOL}: it opens every run with {{\"id\": 0, \"op\": \"start\", \"adapter_protocol\": {ADAPTER_PROTOCOL}}} and expects, before any other request, one line {{\"id\": 0, \"result\": {{\"adapter_protocol\": {ADAPTER_PROTOCOL}, \"implementation\": {{\"name\": ..., \"language\": ..., \"version\": ...}}, \"protocols\": [{protocols}]}}}}. ADAPTER.md (sections \"Handshake\" and \"Changes\"; `bloomproof spec export DIR` writes it) says what each version changed."
+                "the adapter `{command}` {what}. This runner speaks adapter protocol version {ADAPTER_PROTOCOL} (and still runs adapters of version {ADAPTER_PROTOCOL_OLDEST}): it opens every run with {{\"id\": 0, \"op\": \"start\", \"adapter_protocol\": {ADAPTER_PROTOCOL}}} and expects, before any other request, one line {{\"id\": 0, \"result\": {{\"adapter_protocol\": {ADAPTER_PROTOCOL}, \"implementation\": {{\"name\": ..., \"language\": ..., \"version\": ...}}, \"protocols\": [{protocols}]}}}}. ADAPTER.md (sections \"Handshake\" and \"Changes\"; `bloomproof spec export DIR` writes it) says what each version changed."
             )
         };
         let value = match answer {
@@ -337,7 +337,9 @@ impl AdapterProcess {
                 crate::quote::untrusted(&err.to_string(), 200)
             ))
         })?;
-        if started.adapter_protocol != ADAPTER_PROTOCOL {
+        // An adapter of an earlier version the runner still runs is run without the
+        // inputs that need a later one (the report's `left out` lines).
+        if !(ADAPTER_PROTOCOL_OLDEST..=ADAPTER_PROTOCOL).contains(&started.adapter_protocol) {
             return Err(paragraph(format!(
                 "speaks adapter protocol version {}",
                 started.adapter_protocol

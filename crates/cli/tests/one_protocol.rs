@@ -7,41 +7,18 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
 const DOC: &str = "doc-membership-v1";
 const FNV: &str = "fnv1a-utf16-v1";
 
 /// `bloomproof adapter` behind a proxy whose handshake lists `protocol` alone and which
 /// refuses the other protocol's requests as an adapter of one protocol does.
 fn one_protocol(protocol: &str) -> String {
-    let proxy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/one_protocol.py");
-    format!(
-        "python3 '{}' {protocol} -- '{BIN}' adapter",
-        proxy.display()
-    )
+    common::proxy("one_protocol.py", protocol)
 }
 
 fn conformance(command: &str, format: &str) -> (Option<i32>, String, String) {
-    let output = Command::new(BIN)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .args([
-            "conformance",
-            "--impl",
-            command,
-            "--no-times",
-            "--seed",
-            "7",
-        ])
-        .args(["--format", format])
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    common::conformance_through(command, &["--format", format])
 }
 
 #[test]

@@ -36,7 +36,7 @@ fn the_readme_skeleton_passes_the_handshake() {
     assert_eq!(out.status.code(), Some(1), "{report}\n{err}");
     assert!(
         report.contains(
-            "adapter: my-bloom 0.0.1 (Python), adapter protocol 2, implements doc-membership-v1"
+            "adapter: my-bloom 0.0.1 (Python), adapter protocol 3, implements doc-membership-v1"
         ),
         "{report}"
     );

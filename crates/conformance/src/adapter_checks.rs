@@ -543,7 +543,7 @@ fn echoed_or_refused(request: &[u8], response: Option<&str>) -> Option<String> {
 }
 
 /// What is wrong with `response` (`None`: nothing).
-fn judge(expect: &WireExpect, response: Option<&Value>) -> Option<String> {
+pub(crate) fn judge(expect: &WireExpect, response: Option<&Value>) -> Option<String> {
     let response = match (expect, response) {
         (WireExpect::NoAnswer, None) => return None,
         (WireExpect::NoAnswer, Some(_)) => {

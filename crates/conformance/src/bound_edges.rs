@@ -269,16 +269,21 @@ pub fn wire_cases(rows: &[Row]) -> Vec<WireCase> {
             }
         }
     }
-    // Two lines of one point (none today) keep distinct ids.
+    distinct_ids(&mut out);
+    out
+}
+
+/// Two lines of one point (no row has them today) keep distinct case ids: the second
+/// and later of an id get `#1`, `#2`, ...
+fn distinct_ids(cases: &mut [WireCase]) {
     let mut seen = std::collections::BTreeMap::new();
-    for case in &mut out {
+    for case in cases {
         let n = seen.entry(case.id.clone()).or_insert(0u32);
         if *n > 0 {
             case.id = format!("{}#{n}", case.id);
         }
         *n += 1;
     }
-    out
 }
 
 fn doc_line(id: u64, op: &str, rest: Value) -> String {
@@ -446,13 +451,12 @@ pub fn least_answer_bytes(items: usize, id: u64) -> u64 {
     shell + triple * items as u64 + (items as u64).saturating_sub(1)
 }
 
-/// The fewest items whose every answer is longer than `bytes`.
+/// The fewest items whose every answer is longer than `bytes`: the least answer of
+/// n >= 1 items is `least_answer_bytes(1, id) - 64 + 64 n` bytes (a triple and its
+/// comma are 64), so n is the least with that over `bytes`.
 fn least_items_over(bytes: u64, id: u64) -> usize {
-    let mut items = (bytes / 64) as usize;
-    while least_answer_bytes(items, id) <= bytes {
-        items += 1;
-    }
-    items
+    let base = least_answer_bytes(1, id) - 64;
+    usize::try_from(bytes.saturating_sub(base) / 64 + 1).unwrap_or(usize::MAX)
 }
 
 /// A `session` request whose `import` document nests arrays so that the request is
@@ -525,6 +529,154 @@ mod tests {
         }
     }
 
+    /// The id a wire case's request carries (a line's `id` read from its text).
+    fn sent_id(send: &WireSend) -> Option<u64> {
+        match send {
+            WireSend::Line(line) => serde_json::from_str::<Value>(line).ok()?["id"].as_u64(),
+            WireSend::Session { id, .. } | WireSend::LookupMany { id, .. } => Some(*id),
+            WireSend::LineHex(_) => None,
+        }
+    }
+
+    /// Each generated line carries an id of its own, above every id of the file's cases
+    /// and below the runner's own requests, so an answer in a log names its line.
+    #[test]
+    fn edge_lines_have_ids_of_their_own_between_the_files_and_the_runners() {
+        let cases = wire_cases(&table());
+        let ids: Vec<u64> = cases.iter().filter_map(|c| sent_id(&c.send)).collect();
+        assert!(ids.len() > 1, "edge lines with ids: {}", ids.len());
+        let distinct: std::collections::BTreeSet<_> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len(), "ids repeat: {ids:?}");
+        for id in ids {
+            assert!(
+                (FIRST_ID..crate::adapter_checks::FIRST_REQUEST_ID).contains(&id),
+                "id {id} outside {FIRST_ID}..{}",
+                crate::adapter_checks::FIRST_REQUEST_ID
+            );
+        }
+    }
+
+    /// Every edge line is answered as its rule says by an honest adapter, the
+    /// repository's Rust one (`bloomproof adapter`'s line handler): a line that is not
+    /// the request its row means, or an expectation the rule does not give, fails here.
+    #[test]
+    fn an_honest_adapter_answers_every_edge_line_as_expected() {
+        let cases = wire_cases(&table());
+        assert!(!cases.is_empty());
+        for case in &cases {
+            let line = crate::adapter_checks::line(&case.send);
+            let line = String::from_utf8(line).unwrap_or_else(|_| panic!("{}: not UTF-8", case.id));
+            let line = line.trim_end_matches('\n');
+            let response = bloomproof_adapter::serve::respond(line);
+            let response: Option<Value> = serde_json::from_str(&response).ok();
+            let verdict = crate::adapter_checks::judge(&case.expect, response.as_ref());
+            assert_eq!(verdict, None, "{}: {}", case.id, quote(line));
+        }
+    }
+
+    /// Case ids repeated by several lines of one point get a number each.
+    #[test]
+    fn repeated_case_ids_are_numbered() {
+        let mut cases = wire_cases(&table());
+        let first = cases[0].id.clone();
+        for case in cases.iter_mut().take(3) {
+            case.id = first.clone();
+        }
+        let unchanged = cases[3].id.clone();
+        distinct_ids(&mut cases);
+        let ids: Vec<&str> = cases.iter().take(4).map(|c| c.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                first.clone(),
+                format!("{first}#1"),
+                format!("{first}#2"),
+                unchanged
+            ]
+        );
+    }
+
+    /// The `adapter.items` row's lines, by hand: a `lookup_many` answer to a 3-digit id
+    /// is at least `{"id":NNN,"result":{"results":[]}}` (34 bytes) plus 63 bytes a
+    /// triple and a comma between two, 33 + 64 n bytes. At the bound (16368 items) it is
+    /// answered; one past (16369: 1047649 bytes, under 1048576) an adapter may write or
+    /// refuse it; far past (4 x 16368 = 65472: 4190241 bytes) every writing overflows,
+    /// so it must be refused with the request's id.
+    #[test]
+    fn items_past_the_bound_are_refused_only_where_every_answer_overflows() {
+        assert_eq!(least_answer_bytes(16369, 100), 1_047_649);
+        assert_eq!(least_answer_bytes(65472, 100), 4_190_241);
+        assert_eq!(least_answer_bytes(16383, 100), 1_048_545);
+        assert_eq!(least_answer_bytes(16384, 100), 1_048_609);
+        let rows = table();
+        let row = rows.iter().find(|r| r.id == "adapter.items");
+        let lines = wire_cases(row.map(std::slice::from_ref).unwrap_or_default());
+        let kinds: Vec<(usize, &str)> = lines
+            .iter()
+            .map(|case| {
+                let WireSend::LookupMany { items, .. } = case.send else {
+                    panic!("{}: not a lookup_many", case.id)
+                };
+                let kind = match &case.expect {
+                    WireExpect::Result { .. } => "answered",
+                    WireExpect::ResultOrRefused { .. } => "either",
+                    WireExpect::Error { kind, .. } if kind == "bad_request" => "refused",
+                    other => panic!("{}: {other:?}", case.id),
+                };
+                (items, kind)
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [(16368, "answered"), (16369, "either"), (65472, "refused")]
+        );
+    }
+
+    /// The fewest items over a response line, by hand: 33 + 64 n bytes for a 3-digit id
+    /// (`items_past_the_bound_are_refused_only_where_every_answer_overflows`), over
+    /// 1048576 from n = 16384 (1048609; 16383 give 1048545), over 4194304 from 65536.
+    #[test]
+    fn the_fewest_items_over_a_size_by_hand() {
+        assert_eq!(least_items_over(1_048_576, 100), 16384);
+        assert_eq!(least_items_over(1_048_577, 100), 16384);
+        assert_eq!(least_items_over(1_048_608, 100), 16384);
+        assert_eq!(least_items_over(1_048_609, 100), 16385);
+        assert_eq!(least_items_over(4_194_304, 100), 65536);
+        // A 4-digit id's answer is a byte longer: 16384 items are 1048610 bytes.
+        assert_eq!(least_items_over(1_048_609, 1000), 16384);
+    }
+
+    fn quote(line: &str) -> String {
+        line.chars().take(200).collect()
+    }
+
+    /// The spelled request lines are added to a wire file only when it documents their
+    /// check (a file without it gets the bounds' lines alone).
+    #[test]
+    fn spelled_lines_join_only_a_file_that_documents_their_check() {
+        let full = crate::load::load_embedded().unwrap_or_else(|err| panic!("{err:?}"));
+        let wire = full.wire.as_ref().unwrap_or_else(|| panic!("no wire file"));
+        let spelled = |file: &WireFile| {
+            file.cases
+                .iter()
+                .filter(|c| c.check == crate::spelled_requests::CHECK)
+                .count()
+        };
+        let own = spelled(wire);
+        assert!(
+            spelled(&with_edges(wire, 7)) > own,
+            "the spelled lines were not added"
+        );
+        let mut without = wire.clone();
+        without
+            .checks
+            .retain(|c| c.name != crate::spelled_requests::CHECK);
+        without
+            .cases
+            .retain(|c| c.check != crate::spelled_requests::CHECK);
+        assert_eq!(spelled(&with_edges(&without, 7)), 0);
+    }
+
     /// A row without a driver, or driven at another class, is an error.
     #[test]
     fn a_row_without_a_driver_is_an_error() {
@@ -539,6 +691,21 @@ mod tests {
         assert_eq!(undriven(&[row("fnv.new-limit", "interop")]).len(), 1);
         assert_eq!(undriven(&[row("fnv.save", "core")]).len(), 1);
         assert_eq!(undriven(&[row("adapter.script", "interop")]).len(), 1);
+        assert_eq!(undriven(&[row("adapter.script", "adapter")]).len(), 0);
+        // Each kind of driver judges at its own class: the page and the typed contract
+        // at core, `contract_errors_named` at interop.
+        for (id, class) in [
+            ("doc.m", "core"),
+            ("fnv.m", "core"),
+            ("doc.read.records", "interop"),
+        ] {
+            assert_eq!(undriven(&[row(id, class)]).len(), 0, "{id} at {class}");
+            for other in ["core", "interop", "hardening", "adapter"] {
+                if other != class {
+                    assert_eq!(undriven(&[row(id, other)]).len(), 1, "{id} at {other}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -94,8 +94,6 @@ impl<P: Observed> Hook<P> {
 /// what the evaluator saw and records the figures.
 pub(crate) struct Judge<'f, P: Observed> {
     shape: &'static str,
-    /// Whether the hooks of `P` are the case's protocol's ([`Judge::hooked`]).
-    hooked: bool,
     figures: &'f mut Figures,
     protocol: std::marker::PhantomData<P>,
 }
@@ -105,16 +103,9 @@ impl<'f, P: Observed> Judge<'f, P> {
     pub(crate) fn new(shape: &'static str, figures: &'f mut Figures) -> Self {
         Judge {
             shape,
-            hooked: true,
             figures,
             protocol: std::marker::PhantomData,
         }
-    }
-
-    /// Whether the hooks of `P` are the case's protocol's (when not, as for a version of
-    /// a family whose checks the hooks do not name, no hook runs).
-    pub(crate) fn hooked(self, hooked: bool) -> Self {
-        Judge { hooked, ..self }
     }
 
     /// [`Judge::judge`] for a shape whose evaluator sees nothing a hook reads.
@@ -142,7 +133,7 @@ impl<'f, P: Observed> Judge<'f, P> {
         let mut failures = Vec::new();
         let mut v = Verdict::new(case, &mut failures);
         let seen = evaluate(&mut v);
-        if let Some(hook) = find::<P>(&case.check).filter(|_| self.hooked) {
+        if let Some(hook) = find::<P>(&case.check) {
             if hook.shape == self.shape {
                 (hook.run)(&mut v, &seen, self.figures);
             } else if let Some(misfit) = hook.misfit(self.shape) {

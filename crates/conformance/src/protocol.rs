@@ -13,6 +13,7 @@ use crate::report::{Class, Failure, Failures, Figures};
 use crate::stream::Stream;
 use crate::subject::{Between, UnderTest};
 use bloomproof_vectors::VectorFile;
+use bloomproof_wire::adapter::ADAPTER_PROTOCOL_OLDEST;
 use bloomproof_wire::spec::ShapedCase;
 use std::any::Any;
 use std::fmt;
@@ -44,7 +45,8 @@ pub trait Protocol: Sync {
     /// (`spec/schemas/<protocol>.cases.schema.json`).
     fn cases_schema(&self) -> String;
 
-    /// The checks of this protocol that have a hook (its `hooks.rs`).
+    /// The checks of this protocol that have a hook (its `hooks.rs`): a spec documents
+    /// all of them or none.
     fn hooked_checks(&self) -> Vec<&'static str>;
 
     /// Why a case of `check` cannot have `shape`: the check's hook reads cases of
@@ -57,12 +59,17 @@ pub trait Protocol: Sync {
     /// `failures`.
     fn check_vectors(&self, file: &VectorFile, subjects: &mut Subjects, failures: &mut Failures);
 
-    /// The built-in protocol whose vector files' format this protocol's files have
-    /// (their kinds, `$schema` and per-case checks): its own name, or its family's first
-    /// version's (a doc-membership version's files are `doc-membership-v1`'s format
-    /// under its own name).
-    fn vector_format(&self) -> &'static str {
-        self.name()
+    /// How the vector loader reads this protocol's files: its name, the built-in
+    /// protocol whose format its files have (their kinds and `$schema`: its own, or its
+    /// family's first version's, as a doc-membership version's files are
+    /// `doc-membership-v1`'s format under its own name), and the bounds their cases are
+    /// held to (a doc-membership version's own; `None`: the format's).
+    fn vector_version(&self) -> bloomproof_vectors::Version<'static> {
+        bloomproof_vectors::Version {
+            name: self.name(),
+            format: self.name(),
+            doc_bounds: None,
+        }
     }
 }
 
@@ -123,6 +130,11 @@ pub trait ProtocolCases: fmt::Debug + Send + Sync {
         figures: &mut Figures,
     ) -> (usize, Vec<Failure>);
 
+    /// The least adapter protocol version whose adapters take the case `id` (an unknown
+    /// id: the oldest the runner runs); a run through an adapter of an earlier version
+    /// leaves the case out (`Report::left_out`).
+    fn adapter_protocol(&self, id: &str) -> u32;
+
     /// A copy.
     fn clone_box(&self) -> Box<dyn ProtocolCases>;
 
@@ -158,6 +170,12 @@ pub trait SpecCase:
         generation: &Generation,
         figures: &mut Figures,
     ) -> Vec<Failure>;
+
+    /// The least adapter protocol version whose adapters take this case's requests
+    /// (default: the oldest the runner runs, [`ADAPTER_PROTOCOL_OLDEST`]).
+    fn adapter_protocol(&self) -> u32 {
+        ADAPTER_PROTOCOL_OLDEST
+    }
 }
 
 /// One protocol's cases in file order, with what its registry entry gives each.
@@ -232,6 +250,13 @@ impl<C: SpecCase> ProtocolCases for Cases<C> {
             ));
         }
         (ran, failures)
+    }
+
+    fn adapter_protocol(&self, id: &str) -> u32 {
+        self.list
+            .iter()
+            .find(|c| c.parts().0 == id)
+            .map_or(ADAPTER_PROTOCOL_OLDEST, SpecCase::adapter_protocol)
     }
 
     fn clone_box(&self) -> Box<dyn ProtocolCases> {

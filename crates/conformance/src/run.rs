@@ -6,7 +6,8 @@ use crate::protocols::Registry;
 use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::Between;
 use crate::subject::UnderTest;
-use bloomproof_wire::report::NotImplemented;
+use bloomproof_wire::adapter::ADAPTER_PROTOCOL;
+use bloomproof_wire::report::{LeftOut, NotImplemented};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -133,7 +134,17 @@ fn run_check_between(
         crashed: false,
         elapsed_ms: None,
     };
-    let ids = protocol.case_ids.get(check).cloned().unwrap_or_default();
+    let speaks = adapter_speaks(subjects);
+    let ids: Vec<String> = protocol
+        .case_ids
+        .get(check)
+        .map(|ids| {
+            ids.iter()
+                .filter(|id| protocol.cases.adapter_protocol(id) <= speaks)
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
     let (ran, failures) = match subjects.of(&protocol.protocol) {
         Some(subject) => {
             protocol
@@ -147,6 +158,34 @@ fn run_check_between(
     outcome.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     let stop = between(subjects, &mut outcome);
     (outcome, stop)
+}
+
+/// The adapter protocol version the run's adapter speaks (in process: the runner's
+/// own, [`ADAPTER_PROTOCOL`]): cases that need a later one are left out.
+fn adapter_speaks(subjects: &Subjects) -> u32 {
+    subjects
+        .first()
+        .and_then(UnderTest::started)
+        .map_or(ADAPTER_PROTOCOL, |started| started.adapter_protocol)
+}
+
+/// The cases of `check` that need a later adapter protocol than `speaks`: its
+/// [`LeftOut`], when there are any.
+fn left_out(protocol: &ProtocolSpec, check: &str, speaks: u32) -> Option<LeftOut> {
+    let ids = protocol.case_ids.get(check)?;
+    let needs = |id: &String| protocol.cases.adapter_protocol(id);
+    let cases: Vec<String> = ids
+        .iter()
+        .filter(|id| needs(id) > speaks)
+        .cloned()
+        .collect();
+    let needs = ids.iter().map(needs).max()?;
+    (!cases.is_empty()).then(|| LeftOut {
+        check: format!("{}/{check}", protocol.protocol),
+        whole: cases.len() == ids.len(),
+        cases,
+        needs,
+    })
 }
 
 /// [`DocSubject::between_checks`] after `outcome`'s check: marks it crashed when the
@@ -422,6 +461,8 @@ pub fn run_with_threads(
     let mut jobs: Vec<Job<'_>> = Vec::new();
     let mut ran: Vec<Vec<&str>> = Vec::new();
     let mut not_implemented = Vec::new();
+    let speaks = adapter_speaks(subjects);
+    let mut left_out_cases = Vec::new();
     for (index, protocol) in spec.protocols.iter().enumerate() {
         let mut names = Vec::new();
         for check in &protocol.checks {
@@ -449,6 +490,18 @@ pub fn run_with_threads(
                 names.push(loaded.check());
             }
         }
+        // Cases that need a later adapter protocol than the adapter's are left out; a
+        // check left with none is not run.
+        if implements(&protocol.protocol) {
+            names.retain(|name| match left_out(protocol, name, speaks) {
+                Some(left) => {
+                    let whole = left.whole;
+                    left_out_cases.push(left);
+                    !whole
+                }
+                None => true,
+            });
+        }
         if !implements(&protocol.protocol) {
             if !names.is_empty() {
                 not_implemented.push(NotImplemented {
@@ -462,6 +515,7 @@ pub fn run_with_threads(
         ran.push(names);
     }
     report.not_implemented = not_implemented;
+    report.left_out = left_out_cases;
     let stopped: Stopped = Mutex::new(None);
     let mut forks = forks(subjects, threads.min(jobs.len()));
     let (done, threads) = if forks.is_empty() && subjects.process.is_some() {

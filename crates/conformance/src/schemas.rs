@@ -1,5 +1,5 @@
 //! JSON Schemas of the spec files, the adapter messages, the session export file and the
-//! report, generated from the Rust types.
+//! report, written from the Rust types.
 
 use crate::model::ChecksFile;
 pub use bloomproof_wire::schema::render;

@@ -56,24 +56,27 @@ pub fn load(dir: &Path) -> Result<Vec<Loaded>, Vec<String>> {
 }
 
 /// [`load`] for the protocols of `registry`, in its order: `<protocol>/<kind>.json` of
-/// each kind of the protocol's vector format ([`crate::protocol::Protocol::vector_format`]),
-/// a version's files read in its family's format under its own name.
+/// each kind of the protocol's vector format ([`crate::protocol::Protocol::vector_version`]),
+/// a version's files read in its family's format under its own name, their cases held
+/// to the version's bounds.
 pub fn load_with(dir: &Path, registry: Registry) -> Result<Vec<Loaded>, Vec<String>> {
     let mut loaded = Vec::new();
     let mut errors = Vec::new();
     let files = registry.entries().iter().flat_map(|entry| {
+        let version = entry.vector_version();
         FileKind::ALL
             .into_iter()
-            .filter(|kind| kind.protocol() == entry.vector_format())
-            .map(|kind| (entry.name(), entry.vector_format(), kind))
+            .filter(move |kind| kind.protocol() == version.format)
+            .map(move |kind| (version, kind))
     });
-    for (protocol, format, kind) in files {
+    for (version, kind) in files {
+        let protocol = version.name;
         let name = format!("{protocol}/{}.json", kind.kind());
         let path = dir.join(protocol).join(format!("{}.json", kind.kind()));
         if !path.exists() {
             continue;
         }
-        match bloomproof_vectors::load_file_in(&path, &[(protocol, format)]) {
+        match bloomproof_vectors::load_file_in(&path, &[version]) {
             Ok(file) => loaded.push(Loaded {
                 name,
                 file,

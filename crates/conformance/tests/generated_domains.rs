@@ -110,6 +110,13 @@ fn generators() -> Vec<Generator> {
             "session_model",
             vec!["view", "error", "save", "export"],
         ),
+        generator(
+            "fnv_save_fills",
+            fnv,
+            fnv_mk.to_vec(),
+            "session_model",
+            vec!["view", "error", "save", "export"],
+        ),
     ]
 }
 

@@ -32,7 +32,7 @@ fn assert_has(text: &str, parts: &[&str]) {
     // One paragraph: what was expected, and where the changes are listed.
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(
-        text.contains(r#"it opens every run with {"id": 0, "op": "start", "adapter_protocol": 2}"#)
+        text.contains(r#"it opens every run with {"id": 0, "op": "start", "adapter_protocol": 3}"#)
     );
     assert!(text.contains(r#"ADAPTER.md (sections "Handshake" and "Changes""#));
 }
@@ -56,10 +56,28 @@ fn an_adapter_of_version_1_is_told_so_once() {
 
 #[test]
 fn another_version_is_named() {
-    let paragraph = refused(&answering(&format!(
-        r#"{{"adapter_protocol":3,"implementation":{INFO},"protocols":["doc-membership-v1"]}}"#
-    )));
-    assert_has(&paragraph, &["speaks adapter protocol version 3"]);
+    // The runner speaks 3 and still runs 2 (ADAPTER.md "Changes"): 1 and 4 are refused.
+    for version in [1, 4] {
+        let paragraph = refused(&answering(&format!(
+            r#"{{"adapter_protocol":{version},"implementation":{INFO},"protocols":["doc-membership-v1"]}}"#
+        )));
+        assert_has(
+            &paragraph,
+            &[
+                &format!("speaks adapter protocol version {version}"),
+                "This runner speaks adapter protocol version 3 (and still runs adapters of version 2)",
+            ],
+        );
+    }
+    for version in [2, 3] {
+        let command = answering(&format!(
+            r#"{{"adapter_protocol":{version},"implementation":{INFO},"protocols":["doc-membership-v1"]}}"#
+        ));
+        assert!(
+            Subjects::adapter(&command, Duration::from_secs(5)).is_ok(),
+            "{version}"
+        );
+    }
 }
 
 #[test]

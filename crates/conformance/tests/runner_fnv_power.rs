@@ -185,7 +185,7 @@ fn an_export_that_changes_the_session_fails() {
 
 fn save_steps_edited(edit: fn(&mut Option<SaveAnswer>)) -> Vec<String> {
     let fnv = steps_edited(
-        |op| matches!(op, ScriptOp::SaveLocal { units: 100_000 }),
+        |op| matches!(op, ScriptOp::SaveLocal { units: 100_000, .. }),
         move |step| edit(&mut step.save),
     );
     // Only 21-hundred-thousand's step (17-layout saves 100 000 units too).

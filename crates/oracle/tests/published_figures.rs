@@ -1,6 +1,6 @@
 //! The published figures as the spec writes them (`published_figures` of
 //! `spec/<protocol>/checks.json`, the one place they are written: the derive scripts
-//! and the vector generator's hand-picked data read them there) against the oracle:
+//! and the vector writer's hand-picked data read them there) against the oracle:
 //! the oracle computes every one of them again from the seeds' own inputs. A figure
 //! this test does not know fails it, so a new published figure gets a computation here.
 

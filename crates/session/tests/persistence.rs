@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 const FIXTURE: &str = "../../spec/fnv1a-utf16-v1/session-v1.json";
 
-/// The session the v1 fixture was generated from.
+/// The session the v1 fixture was written from.
 fn fixture_session() -> Session {
     let mut session = created(8, 1);
     ok(&mut session, &Op::InsertExample {});

@@ -15,8 +15,8 @@
 //! [`FileKind`] and [`VectorFile`] name each file's protocol and kind.
 //! This crate is the strict loader ([`load_file`], [`parse`], [`parse_bytes`]), which
 //! refuses any malformed file with a [`VectorError`] naming the file and case, and never
-//! panics (it is a fuzz target). The generator, which needs production and the oracle,
-//! is the separate crate `bloomproof-vectors-generate`; `vectors/README.md` documents
+//! panics (it is a fuzz target). The writer, which needs production and the oracle,
+//! is the separate crate `bloomproof-vectors-writer`; `vectors/README.md` documents
 //! the format for implementers.
 //!
 //! ```no_run
@@ -32,7 +32,7 @@ pub use bloomproof_wire::vectors as model;
 pub use load::{
     Problem, VectorError, load_file, load_file_in, parse, parse_bytes, parse_named, parse_named_in,
 };
-pub use protocols::{FileKind, VectorFile};
+pub use protocols::{DocBounds, FileKind, VectorFile, Version};
 
 #[cfg(test)]
 mod tests {

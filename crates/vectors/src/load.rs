@@ -12,8 +12,9 @@
 //! * an empty or duplicate case id;
 //! * a flag (on a case or a lookup) missing from the file's `flags` table, a flag
 //!   given twice, and a declared flag that nothing uses;
-//! * a case that contradicts itself: values outside the protocol's bounds, a number
-//!   of hashes or positions other than k, a digest that is not 32 bytes, a message
+//! * a case that contradicts itself: values outside the bounds of the file's version
+//!   (`doc-membership-v1`'s, or the [`Version`] the caller names), a number of hashes
+//!   or positions other than k, a digest that is not 32 bytes, a message
 //!   whose length does not match its fields, a position at or above m, packed bits
 //!   that are not `ceil(m/8)` bytes or that count differently from `bits_set`, a
 //!   lookup whose `expect` has `exact_checked != maybe_present` or a duplicate that
@@ -26,7 +27,8 @@
 //! the input (it is a fuzz target): JSON nesting is bounded by `serde_json`'s recursion
 //! limit, and every check is plain arithmetic on bounded values.
 
-use crate::{FileKind, VectorFile};
+use crate::protocols::Bounds;
+use crate::{FileKind, VectorFile, Version};
 use bloomproof_wire::vectors::{CaseHeader, FORMAT_VERSION, VectorFileOf};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -80,12 +82,13 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<VectorFile, VectorError> {
 }
 
 /// [`load_file`], reading a file of a version of a family as its family's first
-/// version's format: `versions` pairs a version's name (the file's `protocol`) with the
-/// protocol whose format its files have (e.g. `("doc-membership-v2",
-/// "doc-membership-v1")`); its kinds, `$schema` and per-case checks are that format's.
+/// version's format: `versions` names each version (the file's `protocol`), the
+/// protocol whose format its files have (e.g. `doc-membership-v2` in
+/// `doc-membership-v1`'s) and its bounds ([`Version`]); its kinds and `$schema` are the
+/// format's, its cases are held to the version's bounds.
 pub fn load_file_in(
     path: impl AsRef<Path>,
-    versions: &[(&str, &str)],
+    versions: &[Version<'_>],
 ) -> Result<VectorFile, VectorError> {
     let path = path.as_ref();
     let name = path.display().to_string();
@@ -158,7 +161,7 @@ pub fn parse_named(name: &str, text: &str) -> Result<VectorFile, VectorError> {
 pub fn parse_named_in(
     name: &str,
     text: &str,
-    versions: &[(&str, &str)],
+    versions: &[Version<'_>],
 ) -> Result<VectorFile, VectorError> {
     let raw: RawFile<'_> = match from_text(text) {
         Ok(raw) => raw,
@@ -171,14 +174,13 @@ pub fn parse_named_in(
             message,
         })
     };
-    let format = versions
-        .iter()
-        .find(|(version, _)| *version == raw.protocol)
-        .map_or(raw.protocol.as_str(), |(_, format)| *format);
+    let version = versions.iter().find(|version| version.name == raw.protocol);
+    let format = version.map_or(raw.protocol.as_str(), |version| version.format);
+    let bounds = version.map(Version::bounds).unwrap_or_default();
     let Some(kind) = FileKind::from_header(format, &raw.kind) else {
         let versions: String = versions
             .iter()
-            .map(|(version, format)| format!(" (and {version}, as {format})"))
+            .map(|version| format!(" (and {}, as {})", version.name, version.format))
             .collect();
         file_problem(format!(
             "unknown `protocol`/`kind` pair {:?}/{:?}: known files are {}{versions}",
@@ -223,6 +225,7 @@ pub fn parse_named_in(
         }
     }
     let mut checker = Checker {
+        bounds,
         flags: &raw.flags,
         used: BTreeSet::new(),
         ids: BTreeSet::new(),
@@ -267,6 +270,7 @@ fn with_header<C>(raw: &RawFile<'_>, cases: Vec<C>) -> VectorFileOf<C> {
 
 /// What the cases of one file are checked against, and the problems found so far.
 pub(crate) struct Checker<'f> {
+    bounds: Bounds,
     flags: &'f BTreeMap<String, String>,
     used: BTreeSet<String>,
     ids: BTreeSet<String>,
@@ -329,7 +333,7 @@ impl Checker<'_> {
             for (place, flags) in case.inner_flags() {
                 self.flag_list(&label, &place, flags);
             }
-            for message in case.problems() {
+            for message in case.problems(&self.bounds) {
                 self.problem(&label, message);
             }
             cases.push(case);
@@ -354,8 +358,9 @@ pub(crate) trait Checked: DeserializeOwned + CaseHeader {
         Vec::new()
     }
 
-    /// What in the case contradicts itself or the protocol's bounds, one message each.
-    fn problems(&self) -> Vec<String>;
+    /// What in the case contradicts itself or the bounds of the file's version, one
+    /// message each.
+    fn problems(&self, bounds: &Bounds) -> Vec<String>;
 }
 
 /// An `expect.field` is never empty.

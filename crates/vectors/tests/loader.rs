@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use bloomproof_vectors::{
-    FileKind, VectorFile, load_file, parse, parse_bytes, parse_named, parse_named_in,
+    DocBounds, FileKind, VectorFile, Version, load_file, parse, parse_bytes, parse_named,
+    parse_named_in,
 };
 
 /// A valid two-case `doc-membership-v1` positions file (the source document's framing
@@ -114,7 +115,11 @@ fn a_versions_file_is_read_in_its_familys_format() {
         &refused("t.json", &v2),
         &["unknown `protocol`/`kind` pair", "doc-membership-v2"],
     );
-    let versions = [("doc-membership-v2", "doc-membership-v1")];
+    let versions = [Version {
+        name: "doc-membership-v2",
+        format: "doc-membership-v1",
+        doc_bounds: None,
+    }];
     let file = parse_named_in("t.json", &v2, &versions).unwrap();
     assert_eq!(
         (file.file_kind(), file.protocol()),
@@ -129,6 +134,105 @@ fn a_versions_file_is_read_in_its_familys_format() {
             "doc-membership-v3",
             "(and doc-membership-v2, as doc-membership-v1)",
         ],
+    );
+}
+
+/// A narrow `doc-membership-v2`: v1's domain length, k at most 4, items of at most
+/// 32 bytes (written out here, not read from any production value).
+const NARROW: DocBounds = DocBounds {
+    domain_len: 18,
+    m: [8, 512],
+    k: [1, 4],
+    seed_max: 16,
+    item_max: 32,
+    records_max: 64,
+};
+
+/// A positions file of `protocol` holding one case of m 16, the seed "lab", `k` hashes
+/// and an item of `item_len` bytes, each message as long as its fields make it (the
+/// digests and positions are placeholders the loader does not recompute).
+fn positions_file(protocol: &str, k: usize, item_len: usize) -> String {
+    let message = "00".repeat(18 + 2 + 1 + 1 + 3 + 1 + 2 + item_len);
+    let hashes: Vec<String> = (0..k)
+        .map(|index| {
+            format!(
+                r#"{{"index":{index},"message_hex":"{message}","digest_hex":"{}","position":{index}}}"#,
+                "00".repeat(32)
+            )
+        })
+        .collect();
+    let positions: Vec<String> = (0..k).map(|index| index.to_string()).collect();
+    format!(
+        r#"{{"$schema": "../schemas/doc-membership-v1.positions.schema.json", "protocol": "{protocol}",
+  "kind": "positions", "format_version": 4, "generator": "test", "case_count": 1, "flags": {{}},
+  "cases": [{{"id":"edge/k{k}-item{item_len}","flags":[],"params":{{"m":16,"k":{k},"seed_hex":"6c6162"}},"item_hex":"{}","hashes":[{}],"positions":[{}]}}]}}"#,
+        "61".repeat(item_len),
+        hashes.join(","),
+        positions.join(",")
+    )
+}
+
+/// The per-case checks hold a file's cases to its version's bounds: under the narrow
+/// v2, a case of k 5 or of a 33-byte item is refused naming the case and the field; the
+/// same case in a v1 file (v1's bounds) is accepted, as is the narrow v2's own edge (k
+/// 4, a 32-byte item).
+#[test]
+fn a_versions_cases_are_held_to_its_bounds() {
+    let versions = [Version {
+        name: "doc-membership-v2",
+        format: "doc-membership-v1",
+        doc_bounds: Some(NARROW),
+    }];
+    let v2 = |k, item| {
+        parse_named_in(
+            "v2.json",
+            &positions_file("doc-membership-v2", k, item),
+            &versions,
+        )
+    };
+    let v1 = |k, item| {
+        parse_named_in(
+            "v1.json",
+            &positions_file("doc-membership-v1", k, item),
+            &versions,
+        )
+    };
+    for (k, item, field) in [
+        (5, 3, "params.k = 5 is outside 1..=4"),
+        (3, 33, "item_hex is 33 bytes: at most 32 are allowed"),
+    ] {
+        let err = v2(k, item).unwrap_err();
+        assert_names(
+            &err.to_string(),
+            &[&format!("v2.json: case `edge/k{k}-item{item}`: {field}")],
+        );
+        assert_eq!(err.problems.len(), 1, "{err}");
+        let file = v1(k, item).unwrap();
+        assert_eq!(file.ids(), [format!("edge/k{k}-item{item}")]);
+    }
+    assert_eq!(v2(4, 32).unwrap().protocol(), "doc-membership-v2");
+    // Beyond v1's bounds too: refused under both.
+    assert_names(
+        &v1(9, 3).unwrap_err().to_string(),
+        &["params.k = 9 is outside 1..=8"],
+    );
+    // A version's domain length sets the message length its cases must have.
+    let longer = [Version {
+        doc_bounds: Some(DocBounds {
+            domain_len: 19,
+            ..NARROW
+        }),
+        ..versions[0]
+    }];
+    let err = parse_named_in(
+        "v2.json",
+        &positions_file("doc-membership-v2", 1, 3),
+        &longer,
+    )
+    .unwrap_err();
+    assert_names(
+        &err.to_string(),
+        &["hashes[0].message_hex is 31 bytes; the fields make 32"],
     );
 }
 

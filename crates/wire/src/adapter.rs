@@ -1,10 +1,10 @@
 //! The adapter protocol's messages (`spec/ADAPTER.md`): one type per request and per
 //! result, used by both sides (the runner's client sends requests and reads results,
 //! `bloomproof adapter` reads requests and writes results), and the JSON Schema of
-//! `spec/schemas/adapter.schema.json` is generated from them ([`Messages`]).
+//! `spec/schemas/adapter.schema.json` is written from them ([`Messages`]).
 //!
 //! Every run opens with the handshake: a [`Start`] request (`{"id": 0, "op": "start",
-//! "adapter_protocol": 2}`, no `protocol`), answered with [`Started`]. Then a request
+//! "adapter_protocol": 3}`, no `protocol`), answered with [`Started`]. Then a request
 //! line is a [`DocOp`](crate::protocols::doc_membership_v1::DocOp) or
 //! [`FnvOp`](crate::protocols::fnv1a_utf16_v1::FnvOp) object (tagged by `op`) with `id`
 //! and `protocol` added; a response line is `{"id", "result"}` with the op's result type
@@ -21,10 +21,16 @@ use serde_json::Value;
 
 /// The version of the adapter protocol this crate speaks, which `start` carries
 /// (`spec/ADAPTER.md`, "Changes", lists each version's changes).
-pub const ADAPTER_PROTOCOL: u32 = 2;
+pub const ADAPTER_PROTOCOL: u32 = 3;
+
+/// The oldest adapter protocol version the runner still runs: an adapter answering
+/// it passes every check it passed before, and the inputs that need a later version
+/// (`save_local`'s `fill`, version 3) are left out of its run, the report says which
+/// ([`crate::report::Report::left_out`]).
+pub const ADAPTER_PROTOCOL_OLDEST: u32 = 2;
 
 /// The handshake's request, the first line of every run: `{"id": 0, "op": "start",
-/// "adapter_protocol": 2}` (with `id`, and no `protocol`: it names none).
+/// "adapter_protocol": 3}` (with `id`, and no `protocol`: it names none).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Start {
@@ -52,7 +58,9 @@ pub struct ImplementationInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Started {
-    /// The adapter protocol version the adapter speaks: it must equal the runner's.
+    /// The adapter protocol version the adapter speaks: the runner's
+    /// ([`ADAPTER_PROTOCOL`]) or an earlier one it still runs
+    /// ([`ADAPTER_PROTOCOL_OLDEST`]).
     pub adapter_protocol: u32,
     /// Who answers.
     pub implementation: ImplementationInfo,

@@ -5,7 +5,7 @@
 //! protocol (`spec/ADAPTER.md`) all write bytes as [`Hex`], the values of a dynamic
 //! language as [`TypedValue`], and an expected contract rejection as [`RejectExpect`]
 //! (an [`ErrorKindName`] and a field). Each type derives both serde directions and
-//! `JsonSchema`, so the JSON Schemas generated from the files' types describe these the
+//! `JsonSchema`, so the JSON Schemas written from the files' types describe these the
 //! same way everywhere.
 //!
 //! Beside those:
@@ -15,8 +15,8 @@
 //! * [`matrix`] and [`cross`]: the results matrix across implementations, its
 //!   cross-reading grids (`spec/schemas/matrix*.schema.json`) and the cross-reading session
 //!   scripts (`crates/matrix/data/cross-sessions.json`);
-//! * [`hand_picked`]: the vector generator's hand-picked inputs
-//!   (`crates/vectors-generate/data/*.hand-picked.json`);
+//! * [`hand_picked`]: the vector writer's hand-picked inputs
+//!   (`crates/vectors-writer/data/*.hand-picked.json`);
 //! * [`accumulated`]: the published digests of the accumulated checks;
 //! * [`explorer`]: the error answers of the explorer's server;
 //! * [`vectors`]: the vector files of `vectors/` (header and case types);
@@ -41,8 +41,8 @@
 //! with a message that quotes at most a short prefix of the text ([`quote_prefix`]).
 //! The published documents decide it: `spec/ADAPTER.md` says bytes "are lowercase or
 //! uppercase hex strings", so an adapter may answer in either case and the runner must
-//! accept both; `vectors/README.md` and every generated file write lowercase. Every
-//! committed spec and vector file is lowercase, and the generators and `--check` modes
+//! accept both; `vectors/README.md` and every file the tools write use lowercase. Every
+//! committed spec and vector file is lowercase, and the writers and `--check` modes
 //! compare files byte for byte, so accepting uppercase when reading changes nothing for
 //! them; the one reader that refused uppercase (the vector loader, on files nobody
 //! commits) now reads it as the same bytes.

@@ -154,6 +154,22 @@ pub struct NotImplemented {
     pub checks: usize,
 }
 
+/// The cases of one check that a run through an adapter of an earlier adapter
+/// protocol left out, since they need a later version (`spec/ADAPTER.md`, "Changes").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LeftOut {
+    /// The check, `<protocol>/<name>`.
+    pub check: String,
+    /// The ids of the cases left out.
+    pub cases: Vec<String>,
+    /// Whether they were all of its cases: then the check was not run at all, and
+    /// is neither passed nor failed.
+    pub whole: bool,
+    /// The adapter protocol version they need.
+    pub needs: u32,
+}
+
 /// One mismatch, with everything needed to see why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
@@ -785,6 +801,11 @@ pub struct Report {
     /// not list them, each with the number of its checks the run would have held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_implemented: Vec<NotImplemented>,
+    /// The cases left out of the run because the adapter speaks an earlier adapter
+    /// protocol than they need, by check (the check not run when they were all of its
+    /// cases).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
     /// The run's deadline in seconds (`--deadline`), for runs through an adapter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_secs: Option<f64>,
@@ -930,6 +951,23 @@ impl Report {
                 "not run: {} ({} checks): the adapter's handshake does not list it",
                 missing.protocol, missing.checks
             );
+        }
+        let speaks = self.adapter.as_ref().map_or(0, |a| a.adapter_protocol);
+        for left in &self.left_out {
+            let cases = left.cases.join(", ");
+            if left.whole {
+                let _ = writeln!(
+                    out,
+                    "not run: {} (cases {cases}): they need adapter protocol {}, the adapter speaks {speaks} (ADAPTER.md \"Changes\")",
+                    left.check, left.needs
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "left out: {} ran without cases {cases}: they need adapter protocol {}, the adapter speaks {speaks} (ADAPTER.md \"Changes\")",
+                    left.check, left.needs
+                );
+            }
         }
         if let Some(deadline) = self.deadline_secs {
             let _ = writeln!(out, "deadline: {deadline} s for the whole run (--deadline)");

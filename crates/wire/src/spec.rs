@@ -4,7 +4,7 @@
 //! document) and its shape (`"shape"`), which picks how it is evaluated: the shape fixes
 //! the form of `input` and `expect`, and every case states in `expect` all that it
 //! asserts. Several checks share a shape; a check never needs a type of its own. Unknown
-//! fields are refused at every depth. `spec/schemas/` is generated from these types.
+//! fields are refused at every depth. `spec/schemas/` is written from these types.
 //!
 //! Each protocol's own case types are defined in its module of [`crate::protocols`]
 //! (`protocols/<protocol>/spec.rs`) and read from there

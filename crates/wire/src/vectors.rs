@@ -1,6 +1,6 @@
 //! The vector files of `vectors/` (format described in `vectors/README.md`): serde
 //! types with unknown fields rejected. `bloomproof-vectors` loads them strictly;
-//! `bloomproof-vectors-generate` writes them and their JSON Schemas, generated from
+//! `bloomproof-vectors-writer` writes them and their JSON Schemas, written from
 //! these types.
 //!
 //! Every file is one JSON object with the same header (`$schema`, `protocol`, `kind`,
@@ -24,7 +24,7 @@ pub const FORMAT_VERSION: u32 = 4;
 
 /// One vector file: the header and the cases.
 ///
-/// The header fields come first in this order in generated files; `cases` is last.
+/// The header fields come first in this order in the files written; `cases` is last.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VectorFileOf<C> {
@@ -38,7 +38,7 @@ pub struct VectorFileOf<C> {
     pub kind: String,
     /// Vector format version (the schema pins the current one; readers refuse others).
     pub format_version: u32,
-    /// What wrote the file: `cargo xtask vectors (bloomproof-vectors-generate <version>)`.
+    /// What wrote the file: `cargo xtask vectors (bloomproof-vectors-writer <version>)`.
     pub generator: String,
     /// Number of entries in `cases`; a mismatch is a load error.
     pub case_count: usize,

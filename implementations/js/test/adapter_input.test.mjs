@@ -76,14 +76,14 @@ test('over stdin/stdout: a bad byte does not end the adapter', () => {
 });
 
 test('the handshake: start is answered with the version, who answers and the protocols', () => {
-  const r = handle('{"id":0,"op":"start","adapter_protocol":2}');
+  const r = handle('{"id":0,"op":"start","adapter_protocol":3}');
   assert.equal(r.id, 0);
-  assert.equal(r.result.adapter_protocol, 2);
+  assert.equal(r.result.adapter_protocol, 3);
   assert.deepEqual(r.result.protocols, ['doc-membership-v1', 'fnv1a-utf16-v1']);
   assert.deepEqual(Object.keys(r.result.implementation).sort(), ['language', 'name', 'version']);
   assert.equal(r.result.implementation.name, 'bloomproof-js');
   // Its own version, whatever the runner speaks: the runner judges the difference.
-  assert.equal(handle('{"id":"s","op":"start","adapter_protocol":3}').result.adapter_protocol, 2);
+  assert.equal(handle('{"id":"s","op":"start","adapter_protocol":2}').result.adapter_protocol, 3);
 });
 
 const nested = (depth, id = 1) => `{"id":${id},"protocol":"fnv1a-utf16-v1","op":"session","script":[{"op":"import","document":{"x":${'['.repeat(depth - 4)}${']'.repeat(depth - 4)}}}]}`;
@@ -121,4 +121,27 @@ test('an integer id past 2^53 - 1 is refused with id null, never answered rounde
   const safe = handle('{"id":9007199254740991,"protocol":"doc-membership-v1","op":"sha256","data":""}');
   assert.equal(safe.id, 9007199254740991);
   assert.ok(safe.result);
+});
+
+// Adapter protocol 3 (ADAPTER.md "Changes"): save_local's fill. By hand: 50000 emoji are
+// 100000 code units (saved, though 200000 UTF-8 bytes); 50000 emoji and an "x" are 100001
+// units (kept, though 50001 code points); 100000 "é" are 100000 units (saved); the handshake
+// says 3; an empty or non-string fill is bad_request.
+test('save_local builds its state of the fill and counts UTF-16 code units', () => {
+  const start = handle('{"id":0,"op":"start","adapter_protocol":3}');
+  assert.equal(start.result.adapter_protocol, 3);
+  const r = handle(session([
+    { op: 'save_local', units: 100000, fill: '\u{1F600}' },
+    { op: 'save_local', units: 100001, fill: '\u{1F600}' },
+    { op: 'save_local', units: 100000, fill: '\u00e9' },
+    { op: 'save_local', units: 5, fill: 'ab' },
+  ]));
+  const saves = r.result.steps.map((s) => [s.save.outcome, s.save.stored_units]);
+  const kept = r.result.steps[1].save.stored_units;
+  assert.ok(kept > 0 && kept < 1000, String(kept));
+  assert.deepEqual(saves, [['saved', 100000], ['kept', kept], ['saved', 100000], ['saved', 5]]);
+  for (const fill of ['', 7, null]) {
+    const bad = handle(session([{ op: 'save_local', units: 1, fill }]));
+    assert.equal(bad.error.kind, 'bad_request', JSON.stringify(bad));
+  }
 });

@@ -673,7 +673,7 @@ def _error(kind, message, field=None):
     return err
 
 
-ADAPTER_PROTOCOL = 2
+ADAPTER_PROTOCOL = 3
 
 
 def started(req):

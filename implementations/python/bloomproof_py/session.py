@@ -92,6 +92,49 @@ def utf16_length(text):
     return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
 
 
+# A state longer than this is not built: only its length matters (it is never stored).
+SAVE_STATE_BUILT = 8 * LOCAL_SAVE_MAX_UNITS
+
+
+class _Unbuilt(str):
+    """A state too long to build, by its length in UTF-16 code units alone."""
+
+    def __new__(cls, units):
+        self = super().__new__(cls, "")
+        self.units = units
+        return self
+
+
+def save_state(units, fill=None):
+    """The state of a `save_local` step (section 6): `fill` ("x" when absent) repeated
+    as many whole times as fit in `units` UTF-16 code units, then "x" until it is
+    exactly `units` code units."""
+    fill = "x" if fill is None else fill
+    width = utf16_length(fill)
+    if units > SAVE_STATE_BUILT:
+        return _Unbuilt(units)
+    return fill * (units // width) + "x" * (units % width)
+
+
+def state_units(state):
+    """A serialised state's length in UTF-16 code units (section 11)."""
+    if isinstance(state, _Unbuilt):
+        return state.units
+    return utf16_length(state)
+
+
+def save_local(state, previous):
+    """Section 11: a state of at most 100000 UTF-16 code units is saved; a longer one
+    is kept out, the previous copy stays, with a warning."""
+    units = state_units(state)
+    if units <= LOCAL_SAVE_MAX_UNITS:
+        return {"outcome": "saved", "stored_units": units, "warning": None}
+    return {"outcome": "kept", "stored_units": utf16_length(previous),
+            "warning": (f"The session is {units} UTF-16 code units when serialised, over the "
+                        f"{LOCAL_SAVE_MAX_UNITS} that are saved locally: it was not saved, the previous "
+                        "copy is kept. Export the whole session before reloading or leaving the page.")}
+
+
 def denotes(draft_units, value):
     """The draft is one or more ASCII digits whose decimal value equals `value`."""
     return (len(draft_units) > 0 and all(0x30 <= u <= 0x39 for u in draft_units)
@@ -290,14 +333,12 @@ class Session:
             raise MalformedStep(f"import_padded: the export is already {length} bytes, more than {size}")
         self.import_text(text + " " * (size - length))
 
-    def save_local(self, units):
+    def save_local(self, units, fill=None):
+        """The `save_local` step (sections 6 and 11): the local-save rule applied to a
+        state of exactly `units` UTF-16 code units made of `fill` (absent: "x"), with
+        the current export as the previous copy."""
         previous = self.export()
-        if units <= LOCAL_SAVE_MAX_UNITS:
-            return {"outcome": "saved", "stored_units": units, "warning": None}
-        return {"outcome": "kept", "stored_units": utf16_length(previous),
-                "warning": (f"The session is {units} UTF-16 code units when serialised, over the "
-                            f"{LOCAL_SAVE_MAX_UNITS} that are saved locally: it was not saved, the previous "
-                            "copy is kept. Export the whole session before reloading or leaving the page.")}
+        return save_local(save_state(units, fill), previous)
 
     # -------------------------------------------------------------- [7] view
 
@@ -874,8 +915,11 @@ def run_step(session, step):
         _step_keys(step, ("bytes",))
         session.import_padded(_step_uint(step, "bytes"))
     elif op == "save_local":
-        _step_keys(step, ("units",))
-        return {"save": session.save_local(_step_uint(step, "units"))}
+        _step_keys(step, ("units",), ("fill",))
+        fill = step.get("fill")
+        if "fill" in step and (type(fill) is not str or fill == "" or not _well_formed(fill)):
+            raise MalformedStep("save_local: fill must be a non-empty string")
+        return {"save": session.save_local(_step_uint(step, "units"), fill)}
     elif op == "export":
         _step_keys(step, ())
         return {"export": session.export()}

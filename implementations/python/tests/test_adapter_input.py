@@ -135,17 +135,17 @@ class Handshake(unittest.TestCase):
     """The first exchange of every run (spec/ADAPTER.md, "Handshake")."""
 
     def test_start_is_answered_with_the_version_who_and_the_protocols(self):
-        r = respond('{"id":0,"op":"start","adapter_protocol":2}')
+        r = respond('{"id":0,"op":"start","adapter_protocol":3}')
         self.assertEqual(r["id"], 0)
-        self.assertEqual(r["result"]["adapter_protocol"], 2)
+        self.assertEqual(r["result"]["adapter_protocol"], 3)
         self.assertEqual(r["result"]["protocols"], ["doc-membership-v1", "fnv1a-utf16-v1"])
         info = r["result"]["implementation"]
         self.assertEqual(sorted(info), ["language", "name", "version"])
         self.assertEqual((info["name"], info["language"]), ("bloomproof-py", "Python"))
 
     def test_the_version_answered_is_its_own_whatever_the_runner_speaks(self):
-        r = respond('{"id":"s","op":"start","adapter_protocol":3}')
-        self.assertEqual((r["id"], r["result"]["adapter_protocol"]), ("s", 2))
+        r = respond('{"id":"s","op":"start","adapter_protocol":2}')
+        self.assertEqual((r["id"], r["result"]["adapter_protocol"]), ("s", 3))
 
 
 class LargeIds(unittest.TestCase):

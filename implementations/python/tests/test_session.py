@@ -234,3 +234,30 @@ class DisplayTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SaveFillTest(unittest.TestCase):
+    """Adapter protocol 3 (ADAPTER.md "Changes"): save_local's fill. By hand: 50000 emoji
+    are 100000 code units (saved, though 200000 UTF-8 bytes); 50000 emoji and an "x" are
+    100001 units (kept, though 50001 code points); 100000 "é" are 100000 units (saved);
+    "ab" to 5 units is "ababx"."""
+
+    def test_the_state_is_the_fill_to_exactly_units_code_units(self):
+        from bloomproof_py.session import save_state
+        self.assertEqual(save_state(5, "ab"), "ababx")
+        self.assertEqual(save_state(3, "\U0001F600"), "\U0001F600x")
+        self.assertEqual(save_state(4, None), "xxxx")
+
+    def test_the_limit_counts_utf16_code_units(self):
+        session = Session()
+        out = [run_step(session, {"op": "save_local", "units": u, "fill": f})["save"]
+               for u, f in [(100000, "\U0001F600"), (100001, "\U0001F600"), (100000, "\u00e9")]]
+        self.assertEqual([s["outcome"] for s in out], ["saved", "kept", "saved"])
+        self.assertEqual(out[0]["stored_units"], 100000)
+        self.assertEqual(out[2]["stored_units"], 100000)
+
+    def test_an_empty_or_non_text_fill_is_malformed(self):
+        from bloomproof_py.session import MalformedStep
+        for fill in ("", 7, None):
+            with self.assertRaises(MalformedStep):
+                run_step(Session(), {"op": "save_local", "units": 1, "fill": fill})

@@ -11,9 +11,9 @@ the real adapter could not read as a request keeps its answer). Everything else 
 unchanged. Standard library only.
 """
 
-import json
-import subprocess
 import sys
+
+from proxy import relay
 
 KNOWN = ("doc-membership-v1", "fnv1a-utf16-v1")
 
@@ -22,39 +22,25 @@ def main():
     if len(sys.argv) < 4 or sys.argv[2] != "--" or sys.argv[1] not in KNOWN:
         sys.exit("usage: one_protocol.py PROTOCOL -- CMD [ARGS...]")
     only = sys.argv[1]
-    child = subprocess.Popen(sys.argv[3:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    out = sys.stdout.buffer
-    for line in sys.stdin.buffer:
-        if not line.strip():
-            continue  # a blank line gets no answer
-        try:
-            request = json.loads(line)
-        except (ValueError, RecursionError):
-            request = None
-        child.stdin.write(line if line.endswith(b"\n") else line + b"\n")
-        child.stdin.flush()
-        response = child.stdout.readline()
-        if not response:
-            return
-        unlisted = isinstance(request, dict) and request.get("protocol") in KNOWN \
-            and request.get("protocol") != only
-        if unlisted:
+
+    def rewrite(request, answer):
+        if request is None:
+            return None
+        if request.get("protocol") in KNOWN and request.get("protocol") != only:
             # What the real adapter could not read as a request at all (an error with id
             # null: a line no request may hold) stays its answer; a request it read is of
             # a protocol this adapter does not implement.
-            answer = json.loads(response)
             if answer.get("id") is not None or "result" in answer:
-                answer = {"id": answer.get("id"),
-                          "error": {"kind": "bad_request",
-                                    "message": f"unknown protocol {request['protocol']}"}}
-                response = json.dumps(answer).encode() + b"\n"
-        if isinstance(request, dict) and request.get("op") == "start":
-            answer = json.loads(response)
-            if isinstance(answer.get("result"), dict):
-                answer["result"]["protocols"] = [only]
-            response = json.dumps(answer).encode() + b"\n"
-        out.write(response)
-        out.flush()
+                return {"id": answer.get("id"),
+                        "error": {"kind": "bad_request",
+                                  "message": f"unknown protocol {request['protocol']}"}}
+            return None
+        if request.get("op") == "start" and isinstance(answer.get("result"), dict):
+            answer["result"]["protocols"] = [only]
+            return answer
+        return None
+
+    relay(sys.argv[3:], rewrite)
 
 
 if __name__ == "__main__":

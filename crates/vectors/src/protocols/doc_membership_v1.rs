@@ -1,19 +1,59 @@
 //! `doc-membership-v1`'s files: what the loader checks in each case beyond its types
 //! (the protocol's bounds, k hashes and positions, a 32-byte digest, a message as long as
 //! its fields, packed bits of `ceil(m/8)` bytes that count `bits_set`, lookup triples
-//! that can be, a rejection's field).
+//! that can be, a rejection's field). The bounds and the domain's length are the file's
+//! version's ([`DocBounds`]): `doc-membership-v1`'s, or another version's its caller
+//! names ([`crate::Version`]).
 
 use crate::load::{Checked, check_reject_expect};
-use bloomproof_protocol::doc_membership_v1 as doc;
+use crate::protocols::Bounds;
+use bloomproof_protocol::doc_membership::DocFamily;
 use bloomproof_wire::DocParams;
 use bloomproof_wire::protocols::doc_membership_v1::{
     DocPositionCase, DocRejectionCase, DocSnapshotCase,
 };
 use std::collections::BTreeSet;
 
+/// The bounds of one version of the doc-membership family that a file's cases are
+/// checked against: the length of the domain that starts every message, and the
+/// inclusive bounds of m, k, the seed, an item and the records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocBounds {
+    /// The domain's length in bytes (`doc-membership-v1` and a zero byte: 18).
+    pub domain_len: usize,
+    /// Smallest and largest m.
+    pub m: [u32; 2],
+    /// Smallest and largest k.
+    pub k: [u32; 2],
+    /// Longest seed, in bytes.
+    pub seed_max: usize,
+    /// Longest record or query, in bytes.
+    pub item_max: usize,
+    /// Most records of one snapshot.
+    pub records_max: usize,
+}
+
+impl DocBounds {
+    /// `doc-membership-v1`'s.
+    pub const V1: DocBounds = DocBounds::of(&bloomproof_protocol::doc_membership_v1::FAMILY);
+
+    /// The bounds of the version `family`.
+    pub const fn of(family: &DocFamily) -> DocBounds {
+        let bounds = family.bounds();
+        DocBounds {
+            domain_len: family.domain().len(),
+            m: bounds.m,
+            k: bounds.k,
+            seed_max: bounds.seed_max,
+            item_max: bounds.item_max,
+            records_max: bounds.records_max,
+        }
+    }
+}
+
 impl Checked for DocPositionCase {
-    fn problems(&self) -> Vec<String> {
-        check_doc_position(self)
+    fn problems(&self, bounds: &Bounds) -> Vec<String> {
+        check_doc_position(&bounds.doc, self)
     }
 }
 
@@ -26,58 +66,52 @@ impl Checked for DocSnapshotCase {
             .collect()
     }
 
-    fn problems(&self) -> Vec<String> {
-        check_doc_snapshot(self)
+    fn problems(&self, bounds: &Bounds) -> Vec<String> {
+        check_doc_snapshot(&bounds.doc, self)
     }
 }
 
 impl Checked for DocRejectionCase {
-    fn problems(&self) -> Vec<String> {
+    fn problems(&self, _: &Bounds) -> Vec<String> {
         check_doc_rejection(self)
     }
 }
 
-fn check_doc_params(out: &mut Vec<String>, params: &DocParams) {
+fn check_doc_params(out: &mut Vec<String>, bounds: &DocBounds, params: &DocParams) {
     let (m, k, seed) = (params.m, params.k, params.seed_hex.bytes());
-    if !(u64::from(doc::M_MIN)..=u64::from(doc::M_MAX)).contains(&m) {
-        out.push(format!(
-            "params.m = {m} is outside {}..={}",
-            doc::M_MIN,
-            doc::M_MAX
-        ));
+    let [m_min, m_max] = bounds.m;
+    if !(u64::from(m_min)..=u64::from(m_max)).contains(&m) {
+        out.push(format!("params.m = {m} is outside {m_min}..={m_max}"));
     }
-    if !(u64::from(doc::K_MIN)..=u64::from(doc::K_MAX)).contains(&k) {
-        out.push(format!(
-            "params.k = {k} is outside {}..={}",
-            doc::K_MIN,
-            doc::K_MAX
-        ));
+    let [k_min, k_max] = bounds.k;
+    if !(u64::from(k_min)..=u64::from(k_max)).contains(&k) {
+        out.push(format!("params.k = {k} is outside {k_min}..={k_max}"));
     }
-    if seed.len() > doc::SEED_MAX {
+    if seed.len() > bounds.seed_max {
         out.push(format!(
             "params.seed_hex is {} bytes: at most {} are allowed",
             seed.len(),
-            doc::SEED_MAX
+            bounds.seed_max
         ));
     }
 }
 
-fn check_doc_item(out: &mut Vec<String>, place: &str, item: &[u8]) {
-    if item.len() > doc::ITEM_MAX {
+fn check_doc_item(out: &mut Vec<String>, bounds: &DocBounds, place: &str, item: &[u8]) {
+    if item.len() > bounds.item_max {
         out.push(format!(
             "{place} is {} bytes: at most {} are allowed",
             item.len(),
-            doc::ITEM_MAX
+            bounds.item_max
         ));
     }
 }
 
-fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
+fn check_doc_position(bounds: &DocBounds, case: &DocPositionCase) -> Vec<String> {
     let mut out = Vec::new();
     let seed = case.params.seed_hex.bytes();
     let item = case.item_hex.bytes();
-    check_doc_params(&mut out, &case.params);
-    check_doc_item(&mut out, "item_hex", item);
+    check_doc_params(&mut out, bounds, &case.params);
+    check_doc_item(&mut out, bounds, "item_hex", item);
     let k = case.params.k;
     if case.hashes.len() as u64 != k {
         out.push(format!(
@@ -91,7 +125,7 @@ fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
             case.positions.len()
         ));
     }
-    let message_len = doc::DOMAIN.len() + 2 + 1 + 1 + seed.len() + 1 + 2 + item.len();
+    let message_len = bounds.domain_len + 2 + 1 + 1 + seed.len() + 1 + 2 + item.len();
     for (index, hash) in case.hashes.iter().enumerate() {
         if usize::from(hash.index) != index {
             out.push(format!(
@@ -126,18 +160,23 @@ fn check_doc_position(case: &DocPositionCase) -> Vec<String> {
     out
 }
 
-fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
+fn check_doc_snapshot(bounds: &DocBounds, case: &DocSnapshotCase) -> Vec<String> {
     let mut out = Vec::new();
-    check_doc_params(&mut out, &case.params);
-    if case.records_hex.len() > doc::RECORDS_MAX {
+    check_doc_params(&mut out, bounds, &case.params);
+    if case.records_hex.len() > bounds.records_max {
         out.push(format!(
             "{} records: at most {} are allowed",
             case.records_hex.len(),
-            doc::RECORDS_MAX
+            bounds.records_max
         ));
     }
     for (index, record) in case.records_hex.iter().enumerate() {
-        check_doc_item(&mut out, &format!("records_hex[{index}]"), record.bytes());
+        check_doc_item(
+            &mut out,
+            bounds,
+            &format!("records_hex[{index}]"),
+            record.bytes(),
+        );
     }
     let packed = case.packed_hex.bytes();
     let want_len = case.params.m.div_ceil(8);
@@ -166,6 +205,7 @@ fn check_doc_snapshot(case: &DocSnapshotCase) -> Vec<String> {
     for (index, lookup) in case.lookups.iter().enumerate() {
         check_doc_item(
             &mut out,
+            bounds,
             &format!("lookups[{index}].item_hex"),
             lookup.item_hex.bytes(),
         );

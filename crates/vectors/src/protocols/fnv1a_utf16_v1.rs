@@ -3,18 +3,19 @@
 //! UTF-16, an odd h2, k positions below m, a rejection of m or k as a value error).
 
 use crate::load::{Checked, check_reject_expect};
+use crate::protocols::Bounds;
 use bloomproof_protocol::fnv1a_utf16_v1 as fnv;
 use bloomproof_wire::ErrorKindName;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvPositionCase, FnvRejectionCase};
 
 impl Checked for FnvPositionCase {
-    fn problems(&self) -> Vec<String> {
+    fn problems(&self, _: &Bounds) -> Vec<String> {
         check_fnv_position(self)
     }
 }
 
 impl Checked for FnvRejectionCase {
-    fn problems(&self) -> Vec<String> {
+    fn problems(&self, _: &Bounds) -> Vec<String> {
         check_fnv_rejection(self)
     }
 }

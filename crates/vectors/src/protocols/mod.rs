@@ -20,6 +20,45 @@ use std::fmt;
 mod doc_membership_v1;
 mod fnv1a_utf16_v1;
 
+pub use doc_membership_v1::DocBounds;
+
+/// The bounds a file's per-case checks hold its cases to: its version's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bounds {
+    /// A doc-membership file's (the file's version's; `doc-membership-v1`'s unless
+    /// its caller names the version's, [`Version::doc_bounds`]).
+    pub(crate) doc: DocBounds,
+}
+
+/// A version of a family whose files the loader reads in its family's format, under the
+/// version's name (the files' `protocol`), their cases held to the version's bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Version<'a> {
+    /// The version's name: the `protocol` of its files.
+    pub name: &'a str,
+    /// The built-in protocol whose format (kinds, `$schema`, per-case checks) its files
+    /// have, e.g. `doc-membership-v1` for any doc-membership version.
+    pub format: &'a str,
+    /// For a doc-membership version, its bounds and domain length, which its cases'
+    /// checks use; `None` for the format's own (`doc-membership-v1`'s).
+    pub doc_bounds: Option<DocBounds>,
+}
+
+impl Version<'_> {
+    /// The bounds the cases of this version's files are held to.
+    pub(crate) fn bounds(&self) -> Bounds {
+        Bounds {
+            doc: self.doc_bounds.unwrap_or(DocBounds::V1),
+        }
+    }
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds { doc: DocBounds::V1 }
+    }
+}
+
 /// The cases of `raw`, parsed and checked as `kind`'s, with `raw`'s header.
 pub(crate) fn file(kind: FileKind, checker: &mut Checker<'_>, raw: &RawFile<'_>) -> VectorFile {
     match kind {
@@ -47,7 +86,7 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// Every file kind, in the order files are generated and listed.
+    /// Every file kind, in the order files are written and listed.
     pub const ALL: [FileKind; 5] = [
         FileKind::DocPositions,
         FileKind::DocSnapshots,

@@ -1,4 +1,4 @@
-//! `crates/vectors-generate/data/doc-membership-v1.hand-picked.json`: the published
+//! `crates/vectors-writer/data/doc-membership-v1.hand-picked.json`: the published
 //! positions, the published and empty snapshots, and the rejections.
 //!
 //! A position is parameters and an item; a snapshot is parameters, records and
@@ -34,7 +34,7 @@ pub struct HandPickedFile {
 pub struct PositionEntry {
     /// The case id.
     pub id: String,
-    /// Flags given by hand (`published` or `boundary`); the generator adds the ones it
+    /// Flags given by hand (`published` or `boundary`); the writer adds the ones it
     /// derives from the content.
     pub flags: Vec<String>,
     /// The parameters.
@@ -49,7 +49,7 @@ pub struct PositionEntry {
 pub struct SnapshotEntry {
     /// The case id.
     pub id: String,
-    /// Flags given by hand; the generator adds the ones it derives.
+    /// Flags given by hand; the writer adds the ones it derives.
     pub flags: Vec<String>,
     /// The parameters.
     pub params: DocParams,
@@ -117,7 +117,7 @@ pub struct Inputs {
 pub struct RejectionEntry {
     /// The case id, unique among the rejections.
     pub id: String,
-    /// Flags the generator cannot derive (`published`, `multiple-faults`).
+    /// Flags the writer cannot derive (`published`, `multiple-faults`).
     #[serde(default)]
     pub flags: Vec<String>,
     /// Replaces the base `records`.

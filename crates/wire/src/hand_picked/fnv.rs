@@ -1,4 +1,4 @@
-//! `crates/vectors-generate/data/fnv1a-utf16-v1.hand-picked.json`: the published
+//! `crates/vectors-writer/data/fnv1a-utf16-v1.hand-picked.json`: the published
 //! positions with the figures they must reproduce, the named strings of the boundary
 //! grid, and the rejections.
 //!
@@ -16,7 +16,7 @@ pub struct HandPickedFile {
     pub positions: Vec<Position>,
     /// Named strings, each run through the boundary grid's (m, k) pairs.
     pub strings: Vec<Named>,
-    /// Exactly one of m and k out of range; the generator derives the field and flags.
+    /// Exactly one of m and k out of range; the writer derives the field and flags.
     pub rejections: Vec<Rejection>,
     /// The file's own description of its format, for its readers.
     pub comment: String,
@@ -28,7 +28,7 @@ pub struct HandPickedFile {
 pub struct Position {
     /// The case id.
     pub id: String,
-    /// Flags given by hand; the generator adds the ones it derives.
+    /// Flags given by hand; the writer adds the ones it derives.
     pub flags: Vec<String>,
     /// Number of bits.
     pub m: u32,

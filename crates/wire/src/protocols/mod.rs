@@ -45,6 +45,11 @@ pub enum Generator {
     /// `fnv1a-utf16-v1`: a random session script, every step compared with the
     /// reference session model.
     FnvSessions,
+    /// `fnv1a-utf16-v1`: local saves of states made of a drawn text whose UTF-16 code
+    /// units, UTF-8 bytes and code points differ (non-ASCII BMP, astral, combining
+    /// marks, mixed), at the limit and one past it in each measure (`save_local` with a
+    /// `fill`: adapter protocol 3).
+    FnvSaveFills,
 }
 
 /// Every message of the protocol, for generating the adapter schema: each property

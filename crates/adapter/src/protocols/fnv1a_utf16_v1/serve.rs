@@ -76,7 +76,7 @@ impl ServedOp for FnvOp {
                     && script.iter().all(|op| match op {
                         ScriptOp::InsertMany { count, .. } => *count <= CHEAP_INSERT_MANY,
                         ScriptOp::ImportPadded { bytes } => helper_size_is_cheap(*bytes),
-                        ScriptOp::SaveLocal { units } => helper_size_is_cheap(*units),
+                        ScriptOp::SaveLocal { units, .. } => helper_size_is_cheap(*units),
                         _ => true,
                     })
             }

@@ -171,13 +171,22 @@ impl RustFnv {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
             }
-            ScriptOp::SaveLocal { units } => {
+            ScriptOp::SaveLocal { units, fill } => {
                 if *units > SCRIPT_HELPER_MAX {
                     return Err(SubjectError::Broken(format!(
                         "save_local: {units} code units is more than the {SCRIPT_HELPER_MAX} this subject builds"
                     )));
                 }
-                let state = "x".repeat(*units);
+                let Some(state) =
+                    bloomproof_wire::protocols::fnv1a_utf16_v1::save_state(*units, fill.as_deref())
+                else {
+                    return Err(SubjectError::Rejected {
+                        kind: "bad_request".to_string(),
+                        field: Some("fill".to_string()),
+                        message: "save_local: `fill` is empty: it must hold at least one character"
+                            .to_string(),
+                    });
+                };
                 let previous = session.export();
                 let outcome = bloomproof_session::save_local(&state, Some(&previous));
                 let stored = outcome.stored().unwrap_or_default();

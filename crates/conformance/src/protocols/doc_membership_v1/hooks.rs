@@ -1,6 +1,8 @@
-//! `doc-membership-v1`'s hooks: what a few of its checks add to their shape's
-//! evaluation (the figures the sources published, recorded from the implementation's
-//! own answers), by check name. The machinery is `crate::hooks`'.
+//! The doc-membership family's hooks: what a few of its checks add to their shape's
+//! evaluation (the figures a version publishes, recorded from the implementation's own
+//! answers to that version's cases), by check name, for any version whose spec
+//! documents them (all or none); the run sets each figure beside the running version's
+//! `published_figures`. The machinery is `crate::hooks`'.
 
 use super::DocMembership;
 use super::checks::text;

@@ -46,11 +46,24 @@ pub struct DocVersion {
     pub generators: &'static [GeneratorDomain],
     /// The production crates' implementation of the version, in process.
     pub rust_subject: fn() -> Box<dyn DocSubject + Send>,
-    /// Whether the family's hooks (`hooks.rs`: v1's published figures, recorded from
-    /// the answers to the checks they name) are this version's: then its `checks.json`
-    /// documents every hooked check. A version whose checks are others (the toy v2's
-    /// bytes-only ones) has none, and no check of it runs a hook.
-    pub hooks: bool,
+}
+
+impl DocVersion {
+    /// The bounds the cases of its vector files are held to: its contract's, and its
+    /// domain's length.
+    pub fn vector_bounds(&self) -> bloomproof_vectors::DocBounds {
+        let c = &self.contract;
+        let u32_of = |n: i128| u32::try_from(n).unwrap_or(u32::MAX);
+        let usize_of = |n: i128| usize::try_from(n).unwrap_or(usize::MAX);
+        bloomproof_vectors::DocBounds {
+            domain_len: self.domain_hex.len() / 2,
+            m: [u32_of(c.m.0), u32_of(c.m.1)],
+            k: [u32_of(c.k.0), u32_of(c.k.1)],
+            seed_max: usize_of(c.seed),
+            item_max: usize_of(c.item),
+            records_max: usize_of(c.records),
+        }
+    }
 }
 
 /// The registry entry of a version of the doc-membership family.
@@ -86,7 +99,6 @@ pub static V1: DocVersion = DocVersion {
     contract: ContractBounds::V1,
     generators: V1_GENERATORS,
     rust_subject: || Box::new(bloomproof_adapter::protocols::doc_membership_v1::RustDoc::v1()),
-    hooks: true,
 };
 
 // The bounds of PROTOCOL.md, as the spec states them (the runner names no production
@@ -170,17 +182,11 @@ impl Protocol for DocMembership {
     }
 
     fn hooked_checks(&self) -> Vec<&'static str> {
-        match self.version.hooks {
-            true => crate::hooks::checks::<DocMembership>().collect(),
-            false => Vec::new(),
-        }
+        crate::hooks::checks::<DocMembership>().collect()
     }
 
     fn hook_misfit(&self, check: &str, shape: &str) -> Option<String> {
-        match self.version.hooks {
-            true => crate::hooks::misfit::<DocMembership>(check, shape),
-            false => None,
-        }
+        crate::hooks::misfit::<DocMembership>(check, shape)
     }
 
     fn check_vectors(
@@ -192,8 +198,12 @@ impl Protocol for DocMembership {
         vectors::check(self.version.name, file, subjects, failures);
     }
 
-    fn vector_format(&self) -> &'static str {
-        NAME
+    fn vector_version(&self) -> bloomproof_vectors::Version<'static> {
+        bloomproof_vectors::Version {
+            name: self.version.name,
+            format: NAME,
+            doc_bounds: Some(self.version.vector_bounds()),
+        }
     }
 }
 

@@ -21,7 +21,7 @@ use bloomproof_adapter::protocols::fnv1a_utf16_v1::AdapterFnv;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::{FnvCall, FnvReply};
 use bloomproof_vectors::VectorFile;
-use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvCase;
+use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvCase, ScriptOp};
 use std::sync::{Arc, Mutex};
 
 /// The registry entry of `fnv1a-utf16-v1`.
@@ -91,6 +91,15 @@ impl Protocol for Fnv1aUtf16V1 {
                 compares: &["page", "view", "error", "save", "export"],
                 reference: "session_model",
             },
+            GeneratorDomain {
+                generator: Generator::FnvSaveFills,
+                // m and k of the filter whose export is the previous copy.
+                ranges: &[M, K],
+                limits: &[],
+                // As `fnv_sessions`: the page's rules alone (core), or the model's answer.
+                compares: &["page", "view", "error", "save", "export"],
+                reference: "session_model",
+            },
         ]
     }
 
@@ -137,6 +146,22 @@ impl SpecCase for FnvCase {
         match self {
             FnvCase::Generated(c) => generated::evaluate(c, subject, generation),
             case => checks::evaluate(case, class, subject, figures),
+        }
+    }
+
+    /// 3 for a script with a `save_local` of a `fill` and for the generated local
+    /// saves of fills ([`Generator::FnvSaveFills`]), else 2.
+    fn adapter_protocol(&self) -> u32 {
+        let oldest = bloomproof_wire::adapter::ADAPTER_PROTOCOL_OLDEST;
+        match self {
+            FnvCase::Script(c) => c
+                .input
+                .script
+                .iter()
+                .map(ScriptOp::adapter_protocol)
+                .fold(oldest, u32::max),
+            FnvCase::Generated(c) if c.input.generator == Generator::FnvSaveFills => 3,
+            _ => oldest,
         }
     }
 }

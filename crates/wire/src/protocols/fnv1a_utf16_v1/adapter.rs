@@ -95,6 +95,11 @@ pub enum ScriptOp {
     SaveLocal {
         /// Size of the state, in UTF-16 code units.
         units: usize,
+        /// What the state is made of (adapter protocol 3; absent: `"x"`): `fill`
+        /// repeated as many whole times as fit in `units` code units, then `"x"` up
+        /// to exactly `units` ([`save_state`]). A non-empty, well-formed text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fill: Option<String>,
     },
     /// Exports the session; the step's answer carries the export text as `export`.
     /// The session is unchanged. (Cross-reading hands the text to another
@@ -111,7 +116,37 @@ impl From<&TextValue> for Text {
     }
 }
 
+/// The state a `save_local` step builds (`SESSION.md` 6.6): `fill` (`"x"` when
+/// absent) repeated as many whole times as fit in `units` UTF-16 code units, then
+/// `"x"` until it is exactly `units` code units. `None` for an empty `fill`, which
+/// builds nothing.
+pub fn save_state(units: usize, fill: Option<&str>) -> Option<String> {
+    let fill = fill.unwrap_or("x");
+    let width = fill.encode_utf16().count();
+    if width == 0 {
+        return None;
+    }
+    let whole = units / width;
+    let mut state = String::with_capacity(whole * fill.len() + units % width);
+    for _ in 0..whole {
+        state.push_str(fill);
+    }
+    for _ in 0..units % width {
+        state.push('x');
+    }
+    Some(state)
+}
+
 impl ScriptOp {
+    /// The least adapter protocol version whose adapters take this step: 3 for a
+    /// `save_local` with a `fill`, else 2.
+    pub fn adapter_protocol(&self) -> u32 {
+        match self {
+            ScriptOp::SaveLocal { fill: Some(_), .. } => 3,
+            _ => 2,
+        }
+    }
+
     /// The page's own operation this step is, or `None` for a script helper
     /// (`insert_many`, `roundtrip`, the imports, `save_local`, `export`).
     pub fn page_op(&self) -> Option<Op> {

@@ -271,7 +271,7 @@ pub fn evaluate(
     figures: &mut Figures,
 ) -> Vec<Failure> {
     let domain = version.domain_hex;
-    let j = Judge::<super::DocMembership>::new(case.shape(), figures).hooked(version.hooks);
+    let j = Judge::<super::DocMembership>::new(case.shape(), figures);
     match case {
         DocCase::Build(c) => j.judge(c, |v| Seen::Build {
             input: &c.input,

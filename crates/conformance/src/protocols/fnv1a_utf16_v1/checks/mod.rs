@@ -333,7 +333,7 @@ fn script(
             v.fail(format!("{}: view", step()), json(partial), diff);
         }
         match (&want.save, &got.save, op) {
-            (Some(outcome), Some(save), ScriptOp::SaveLocal { units }) => {
+            (Some(outcome), Some(save), ScriptOp::SaveLocal { units, .. }) => {
                 if outcome != &save.outcome {
                     v.fail(
                         format!("{}: save outcome", step()),

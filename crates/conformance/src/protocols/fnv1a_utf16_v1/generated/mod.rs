@@ -16,6 +16,7 @@ use bloomproof_oracle::fnv1a_utf16 as oracle;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes};
 use proptest::prelude::*;
 
+mod measure;
 mod page;
 mod session;
 pub(crate) mod spelling;
@@ -74,24 +75,31 @@ fn narrow(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-pub(super) fn judge_hashes(
+/// Sends one call a value in one batch and judges each answer beside its value.
+fn judge_batch<T>(
     subject: &mut dyn FnvSubject,
-    values: &[Hashes],
+    values: &[T],
+    call: impl Fn(&T) -> FnvCall,
+    verdict: impl Fn(&T, Answer<FnvReply>) -> Option<Mismatch>,
 ) -> Vec<Option<Mismatch>> {
-    let calls: Vec<FnvCall> = values
-        .iter()
-        .map(|v| FnvCall::Positions {
-            m: v.m,
-            k: v.k,
-            units: v.units.clone(),
-        })
-        .collect();
+    let calls: Vec<FnvCall> = values.iter().map(call).collect();
     subject
         .batch(&calls)
         .into_iter()
         .zip(values)
-        .map(|(answer, value)| hashes_verdict(value, answer))
+        .map(|(answer, value)| verdict(value, answer))
         .collect()
+}
+
+impl Hashes {
+    /// The `positions` call of this input.
+    fn call(&self) -> FnvCall {
+        FnvCall::Positions {
+            m: self.m,
+            k: self.k,
+            units: self.units.clone(),
+        }
+    }
 }
 
 fn hashes_verdict(value: &Hashes, answer: Answer<FnvReply>) -> Option<Mismatch> {
@@ -251,32 +259,27 @@ fn close(expected: f64, actual: f64) -> bool {
         || (expected - actual).abs() <= 1e-9 * expected.abs().max(actual.abs()).max(1e-300)
 }
 
-pub(super) fn judge_estimates(
-    subject: &mut dyn FnvSubject,
-    values: &[Point],
-) -> Vec<Option<Mismatch>> {
-    let calls: Vec<FnvCall> = values
-        .iter()
-        .map(|p| FnvCall::Estimates {
-            m: p.m,
-            k: p.k,
-            n: p.n,
-        })
-        .collect();
-    subject
-        .batch(&calls)
-        .into_iter()
-        .zip(values)
-        .map(|(answer, point)| match answer {
-            Ok(FnvReply::Estimates(got)) => estimates_verdict(*point, &got),
-            Ok(other) => Some(Mismatch::new(
-                "estimates",
-                "estimates",
-                format!("{other:?}"),
-            )),
-            Err(err) => Some(Mismatch::new("estimates", "an answer", err.to_string())),
-        })
-        .collect()
+impl Point {
+    /// The `estimates` call of this input.
+    fn call(&self) -> FnvCall {
+        FnvCall::Estimates {
+            m: self.m,
+            k: self.k,
+            n: self.n,
+        }
+    }
+}
+
+fn estimates_answer_verdict(point: &Point, answer: Answer<FnvReply>) -> Option<Mismatch> {
+    match answer {
+        Ok(FnvReply::Estimates(got)) => estimates_verdict(*point, &got),
+        Ok(other) => Some(Mismatch::new(
+            "estimates",
+            "estimates",
+            format!("{other:?}"),
+        )),
+        Err(err) => Some(Mismatch::new("estimates", "an answer", err.to_string())),
+    }
 }
 
 /// Whether another k, whose classic estimate is `theirs`, may stand for the least
@@ -384,7 +387,13 @@ pub(crate) fn evaluate(
     generation: &Generation,
 ) -> Vec<Failure> {
     let (id, input, compared) = (case.id.as_str(), &case.input, &case.expect.compared);
-    let edges = edges(input, super::Fnv1aUtf16V1.generators());
+    // The local saves of fills have no edge inputs of m and k (they only open the filter
+    // whose export is the previous copy): the edges they judge, each measure's limit,
+    // are in every script they draw.
+    let edges = match input.generator {
+        Generator::FnvSaveFills => Vec::new(),
+        _ => edges(input, super::Fnv1aUtf16V1.generators()),
+    };
     // A session case's edges also hold the scripts of the table of bounds' rows its
     // comparison judges (crate::bound_edges).
     let page = compared.iter().any(|c| c == "page");
@@ -406,7 +415,7 @@ pub(crate) fn evaluate(
                 inputs.total(),
                 rng,
                 generation.shrink,
-                |values| judge_hashes(subject, values),
+                |values| judge_batch(subject, values, Hashes::call, hashes_verdict),
                 reduce_hashes,
             );
             failures(id, generation, inputs, found, show_hashes, |v| {
@@ -422,7 +431,7 @@ pub(crate) fn evaluate(
                 inputs.total(),
                 rng,
                 generation.shrink,
-                |values| judge_estimates(subject, values),
+                |values| judge_batch(subject, values, Point::call, estimates_answer_verdict),
                 reduce_estimates,
             );
             failures(id, generation, inputs, found, show_estimates, |_| None)
@@ -436,6 +445,25 @@ pub(crate) fn evaluate(
             let drawn = inputs.drawn as usize;
             let found = search(
                 drawn_then_edges(inputs, |i| session::stratum(&strata, i, drawn), &pinned),
+                inputs.total(),
+                rng,
+                generation.shrink,
+                |values| session::judge(subject, values, page),
+                session::reduce,
+            );
+            failures(id, generation, inputs, found, session::show, |_| None)
+        }
+        Generator::FnvSaveFills => {
+            // Input i draws a fill of class i mod 4 (every class on every run of 4 inputs
+            // or more).
+            let classes = session::FillClass::ALL;
+            let pinned: Vec<BoxedStrategy<_>> = Vec::new();
+            let strata: Vec<_> = classes
+                .iter()
+                .map(|class| session::fills(input, *class).boxed())
+                .collect();
+            let found = search(
+                drawn_then_edges(inputs, |i| &strata[i % strata.len()], &pinned),
                 inputs.total(),
                 rng,
                 generation.shrink,

@@ -362,6 +362,14 @@ struct Step<'a> {
 
 /// The verdict on a string outside 1..=256 UTF-16 code units (seed 002's bound for an
 /// insert and a query): it must be refused (any error). `None` for a string within it.
+/// An insertion's or a query's first judgement ([`Step::string_step`]).
+enum StringStep<'s> {
+    /// The step's verdict, final: there was no filter, or the string was out of bounds.
+    Judged(Result<(), Broken>),
+    /// Judge on: the filter before the step, and whether the step was accepted.
+    Go { filter: &'s Filter, accepted: bool },
+}
+
 fn out_of_bounds(accepted: bool, units: &[u16]) -> Option<Result<(), Broken>> {
     if !units.is_empty() && units.len() <= UNITS_MAX {
         return None;
@@ -616,33 +624,65 @@ impl Step<'_> {
                 must_accept("the page exports the session")?;
                 keeps("exporting")
             }
-            ScriptOp::SaveLocal { units } => {
+            ScriptOp::SaveLocal { units, fill } => {
                 keeps("saving locally")?;
                 let Some(save) = &self.answer.save else {
                     return Err(broken("the save answer", "a save answer", "none"));
                 };
-                // The state is `units` times "x": as many characters as code units.
-                if *units <= SAVE_MAX {
-                    if save.outcome != "saved"
-                        || save.stored_units != *units
-                        || save.warning.is_some()
-                    {
-                        return Err(broken(
-                            format!(
-                                "a state of {units} characters (at most {SAVE_MAX}) is saved whole"
-                            ),
-                            format!("saved, {units} stored, no warning"),
-                            json(save),
-                        ));
+                // The page says "characters" (SESSION-11.1, core); which measure counts
+                // them is SESSION.md's decision (SESSION-11.4, interop). So a save is due
+                // where even the most (UTF-8 bytes) is within the limit, a refusal where
+                // even the fewest is over it; in between either stands, as itself. A
+                // state of "x" alone (no fill) is as many characters in every measure.
+                let state = super::measure::state_measures(*units, fill.as_deref());
+                let (within, over) = match fill {
+                    None => (
+                        format!("{units} characters (at most {SAVE_MAX})"),
+                        format!("{units} characters (over {SAVE_MAX})"),
+                    ),
+                    Some(fill) => {
+                        let what = format!(
+                            "{units} UTF-16 code units of {} ({} UTF-8 bytes, {} code points)",
+                            json(fill),
+                            state.bytes,
+                            state.points
+                        );
+                        (
+                            format!("{what}, at most {SAVE_MAX} in every measure,"),
+                            format!("{what}, over {SAVE_MAX} in every measure,"),
+                        )
                     }
-                } else if save.outcome == "saved"
-                    || save.warning.as_deref().is_none_or(|w| w.trim().is_empty())
-                {
+                };
+                let saved_whole = save.outcome == "saved"
+                    && save.stored_units == *units
+                    && save.warning.is_none();
+                let kept_warned = save.outcome != "saved"
+                    && save
+                        .warning
+                        .as_deref()
+                        .is_some_and(|w| !w.trim().is_empty());
+                if state.bytes <= SAVE_MAX && !saved_whole {
+                    return Err(broken(
+                        format!("a state of {within} is saved whole"),
+                        format!("saved, {units} stored, no warning"),
+                        json(save),
+                    ));
+                }
+                if state.fewest > SAVE_MAX && !kept_warned {
                     return Err(broken(
                         format!(
-                            "a state of {units} characters (over {SAVE_MAX}) is not saved: the previous copy is kept, with a warning"
+                            "a state of {over} is not saved: the previous copy is kept, with a warning"
                         ),
                         "kept, with a warning",
+                        json(save),
+                    ));
+                }
+                if !saved_whole && !kept_warned {
+                    return Err(broken(
+                        format!(
+                            "a state of {units} UTF-16 code units, within {SAVE_MAX} in some measures and over in others, is saved whole or not saved with a warning (either stands)"
+                        ),
+                        format!("saved, {units} stored, no warning; or kept, with a warning"),
                         json(save),
                     ));
                 }
@@ -708,23 +748,23 @@ impl Step<'_> {
         }
     }
 
-    /// What an insertion and a query of `units` share: the filter before them and whether
-    /// the step was accepted, or (`Err`) the step's verdict when there was no filter or
-    /// the string was out of the page's bounds.
+    /// What an insertion and a query of `units` share: the step is judged already (there
+    /// was no filter, or the string was out of the page's bounds), or it goes on with
+    /// the filter before it and whether it was accepted.
     fn string_step<'s>(
         &self,
         before: &'s Seen,
         after: &Seen,
         units: &[u16],
         what: &str,
-    ) -> Result<(&'s Filter, bool), Result<(), Broken>> {
+    ) -> StringStep<'s> {
         let accepted = self.answer.error.is_none();
         let Some(filter) = &before.filter else {
-            return Err(no_filter(before, after, what));
+            return StringStep::Judged(no_filter(before, after, what));
         };
         match out_of_bounds(accepted, units) {
-            Some(verdict) => Err(verdict),
-            None => Ok((filter, accepted)),
+            Some(verdict) => StringStep::Judged(verdict),
+            None => StringStep::Go { filter, accepted },
         }
     }
 
@@ -737,8 +777,8 @@ impl Step<'_> {
         entries: &mut Option<Vec<Vec<u16>>>,
     ) -> Result<(), Broken> {
         let (filter, accepted) = match self.string_step(before, after, units, "an insertion") {
-            Ok(found) => found,
-            Err(verdict) => return verdict,
+            StringStep::Go { filter, accepted } => (filter, accepted),
+            StringStep::Judged(verdict) => return verdict,
         };
         let Some(known) = entries.as_mut() else {
             return Ok(());
@@ -878,9 +918,9 @@ impl Step<'_> {
         units: &[u16],
         entries: &Option<Vec<Vec<u16>>>,
     ) -> Result<(), Broken> {
-        let (filter, _) = match self.string_step(before, after, units, "a query") {
-            Ok(found) => found,
-            Err(verdict) => return verdict,
+        let filter = match self.string_step(before, after, units, "a query") {
+            StringStep::Go { filter, .. } => filter,
+            StringStep::Judged(verdict) => return verdict,
         };
         if let Some(error) = &self.answer.error {
             return Err(broken(

@@ -66,6 +66,9 @@ enum Step {
     /// `import_padded` to exactly this many bytes (an edge of the table of bounds).
     PaddedTo(usize),
     SaveLocal(usize),
+    /// `save_local` of a state of that many code units made of this fill (adapter
+    /// protocol 3).
+    SaveFill(usize, String),
     /// `import_text` of an export re-spelled as the seed draws ([`respell`]).
     ImportSpelled(Source, u64),
     /// `import_text` of an export re-spelled with a near-miss at the drawn place.
@@ -536,6 +539,116 @@ pub(super) fn bound_scripts(page: bool) -> Vec<Script> {
     out
 }
 
+/// The classes of text a local save's state is made of where its measures differ
+/// (`fnv_save_fills`): UTF-16 code units, UTF-8 bytes, code points and user-perceived
+/// characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FillClass {
+    /// Non-ASCII characters of the BMP: one unit, two or three bytes, one code point.
+    Bmp,
+    /// Astral characters: two units, four bytes, one code point.
+    Astral,
+    /// A letter and combining marks: one character of several code points and units.
+    Combining,
+    /// ASCII, BMP, astral and combining together, and a width that rarely divides.
+    Mixed,
+}
+
+impl FillClass {
+    pub(super) const ALL: [FillClass; 4] = [
+        FillClass::Bmp,
+        FillClass::Astral,
+        FillClass::Combining,
+        FillClass::Mixed,
+    ];
+}
+
+/// A non-ASCII BMP character (no surrogate, no combining mark).
+fn bmp_char() -> impl Strategy<Value = char> {
+    prop_oneof![0x80u32..0x300, 0x370u32..0xD800, 0xE000u32..=0xFFFF]
+        .prop_filter_map("a character", |c| {
+            char::from_u32(c).filter(|c| !super::measure::combining(*c))
+        })
+}
+
+fn astral_char() -> impl Strategy<Value = char> {
+    (0x10000u32..=0x10FFFF).prop_filter_map("a character", char::from_u32)
+}
+
+/// A letter and one to three combining marks.
+fn combined() -> impl Strategy<Value = String> {
+    (
+        proptest::sample::select(vec!['a', 'e', 'o', 'z', '\u{e9}', '\u{3b1}']),
+        proptest::collection::vec(0x300u32..=0x36F, 1..=3),
+    )
+        .prop_map(|(base, marks)| {
+            let mut text = base.to_string();
+            text.extend(marks.into_iter().filter_map(char::from_u32));
+            text
+        })
+}
+
+/// A fill of `class`.
+fn fill(class: FillClass) -> BoxedStrategy<String> {
+    match class {
+        FillClass::Bmp => proptest::collection::vec(bmp_char(), 1..=3)
+            .prop_map(|c| c.into_iter().collect())
+            .boxed(),
+        FillClass::Astral => proptest::collection::vec(astral_char(), 1..=2)
+            .prop_map(|c| c.into_iter().collect())
+            .boxed(),
+        FillClass::Combining => combined().boxed(),
+        FillClass::Mixed => (0x20u8..=0x7e, bmp_char(), astral_char(), combined())
+            .prop_map(|(ascii, bmp, astral, combined)| {
+                format!("{}{bmp}{astral}{combined}", char::from(ascii))
+            })
+            .boxed(),
+    }
+}
+
+/// The lengths in code units a script of `fill` saves: for each measure (UTF-8 bytes,
+/// code units, code points, user-perceived characters), the shortest state over the
+/// local save's limit and one unit shorter, in increasing order.
+pub(super) fn fill_points(fill: &str) -> Vec<usize> {
+    use super::measure::{Measures, first_past};
+    let measures: [fn(&Measures) -> usize; 4] =
+        [|m| m.bytes, |m| m.units, |m| m.points, |m| m.fewest];
+    let mut points: Vec<usize> = measures
+        .into_iter()
+        .flat_map(|measure| {
+            let past = first_past(fill, LOCAL_SAVE_MAX_UNITS, measure);
+            [past - 1, past]
+        })
+        .collect();
+    points.sort_unstable();
+    points.dedup();
+    points
+}
+
+/// A script of `fnv_save_fills` for `class`: a filter of drawn m and k holding the
+/// fill as an entry, then a `save_local` of the fill at every point of
+/// [`fill_points`], then an export.
+pub(super) fn fills(
+    input: &GeneratedInput,
+    class: FillClass,
+) -> impl Strategy<Value = Script> + use<> {
+    (span(input.m), span(input.k), fill(class)).prop_map(|(m, k, fill)| {
+        let mut steps = vec![
+            Step::Draft(DraftField::M, m.to_string()),
+            Step::Draft(DraftField::K, k.to_string()),
+            Step::Create,
+            Step::Insert(TextValue::Text(fill.clone())),
+        ];
+        steps.extend(
+            fill_points(&fill)
+                .into_iter()
+                .map(|units| Step::SaveFill(units, fill.clone())),
+        );
+        steps.push(Step::Export);
+        Script { steps }
+    })
+}
+
 /// A script that interleaves the operations that copy or keep state with further
 /// changes, and imports what was exported before them: with the domain's largest m,
 /// insert, export, eight more
@@ -648,7 +761,14 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
             Step::PaddedTo(bytes) => ScriptOp::ImportPadded {
                 bytes: (*bytes).max(session.export().len()),
             },
-            Step::SaveLocal(units) => ScriptOp::SaveLocal { units: *units },
+            Step::SaveLocal(units) => ScriptOp::SaveLocal {
+                units: *units,
+                fill: None,
+            },
+            Step::SaveFill(units, fill) => ScriptOp::SaveLocal {
+                units: *units,
+                fill: Some(fill.clone()),
+            },
             Step::ImportSpelled(source, seed) => ScriptOp::ImportText {
                 text: spelled(&session, &other, *source, None, *seed),
             },
@@ -1302,6 +1422,54 @@ mod tests {
             let error = answers[capped].error.as_ref().unwrap();
             assert_eq!(error.kind, "too_many_entries");
             assert_eq!(answers[capped].view, answers[capped - 1].view);
+        }
+    }
+
+    /// Every fill script, whatever the seed draws, saves a state within the limit in
+    /// code units but over it in UTF-8 bytes (a byte count keeps it), and the astral and
+    /// mixed ones a state over the limit in code units but within it in code points (a
+    /// code-point count saves it): so the planted counts are caught on every seed, the
+    /// classes being drawn in turn. Each fill is a string the page takes (1..=256 units).
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn every_fill_script_holds_the_states_where_the_measures_part() {
+        use super::super::measure::state_measures;
+        let input: GeneratedInput = serde_json::from_value(serde_json::json!({
+            "generator": "fnv_save_fills", "count": 8, "m": [8, 1024], "k": [1, 12]
+        }))
+        .unwrap();
+        let mut runner = TestRunner::deterministic();
+        for class in FillClass::ALL {
+            let strategy = fills(&input, class);
+            for _ in 0..200 {
+                let script = strategy.new_tree(&mut runner).unwrap().current();
+                let saves: Vec<(usize, &String)> = script
+                    .steps
+                    .iter()
+                    .filter_map(|step| match step {
+                        Step::SaveFill(units, fill) => Some((*units, fill)),
+                        _ => None,
+                    })
+                    .collect();
+                let fill = saves[0].1;
+                assert!((1..=256).contains(&fill.encode_utf16().count()), "{fill:?}");
+                let by_bytes = saves.iter().any(|(units, fill)| {
+                    let m = state_measures(*units, Some(fill));
+                    m.units <= LOCAL_SAVE_MAX_UNITS && m.bytes > LOCAL_SAVE_MAX_UNITS
+                });
+                let by_points = saves.iter().any(|(units, fill)| {
+                    let m = state_measures(*units, Some(fill));
+                    m.units > LOCAL_SAVE_MAX_UNITS && m.points <= LOCAL_SAVE_MAX_UNITS
+                });
+                assert!(by_bytes, "{class:?} {fill:?}: {saves:?}");
+                if matches!(class, FillClass::Astral | FillClass::Mixed) {
+                    assert!(by_points, "{class:?} {fill:?}: {saves:?}");
+                }
+                // At 100000 code units and one past, in every script.
+                for units in [LOCAL_SAVE_MAX_UNITS, LOCAL_SAVE_MAX_UNITS + 1] {
+                    assert!(saves.iter().any(|(u, _)| *u == units), "{saves:?}");
+                }
+            }
         }
     }
 

@@ -1,0 +1,123 @@
+//! An adapter of adapter protocol 2 (ADAPTER.md "Changes", version 3) still runs and
+//! passes everything it passed: the runner accepts its handshake, sends it no request
+//! that needs version 3 (a `save_local` with a `fill`, which it would refuse), reports
+//! the cases left out plainly (`not run:` for a check left with none, `left out:` for
+//! a check that ran without some), and every other check runs the same inputs to the
+//! same verdict as through an adapter of version 3.
+
+mod common;
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bloomproof");
+
+/// `bloomproof adapter` behind a proxy that speaks adapter protocol 2.
+fn protocol_2() -> String {
+    common::proxy("protocol_2.py", "")
+}
+
+/// The JSON report of the fnv checks through `command`, and the exit status.
+fn conformance(command: &str) -> (Option<i32>, serde_json::Value, String) {
+    let (code, text, stderr) =
+        common::conformance_through(command, &["--format", "json", "fnv1a-utf16-v1/"]);
+    let report = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+    (code, report, format!("{text}\n{stderr}"))
+}
+
+#[test]
+fn an_adapter_of_protocol_2_passes_without_the_fill_cases() {
+    let (code, old, shown) = conformance(&protocol_2());
+    assert_eq!(code, Some(0), "{shown}");
+    assert_eq!(old["adapter"]["adapter_protocol"], 2, "{shown}");
+    assert_eq!(old["failed"], 0, "{shown}");
+    let (code, new, shown_new) = conformance(&format!("'{BIN}' adapter"));
+    assert_eq!(code, Some(0), "{shown_new}");
+    assert_eq!(new["adapter"]["adapter_protocol"], 3, "{shown_new}");
+    assert!(new.get("left_out").is_none(), "{shown_new}");
+
+    // What was left out, by check: the fixed check whole, the generated checks' fill
+    // cases.
+    let left: Vec<(String, bool, Vec<String>)> = old["left_out"]
+        .as_array()
+        .expect("left_out")
+        .iter()
+        .map(|l| {
+            assert_eq!(l["needs"], 3);
+            (
+                l["check"].as_str().unwrap_or_default().to_string(),
+                l["whole"].as_bool().unwrap_or_default(),
+                serde_json::from_value(l["cases"].clone()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    let fnv = |name: &str| format!("fnv1a-utf16-v1/{name}");
+    assert_eq!(
+        left,
+        [
+            (
+                fnv("generated_sessions_agree_with_model"),
+                false,
+                vec!["25-generated/save-fills".to_string()]
+            ),
+            (
+                fnv("generated_sessions_follow_the_page"),
+                false,
+                vec!["33-generated/save-fills-page".to_string()]
+            ),
+            (
+                fnv("local_save_counts_code_units"),
+                true,
+                ["astral", "bmp", "cjk", "three-units", "combining"]
+                    .map(|c| format!("34-fill-{c}"))
+                    .to_vec()
+            ),
+        ]
+    );
+
+    // Every other check ran, on the same cases less those left out, and passed.
+    let checks = |report: &serde_json::Value| -> Vec<(String, u64, usize)> {
+        report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or_default().to_string(),
+                    c["cases"].as_u64().unwrap_or_default(),
+                    c["failures"].as_array().map_or(0, Vec::len),
+                )
+            })
+            .collect()
+    };
+    let expected: Vec<(String, u64, usize)> = checks(&new)
+        .into_iter()
+        .filter(|(name, ..)| name != "local_save_counts_code_units")
+        .map(|(name, cases, failures)| {
+            let fewer = left
+                .iter()
+                .any(|(check, whole, _)| !whole && *check == fnv(&name));
+            (name, cases - u64::from(fewer), failures)
+        })
+        .collect();
+    assert_eq!(checks(&old), expected);
+    assert!(checks(&old).iter().all(|(_, _, failures)| *failures == 0));
+
+    // The text report names each left-out case and the version it needs.
+    let text = Command::new(BIN)
+        .args([
+            "conformance",
+            "--impl",
+            &protocol_2(),
+            "--no-times",
+            "--seed",
+            "7",
+        ])
+        .arg("local_save")
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("not run: fnv1a-utf16-v1/local_save_counts_code_units (cases 34-fill-astral, 34-fill-bmp, 34-fill-cjk, 34-fill-three-units, 34-fill-combining): they need adapter protocol 3, the adapter speaks 2"),
+        "{text}"
+    );
+}
