@@ -679,6 +679,9 @@ mod tests {
         let order: Vec<usize> = (0..10).map(|i| half_whole(i, 4)).collect();
         assert_eq!(order, [0, 1, 0, 2, 0, 3, 0, 1, 0, 2]);
         assert!((0..7).all(|i| half_whole(i, 1) == 0));
+        // Two strata: the whole domain and one more, which every odd input draws from.
+        let two: Vec<usize> = (0..6).map(|i| half_whole(i, 2)).collect();
+        assert_eq!(two, [0, 1, 0, 1, 0, 1]);
         // 32 drawn inputs over 16 strata: 16 of the whole domain, every other at least once.
         let counts = (0..32).fold([0usize; 16], |mut counts, i| {
             counts[half_whole(i, 16)] += 1;
