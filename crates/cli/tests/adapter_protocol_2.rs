@@ -121,3 +121,54 @@ fn an_adapter_of_protocol_2_passes_without_the_fill_cases() {
         "{text}"
     );
 }
+
+/// The matrix names what it left out of a protocol-2 adapter's run: its badge says how
+/// many cases and the version they need, `matrix.json` lists them by check, and the
+/// page's tally of fnv1a-utf16-v1 says the check left out whole and the cases left out
+/// of the checks that ran.
+#[test]
+fn the_matrix_names_the_cases_left_out() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let args = ["--impl".to_string(), format!("old={}", protocol_2())];
+    let (out, _) = common::matrix_in(dir.path(), &args);
+    let read = |path: std::path::PathBuf| std::fs::read_to_string(path).expect("written");
+    let badge: serde_json::Value =
+        serde_json::from_str(&read(out.join("badges/old.json"))).expect("JSON");
+    let message = badge["message"].as_str().unwrap_or_default();
+    assert!(
+        message.ends_with("cases left out (adapter protocol 3)"),
+        "{message}"
+    );
+    let matrix: serde_json::Value =
+        serde_json::from_str(&read(out.join("matrix.json"))).expect("JSON");
+    let old = matrix["implementations"]
+        .as_array()
+        .and_then(|all| all.iter().find(|i| i["name"] == "old"))
+        .expect("the implementation `old`");
+    let left = &old["left_out"];
+    let cases: usize = left
+        .as_array()
+        .expect("left_out")
+        .iter()
+        .map(|l| l["cases"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(
+        message.contains(&format!("; {cases} cases left out")),
+        "{message}"
+    );
+    assert!(
+        left.as_array().expect("left_out").iter().any(|l| l["check"]
+            == "fnv1a-utf16-v1/local_save_counts_code_units"
+            && l["whole"] == true),
+        "{left}"
+    );
+    let page = read(out.join("index.html"));
+    assert!(
+        page.contains("1 check left out (they need adapter protocol 3)"),
+        "the page names the check left out whole"
+    );
+    assert!(
+        page.contains("cases left out (they need adapter protocol 3)"),
+        "the page names the cases left out"
+    );
+}

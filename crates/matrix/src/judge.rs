@@ -234,10 +234,14 @@ mod tests {
         );
     }
 
-    #[test]
-    fn badges_say_passed_over_total_and_colour_by_status() {
+    /// The matrix row of `report()` judged with `p/fails` listed (one pass, one expected
+    /// failure), with `not_run` and `left_out`.
+    fn judged(
+        not_run: Vec<String>,
+        left_out: Vec<bloomproof_wire::report::LeftOut>,
+    ) -> ImplementationResult {
         let (cells, _) = judge(&implementation(&["p/fails"]), &report(), &checks());
-        let mut result = ImplementationResult {
+        ImplementationResult {
             name: "py".to_string(),
             language: "Python".to_string(),
             command: None,
@@ -250,10 +254,16 @@ mod tests {
                 passed: 1,
                 total: 2,
             }],
-            not_run: vec!["q".to_string()],
+            not_run,
+            left_out,
             cells,
             error: None,
-        };
+        }
+    }
+
+    #[test]
+    fn badges_say_passed_over_total_and_colour_by_status() {
+        let mut result = judged(vec!["q".to_string()], Vec::new());
         assert_eq!(
             result.badge(),
             serde_json::json!({"schemaVersion": 1, "label": "bloomproof py", "message": "core 1/2; q not run", "color": "yellow"})
@@ -262,6 +272,48 @@ mod tests {
         assert_eq!(result.badge()["color"], "red");
         result.cells.truncate(1);
         assert_eq!(result.badge()["color"], "brightgreen");
+    }
+
+    /// Cases the run left out (they need a later adapter protocol) are named on the badge
+    /// and in the protocol's tally; a check left out whole is neither passed nor run.
+    #[test]
+    fn left_out_cases_and_checks_are_named_with_the_version_they_need() {
+        use bloomproof_wire::matrix::MatrixCheck;
+        use bloomproof_wire::report::LeftOut;
+        let left = |check: &str, cases: &[&str], whole| LeftOut {
+            check: check.to_string(),
+            cases: cases.iter().map(ToString::to_string).collect(),
+            whole,
+            needs: 3,
+        };
+        let result = judged(
+            Vec::new(),
+            vec![
+                left("p/passes", &["a", "b"], false),
+                left("p/later", &["c"], true),
+            ],
+        );
+        assert_eq!(
+            result.badge()["message"],
+            "core 1/2; 3 cases left out (adapter protocol 3)"
+        );
+        let check = |name: &str| MatrixCheck {
+            name: name.to_string(),
+            asserts: String::new(),
+            source: String::new(),
+            class: Class::Core,
+        };
+        let all = [check("p/passes"), check("p/fails"), check("p/later")];
+        assert_eq!(
+            crate::page::Tally::of(&result, &all, "p", &[]).text(),
+            "1/2 passed, 1 expected failure, 1 check left out (they need adapter protocol 3), \
+             2 cases left out (they need adapter protocol 3)"
+        );
+        let later = crate::page::Tally::of(&result, &all[2..], "p", &[]);
+        assert_eq!(
+            later.text(),
+            "1 check left out (they need adapter protocol 3)"
+        );
     }
 
     #[test]

@@ -133,6 +133,10 @@ pub struct Tally {
     /// Not in its report though it ran: checks it does not answer (the adapter
     /// protocol's own checks in process, a protocol its handshake does not list).
     pub not_run: usize,
+    /// Checks left out whole, and cases left out of checks that ran: they need a later
+    /// adapter protocol than the handshake speaks (the latest they need). A check left
+    /// out whole is not counted in [`Tally::total`].
+    pub left_out: (usize, usize, u32),
     /// The interop and hardening checks of the protocol, apart: (class, passed or
     /// failed as listed, total run), a class only when the protocol has checks of it.
     pub apart: Vec<(Class, usize, usize)>,
@@ -153,6 +157,19 @@ impl Tally {
         let mut tally = Tally::default();
         for check in checks.iter().filter(|c| c.name.starts_with(&prefix)) {
             let cell = implementation.cells.iter().find(|c| c.check == check.name);
+            if let Some(left) = implementation
+                .left_out
+                .iter()
+                .find(|l| l.check == check.name)
+            {
+                let (whole, cases, needs) = &mut tally.left_out;
+                *needs = (*needs).max(left.needs);
+                if left.whole {
+                    *whole += 1;
+                    continue;
+                }
+                *cases += left.cases.len();
+            }
             if !check.class.always_counts() {
                 let Some(cell) = cell else { continue };
                 let index = match tally.apart.iter().position(|(c, ..)| *c == check.class) {
@@ -195,8 +212,23 @@ impl Tally {
     /// `16/16 passed`, then whatever else there is: `2 failed`, `1 expected failure`,
     /// `3 errored (not run)`, `interop 3/5`, `hardening 1/1`.
     pub fn text(&self) -> String {
+        let (whole, cases, needs) = self.left_out;
+        let left_out = [(whole, "check", "checks"), (cases, "case", "cases")]
+            .into_iter()
+            .filter(|(n, ..)| *n > 0)
+            .map(|(n, one, many)| {
+                format!(
+                    "{} left out (they need adapter protocol {needs})",
+                    plural(n, one, many)
+                )
+            });
+        if self.total == 0 && self.apart.is_empty() && whole > 0 {
+            return left_out.collect::<Vec<_>>().join(", ");
+        }
         if self.total == self.not_run && self.apart.is_empty() {
-            return "not run (not answered by this implementation)".to_string();
+            let mut parts = vec!["not run (not answered by this implementation)".to_string()];
+            parts.extend(left_out);
+            return parts.join(", ");
         }
         let mut parts = vec![format!(
             "{}/{} passed",
@@ -225,6 +257,7 @@ impl Tally {
         for (class, passed, total) in &self.apart {
             parts.push(format!("{} {passed}/{total}", class.name()));
         }
+        parts.extend(left_out);
         parts.join(", ")
     }
 

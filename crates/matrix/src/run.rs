@@ -117,6 +117,7 @@ pub fn compute(
                         total: 0,
                         classes: Vec::new(),
                         not_run: Vec::new(),
+                        left_out: Vec::new(),
                         cells: Vec::new(),
                         error: None,
                     };
@@ -156,6 +157,7 @@ pub fn compute(
                                 .iter()
                                 .map(|n| n.protocol.clone())
                                 .collect();
+                            result.left_out = report.left_out.clone();
                             result.cells = cells;
                             errors = found;
                         }

@@ -190,6 +190,10 @@ pub struct ImplementationResult {
     /// handshake does not list them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<String>,
+    /// The cases the run left out: they need a later adapter protocol than the
+    /// adapter's handshake speaks (a check left out whole has no cell).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<crate::report::LeftOut>,
     /// One cell per check, in spec order.
     pub cells: Vec<Cell>,
     /// Why the implementation could not be run at all, if it could not.
@@ -242,8 +246,9 @@ pub struct ClassTally {
 
 impl ImplementationResult {
     /// What the implementation's results cover, as its badge says it: each class's
-    /// passed/run, then the protocols not run (`core 35/35, interop 40/48, adapter
-    /// protocol 12/12; doc-membership-v1 not run`).
+    /// passed/run, then the protocols not run and the cases left out (`core 35/35,
+    /// interop 40/48, adapter protocol 12/12; doc-membership-v1 not run; 10 cases left
+    /// out (adapter protocol 3)`).
     pub fn covered(&self) -> String {
         let mut text = self
             .classes
@@ -256,6 +261,13 @@ impl ImplementationResult {
         }
         for protocol in &self.not_run {
             text.push_str(&format!("; {protocol} not run"));
+        }
+        let cases: usize = self.left_out.iter().map(|l| l.cases.len()).sum();
+        if let Some(needs) = self.left_out.iter().map(|l| l.needs).max() {
+            text.push_str(&format!(
+                "; {cases} {} left out (adapter protocol {needs})",
+                if cases == 1 { "case" } else { "cases" }
+            ));
         }
         text
     }
