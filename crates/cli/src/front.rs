@@ -31,6 +31,9 @@ pub enum Require {
     Hardening,
     /// Every class.
     All,
+    /// Every case: a case left out because the adapter speaks an older adapter protocol
+    /// than the case needs fails the run (not a class: the cases' checks keep theirs).
+    EveryCase,
 }
 
 /// The classes `require` names, each once.
@@ -41,6 +44,7 @@ pub fn required_classes(require: &[Require]) -> Vec<Class> {
             Require::Interop => &[Class::Interop],
             Require::Hardening => &[Class::Hardening],
             Require::All => &Class::OPTIONAL,
+            Require::EveryCase => &[],
         };
         for class in named {
             if !classes.contains(class) {
@@ -107,7 +111,8 @@ pub struct Options {
     /// Count this class in the verdict (and the exit status) too: `interop` (bloomproof's
     /// own decisions that make implementations agree), `hardening` (tamper resistance
     /// beyond the sources) or `all`. May be given several times. Core checks (what the
-    /// sources state) and the adapter protocol's own always count.
+    /// sources state) and the adapter protocol's own always count. `every-case`: a case
+    /// left out because the adapter speaks an older adapter protocol fails the run.
     #[arg(long, value_enum, value_name = "CLASS")]
     pub require: Vec<Require>,
 }
@@ -230,11 +235,43 @@ pub fn conformance(options: &Options) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if let Some(refused) = left_out_refused(&report, &options.require) {
+        eprintln!("bloomproof conformance: {refused}");
+        return ExitCode::FAILURE;
+    }
     if report.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Why `report` fails under `--require every-case`: the cases it left out, counted,
+/// with the adapter protocol they need; `None` when none was left out or the flag is
+/// not given.
+pub fn left_out_refused(
+    report: &bloomproof_conformance::report::Report,
+    require: &[Require],
+) -> Option<String> {
+    let needs = report.left_out.iter().map(|l| l.needs).max()?;
+    if !require.contains(&Require::EveryCase) {
+        return None;
+    }
+    let cases: usize = report.left_out.iter().map(|l| l.cases.len()).sum();
+    let speaks = report.adapter.as_ref().map_or(String::new(), |a| {
+        format!(", the adapter speaks {}", a.adapter_protocol)
+    });
+    Some(format!(
+        "{cases} {} left out of {} {} (they need adapter protocol {needs}{speaks}), and \
+         --require every-case counts them: the run fails",
+        if cases == 1 { "case was" } else { "cases were" },
+        report.left_out.len(),
+        if report.left_out.len() == 1 {
+            "check"
+        } else {
+            "checks"
+        },
+    ))
 }
 
 /// Loads the spec (the one embedded in this binary, or the folder `dir`) and its

@@ -47,6 +47,8 @@ pub struct MatrixArgs {
     /// Fail the matrix on an unexpected failure of this class too: `interop`,
     /// `hardening` or `all` (may be given several times). Core checks and the adapter
     /// protocol's own always count; the others are shown and counted apart.
+    /// `every-case`: a case left out because an adapter speaks an older adapter
+    /// protocol fails the matrix.
     #[arg(long, value_enum, value_name = "CLASS")]
     pub require: Vec<crate::front::Require>,
 }
@@ -177,6 +179,7 @@ pub fn matrix(args: &MatrixArgs) -> ExitCode {
         timeout: args.timeout.unwrap_or(DEFAULT_TIMEOUT),
         binary,
         require: crate::front::required_classes(&args.require),
+        every_case: args.require.contains(&crate::front::Require::EveryCase),
     };
     let progress = |line: &str| eprintln!("{line}");
     let matrix = bloomproof_matrix::compute(&spec, spec_version, &options, &progress);

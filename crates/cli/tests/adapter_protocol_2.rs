@@ -172,3 +172,43 @@ fn the_matrix_names_the_cases_left_out() {
         "the page names the cases left out"
     );
 }
+
+/// `--require every-case` fails a run that left cases out, naming how many, the
+/// version they need and the one the adapter speaks; the matrix fails the same way.
+/// An adapter of the current protocol leaves nothing out and passes with the flag.
+#[test]
+fn every_case_required_fails_a_run_that_left_cases_out() {
+    let (code, text, stderr) = common::conformance_through(
+        &protocol_2(),
+        &["--require", "every-case", "fnv1a-utf16-v1/"],
+    );
+    assert_eq!(code, Some(1), "{text}\n{stderr}");
+    assert!(text.contains(" 0 failed"), "{text}");
+    assert!(
+        stderr.contains("left out of")
+            && stderr.contains("(they need adapter protocol 3, the adapter speaks 2)"),
+        "{stderr}"
+    );
+    let (code, text, stderr) = common::conformance_through(
+        &format!("'{BIN}' adapter"),
+        &["--require", "every-case", "fnv1a-utf16-v1/"],
+    );
+    assert_eq!(code, Some(0), "{text}\n{stderr}");
+
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let output = Command::new(BIN)
+        .current_dir(dir.path())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args(["matrix", "--require", "every-case", "--impl"])
+        .arg(format!("old={}", protocol_2()))
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        format!("{stdout}{stderr}")
+            .contains("cases left out (adapter protocol 3), and --require every-case counts them"),
+        "{stdout}\n{stderr}"
+    );
+}

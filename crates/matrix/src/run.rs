@@ -33,6 +33,9 @@ pub struct Options {
     /// The classes besides core and the adapter protocol whose unexpected failures
     /// fail the matrix (`--require`).
     pub require: Vec<Class>,
+    /// Whether a case left out (it needs a later adapter protocol than an adapter
+    /// speaks) fails the matrix (`--require every-case`).
+    pub every_case: bool,
 }
 
 /// A text quoted for `sh` (a path with spaces, say), or why it cannot be.
@@ -160,6 +163,15 @@ pub fn compute(
                             result.left_out = report.left_out.clone();
                             result.cells = cells;
                             errors = found;
+                            if options.every_case && !report.left_out.is_empty() {
+                                let cases: usize =
+                                    report.left_out.iter().map(|l| l.cases.len()).sum();
+                                errors.push(format!(
+                                    "{}: {cases} cases left out (adapter protocol {}), and --require every-case counts them",
+                                    implementation.name,
+                                    report.left_out.iter().map(|l| l.needs).max().unwrap_or_default()
+                                ));
+                            }
                         }
                         Err(why) => {
                             errors.push(format!("{}: cannot be run: {why}", implementation.name));

@@ -22,6 +22,7 @@ fn options(file: &str) -> Options {
         timeout: Duration::from_secs(20),
         binary: PathBuf::from("unused"),
         require: Vec::new(),
+        every_case: false,
     }
 }
 
