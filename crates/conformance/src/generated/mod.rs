@@ -674,6 +674,37 @@ mod tests {
         assert_eq!(edges(&input, &[other]), []);
     }
 
+    /// Shrinking candidates, by hand: the minimum, half way and one less, each within
+    /// `[min, value)` and once; none for a value at its minimum (a parameter is never
+    /// shrunk below its bound, nor to itself).
+    #[test]
+    fn smaller_values_stay_within_the_minimum_and_below_the_value() {
+        assert_eq!(smaller(100, 8), [8, 54, 99]);
+        assert_eq!(smaller(10, 8), [8, 9]);
+        assert_eq!(smaller(9, 8), [8]);
+        assert_eq!(smaller(8, 8), Vec::<u64>::new());
+        assert_eq!(smaller(0, 0), Vec::<u64>::new());
+        assert_eq!(smaller(1, 0), [0]);
+    }
+
+    /// Shorter lists, by hand: every proper prefix, shortest first, then each without
+    /// one element.
+    #[test]
+    fn shorter_lists_are_the_prefixes_then_each_without_one() {
+        assert_eq!(
+            shorter(&[1, 2, 3]),
+            [
+                vec![],
+                vec![1],
+                vec![1, 2],
+                vec![2, 3],
+                vec![1, 3],
+                vec![1, 2]
+            ]
+        );
+        assert_eq!(shorter::<u8>(&[]), Vec::<Vec<u8>>::new());
+    }
+
     #[test]
     fn half_the_inputs_explore_the_whole_domain_and_the_rest_each_stratum_in_turn() {
         let order: Vec<usize> = (0..10).map(|i| half_whole(i, 4)).collect();
