@@ -229,8 +229,8 @@ enum Run {
 enum Verdict {
     /// Caught by these checks; the second list names those of them beyond core (interop,
     /// hardening), all of them when only such checks caught it; the third those of them
-    /// with a failure of a case that draws no generated input (empty: the checks that
-    /// ran caught it by generated inputs alone, and `--seeds` sweeps it).
+    /// with a failure of a case that draws no generated input (empty: the catch rests
+    /// on generated inputs alone, and `--seeds` sweeps it).
     Caught(Vec<String>, Vec<String>, Vec<String>),
     /// Passed every check.
     Survived,
