@@ -314,6 +314,53 @@ mod tests {
         assert!(missed.is_empty(), "drawn only: {missed:?}");
     }
 
+    /// Whitespace that RFC 8259 does not allow stands, in every request on every seed,
+    /// at the start of a line and at its end (where a reader that trims the line meets
+    /// it; only the spelling's own whitespace around it), besides a drawn place.
+    #[test]
+    fn bad_whitespace_stands_first_and_last_in_every_request() {
+        let whitespace = [
+            (NearMiss::NoBreakSpace, '\u{a0}'),
+            (NearMiss::LineSeparator, '\u{2028}'),
+            (NearMiss::VerticalTab, '\u{b}'),
+            (NearMiss::FormFeed, '\u{c}'),
+        ];
+        for seed in 0..8u64 {
+            let lines = lines(seed);
+            for (kind, space) in whitespace {
+                for which in 0..4 {
+                    let fixed: Vec<&str> = lines
+                        .iter()
+                        .filter(|l| {
+                            l.kind
+                                == Kind::NearMiss {
+                                    miss: kind,
+                                    request: which,
+                                    fixed: true,
+                                }
+                        })
+                        .filter_map(|l| match &l.case.send {
+                            WireSend::Line(line) => Some(line.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    // Around it, the spelling's own whitespace (RFC 8259's).
+                    let json_space = [' ', '\t', '\n', '\r'];
+                    let first = fixed
+                        .iter()
+                        .any(|line| line.trim_start_matches(json_space).starts_with(space));
+                    let last = fixed
+                        .iter()
+                        .any(|line| line.trim_end_matches(json_space).ends_with(space));
+                    assert!(
+                        first && last,
+                        "{kind:?} in request {which}, seed {seed}: {fixed:?}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The spelling that uses every freedom puts a tab and an escape in every request.
     #[test]
     fn the_full_spelling_holds_tabs_and_escapes() {

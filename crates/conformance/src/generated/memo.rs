@@ -107,6 +107,8 @@ mod tests {
             assert_eq!(*get_or("memo-test", || "3".into(), || square(3)), 9);
         }
         assert_eq!(computed.load(Ordering::SeqCst), 2);
+        let (hits, misses) = counts();
+        assert_eq!(counts(), (hits, misses), "no scope: nothing counted");
         {
             let _scope = scope();
             for n in [3u64, 4, 3, 4, 3] {
@@ -117,6 +119,8 @@ mod tests {
             assert_eq!(*get_or("memo-test-other", || "3".into(), || 30u64), 30);
             // A kept value of another type is not taken for this one.
             assert_eq!(*get_or("memo-test", || "3".into(), || "nine"), "nine");
+            // Reused: 3, 4, 3; computed: 3, 4, the other kind, the other type.
+            assert_eq!(counts(), (hits + 3, misses + 4));
         }
         // The scope ended: nothing kept.
         assert!(entries().is_none());
