@@ -314,6 +314,32 @@ mod tests {
         assert!(missed.is_empty(), "drawn only: {missed:?}");
     }
 
+    /// The four canonical requests are four different requests, by hand: both
+    /// protocols, a hash, positions of each, and a session; numbered modulo four.
+    #[test]
+    fn the_canonical_requests_are_four_different_ops() {
+        let ops: Vec<(String, String)> = (0..4)
+            .map(|which| {
+                let (request, _) = canonical(which, 7);
+                (
+                    request["protocol"].as_str().unwrap_or_default().to_string(),
+                    request["op"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        let pair = |p: &str, o: &str| (p.to_string(), o.to_string());
+        assert_eq!(
+            ops,
+            [
+                pair("doc-membership-v1", "sha256"),
+                pair("doc-membership-v1", "positions"),
+                pair("fnv1a-utf16-v1", "positions"),
+                pair("fnv1a-utf16-v1", "session"),
+            ]
+        );
+        assert_eq!(canonical(5, 7), canonical(1, 7));
+    }
+
     /// Whitespace that RFC 8259 does not allow stands, in every request on every seed,
     /// at the start of a line and at its end (where a reader that trims the line meets
     /// it; only the spelling's own whitespace around it), besides a drawn place.
