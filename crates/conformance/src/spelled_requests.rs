@@ -314,6 +314,16 @@ mod tests {
         assert!(missed.is_empty(), "drawn only: {missed:?}");
     }
 
+    /// The mix is SplitMix64's: its published outputs for state 0 (`0xE220A8397B1DCDAF`,
+    /// `0x6E789E6AA1B965F4`), and the seed entering by XOR (a seed whose XOR with the
+    /// golden ratio is twice it gives the second output at line 1).
+    #[test]
+    fn the_mix_is_splitmix64() {
+        assert_eq!(mix(0, 1), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(mix(0, 2), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(mix(0xA259_8ACB_81DE_843F, 1), 0x6E78_9E6A_A1B9_65F4);
+    }
+
     /// The four canonical requests are four different requests, by hand: both
     /// protocols, a hash, positions of each, and a session; numbered modulo four.
     #[test]
