@@ -253,11 +253,10 @@ pub fn left_out_refused(
     report: &bloomproof_conformance::report::Report,
     require: &[Require],
 ) -> Option<String> {
-    let needs = report.left_out.iter().map(|l| l.needs).max()?;
+    let (cases, needs) = bloomproof_wire::report::LeftOut::counted(&report.left_out)?;
     if !require.contains(&Require::EveryCase) {
         return None;
     }
-    let cases: usize = report.left_out.iter().map(|l| l.cases.len()).sum();
     let speaks = report.adapter.as_ref().map_or(String::new(), |a| {
         format!(", the adapter speaks {}", a.adapter_protocol)
     });

@@ -8,7 +8,7 @@ use bloomproof_conformance::run::{Subjects, run as run_suite};
 use bloomproof_wire::matrix::{
     ClassTally, Implementation, ImplementationResult, Matrix, MatrixCheck,
 };
-use bloomproof_wire::report::Class;
+use bloomproof_wire::report::{Class, LeftOut};
 use std::path::PathBuf;
 #[cfg(test)]
 use std::process::Command;
@@ -163,13 +163,12 @@ pub fn compute(
                             result.left_out = report.left_out.clone();
                             result.cells = cells;
                             errors = found;
-                            if options.every_case && !report.left_out.is_empty() {
-                                let cases: usize =
-                                    report.left_out.iter().map(|l| l.cases.len()).sum();
+                            if options.every_case
+                                && let Some((cases, needs)) = LeftOut::counted(&report.left_out)
+                            {
                                 errors.push(format!(
-                                    "{}: {cases} cases left out (adapter protocol {}), and --require every-case counts them",
-                                    implementation.name,
-                                    report.left_out.iter().map(|l| l.needs).max().unwrap_or_default()
+                                    "{}: {cases} cases left out (adapter protocol {needs}), and --require every-case counts them",
+                                    implementation.name
                                 ));
                             }
                         }

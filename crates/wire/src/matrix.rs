@@ -262,8 +262,7 @@ impl ImplementationResult {
         for protocol in &self.not_run {
             text.push_str(&format!("; {protocol} not run"));
         }
-        let cases: usize = self.left_out.iter().map(|l| l.cases.len()).sum();
-        if let Some(needs) = self.left_out.iter().map(|l| l.needs).max() {
+        if let Some((cases, needs)) = crate::report::LeftOut::counted(&self.left_out) {
             text.push_str(&format!(
                 "; {cases} {} left out (adapter protocol {needs})",
                 if cases == 1 { "case" } else { "cases" }

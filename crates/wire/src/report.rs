@@ -170,6 +170,15 @@ pub struct LeftOut {
     pub needs: u32,
 }
 
+impl LeftOut {
+    /// The cases `left` holds in all, and the latest adapter protocol they need; `None`
+    /// when nothing was left out.
+    pub fn counted(left: &[LeftOut]) -> Option<(usize, u32)> {
+        let needs = left.iter().map(|l| l.needs).max()?;
+        Some((left.iter().map(|l| l.cases.len()).sum(), needs))
+    }
+}
+
 /// One mismatch, with everything needed to see why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
