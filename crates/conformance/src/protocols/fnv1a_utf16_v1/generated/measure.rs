@@ -65,11 +65,8 @@ pub(crate) fn first_past(fill: &str, limit: usize, measure: fn(&Measures) -> usi
     if each == 0 {
         return limit + 1;
     }
-    // n copies and r < width "x"s measure n * each + r: over the limit from n above
-    // (limit + 1 - width) / each on.
-    let low = (limit + 1).saturating_sub(width) / each;
     let mut best = usize::MAX;
-    for n in low.saturating_sub(1)..=limit / each + 1 {
+    for n in copies_near(limit, width, each) {
         let have = n * each;
         let units = if have > limit {
             n * width
@@ -81,6 +78,16 @@ pub(crate) fn first_past(fill: &str, limit: usize, measure: fn(&Measures) -> usi
         best = best.min(units);
     }
     best
+}
+
+/// The counts of whole copies of a fill (`width` code units, `each` in the measure)
+/// that can start the shortest state over `limit`: n copies and r < `width` `"x"`s
+/// measure n * `each` + r, so below (`limit` + 1 - `width`) / `each` copies no state
+/// is over, and past `limit` / `each` + 1 copies every state is longer than one with
+/// fewer. One count each side to spare; a few counts, not the whole range.
+fn copies_near(limit: usize, width: usize, each: usize) -> std::ops::RangeInclusive<usize> {
+    let low = (limit + 1).saturating_sub(width) / each;
+    low.saturating_sub(1)..=limit / each + 1
 }
 
 #[cfg(test)]
@@ -149,5 +156,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A fill that counts nothing in the measure (combining marks alone, in the
+    /// fewest) never passes the limit by its copies: one past the limit, as documented.
+    #[test]
+    fn a_fill_that_counts_nothing_gets_one_past_the_limit() {
+        let fewest = |m: &Measures| m.fewest;
+        assert_eq!(first_past("\u{301}\u{302}", 100_000, fewest), 100_001);
+        assert_eq!(first_past("\u{301}", 7, fewest), 8);
+    }
+
+    /// The counts of copies tried, by hand: 100000 over a 3-unit fill counting 1 is
+    /// (100001 - 3) / 1 = 99998 less one, to 100000 / 1 + 1; an emoji counting 4 bytes
+    /// for 2 units from 99999 / 4 = 24999 less one to 25001; a fill wider than the
+    /// limit from none.
+    #[test]
+    fn the_copies_tried_are_the_few_near_the_limit() {
+        assert_eq!(copies_near(100_000, 3, 1), 99_997..=100_001);
+        assert_eq!(copies_near(100_000, 2, 4), 24_998..=25_001);
+        assert_eq!(copies_near(2, 5, 1), 0..=3);
     }
 }
