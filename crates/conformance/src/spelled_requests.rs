@@ -136,11 +136,13 @@ pub fn cases(seed: u64) -> Vec<WireCase> {
 enum Kind {
     /// Canonical request `request`, its `n`-th spelling (the last uses every freedom).
     Spelling { request: u64, full: bool },
-    /// `miss` planted in canonical request `request`, at a fixed place or a drawn one.
+    /// `miss` planted in canonical request `request`, at a fixed place or a drawn one
+    /// (`at`, taken modulo the number of places of its kind).
     NearMiss {
         miss: NearMiss,
         request: u64,
         fixed: bool,
+        at: usize,
     },
 }
 
@@ -237,6 +239,7 @@ fn lines(seed: u64) -> Vec<Line> {
                 miss,
                 request: which,
                 fixed: place.is_some(),
+                at,
             };
             out.push(case(id, comment, line, refused, kind));
             id += 1;
@@ -264,6 +267,7 @@ mod tests {
                         miss,
                         request,
                         fixed,
+                        ..
                     } if fixed == at_fixed => Some(format!("{miss:?} in request {request}")),
                     _ => None,
                 })
@@ -368,12 +372,8 @@ mod tests {
                     let fixed: Vec<&str> = lines
                         .iter()
                         .filter(|l| {
-                            l.kind
-                                == Kind::NearMiss {
-                                    miss: kind,
-                                    request: which,
-                                    fixed: true,
-                                }
+                            matches!(l.kind, Kind::NearMiss { miss, request, fixed: true, .. }
+                                if miss == kind && request == which)
                         })
                         .filter_map(|l| match &l.case.send {
                             WireSend::Line(line) => Some(line.as_str()),
@@ -411,5 +411,54 @@ mod tests {
                 assert!(line.contains('\t') && line.contains("\\u"), "{line}");
             }
         }
+    }
+
+    /// Each request is spelled `SPELLINGS` ways, the last (only) with every freedom; the
+    /// lines' ids count up by one from `FIRST_ID`, spellings first.
+    #[test]
+    fn the_last_spelling_is_the_full_one_and_ids_count_up() {
+        for seed in 0..4u64 {
+            let lines = lines(seed);
+            for which in 0..4 {
+                let full: Vec<bool> = lines
+                    .iter()
+                    .filter_map(|l| match l.kind {
+                        Kind::Spelling { request, full } if request == which => Some(full),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(full, [false, true], "request {which}, seed {seed}");
+            }
+            let ids: Vec<String> = lines.iter().map(|l| l.case.id.clone()).collect();
+            let counted: Vec<String> = (FIRST_ID..)
+                .take(ids.len())
+                .map(|id| format!("spelled/{id}"))
+                .collect();
+            assert_eq!(ids, counted, "seed {seed}");
+        }
+    }
+
+    /// A drawn place is drawn from all of the line's draw (its bits above the request's
+    /// two), so that taken modulo a number of places it reaches every one: over a few
+    /// seeds, drawn places of either parity and in each residue modulo 4 and 3.
+    #[test]
+    fn drawn_places_reach_every_residue() {
+        let mut residues = std::collections::BTreeSet::new();
+        for seed in 0..16u64 {
+            for line in lines(seed) {
+                if let Kind::NearMiss {
+                    fixed: false, at, ..
+                } = line.kind
+                {
+                    residues.insert((4, at % 4));
+                    residues.insert((3, at % 3));
+                }
+            }
+        }
+        let every: std::collections::BTreeSet<(usize, usize)> = (0..4)
+            .map(|r| (4, r))
+            .chain((0..3).map(|r| (3, r)))
+            .collect();
+        assert_eq!(residues, every);
     }
 }
