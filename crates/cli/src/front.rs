@@ -6,7 +6,7 @@ use bloomproof_conformance::adapter::{
 };
 use bloomproof_conformance::generated::{COUNT_MAX, Generation};
 use bloomproof_conformance::report::Class;
-use bloomproof_conformance::run::{Subjects, check_names, run};
+use bloomproof_conformance::run::{FailFast, Subjects, check_names, run};
 use bloomproof_conformance::{Spec, embedded};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +34,16 @@ pub enum Require {
     /// Every case: a case left out because the adapter speaks an older adapter protocol
     /// than the case needs fails the run (not a class: the cases' checks keep theirs).
     EveryCase,
+}
+
+/// Which failures stop a `--fail-fast` run (each of a check the verdict counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailFastOn {
+    /// Any failure.
+    Any,
+    /// A failure of a case that draws no generated input: one that every seed gives
+    /// (a failure of generated inputs alone does not stop the run).
+    Fixed,
 }
 
 /// The classes `require` names, each once.
@@ -108,6 +118,13 @@ pub struct Options {
     /// can take a minute to shrink).
     #[arg(long)]
     pub no_shrink: bool,
+    /// Stop after the first check that fails and that the verdict counts (core, the
+    /// adapter protocol, and the classes of `--require`): every check before it runs,
+    /// none after it; the report names it and counts the checks not run. For a fast
+    /// yes or no, not for a list of everything that is wrong. `fixed`: stop only at a
+    /// failure of a case without generated inputs (one that every seed gives).
+    #[arg(long, value_enum, value_name = "ON", num_args = 0..=1, require_equals = true, default_missing_value = "any")]
+    pub fail_fast: Option<FailFastOn>,
     /// Count this class in the verdict (and the exit status) too: `interop` (bloomproof's
     /// own decisions that make implementations agree), `hardening` (tamper resistance
     /// beyond the sources) or `all`. May be given several times. Core checks (what the
@@ -136,6 +153,10 @@ pub fn conformance(options: &Options) -> ExitCode {
         shrink: !options.no_shrink,
     });
     spec.accumulated_full = options.accumulated_full;
+    spec.fail_fast = options.fail_fast.map(|on| FailFast {
+        classes: required_classes(&options.require),
+        fixed: on == FailFastOn::Fixed,
+    });
     if let Some(dir) = &options.vectors_dir {
         match bloomproof_conformance::vectors::load(dir) {
             Ok(vectors) => spec.vectors = vectors,

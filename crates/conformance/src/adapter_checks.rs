@@ -16,6 +16,7 @@
 //! tried once more: the cases left fail at once, saying why.
 
 use crate::adapter::{AdapterProcess, LineAnswer};
+use crate::fail_fast::FailFast;
 use crate::report::{CheckOutcome, Failure};
 use crate::subject::Answer;
 use bloomproof_wire::Hex;
@@ -24,6 +25,8 @@ use bloomproof_wire::protocols::doc_membership_v1::DocOp;
 use bloomproof_wire::protocols::fnv1a_utf16_v1::FnvOp;
 use bloomproof_wire::spec::DocumentedCheck;
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The file's name in the spec folder.
@@ -143,6 +146,12 @@ fn select<'w>(
     (checks, cases)
 }
 
+/// The number of checks of `wire` whose full name contains `filter` (all when `None`)
+/// that [`run_listed`] runs on an adapter whose handshake lists `listed`.
+pub fn listed_checks(wire: &WireFile, filter: Option<&str>, listed: &[String]) -> usize {
+    select(wire, filter, listed).0.len()
+}
+
 /// What running the cases took: adapter processes started, and how many of them were
 /// started again after a case left the shared one dead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -167,15 +176,21 @@ pub fn run(
 /// [`run`] on an adapter whose handshake lists the protocols `listed`: only the cases
 /// of those protocols run (and those of no protocol, [`case_protocol`]), the request
 /// after each case is one of a listed protocol (the probe), and a check left without a
-/// case is not in the outcomes ([`unlisted_checks`] counts them).
+/// case is not in the outcomes ([`unlisted_checks`] counts them). With `fail_fast`
+/// (`--fail-fast`, [`crate::load::Spec::fail_fast`], with the ids of the cases that draw
+/// generated inputs) the run stops after the first check whose failure stops
+/// it ([`FailFast::stops`]), every case of it run: the outcomes end with that check,
+/// and the number of checks after it (not run) comes with them.
 pub fn run_listed(
     wire: &WireFile,
     command: &str,
     timeout: Duration,
     filter: Option<&str>,
     listed: &[String],
-) -> Vec<CheckOutcome> {
-    counted(wire, command, timeout, filter, listed).0
+    fail_fast: Option<(&FailFast, &BTreeSet<String>)>,
+) -> (Vec<CheckOutcome>, usize) {
+    let (outcomes, _, not_run) = counted(wire, command, timeout, filter, listed, fail_fast);
+    (outcomes, not_run)
 }
 
 /// [`run`], and the processes it started.
@@ -186,7 +201,8 @@ pub fn run_counted(
     filter: Option<&str>,
 ) -> (Vec<CheckOutcome>, Starts) {
     let every: Vec<String> = crate::PROTOCOLS.iter().map(ToString::to_string).collect();
-    counted(wire, command, timeout, filter, &every)
+    let (outcomes, starts, _) = counted(wire, command, timeout, filter, &every, None);
+    (outcomes, starts)
 }
 
 /// [`run_listed`], and the processes it started.
@@ -196,16 +212,30 @@ pub fn run_counted(
 /// check's time is wall clock time, from the start of its first case to the end of
 /// its last (a sum of its cases' times, which may run side by side, made a check
 /// slower than the whole run), and it is marked crashed when one of its cases left
-/// its process dead.
+/// its process dead. Under `fail_fast` the check a case of which fails so that the run
+/// stops runs to its end, and no case of a later check runs on either thread (none
+/// that did is kept): the outcomes are a single thread's, and the third value counts
+/// the checks after the failed one.
 fn counted(
     wire: &WireFile,
     command: &str,
     timeout: Duration,
     filter: Option<&str>,
     listed: &[String],
-) -> (Vec<CheckOutcome>, Starts) {
+    fail_fast: Option<(&FailFast, &BTreeSet<String>)>,
+) -> (Vec<CheckOutcome>, Starts, usize) {
     let probe = Probe::for_listed(listed);
     let (checks, cases) = select(wire, filter, listed);
+    // The index (into `checks`) of the first check a case of which failed so that
+    // `fail_fast` stops: its other cases still run, no case of a later check does.
+    let first_failed = AtomicUsize::new(usize::MAX);
+    let after_failure = |check: usize| check > first_failed.load(Ordering::Relaxed);
+    let failed = |check: usize, failures: &[Failure]| {
+        let class = checks.get(check).map(|c| c.class).unwrap_or_default();
+        if fail_fast.is_some_and(|(f, drawn)| f.stops(class, failures, |id| drawn.contains(id))) {
+            first_failed.fetch_min(check, Ordering::Relaxed);
+        }
+    };
     let (own, shared): (Vec<_>, Vec<_>) = cases
         .iter()
         .enumerate()
@@ -218,9 +248,13 @@ fn counted(
         let mut starts = Starts::default();
         let mut done = Vec::new();
         for &(index, &(check, case)) in &shared {
+            if after_failure(check) {
+                break;
+            }
             let started = Instant::now();
             if let Some(why) = &unstartable {
                 let failures = start_failed(case, why.clone());
+                failed(check, &failures);
                 done.push((index, check, failures, false, (started, Instant::now())));
                 continue;
             }
@@ -234,6 +268,7 @@ fn counted(
                     Ok(fresh) => process = Some(fresh),
                     Err(why) => {
                         let failures = start_failed(case, why.clone());
+                        failed(check, &failures);
                         done.push((index, check, failures, false, (started, Instant::now())));
                         unstartable = Some(why);
                         continue;
@@ -245,6 +280,7 @@ fn counted(
             };
             let failures = run_case(case, running, probe);
             let crashed = running.dead().is_some();
+            failed(check, &failures);
             done.push((index, check, failures, crashed, (started, Instant::now())));
         }
         (done, starts)
@@ -253,6 +289,9 @@ fn counted(
         let mut starts = Starts::default();
         let mut done = Vec::new();
         for &(index, &(check, case)) in &own {
+            if after_failure(check) {
+                break;
+            }
             let started = Instant::now();
             starts.processes += 1;
             let (failures, crashed) = match start(command, timeout) {
@@ -262,6 +301,7 @@ fn counted(
                 }
                 Err(why) => (start_failed(case, why), false),
             };
+            failed(check, &failures);
             done.push((index, check, failures, crashed, (started, Instant::now())));
         }
         (done, starts)
@@ -284,8 +324,11 @@ fn counted(
         processes: a.processes + b.processes,
         restarts: a.restarts + b.restarts,
     };
-    // Back in file order.
+    // Back in file order, without the checks after one `fail_fast` stops at.
+    let first_failed = first_failed.into_inner();
+    results.retain(|(_, check, ..)| *check <= first_failed);
     results.sort_by_key(|(index, ..)| *index);
+    let ran = first_failed.saturating_add(1).min(checks.len());
     let mut outcomes: Vec<CheckOutcome> = checks
         .iter()
         .map(|check| CheckOutcome {
@@ -319,7 +362,9 @@ fn counted(
             outcome.elapsed_ms = Some((last - first).as_secs_f64() * 1e3);
         }
     }
-    (outcomes, starts)
+    let not_run = outcomes.len() - ran;
+    outcomes.truncate(ran);
+    (outcomes, starts, not_run)
 }
 
 /// Starts a process of `command` for these checks: its request ids from

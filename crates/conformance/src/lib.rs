@@ -13,6 +13,7 @@ pub mod accumulated;
 pub mod adapter_checks;
 pub mod bound_edges;
 pub mod embedded;
+pub mod fail_fast;
 pub mod generated;
 mod hooks;
 pub mod load;

@@ -81,6 +81,9 @@ pub struct Spec {
     /// Whether the accumulated check runs the full count rather than the checkpoint
     /// (`--accumulated-full`; false when loaded).
     pub accumulated_full: bool,
+    /// `--fail-fast`: where the run stops early ([`crate::fail_fast::FailFast`]); `None`
+    /// (when loaded): every check runs.
+    pub fail_fast: Option<crate::fail_fast::FailFast>,
     /// Vector files run as checks `<protocol>/vectors.<kind>` (`--vectors DIR`,
     /// [`crate::vectors::load`]; none when loaded).
     pub vectors: Vec<crate::vectors::Loaded>,
@@ -233,6 +236,7 @@ impl Loader {
             rules: None,
             accumulated,
             accumulated_full: false,
+            fail_fast: None,
             vectors: Vec::new(),
             registry: self.registry,
         };

@@ -1,5 +1,6 @@
 //! Running the documented checks: as one report, or one check at a time.
 
+pub use crate::fail_fast::FailFast;
 use crate::load::{ProtocolSpec, Spec};
 pub use crate::protocol::Subjects;
 use crate::protocols::Registry;
@@ -7,7 +8,7 @@ use crate::report::{CheckOutcome, Figures, Report, figure_lines};
 use crate::subject::Between;
 use crate::subject::UnderTest;
 use bloomproof_wire::adapter::ADAPTER_PROTOCOL;
-use bloomproof_wire::report::{LeftOut, NotImplemented};
+use bloomproof_wire::report::{FailedFast, LeftOut, NotImplemented};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -224,14 +225,24 @@ enum Lanes<'o> {
 
 /// Why the run stopped, and the index of the job after which it did (the lowest,
 /// when several threads stopped).
-type Stopped = Mutex<Option<(usize, String)>>;
+type Stopped = Mutex<Option<(usize, Halt)>>;
+
+/// Why a run stops before its last check.
+#[derive(Clone, Debug)]
+enum Halt {
+    /// The implementation cannot go on ([`Between::Stop`]): why.
+    Adapter(String),
+    /// `--fail-fast` ([`Spec::fail_fast`]): this check failed and the verdict counts it.
+    Failed,
+}
 
 /// Runs `jobs` on `subjects` and on `forks` (one more thread each), the threads
 /// sharing them as `lanes` says; the results come back in the order of `jobs`.
-/// A check whose implementation cannot go on ([`Between::Stop`]) ends the run: its
-/// reason is left in `stopped`, no thread takes a job after it, and no result of a
-/// job after it is kept (with fixed lanes, the jobs before it still run, so that the
-/// report is the one a single thread gives).
+/// A check whose implementation cannot go on ([`Between::Stop`]), or under
+/// `--fail-fast` a failed check the verdict counts, ends the run: its reason is left
+/// in `stopped`, no thread takes a job after it, and no result of a job after it is
+/// kept (the jobs before it still run, so that the report is the one a single thread
+/// gives).
 fn run_jobs(
     spec: &Spec,
     jobs: &[Job<'_>],
@@ -253,15 +264,12 @@ fn run_jobs(
         let mut taken = 0;
         loop {
             let index = match lanes {
-                Lanes::Taken { order } => {
-                    if stop_index().is_some() {
-                        return done;
-                    }
-                    match order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        Some(&index) => index,
-                        None => return done,
-                    }
-                }
+                Lanes::Taken { order } => match order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    // A job after a stop is passed over; one before it still runs.
+                    Some(&index) if stop_index().is_some_and(|at| index > at) => continue,
+                    Some(&index) => index,
+                    None => return done,
+                },
                 Lanes::Fixed { first } => first + lane + taken * lane_count,
             };
             taken += 1;
@@ -299,8 +307,21 @@ fn run_jobs(
                 }
                 None => run_check_between(protocol, check, subjects, &mut figures),
             };
+            let halt = stop.map(Halt::Adapter).or_else(|| {
+                let fail_fast = spec.fail_fast.as_ref()?;
+                let generated = |id: &str| {
+                    protocol
+                        .cases
+                        .each()
+                        .iter()
+                        .any(|c| c.0 == id && c.3 == "generated")
+                };
+                fail_fast
+                    .stops(outcome.class, &outcome.failures, generated)
+                    .then_some(Halt::Failed)
+            });
             done.push((index, (outcome, figures)));
-            if let Some(why) = stop
+            if let Some(why) = halt
                 && let Ok(mut stopped) = stopped.lock()
                 && stopped.as_ref().is_none_or(|(at, _)| index < *at)
             {
@@ -586,7 +607,20 @@ pub fn run_with_threads(
             figure_lines(&figures, &published, names),
         ));
     }
-    let stopped = stopped.into_inner().unwrap_or_default().map(|(_, why)| why);
+    let (stopped, mut failed_fast) = match stopped.into_inner().unwrap_or_default() {
+        Some((_, Halt::Adapter(why))) => (Some(why), None),
+        Some((at, Halt::Failed)) => {
+            let check = jobs.get(at).and_then(|&(protocol, check)| {
+                Some(format!(
+                    "{}/{check}",
+                    spec.protocols.get(protocol)?.protocol
+                ))
+            });
+            let not_run = jobs.len().saturating_sub(at + 1);
+            (None, check.map(|check| FailedFast { check, not_run }))
+        }
+        None => (None, None),
+    };
     if stopped.is_none()
         && let (Some(wire), Some((command, timeout))) =
             (&spec.wire, subjects.first().and_then(UnderTest::adapter))
@@ -606,8 +640,35 @@ pub fn run_with_threads(
         // checks judge and the request spellings the seed draws (crate::bound_edges), on
         // every run.
         let wire = &crate::bound_edges::with_edges(wire, spec.generation().seed);
-        for outcome in crate::adapter_checks::run_listed(wire, &command, timeout, filter, &listed) {
-            report.push(outcome);
+        match &mut failed_fast {
+            // Stopped already: the adapter protocol's checks are not run either.
+            Some(stop) => {
+                stop.not_run += crate::adapter_checks::listed_checks(wire, filter, &listed)
+            }
+            None => {
+                let drawn = spec
+                    .fail_fast
+                    .as_ref()
+                    .filter(|f| f.fixed)
+                    .map(|_| crate::spelled_requests::ids(spec.generation().seed))
+                    .unwrap_or_default();
+                let fail_fast = spec.fail_fast.as_ref().map(|f| (f, &drawn));
+                let (outcomes, not_run) = crate::adapter_checks::run_listed(
+                    wire, &command, timeout, filter, &listed, fail_fast,
+                );
+                if let Some((fail_fast, drawn)) = fail_fast
+                    && let Some(last) = outcomes.last()
+                    && fail_fast.stops(last.class, &last.failures, |id| drawn.contains(id))
+                {
+                    failed_fast = Some(FailedFast {
+                        check: format!("{}/{}", last.protocol, last.name),
+                        not_run,
+                    });
+                }
+                for outcome in outcomes {
+                    report.push(outcome);
+                }
+            }
         }
         for (protocol, checks) in crate::adapter_checks::unlisted_checks(wire, filter, &listed) {
             match report
@@ -624,6 +685,7 @@ pub fn run_with_threads(
         }
     }
     report.stopped = stopped;
+    report.failed_fast = failed_fast;
     report.diagnosis = subjects
         .subjects
         .first_mut()

@@ -130,6 +130,12 @@ pub fn cases(seed: u64) -> Vec<WireCase> {
     lines(seed).into_iter().map(|line| line.case).collect()
 }
 
+/// The ids of [`cases`]: the adapter protocol's cases that draw generated inputs (a
+/// failure of one is the seed's, `--fail-fast=fixed` does not stop at it).
+pub fn ids(seed: u64) -> std::collections::BTreeSet<String> {
+    lines(seed).into_iter().map(|line| line.case.id).collect()
+}
+
 /// What a line is, beside its case (for the tests, which must not read it back out of
 /// the comment's prose).
 #[derive(Clone, Copy, Debug, PartialEq)]

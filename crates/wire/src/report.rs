@@ -763,6 +763,17 @@ impl FigureLine {
     }
 }
 
+/// Where a `--fail-fast` run stopped: after the first failed check that its verdict
+/// counts, in report order (the checks before it all ran, as on one thread).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FailedFast {
+    /// The failed check, `<protocol>/<name>` (the adapter protocol's own under
+    /// `adapter-protocol/`).
+    pub check: String,
+    /// The checks after it that were not run.
+    pub not_run: usize,
+}
+
 /// A whole run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
@@ -798,6 +809,10 @@ pub struct Report {
     /// deadline passed), when it did: one paragraph.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// `--fail-fast`: the run stopped after this failed check, and the checks it did
+    /// not run; absent when every check ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_fast: Option<FailedFast>,
     /// One paragraph when every answer pointed at one cause (every request answered
     /// `bad_request`), said once in place of the failures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1098,6 +1113,14 @@ impl Report {
         }
         if let Some(stopped) = &self.stopped {
             let _ = writeln!(out, "stopped: {}", crate::untrusted(stopped, MESSAGE_SHOWN));
+        }
+        if let Some(stop) = &self.failed_fast {
+            let plural = if stop.not_run == 1 { "check" } else { "checks" };
+            let _ = writeln!(
+                out,
+                "stopped at the first failed check (--fail-fast): {}; {} {plural} after it not run",
+                stop.check, stop.not_run
+            );
         }
         if self.crashed > 0 {
             let plural = if self.crashed == 1 { "check" } else { "checks" };

@@ -34,29 +34,46 @@ pub fn report(
 /// The production crates run on a copy of `spec/` in which `edit` changed the case
 /// `id` of `protocol` (its whole JSON object); the copy must still load.
 pub fn report_with_edit(protocol: &str, id: &str, edit: impl FnOnce(&mut Value)) -> Report {
+    let spec = spec_with_edits(&mut [(protocol, id, Box::new(edit))]);
+    run(&spec, &mut Subjects::rust(), None)
+}
+
+/// A case edit: its protocol, its id, and the change to its whole JSON object.
+pub type Edit<'a> = (&'a str, &'a str, Box<dyn FnOnce(&mut Value) + 'a>);
+
+/// A copy of `spec/`'s protocol folders (no adapter-protocol file) with each of `edits`
+/// made; the copy must still load.
+pub fn spec_with_edits(edits: &mut [Edit<'_>]) -> Spec {
     let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
     let dir = tempfile::tempdir().unwrap();
-    let mut edit = Some(edit);
+    let mut edits: Vec<_> = edits.iter_mut().map(|e| Some(e)).collect();
     for name in ["doc-membership-v1", "fnv1a-utf16-v1"] {
         std::fs::create_dir_all(dir.path().join(name)).unwrap();
         for file in ["checks.json", "cases.json"] {
             let text = std::fs::read_to_string(real.join(name).join(file)).unwrap();
             let mut value: Value = serde_json::from_str(&text).unwrap();
-            if name == protocol && file == "cases.json" {
+            for slot in &mut edits {
+                let Some((protocol, id, _)) = slot.as_ref().map(|e| (e.0, e.1, ())) else {
+                    continue;
+                };
+                if name != protocol || file != "cases.json" {
+                    continue;
+                }
                 let case = value["cases"]
                     .as_array_mut()
                     .unwrap()
                     .iter_mut()
                     .find(|c| c["id"] == id)
                     .unwrap_or_else(|| panic!("no case {id} in {protocol}"));
-                (edit.take().unwrap())(case);
+                let (_, _, edit) = slot.take().unwrap();
+                let edit = std::mem::replace(edit, Box::new(|_| {}));
+                edit(case);
             }
             std::fs::write(dir.path().join(name).join(file), value.to_string()).unwrap();
         }
     }
-    let spec =
-        load(dir.path()).unwrap_or_else(|errors| panic!("the edited spec loads: {errors:?}"));
-    run(&spec, &mut Subjects::rust(), None)
+    assert!(edits.iter().all(Option::is_none), "every edit is made");
+    load(dir.path()).unwrap_or_else(|errors| panic!("the edited spec loads: {errors:?}"))
 }
 
 /// The failures of `check` in `report`, as `case: what`.
