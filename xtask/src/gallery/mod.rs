@@ -28,9 +28,16 @@
 //! first by the controls' times (but the group of the patched file's protocol first,
 //! `Kind::first_groups`), and the first group that catches the entry ends its
 //! runs. A failing group fails the whole suite, so nothing caught is caught less; what
-//! is saved is the groups after the first that catches the entry.
-//! `--every-check` runs the whole suite for every entry and lists every check that
-//! catches it.
+//! is saved is the groups after the first that catches the entry. Each group's run
+//! stops at its first failed core or adapter-protocol check (`bloomproof conformance
+//! --fail-fast`; under `--seeds`, `--fail-fast=fixed`: its first such failure of a case
+//! without generated inputs, so that whether one catches the entry, which decides
+//! whether it is swept, is judged as on the whole suite). A failure only beyond core
+//! never stops a run, so "caught only beyond core" is judged on every check; a stop
+//! with no case passed before it runs the group again in full, so that "does not run
+//! at all" is judged on every check. The rows list the checks that failed up to the
+//! stop. `--every-check` runs the whole suite for every entry and lists every check
+//! that catches it.
 //!
 //! It fails when a bug or liar passes every check (`<id> survived: no check caught
 //! it`), when a patch is stale, when a subject cannot be run at all (or fails every
@@ -220,6 +227,11 @@ enum Run {
         /// The failed checks with a failure of a case that draws no generated input: a
         /// catch there holds on every seed.
         fixed: Vec<String>,
+        /// The checks not run because the run stopped at its first failed check
+        /// (`--fail-fast`); counted in `total`.
+        not_run: usize,
+        /// Whether some case of the checks run passed.
+        case_passed: bool,
     },
     /// No report: why.
     Broken(String),
@@ -268,6 +280,10 @@ struct Context {
     /// `--seeds N`: the number of seeds an entry caught by generated inputs alone is
     /// swept over (the run's own seed first); 0 or 1: no sweep.
     seeds: u32,
+    /// Whether an entry's runs stop at their first failed core or adapter-protocol
+    /// check (`bloomproof conformance --fail-fast`): set with [`Context::stages`], after
+    /// the controls, which run every check.
+    fail_fast: bool,
 }
 
 /// A fresh seed below 2^53, from the clock and the process id.
@@ -348,6 +364,7 @@ pub fn run(
         seed,
         generated: Arc::clone(&generated),
         seeds,
+        fail_fast: false,
     };
     let mut failures = Vec::new();
     for (kind, gallery) in &galleries {
@@ -404,6 +421,7 @@ fn run_gallery(
     context.total = total;
     if !every_check {
         context.stages = stages;
+        context.fail_fast = true;
     }
     clean_probes(&context, &chosen)?;
     let subjects: Vec<(&Bug, Subject)> = chosen

@@ -57,9 +57,11 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
     let mut beyond = Vec::new();
     let mut fixed_failed = Vec::new();
     let mut total = 0;
+    let mut not_run = 0;
+    let mut case_passed = false;
     let mut groups = Vec::new();
     for (group, count) in stages {
-        match conformance(context, implementation, Some(&format!("{group}/"))) {
+        match group_run(context, implementation, &format!("{group}/")) {
             Run::Broken(message) => return Run::Broken(format!("its {group} checks: {message}")),
             Run::Report { total: n, .. } if n != *count => {
                 return Run::Broken(format!(
@@ -72,9 +74,13 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
                 groups: ran,
                 beyond_core,
                 fixed,
+                not_run: skipped,
+                case_passed: passed,
             } => {
                 failed.extend(more);
                 total += n;
+                not_run += skipped;
+                case_passed |= passed;
                 groups.extend(ran);
                 beyond.extend(beyond_core);
                 fixed_failed.extend(fixed);
@@ -97,6 +103,33 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
         groups,
         beyond_core: beyond,
         fixed: fixed_failed,
+        not_run,
+        case_passed,
+    }
+}
+
+/// One group's run (`filter`), stopping at its first failed core or adapter-protocol
+/// check under [`Context::fail_fast`] (under `--seeds`, its first such failure of a
+/// case without generated inputs: whether one catches the entry decides whether it is
+/// swept, so a failure of generated inputs alone runs on). A check that fails only
+/// beyond core never stops a run, so "caught only beyond core" is judged on every
+/// check. Run again without stopping when no case of the checks it ran passed: then
+/// whether the subject runs at all (a check passes) is judged on every check.
+fn group_run(context: &Context, implementation: &str, filter: &str) -> Run {
+    let run = conformance(context, implementation, Some(filter));
+    match &run {
+        Run::Report {
+            not_run,
+            case_passed,
+            ..
+        } if *not_run > 0 && !case_passed => {
+            let whole = Context {
+                fail_fast: false,
+                ..context.clone()
+            };
+            conformance(&whole, implementation, Some(filter))
+        }
+        _ => run,
     }
 }
 
@@ -120,8 +153,14 @@ pub(super) fn report(
     let mut command = Command::new(&context.binary);
     command
         .args(["conformance", "--impl", implementation, "--format", "json"])
-        // Every class counts: a planted bug must be caught whatever its class.
-        .args(["--require", "all"])
+        // No `--require`: the gallery reads which checks failed from the report, in
+        // every class, and `--fail-fast` stops only at core and adapter-protocol
+        // failures (a bug caught only beyond core runs every check, to say so).
+        .args(context.fail_fast.then_some(if context.seeds >= 2 {
+            "--fail-fast=fixed"
+        } else {
+            "--fail-fast"
+        }))
         .args(["--seed", &context.seed.to_string()])
         .args(["--timeout", REQUEST_TIMEOUT_SECS])
         // A verdict needs only which checks fail, never a minimal input: shrinking a
@@ -258,12 +297,37 @@ fn summary(report: &Value, generated: &Generated) -> Run {
         })
         .map(|check| name_of(check))
         .collect();
+    // Whether some case passed: a check passed, or failed in fewer of its cases than
+    // it ran (each failure names its case; past the failures kept, not known).
+    let case_passed = checks.iter().any(|check| {
+        let ran = check.get("cases").and_then(Value::as_u64).unwrap_or(0);
+        let failures = check.get("failures").and_then(Value::as_array);
+        let more = check
+            .get("more_failures")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        failures.is_some_and(|failures| {
+            let failed: BTreeSet<&str> = failures
+                .iter()
+                .filter_map(|f| f.get("case").and_then(Value::as_str))
+                .collect();
+            more == 0 && (failed.len() as u64) < ran
+        })
+    });
+    let not_run = report
+        .get("failed_fast")
+        .and_then(|stop| stop.get("not_run"))
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0);
     Run::Report {
         failed,
-        total: checks.len(),
+        total: checks.len() + not_run,
         groups,
         beyond_core,
         fixed,
+        not_run,
+        case_passed,
     }
 }
 
@@ -637,5 +701,64 @@ pub(super) fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subj
     Row {
         verdict,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(name: &str, cases: u64, failed_cases: &[&str], more: u64) -> Value {
+        let failures: Vec<Value> = failed_cases.iter().map(|c| json!({"case": c})).collect();
+        json!({"protocol": "p", "name": name, "class": "core", "cases": cases,
+               "failures": failures, "more_failures": more})
+    }
+
+    /// A `--fail-fast` report counts the checks it did not run in `total`, and says
+    /// whether some case passed: a check passed, or failed in fewer of its cases than
+    /// it ran (not known past the failures kept).
+    #[test]
+    fn a_stopped_report_counts_what_it_did_not_run_and_whether_a_case_passed() {
+        let generated = Generated::from_files(&[]);
+        let summary_of = |checks: Vec<Value>, not_run: Option<u64>| {
+            let mut report = json!({ "checks": checks });
+            if let Some(n) = not_run {
+                report["failed_fast"] = json!({"check": "p/x", "not_run": n});
+            }
+            match summary(&report, &generated) {
+                Run::Report {
+                    failed,
+                    total,
+                    not_run,
+                    case_passed,
+                    ..
+                } => (failed.len(), total, not_run, case_passed),
+                Run::Broken(message) => panic!("{message}"),
+            }
+        };
+        assert_eq!(
+            summary_of(
+                vec![check("a", 2, &[], 0), check("x", 3, &["1"], 0)],
+                Some(5)
+            ),
+            (1, 7, 5, true)
+        );
+        assert_eq!(
+            summary_of(vec![check("x", 3, &["1", "2", "2", "3"], 0)], Some(5)),
+            (1, 6, 5, false)
+        );
+        assert_eq!(
+            summary_of(vec![check("x", 3, &["1", "2"], 0)], Some(1)),
+            (1, 2, 1, true)
+        );
+        assert_eq!(
+            summary_of(vec![check("x", 30, &["1"], 4)], Some(1)),
+            (1, 2, 1, false)
+        );
+        assert_eq!(
+            summary_of(vec![check("a", 2, &[], 0)], None),
+            (0, 1, 0, true)
+        );
     }
 }
