@@ -204,7 +204,9 @@ fn edge_lengths(max: i128, wide: bool) -> Vec<usize> {
     out
 }
 
-/// A valid call: one record, lookup of that record.
+/// A valid call inside every bound, no argument at an edge: two records (`a`, `bb`), m
+/// twice its least, k two above its least, a seed of three bytes, lookup of the first
+/// record.
 fn base(b: &Bounds) -> TypedCall {
     TypedCall {
         records: TypedValue::Tuple(vec![bytes(1, b'a'), bytes(2, b'b')]),
@@ -864,5 +866,84 @@ mod tests {
         assert!(expected(&base(&b)).is_ok());
         // The cost: a few hundred calls a run, 8 of them of 64 KiB.
         assert_eq!(edges.len(), 507);
+    }
+
+    /// Lengths by hand: around 64 (the records' count), and around 100 with the
+    /// two-byte wraps (a bound that is no power of two, so that 65536 + max and twice
+    /// or four times max differ).
+    #[test]
+    fn edge_lengths_by_hand() {
+        assert_eq!(
+            edge_lengths(64, false),
+            [0, 1, 63, 64, 65, 66, 128, 255, 256, 257, 320]
+        );
+        assert_eq!(
+            edge_lengths(100, true),
+            [
+                0, 1, 99, 100, 101, 102, 200, 255, 256, 257, 356, 400, 65535, 65536, 65537, 65636
+            ]
+        );
+    }
+
+    /// The base call by hand (v1: m from 8, k from 1): valid, and every one of its
+    /// arguments one step either way still valid (no argument at an edge).
+    #[test]
+    fn the_base_call_is_valid_and_inside_every_bound() {
+        let b = table();
+        let call = base(&b);
+        assert_eq!(
+            (&call.m, &call.k, &call.seed, &call.records, &call.item),
+            (
+                &int(16),
+                &int(3),
+                &bytes(3, b's'),
+                &TypedValue::Tuple(vec![bytes(1, b'a'), bytes(2, b'b')]),
+                &Some(bytes(1, b'a'))
+            )
+        );
+        assert!(expected(&call).is_ok());
+        for step in [-1, 1] {
+            let mut near = call.clone();
+            near.m = int(16 + step);
+            near.k = int(3 + step);
+            assert!(expected(&near).is_ok(), "{step}");
+        }
+    }
+
+    /// Each rule broken alone is refused for its own argument: none leaves the base call
+    /// as it was.
+    #[test]
+    fn every_rule_broken_alone_is_refused_for_its_argument() {
+        let b = table();
+        let fields = ["m", "k", "seed", "records", "item"];
+        for rule in ORDER {
+            let call = break_all(&b, base(&b), &[rule]);
+            let refused = expected(&call).expect_err("refused");
+            let field = fields[usize::from(rule.argument())];
+            assert!(refused.field.starts_with(field), "{rule:?}: {refused:?}");
+        }
+    }
+
+    /// A call of a valid count of records above three looks nothing up (the oracle's
+    /// lookup would cost a snapshot of them); the calls of three records that place a
+    /// record at an edge in the middle do.
+    #[test]
+    fn only_calls_of_few_records_look_an_item_up() {
+        let b = table();
+        let edges = edge_calls(&b);
+        let count = |c: &TypedCall| match &c.records {
+            TypedValue::Tuple(r) => Some(r.len()),
+            _ => None,
+        };
+        for call in &edges {
+            if count(call).is_some_and(|n| (4..=64).contains(&n)) {
+                assert!(call.item.is_none(), "{:?} records", count(call));
+            }
+        }
+        assert!(
+            edges
+                .iter()
+                .any(|c| count(c) == Some(3) && c.item.is_some())
+        );
     }
 }
