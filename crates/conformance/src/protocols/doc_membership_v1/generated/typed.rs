@@ -396,7 +396,7 @@ pub(super) fn edge_calls(b: &Bounds) -> Vec<TypedCall> {
     out.push(with(&|c| c.item = None));
     for (i, first) in ORDER.iter().enumerate() {
         for second in &ORDER[i + 1..] {
-            if first.argument() != second.argument() || (first.argument() == 3 && first != second) {
+            if first.argument() != second.argument() || first.argument() == 3 {
                 out.push(break_all(b, base.clone(), &[*first, *second]));
             }
         }
@@ -945,5 +945,19 @@ mod tests {
                 .iter()
                 .any(|c| count(c) == Some(3) && c.item.is_some())
         );
+    }
+
+    /// What a case compares, by hand: `typed` the outcome and kind (core) alone,
+    /// `typed_field` the field (interop) alone, both when both are named.
+    #[test]
+    fn a_case_compares_what_it_names() {
+        let of = |names: &[&str]| {
+            let c = Compared::of(&names.iter().map(ToString::to_string).collect::<Vec<_>>());
+            (c.kinds, c.fields)
+        };
+        assert_eq!(of(&["typed"]), (true, false));
+        assert_eq!(of(&["typed_field"]), (false, true));
+        assert_eq!(of(&["typed", "typed_field"]), (true, true));
+        assert_eq!(of(&[]), (false, false));
     }
 }
