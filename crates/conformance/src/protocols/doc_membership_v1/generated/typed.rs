@@ -960,4 +960,49 @@ mod tests {
         assert_eq!(of(&["typed", "typed_field"]), (true, true));
         assert_eq!(of(&[]), (false, false));
     }
+
+    /// The shown call is its request's arguments as text, which read back to the call
+    /// (an integer past 64 bits too).
+    #[test]
+    fn a_shown_call_reads_back() {
+        let b = table();
+        for m in [int(16), int(1 << 100), int(-(1 << 70))] {
+            let call = TypedCall { m, ..base(&b) };
+            let shown = show(&call);
+            let text = shown.as_str().expect("text");
+            let back: TypedCall = serde_json::from_str(text).expect("reads back");
+            assert_eq!(back, call);
+        }
+    }
+
+    /// Smaller calls by hand, of the base call with m 7 (below its least): without the
+    /// lookup, m back to the base's, no records, then the records' prefixes and each
+    /// without one; an argument already the base's gives no candidate.
+    #[test]
+    fn smaller_calls_by_hand() {
+        let b = table();
+        let call = TypedCall {
+            m: int(7),
+            ..base(&b)
+        };
+        let with = |edit: &dyn Fn(&mut TypedCall)| {
+            let mut c = call.clone();
+            edit(&mut c);
+            c
+        };
+        let records = |r: Vec<TypedValue>| TypedValue::Tuple(r);
+        let (a, bb) = (bytes(1, b'a'), bytes(2, b'b'));
+        assert_eq!(
+            reduce(&b, &call),
+            [
+                with(&|c| c.item = None),
+                with(&|c| c.m = int(16)),
+                with(&|c| c.records = records(vec![])),
+                with(&|c| c.records = records(vec![])),
+                with(&|c| c.records = records(vec![a.clone()])),
+                with(&|c| c.records = records(vec![bb.clone()])),
+                with(&|c| c.records = records(vec![a.clone()])),
+            ]
+        );
+    }
 }
