@@ -1004,5 +1004,50 @@ mod tests {
                 with(&|c| c.records = records(vec![a.clone()])),
             ]
         );
+        // k and seed off the base, no lookup, one record: k and seed back, no records,
+        // then the one prefix and the one removal (both none).
+        let call = TypedCall {
+            k: int(0),
+            seed: bytes(20, b's'),
+            item: None,
+            records: records(vec![a.clone()]),
+            ..base(&b)
+        };
+        let with = |edit: &dyn Fn(&mut TypedCall)| {
+            let mut c = call.clone();
+            edit(&mut c);
+            c
+        };
+        assert_eq!(
+            reduce(&b, &call),
+            [
+                with(&|c| c.k = int(3)),
+                with(&|c| c.seed = bytes(3, b's')),
+                with(&|c| c.records = records(vec![])),
+                with(&|c| c.records = records(vec![])),
+                with(&|c| c.records = records(vec![])),
+            ]
+        );
+        // Records given as a list (a wrong kind) shrink as lists: the kind stays wrong.
+        let call = TypedCall {
+            records: TypedValue::List(vec![a.clone(), bb.clone()]),
+            ..base(&b)
+        };
+        let shrunk: Vec<TypedValue> = reduce(&b, &call)
+            .into_iter()
+            .map(|c| c.records)
+            .filter(|r| r != &call.records)
+            .collect();
+        let list = TypedValue::List;
+        assert_eq!(
+            shrunk,
+            [
+                records(vec![]),
+                list(vec![]),
+                list(vec![a.clone()]),
+                list(vec![bb.clone()]),
+                list(vec![a.clone()]),
+            ]
+        );
     }
 }
