@@ -173,26 +173,6 @@ pub fn run(
     run_counted(wire, command, timeout, filter).0
 }
 
-/// [`run`] on an adapter whose handshake lists the protocols `listed`: only the cases
-/// of those protocols run (and those of no protocol, [`case_protocol`]), the request
-/// after each case is one of a listed protocol (the probe), and a check left without a
-/// case is not in the outcomes ([`unlisted_checks`] counts them). With `fail_fast`
-/// (`--fail-fast`, [`crate::load::Spec::fail_fast`], with the ids of the cases that draw
-/// generated inputs) the run stops after the first check whose failure stops
-/// it ([`FailFast::stops`]), every case of it run: the outcomes end with that check,
-/// and the number of checks after it (not run) comes with them.
-pub fn run_listed(
-    wire: &WireFile,
-    command: &str,
-    timeout: Duration,
-    filter: Option<&str>,
-    listed: &[String],
-    fail_fast: Option<(&FailFast, &BTreeSet<String>)>,
-) -> (Vec<CheckOutcome>, usize) {
-    let (outcomes, _, not_run) = counted(wire, command, timeout, filter, listed, fail_fast);
-    (outcomes, not_run)
-}
-
 /// [`run`], and the processes it started.
 pub fn run_counted(
     wire: &WireFile,
@@ -201,11 +181,17 @@ pub fn run_counted(
     filter: Option<&str>,
 ) -> (Vec<CheckOutcome>, Starts) {
     let every: Vec<String> = crate::PROTOCOLS.iter().map(ToString::to_string).collect();
-    let (outcomes, starts, _) = counted(wire, command, timeout, filter, &every, None);
+    let (outcomes, starts, _) = run_listed(wire, command, timeout, filter, &every, None);
     (outcomes, starts)
 }
 
-/// [`run_listed`], and the processes it started.
+/// [`run`] on an adapter whose handshake lists the protocols `listed`: only the cases
+/// of those protocols run (and those of no protocol, [`case_protocol`]), the request
+/// after each case is one of a listed protocol (the probe), and a check left without a
+/// case is not in the outcomes ([`unlisted_checks`] counts them). With `fail_fast`
+/// (`--fail-fast`, [`crate::load::Spec::fail_fast`], with the ids of the cases that draw
+/// generated inputs) the run stops after the first check whose failure stops
+/// it ([`FailFast::stops`]), every case of it run: the outcomes end with that check.
 ///
 /// The cases that share a process run on one thread, one after another; the
 /// [`fresh`] ones on a second thread beside them when there is a second core. A
@@ -214,9 +200,9 @@ pub fn run_counted(
 /// slower than the whole run), and it is marked crashed when one of its cases left
 /// its process dead. Under `fail_fast` the check a case of which fails so that the run
 /// stops runs to its end, and no case of a later check runs on either thread (none
-/// that did is kept): the outcomes are a single thread's, and the third value counts
-/// the checks after the failed one.
-fn counted(
+/// that did is kept): the outcomes are a single thread's. Besides the outcomes: the
+/// processes started, and the number of checks not run after the one that stopped it.
+pub fn run_listed(
     wire: &WireFile,
     command: &str,
     timeout: Duration,
@@ -230,12 +216,20 @@ fn counted(
     // `fail_fast` stops: its other cases still run, no case of a later check does.
     let first_failed = AtomicUsize::new(usize::MAX);
     let after_failure = |check: usize| check > first_failed.load(Ordering::Relaxed);
-    let failed = |check: usize, failures: &[Failure]| {
+    // A case's result kept in `done`, a failure that stops the run noted.
+    let record = |done: &mut Vec<Ran>,
+                  (index, check): (usize, usize),
+                  failures: Vec<Failure>,
+                  crashed: bool,
+                  started: Instant| {
         let class = checks.get(check).map(|c| c.class).unwrap_or_default();
-        if fail_fast.is_some_and(|(f, drawn)| f.stops(class, failures, |id| drawn.contains(id))) {
+        if fail_fast.is_some_and(|(f, drawn)| f.stops(class, &failures, |id| drawn.contains(id))) {
             first_failed.fetch_min(check, Ordering::Relaxed);
         }
+        done.push((index, check, failures, crashed, (started, Instant::now())));
     };
+    // The cases before a stop.
+    let before_stop = |&&(_, &(check, _)): &&(usize, &(usize, &WireCase))| !after_failure(check);
     let (own, shared): (Vec<_>, Vec<_>) = cases
         .iter()
         .enumerate()
@@ -247,51 +241,39 @@ fn counted(
         let mut unstartable: Option<String> = None;
         let mut starts = Starts::default();
         let mut done = Vec::new();
-        for &(index, &(check, case)) in &shared {
-            if after_failure(check) {
-                break;
-            }
+        for &(index, &(check, case)) in shared.iter().take_while(before_stop) {
             let started = Instant::now();
-            if let Some(why) = &unstartable {
-                let failures = start_failed(case, why.clone());
-                failed(check, &failures);
-                done.push((index, check, failures, false, (started, Instant::now())));
-                continue;
-            }
-            if process.as_ref().is_some_and(|p| p.dead().is_some()) {
-                process = None;
-                starts.restarts += 1;
-            }
-            if process.is_none() {
-                starts.processes += 1;
-                match start(command, timeout) {
-                    Ok(fresh) => process = Some(fresh),
-                    Err(why) => {
-                        let failures = start_failed(case, why.clone());
-                        failed(check, &failures);
-                        done.push((index, check, failures, false, (started, Instant::now())));
-                        unstartable = Some(why);
-                        continue;
+            if unstartable.is_none() {
+                if process.as_ref().is_some_and(|p| p.dead().is_some()) {
+                    process = None;
+                    starts.restarts += 1;
+                }
+                if process.is_none() {
+                    starts.processes += 1;
+                    match start(command, timeout) {
+                        Ok(fresh) => process = Some(fresh),
+                        Err(why) => unstartable = Some(why),
                     }
                 }
+            }
+            if let Some(why) = &unstartable {
+                let failures = start_failed(case, why.clone());
+                record(&mut done, (index, check), failures, false, started);
+                continue;
             }
             let Some(running) = process.as_mut() else {
                 continue;
             };
             let failures = run_case(case, running, probe);
             let crashed = running.dead().is_some();
-            failed(check, &failures);
-            done.push((index, check, failures, crashed, (started, Instant::now())));
+            record(&mut done, (index, check), failures, crashed, started);
         }
         (done, starts)
     };
     let on_own = || {
         let mut starts = Starts::default();
         let mut done = Vec::new();
-        for &(index, &(check, case)) in &own {
-            if after_failure(check) {
-                break;
-            }
+        for &(index, &(check, case)) in own.iter().take_while(before_stop) {
             let started = Instant::now();
             starts.processes += 1;
             let (failures, crashed) = match start(command, timeout) {
@@ -301,8 +283,7 @@ fn counted(
                 }
                 Err(why) => (start_failed(case, why), false),
             };
-            failed(check, &failures);
-            done.push((index, check, failures, crashed, (started, Instant::now())));
+            record(&mut done, (index, check), failures, crashed, started);
         }
         (done, starts)
     };
@@ -366,6 +347,10 @@ fn counted(
     outcomes.truncate(ran);
     (outcomes, starts, not_run)
 }
+
+/// One case run: its index, its check's, its failures, whether its process ended
+/// during it, and when it started and ended.
+type Ran = (usize, usize, Vec<Failure>, bool, (Instant, Instant));
 
 /// Starts a process of `command` for these checks: its request ids from
 /// [`FIRST_REQUEST_ID`].

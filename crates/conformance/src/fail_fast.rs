@@ -1,5 +1,5 @@
 //! `--fail-fast`: which failure stops a run early ([`FailFast`]), apart from the run
-//! ([`crate::run`]), the adapter protocol's checks ([`crate::adapter_checks`]) and the
+//! ([`mod@crate::run`]), the adapter protocol's checks ([`crate::adapter_checks`]) and the
 //! spec that carries it ([`crate::load::Spec::fail_fast`]), which all name it.
 
 use crate::report::{Class, Failure};

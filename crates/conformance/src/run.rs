@@ -653,7 +653,7 @@ pub fn run_with_threads(
                     .map(|_| crate::spelled_requests::ids(spec.generation().seed))
                     .unwrap_or_default();
                 let fail_fast = spec.fail_fast.as_ref().map(|f| (f, &drawn));
-                let (outcomes, not_run) = crate::adapter_checks::run_listed(
+                let (outcomes, _, not_run) = crate::adapter_checks::run_listed(
                     wire, &command, timeout, filter, &listed, fail_fast,
                 );
                 if let Some((fail_fast, drawn)) = fail_fast

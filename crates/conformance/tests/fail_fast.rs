@@ -148,7 +148,7 @@ fn the_adapter_protocol_checks_stop_at_their_first_failed_case() {
     );
     let listed = ["doc-membership-v1".to_owned(), "fnv1a-utf16-v1".to_owned()];
     let timeout = Duration::from_secs(30);
-    let (whole, none) = run_listed(&wire, &python, timeout, None, &listed, None);
+    let (whole, _, none) = run_listed(&wire, &python, timeout, None, &listed, None);
     assert_eq!(none, 0);
     let failed: Vec<&str> = whole
         .iter()
@@ -156,7 +156,7 @@ fn the_adapter_protocol_checks_stop_at_their_first_failed_case() {
         .map(|c| c.name.as_str())
         .collect();
     assert_eq!(failed, [third.as_str()]);
-    let (fast, not_run) = run_listed(
+    let (fast, _, not_run) = run_listed(
         &wire,
         &python,
         timeout,
@@ -185,7 +185,7 @@ fn the_adapter_protocol_checks_stop_at_their_first_failed_case() {
         classes: Vec::new(),
         fixed: true,
     };
-    let (same, not_run) = run_listed(
+    let (same, _, not_run) = run_listed(
         &wire,
         &python,
         timeout,
@@ -195,7 +195,7 @@ fn the_adapter_protocol_checks_stop_at_their_first_failed_case() {
     );
     assert_eq!((names(&same), not_run), (names(&fast), whole.len() - 3));
     let drawn = BTreeSet::from([case_id.clone()]);
-    let (all, not_run) = run_listed(
+    let (all, _, not_run) = run_listed(
         &wire,
         &python,
         timeout,
