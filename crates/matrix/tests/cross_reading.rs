@@ -117,6 +117,49 @@ fn honest_implementations_read_each_other() {
     assert_eq!(cross::errors(&grids), Vec::<String>::new());
 }
 
+/// A participant whose handshake lists one protocol takes part in that protocol's grid
+/// alone, and is named in the other grid's `not_run`; one in process (no handshake)
+/// takes part in both.
+#[test]
+fn a_participant_of_one_protocol_is_in_its_grid_alone() {
+    let (doc, fnv) = (doc_membership_v1::NAME, fnv1a_utf16_v1::NAME);
+    let mut participants = vec![
+        ("rust".to_string(), Subjects::rust()),
+        (
+            "doc-only".to_string(),
+            Subjects::rust()
+                .with(doc_membership_v1::subject(Box::new(
+                    PlantedDoc::new("doc only").listing(&[doc]),
+                )))
+                .with(fnv1a_utf16_v1::subject(Box::new(
+                    PlantedFnv::new("doc only").listing(&[doc]),
+                ))),
+        ),
+    ];
+    let grids = cross::run(&mut participants, &[]);
+    let grid = |protocol: &str| {
+        grids
+            .iter()
+            .find(|g| g.protocol == protocol)
+            .expect("a grid per protocol")
+    };
+    let cells = |grid: &Grid| -> Vec<(String, String)> {
+        grid.cells
+            .iter()
+            .map(|c| (c.producer.clone(), c.reader.clone()))
+            .collect()
+    };
+    assert_eq!(grid(doc).not_run, Vec::<String>::new());
+    assert_eq!(grid(doc).cells.len(), 4, "{:?}", cells(grid(doc)));
+    assert_eq!(grid(fnv).not_run, vec!["doc-only".to_string()]);
+    assert_eq!(
+        cells(grid(fnv)),
+        vec![("rust".to_string(), "rust".to_string())],
+        "only the participant that implements it reads and writes it"
+    );
+    assert_eq!(cross::errors(&grids), Vec::<String>::new());
+}
+
 #[test]
 fn a_flawed_reader_fails_its_column_and_a_flawed_exporter_its_row() {
     let grids = cross::run(&mut participants(), &[]);

@@ -26,13 +26,29 @@ macro_rules! planted {
         pub struct $planted {
             name: &'static str,
             real: $real,
+            started: Option<bloomproof_wire::adapter::Started>,
             $($method: Option<Box<dyn FnMut(&mut $real, $($ty),*) -> Answer<$answer> + Send>>,)*
         }
 
         impl $planted {
             /// The production subject under `name`, no method replaced yet.
             pub fn new(name: &'static str) -> Self {
-                Self { name, real: <$real>::default(), $($method: None,)* }
+                Self { name, real: <$real>::default(), started: None, $($method: None,)* }
+            }
+
+            /// Says in its handshake that it implements `protocols` alone, as an adapter
+            /// does (in process, a subject has no handshake and implements every protocol).
+            pub fn listing(mut self, protocols: &[&str]) -> Self {
+                self.started = Some(bloomproof_wire::adapter::Started {
+                    adapter_protocol: bloomproof_wire::adapter::ADAPTER_PROTOCOL,
+                    implementation: bloomproof_wire::adapter::ImplementationInfo {
+                        name: self.name.into(),
+                        language: "Rust".into(),
+                        version: "planted".into(),
+                    },
+                    protocols: protocols.iter().map(ToString::to_string).collect(),
+                });
+                self
             }
             $(
                 #[doc = concat!("Replaces `", stringify!($method), "`: the hook gets the production subject and the arguments.")]
@@ -49,6 +65,10 @@ macro_rules! planted {
         impl UnderTest for $planted {
             fn name(&self) -> String {
                 self.name.into()
+            }
+
+            fn started(&self) -> Option<bloomproof_wire::adapter::Started> {
+                self.started.clone()
             }
         }
 
