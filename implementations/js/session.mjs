@@ -107,9 +107,11 @@ function exactRun(m, k) {
     const stay = new Float64Array(m + 1); // x/m: the throw lands on one of the x set bits
     const move = new Float64Array(m + 1); // (m-(x-1))/m: it lands on a clear bit, x-1 -> x
     for (let x = 0; x <= m; x++) { stay[x] = x / m; move[x] = (m - (x - 1)) / m; }
+    const hit = new Float64Array(m + 1); // (x/m)^k: a query's k positions all among x set bits
+    for (let x = 0; x <= m; x++) hit[x] = Math.pow(x / m, k);
     const P = new Float64Array(m + 1);
     P[0] = 1;
-    run = { m, k, stay, move, P, Q: new Float64Array(m + 1), lo: 0, throws: 0, rates: [0] };
+    run = { m, k, stay, move, hit, P, Q: new Float64Array(m + 1), lo: 0, throws: 0, rates: [0] };
     exactRuns.set(key, run);
   }
   return run;
@@ -144,7 +146,7 @@ function exactRate(m, k, n) {
     advance(run, k * next);
     const top = Math.min(m, k * next);
     let sum = 0;
-    for (let x = 0; x <= top; x++) sum += run.P[x] * Math.pow(x / m, k);
+    for (let x = 0; x <= top; x++) sum += run.P[x] * run.hit[x];
     run.rates.push(sum);
   }
   return run.rates[n];
@@ -152,18 +154,12 @@ function exactRate(m, k, n) {
 
 /** UTF-8 bytes of a string (a lone surrogate counts 3, as its replacement character). */
 export function utf8Length(s) {
-  let bytes = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { bytes += 4; i++; } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
+  // Node counts without encoding; the browser encodes (either writes U+FFFD for a lone
+  // surrogate).
+  return globalThis.Buffer ? globalThis.Buffer.byteLength(s, 'utf8') : UTF8.encode(s).length;
 }
+
+const UTF8 = new TextEncoder();
 
 function classicRate(m, k, n) {
   return Math.pow(-Math.expm1(-(k * n) / m), k);

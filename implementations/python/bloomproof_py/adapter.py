@@ -12,6 +12,7 @@ import gc
 import json
 import os
 import pickle
+import re
 import sys
 
 if not __package__:
@@ -60,6 +61,9 @@ def _no_duplicate_keys(pairs):
     return dict(pairs)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _holds_lone_surrogate(value):
     """Whether a string (or key) of the parsed request holds a lone surrogate: json.loads
     reads `"\\ud800"` into one, which ADAPTER.md says no request may hold."""
@@ -67,7 +71,7 @@ def _holds_lone_surrogate(value):
     while todo:
         v = todo.pop()
         if type(v) is str:
-            if any("\ud800" <= c <= "\udfff" for c in v):
+            if _SURROGATE.search(v):
                 return True
         elif type(v) is dict:
             todo.extend(v.keys())

@@ -89,7 +89,8 @@ def write_text(units):
 
 
 def utf16_length(text):
-    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+    # Two bytes a code unit; "surrogatepass" writes a lone surrogate as its one unit.
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 # A state longer than this is not built: only its length matters (it is never stored).
