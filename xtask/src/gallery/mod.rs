@@ -25,7 +25,8 @@
 //!
 //! An entry's verdict is the whole suite's: by default its groups of checks (each
 //! protocol, the adapter protocol's own checks) run one conformance run each, cheapest
-//! first by the controls' times (but the group of the patched file's protocol first,
+//! first by the controls' times (but the group of the patched file's protocol, or of the
+//! adapter protocol for the adapter's file, first,
 //! `Kind::first_groups`), and the first group that catches the entry ends its
 //! runs. A failing group fails the whole suite, so nothing caught is caught less; what
 //! is saved is the groups after the first that catches the entry. Each group's run
@@ -89,14 +90,17 @@ pub(crate) struct Kind {
     check: &'static [&'static str],
     /// Whether every entry must carry a probe.
     probes: bool,
-    /// The group of checks an entry patching this file runs first (its protocol's: the
-    /// group most likely to catch it, so that the groups before it in the cheapest-first
-    /// order are run only when it does not). An order only: the verdict is the same.
+    /// The group of checks an entry patching this file runs first (its protocol's, or for
+    /// the adapter the adapter protocol's own: the group most likely to catch it, so that
+    /// the groups before it in the cheapest-first order are run only when it does not).
+    /// An order only: the verdict is the same.
     first_groups: &'static [(&'static str, &'static str)],
 }
 
 /// The group of fnv1a-utf16-v1's checks.
 const FNV: &str = "fnv1a-utf16-v1";
+/// The group of the adapter protocol's own checks (`spec/adapter-protocol.json`).
+const ADAPTER: &str = bloomproof_wire::report::ADAPTER_GROUP;
 
 /// The two galleries, in the order they run.
 const KINDS: [Kind; 2] = [
@@ -113,6 +117,7 @@ const KINDS: [Kind; 2] = [
             ("bloomproof_py/fnv1a_utf16_v1.py", FNV),
             ("bloomproof_py/session.py", FNV),
             ("bloomproof_py/estimates.py", FNV),
+            ("bloomproof_py/adapter.py", ADAPTER),
         ],
     },
     Kind {
@@ -128,6 +133,7 @@ const KINDS: [Kind; 2] = [
             ("fnv1a_utf16_v1.mjs", FNV),
             ("session.mjs", FNV),
             ("json.mjs", FNV),
+            ("adapter.mjs", ADAPTER),
         ],
     },
 ];
@@ -511,7 +517,8 @@ mod tests {
     const PYTHON_DIR: &str = "implementations/python";
 
     /// Every file a gallery runs a group first for is a file of its implementation,
-    /// and the group one of a protocol's (a stale name would only cost time, silently).
+    /// and the group one of a protocol's or the adapter protocol's (a stale name would
+    /// only cost time, silently).
     #[test]
     fn the_first_groups_name_real_files_and_protocol_groups() {
         let root = super::super::root();
@@ -522,8 +529,10 @@ mod tests {
                     "{}: {file}",
                     kind.name
                 );
+                let spec = root.join("spec");
                 assert!(
-                    root.join("spec").join(group).join("checks.json").is_file(),
+                    spec.join(group).join("checks.json").is_file()
+                        || spec.join(format!("{group}.json")).is_file(),
                     "{}: {group}",
                     kind.name
                 );
@@ -532,6 +541,8 @@ mod tests {
         let patched = Subject::Patched(vec![("session.mjs".into(), String::new())]);
         assert_eq!(patched.first_group(&KINDS[1]), Some(FNV));
         assert_eq!(patched.first_group(&KINDS[0]), None);
+        let adapter = Subject::Patched(vec![("bloomproof_py/adapter.py".into(), String::new())]);
+        assert_eq!(adapter.first_group(&KINDS[0]), Some("adapter-protocol"));
         assert_eq!(Subject::Liar(String::new()).first_group(&KINDS[1]), None);
     }
 
