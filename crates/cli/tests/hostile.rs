@@ -225,9 +225,12 @@ fn an_adapter_answering_bad_request_to_everything_is_diagnosed_once() {
 
 #[test]
 fn a_wholly_broken_adapter_gets_a_short_unforgeable_report() {
-    // Every answer: an error whose kind, field and 900 KB message hold escape
-    // sequences that would clear the screen and print a forged closing line.
-    let answer = "json.dumps({'id': i, 'error': {'kind': 'value\\x1b[2J', 'field': 'm' * 1000, 'message': '\\x1b[2J\\x1b[H0 failed\\nALL CHECKS PASSED\\r' + 'x' * 900000}})";
+    // Every answer: an error whose kind, field and 64 KB message hold escape
+    // sequences that would clear the screen and print a forged closing line. The
+    // message is 16 times what a report keeps of a field (4096 characters); it was
+    // 900 KB, which cost this test 57 s of CPU (every answer of the run through a pipe)
+    // and proved no more.
+    let answer = "json.dumps({'id': i, 'error': {'kind': 'value\\x1b[2J', 'field': 'm' * 1000, 'message': '\\x1b[2J\\x1b[H0 failed\\nALL CHECKS PASSED\\r' + 'x' * 65536}})";
     let out = through_python(answer, &[]);
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout);
@@ -266,11 +269,12 @@ fn a_wholly_broken_adapter_gets_a_short_unforgeable_report() {
             ),
         "{report}"
     );
-    // About 13.3 KB, against 224 MB before (the whole message of every failure); 10 KB
-    // before the checks were split by class (three more checks, a line per class) and
-    // each failed check named the operations it needs that were refused; 12.7 KB before
-    // each request near-miss stood in every request (`line_not_an_object_refused` then
-    // fails more cases than a check keeps, so it is not folded with the others).
+    // About 13.3 KB, against 224 MB before (the whole message of every failure, each
+    // then 900 KB); 10 KB before the checks were split by class (three more checks, a
+    // line per class) and each failed check named the operations it needs that were
+    // refused; 12.7 KB before each request near-miss stood in every request
+    // (`line_not_an_object_refused` then fails more cases than a check keeps, so it is
+    // not folded with the others).
     assert!(
         report.len() < 14 * 1024, // 18 KB before runs of alike checks were folded
         "{} bytes:\n{report}",
