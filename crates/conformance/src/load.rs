@@ -853,10 +853,16 @@ fn beyond_bounds(value: &serde_json::Value, path: &str, json: &str) -> Option<St
             .iter()
             .enumerate()
             .find_map(|(i, item)| beyond_bounds(item, &format!("{path}[{i}]"), json)),
-        Value::String(text) if text.chars().nth(CASE_STRING_MAX).is_some() => Some(format!(
+        // A string of at most CASE_STRING_MAX bytes has at most as many characters: only
+        // a longer one is counted.
+        Value::String(text)
+            if text.len() > CASE_STRING_MAX && text.chars().nth(CASE_STRING_MAX).is_some() =>
+        {
+            Some(format!(
             "`{path}` is a string of {} characters, beyond the bound of {CASE_STRING_MAX} characters a case may give (spec/README.md, \"Bounds\")",
             text.chars().count()
-        )),
+        ))
+        }
         _ => None,
     }
 }

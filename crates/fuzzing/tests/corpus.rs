@@ -136,36 +136,61 @@ fn mutate(input: &[u8], index: usize, rng: &mut Rng) -> Vec<u8> {
 fn exercise(target: &str) {
     let started = std::time::Instant::now();
     let files = corpus(target);
-    let mut runs = 0_usize;
-    for (name, bytes) in &files {
-        let outcome = run(target, bytes).expect("a known target");
-        runs += 1;
-        let expected = if name.starts_with("valid-") {
-            Some(Outcome::Accepted)
-        } else if name.starts_with("invalid-") {
-            Some(Outcome::Rejected)
-        } else {
-            None
-        };
-        if let Some(expected) = expected {
-            assert_eq!(
-                outcome, expected,
-                "fuzz/corpus/{target}/{name}: the seed no longer does what its name says \
-                 (if the format changed on purpose, rerun `python3 fuzz/seed_corpus.py`)"
-            );
-        }
-        let mut rng = Rng::new(name);
-        for index in 0..MUTATIONS {
-            let mutated = mutate(bytes, index, &mut rng);
-            run(target, &mutated);
-            runs += 1;
-        }
-    }
+    // The files are independent: spread over the cores (the test binaries of
+    // `cargo test` run one after another, so a long single-threaded test holds the
+    // other core idle).
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let files = &files;
+    let runs: usize = std::thread::scope(|scope| {
+        // Every `threads`-th file to each worker: the corpus is sorted by name, and
+        // files of one kind (and size) sit together.
+        let workers: Vec<_> = (0..threads)
+            .map(|first| {
+                scope.spawn(move || {
+                    files
+                        .iter()
+                        .skip(first)
+                        .step_by(threads)
+                        .map(|file| exercise_file(target, file))
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a corpus worker panicked"))
+            .sum()
+    });
     eprintln!(
         "{target}: {} corpus files, {runs} inputs in {:.2?}",
         files.len(),
         started.elapsed()
     );
+}
+
+/// Runs `target` on one corpus file and on its mutations; how many inputs that was.
+fn exercise_file(target: &str, (name, bytes): &(String, Vec<u8>)) -> usize {
+    let outcome = run(target, bytes).expect("a known target");
+    let expected = if name.starts_with("valid-") {
+        Some(Outcome::Accepted)
+    } else if name.starts_with("invalid-") {
+        Some(Outcome::Rejected)
+    } else {
+        None
+    };
+    if let Some(expected) = expected {
+        assert_eq!(
+            outcome, expected,
+            "fuzz/corpus/{target}/{name}: the seed no longer does what its name says \
+             (if the format changed on purpose, rerun `python3 fuzz/seed_corpus.py`)"
+        );
+    }
+    let mut rng = Rng::new(name);
+    for index in 0..MUTATIONS {
+        let mutated = mutate(bytes, index, &mut rng);
+        run(target, &mutated);
+    }
+    1 + MUTATIONS
 }
 
 #[test]
