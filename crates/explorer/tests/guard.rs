@@ -678,7 +678,7 @@ async fn headers_past_the_byte_cap_are_answered_431_and_closed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connect_is_refused_as_not_a_proxy() {
     let addr = start(Timeouts::default()).await;
-    let request = format!("CONNECT {addr} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let request = format!("CONNECT {addr} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     let seen = tokio::task::spawn_blocking(move || exchange(addr, &request))
         .await
         .unwrap();
