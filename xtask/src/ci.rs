@@ -227,6 +227,14 @@ pub fn run() -> Result<(), String> {
     let total = steps.len();
     let started = Instant::now();
     let cpu_at_start = children_cpu_seconds();
+    // Every Python process of every step (adapters above all: thousands) starts the
+    // interpreter itself, not a version manager's shim that finds it anew each time.
+    let path = crate::process::python_first_on_path().map(|(python, path)| {
+        println!(
+            "==> python3 on PATH is not the interpreter it runs: {python}'s folder comes first on PATH for every step"
+        );
+        path
+    });
     let mut index = 0;
     while index < total {
         // A run of `beside` steps starts together; any other step runs alone.
@@ -255,7 +263,7 @@ pub fn run() -> Result<(), String> {
         let cpu_before = children_cpu_seconds();
         let results: Vec<Result<(ExitStatus, f64), String>> = if group.len() == 1 {
             vec![
-                run_step(&group[0], &root, false)
+                run_step(&group[0], &root, path.as_deref(), false)
                     .map(|(status, _)| (status, step_started.elapsed().as_secs_f64())),
             ]
         } else {
@@ -264,9 +272,10 @@ pub fn run() -> Result<(), String> {
                     .iter()
                     .map(|step| {
                         let root = &root;
+                        let path = path.as_deref();
                         scope.spawn(move || {
                             let started = Instant::now();
-                            run_step(step, root, true).map(|(status, output)| {
+                            run_step(step, root, path, true).map(|(status, output)| {
                                 let seconds = started.elapsed().as_secs_f64();
                                 print!("\n--- output of `{}` ---\n{output}", step.name);
                                 (status, seconds)
@@ -321,15 +330,20 @@ pub fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Runs one step from the repository root. With `capture`, its stdout and stderr are
-/// collected (as text, stderr after stdout) instead of going straight to the terminal.
+/// Runs one step from the repository root, with `PATH` set to `path` when given. With
+/// `capture`, its stdout and stderr are collected (as text, stderr after stdout) instead
+/// of going straight to the terminal.
 fn run_step(
     step: &Step,
     root: &std::path::Path,
+    path: Option<&std::ffi::OsStr>,
     capture: bool,
 ) -> Result<(ExitStatus, String), String> {
     let mut command = Command::new(step.program);
     command.args(&step.args).current_dir(root);
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
     // A developer's TRYBUILD=overwrite must never rewrite expected compiler output.
     command.env_remove("TRYBUILD");
     for (key, value) in &step.env {

@@ -334,6 +334,47 @@ pub fn stdout(command: &mut Command) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// Python's arguments that print the path of its own executable.
+pub const PYTHON_EXECUTABLE: &[&str] = &["-c", "import sys; print(sys.executable)"];
+
+/// The path of the executable `runtime` (a name on `PATH`) runs, as `runtime args`
+/// prints it; `runtime` itself when it cannot tell. A name on `PATH` may be a version
+/// manager's shim (a shell script that finds the interpreter anew at every start):
+/// through one, every adapter process of a conformance run paid for it again (the
+/// Python gallery spent a fifth of its CPU in pyenv's shim).
+pub fn executable(runtime: &str, args: &[&str]) -> String {
+    Command::new(runtime)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|text| text.trim().to_owned())
+        .filter(|path| !path.is_empty() && Path::new(path).is_absolute())
+        .unwrap_or_else(|| runtime.to_owned())
+}
+
+/// `PATH` with the folder of the Python executable first ([`executable`]), and that
+/// executable, when the `python3` found on `PATH` is another file (a shim); `None` when
+/// it is that executable already, or either cannot be found.
+pub fn python_first_on_path() -> Option<(String, std::ffi::OsString)> {
+    let python = PathBuf::from(executable("python3", PYTHON_EXECUTABLE));
+    let folder = python.parent().filter(|_| python.is_absolute())?;
+    let path = std::env::var_os("PATH")?;
+    let folders: Vec<PathBuf> = std::env::split_paths(&path).collect();
+    let found = folders
+        .iter()
+        .map(|f| f.join("python3"))
+        .find(|candidate| candidate.is_file())?;
+    if found.canonicalize().ok()? == python.canonicalize().ok()? {
+        return None;
+    }
+    let first = std::iter::once(folder.to_path_buf()).chain(folders);
+    let joined = std::env::join_paths(first).ok()?;
+    Some((python.display().to_string(), joined))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,5 +394,31 @@ mod tests {
         let results = parallel(3, &items, |i, n| i * 100 + n, |i, _| seen.push(i));
         assert_eq!(results, (0..20).map(|n| n * 101).collect::<Vec<_>>());
         assert_eq!(seen, items);
+    }
+
+    /// A program that cannot tell its path is named as given; Python tells its own, and
+    /// the `PATH` made for the steps finds that very file first.
+    #[test]
+    fn the_python_executable_is_found_first_on_the_path_made_for_it() {
+        assert_eq!(
+            executable("bloomproof-no-such-program", PYTHON_EXECUTABLE),
+            "bloomproof-no-such-program"
+        );
+        let python = executable("python3", PYTHON_EXECUTABLE);
+        if !Path::new(&python).is_absolute() {
+            return; // no Python here: nothing to put first
+        }
+        let Some((told, path)) = python_first_on_path() else {
+            return; // `python3` on PATH is the interpreter already
+        };
+        assert_eq!(told, python);
+        let first = std::env::split_paths(&path)
+            .map(|folder| folder.join("python3"))
+            .find(|candidate| candidate.is_file())
+            .expect("a python3 on the new PATH");
+        assert_eq!(
+            first.canonicalize().ok(),
+            Path::new(&python).canonicalize().ok()
+        );
     }
 }

@@ -60,7 +60,7 @@ mod runs;
 mod subject;
 mod sweep;
 
-use crate::process::{self, TempDir, kill, parallel, shell_quote};
+use crate::process::{self, TempDir, executable, kill, parallel, shell_quote};
 use entries::*;
 use faithful::{FAITHFUL, run_faithful};
 use print::*;
@@ -88,6 +88,9 @@ pub(crate) struct Kind {
     adapter: &'static str,
     /// The runtime's arguments that check one patched file without running it.
     check: &'static [&'static str],
+    /// The runtime's arguments that print the path of its own executable (see
+    /// [`process::executable`]).
+    executable: &'static [&'static str],
     /// Whether every entry must carry a probe.
     probes: bool,
     /// The group of checks an entry patching this file runs first (its protocol's, or for
@@ -111,6 +114,7 @@ const KINDS: [Kind; 2] = [
         runtime: "python3",
         adapter: "bloomproof_py/adapter.py",
         check: &["-m", "py_compile"],
+        executable: PYTHON_EXECUTABLE,
         probes: false,
         first_groups: &[
             ("bloomproof_py/doc_membership_v1.py", "doc-membership-v1"),
@@ -127,6 +131,7 @@ const KINDS: [Kind; 2] = [
         runtime: "node",
         adapter: "adapter.mjs",
         check: &["--check"],
+        executable: &["-p", "process.execPath"],
         probes: true,
         first_groups: &[
             ("doc_membership_v1.mjs", "doc-membership-v1"),
@@ -139,6 +144,8 @@ const KINDS: [Kind; 2] = [
 ];
 /// The lying proxy.
 const LIAR: &str = "gallery/liar.py";
+/// Python's arguments that print the path of its own executable.
+const PYTHON_EXECUTABLE: &[&str] = process::PYTHON_EXECUTABLE;
 /// Subjects run at once (the machine has two cores).
 const JOBS: usize = 2;
 /// The runner's `--timeout`: the longest wait for one adapter response, in seconds.
@@ -290,6 +297,11 @@ struct Context {
     /// check (`bloomproof conformance --fail-fast`): set with [`Context::stages`], after
     /// the controls, which run every check.
     fail_fast: bool,
+    /// The executable the gallery's runtime runs ([`process::executable`]): the patched
+    /// copies' adapters run, and their files are checked, with it.
+    runtime: String,
+    /// The Python executable ([`process::executable`]) that runs the liar.
+    python: String,
 }
 
 /// A fresh seed below 2^53, from the clock and the process id.
@@ -361,8 +373,11 @@ pub fn run(
         "\n==> gallery: generated inputs of seed {seed} in every run (replay with \
          cargo xtask gallery --seed {seed})"
     );
+    let python = executable("python3", PYTHON_EXECUTABLE);
     let context_of = |kind: &'static Kind, seeds: u32| Context {
         kind,
+        runtime: executable(kind.runtime, kind.executable),
+        python: python.clone(),
         root: root.clone(),
         binary: binary.clone(),
         total: 0,

@@ -350,11 +350,17 @@ pub(super) fn impl_copy(
     for (file, text) in files {
         let path = copy.join(file);
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let compiled = Command::new(kind.runtime)
+        let compiled = Command::new(&context.runtime)
             .args(kind.check)
             .arg(&path)
             .output()
-            .map_err(|e| format!("cannot run {} {}: {e}", kind.runtime, kind.check.join(" ")))?;
+            .map_err(|e| {
+                format!(
+                    "cannot run {} {}: {e}",
+                    context.runtime,
+                    kind.check.join(" ")
+                )
+            })?;
         if !compiled.status.success() {
             return Err(format!(
                 "the patched {file} does not compile: {}",
@@ -365,7 +371,7 @@ pub(super) fn impl_copy(
     let adapter = copy.join(kind.adapter);
     let command = format!(
         "{} {}",
-        kind.runtime,
+        shell_quote(&context.runtime),
         shell_quote(&adapter.to_string_lossy())
     );
     Ok((dir, command))

@@ -46,7 +46,8 @@ pub(super) fn liar_command(context: &Context, mode: &str, command: &str) -> Stri
         _ => command.to_owned(),
     };
     format!(
-        "python3 {} {mode} -- {command}",
+        "{} {} {mode} -- {command}",
+        shell_quote(&context.python),
         shell_quote(&context.root.join(LIAR).to_string_lossy())
     )
 }
