@@ -508,6 +508,21 @@ mod tests {
         })
     }
 
+    /// The choices are SplitMix64's outputs: its published first three for the seed 0.
+    #[test]
+    fn choices_are_splitmix64() {
+        let mut choices = Choices(0);
+        let drawn: Vec<u64> = (0..3).map(|_| choices.next()).collect();
+        assert_eq!(
+            drawn,
+            [
+                0xE220_A839_7B1D_CDAF,
+                0x6E78_9E6A_A1B9_65F4,
+                0x06C4_5D18_8009_454F
+            ]
+        );
+    }
+
     /// Every spelling parses back, with serde_json (an independent reader), to the very
     /// value it spells; the draws reach every freedom: each whitespace character, each
     /// short escape (`\/` included), `\u` escapes in both cases of hex digit, an
