@@ -523,6 +523,28 @@ mod tests {
         );
     }
 
+    /// `below(n)` draws every number below `n` and none other; `percent(p)` is true
+    /// `p` times in 100: never at 0, always at 100, about half the time at 50.
+    #[test]
+    fn choices_below_and_percent_keep_their_bounds() {
+        let mut choices = Choices(7);
+        let mut seen = [false; 5];
+        for _ in 0..1000 {
+            let drawn = choices.below(5);
+            assert!(drawn < 5, "{drawn}");
+            seen[drawn as usize] = true;
+        }
+        assert_eq!(seen, [true; 5]);
+        assert_eq!(choices.below(0), 0);
+        let count = |choices: &mut Choices, percent: u64| {
+            (0..10_000).filter(|_| choices.percent(percent)).count()
+        };
+        assert_eq!(count(&mut choices, 0), 0);
+        assert_eq!(count(&mut choices, 100), 10_000);
+        let half = count(&mut choices, 50);
+        assert!((4_700..=5_300).contains(&half), "{half}");
+    }
+
     /// Every spelling parses back, with serde_json (an independent reader), to the very
     /// value it spells; the draws reach every freedom: each whitespace character, each
     /// short escape (`\/` included), `\u` escapes in both cases of hex digit, an
