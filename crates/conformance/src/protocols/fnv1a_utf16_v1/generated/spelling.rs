@@ -545,6 +545,39 @@ mod tests {
         assert!((4_700..=5_300).contains(&half), "{half}");
     }
 
+    /// A drawn style uses each freedom as often as `Writer::styled` says: whitespace and
+    /// escapes at 0 % of places two times in five, at 10, 50 and 100 % one in five
+    /// each; each hex case one in three; keys shuffled three times in four. `full` uses
+    /// every freedom.
+    #[test]
+    fn drawn_styles_use_each_freedom_as_often_as_stated() {
+        let draws = 4000;
+        let styles: Vec<Style> = (0..draws)
+            .map(|seed| Writer::styled(seed, None, false, false).style)
+            .collect();
+        let near = |count: usize, numerator: usize, denominator: usize| {
+            let expected = draws as usize * numerator / denominator;
+            count.abs_diff(expected) * 10 <= expected
+        };
+        for (value, fifths) in [(0, 2), (10, 1), (50, 1), (100, 1)] {
+            let space = styles.iter().filter(|s| s.space == value).count();
+            let escape = styles.iter().filter(|s| s.escape == value).count();
+            assert!(near(space, fifths, 5), "space {value}: {space}");
+            assert!(near(escape, fifths, 5), "escape {value}: {escape}");
+        }
+        for hex in 0..3 {
+            let count = styles.iter().filter(|s| s.hex == hex).count();
+            assert!(near(count, 1, 3), "hex {hex}: {count}");
+        }
+        let shuffled = styles.iter().filter(|s| s.shuffle).count();
+        assert!(near(shuffled, 3, 4), "shuffled: {shuffled}");
+        let full = Writer::styled(7, None, false, true).style;
+        assert_eq!(
+            (full.space, full.escape, full.hex, full.shuffle),
+            (100, 50, 2, true)
+        );
+    }
+
     /// Every spelling parses back, with serde_json (an independent reader), to the very
     /// value it spells; the draws reach every freedom: each whitespace character, each
     /// short escape (`\/` included), `\u` escapes in both cases of hex digit, an
