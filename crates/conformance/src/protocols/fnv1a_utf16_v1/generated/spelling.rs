@@ -578,6 +578,70 @@ mod tests {
         );
     }
 
+    /// The characters that follow a backslash in a JSON text, each escape read whole
+    /// (so that `\\/`, an escaped backslash and a slash, is no `\/`).
+    fn escapes(text: &str) -> std::collections::BTreeSet<char> {
+        let mut found = std::collections::BTreeSet::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\'
+                && let Some(escaped) = chars.next()
+            {
+                found.insert(escaped);
+            }
+        }
+        found
+    }
+
+    /// A place where whitespace goes gets one to three characters of it, each of the
+    /// four JSON allows (two on one line), and the near-miss planted there first.
+    #[test]
+    fn a_space_gets_one_to_three_whitespace_characters() {
+        let mut lengths = std::collections::BTreeSet::new();
+        let mut kinds = std::collections::BTreeSet::new();
+        for (seed, one_line) in (0..200).map(|seed| (seed, seed % 2 == 0)) {
+            let mut writer = Writer::styled(seed, None, one_line, true);
+            writer.space();
+            let written: Vec<char> = writer.out.chars().collect();
+            assert!((1..=3).contains(&written.len()), "{written:?}");
+            lengths.insert(written.len());
+            for c in written {
+                assert!(
+                    [' ', '\t'].contains(&c) || (!one_line && ['\n', '\r'].contains(&c)),
+                    "{c:?}"
+                );
+                kinds.insert(c);
+            }
+        }
+        assert_eq!(lengths.into_iter().collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(kinds.len(), 4);
+        let mut writer = Writer::styled(1, Some((NearMiss::NoBreakSpace, 0)), true, false);
+        writer.space();
+        assert!(writer.out.starts_with('\u{A0}'), "{:?}", writer.out);
+    }
+
+    /// `\u` digits: all lowercase in style 0, all uppercase in style 1, either in 2.
+    #[test]
+    fn hex_digits_follow_the_style() {
+        let digits = |hex: u64| -> String {
+            let mut writer = Writer::styled(3, None, true, true);
+            writer.style.hex = hex;
+            for _ in 0..50 {
+                writer.hex4(0xABCD);
+            }
+            writer.out
+        };
+        assert_eq!(digits(0), "abcd".repeat(50));
+        assert_eq!(digits(1), "ABCD".repeat(50));
+        let mixed = digits(2);
+        assert!(
+            mixed.contains(|c: char| c.is_ascii_lowercase())
+                && mixed.contains(|c: char| c.is_ascii_uppercase()),
+            "{mixed}"
+        );
+        assert_eq!(mixed.to_lowercase(), "abcd".repeat(50));
+    }
+
     /// Every spelling parses back, with serde_json (an independent reader), to the very
     /// value it spells; the draws reach every freedom: each whitespace character, each
     /// short escape (`\/` included), `\u` escapes in both cases of hex digit, an
@@ -597,19 +661,20 @@ mod tests {
                 Err(err) => panic!("seed {seed}: {err}: {text:?}"),
             };
             assert_eq!(back, value, "seed {seed}: {text:?}");
+            let escapes = escapes(&text);
             for (feature, found) in [
                 ("space", text.contains(": ") || text.contains(" :")),
                 ("tab", text.contains('\t')),
                 ("lf", text.contains('\n')),
                 ("cr", text.contains('\r')),
-                ("\\/", text.contains("\\/")),
-                ("\\b", text.contains("\\b")),
-                ("\\f", text.contains("\\f")),
-                ("\\n", text.contains("\\n")),
-                ("\\r", text.contains("\\r")),
-                ("\\t", text.contains("\\t")),
-                ("\\\"", text.contains("\\\"")),
-                ("\\\\", text.contains("\\\\")),
+                ("\\/", escapes.contains(&'/')),
+                ("\\b", escapes.contains(&'b')),
+                ("\\f", escapes.contains(&'f')),
+                ("\\n", escapes.contains(&'n')),
+                ("\\r", escapes.contains(&'r')),
+                ("\\t", escapes.contains(&'t')),
+                ("\\\"", escapes.contains(&'"')),
+                ("\\\\", escapes.contains(&'\\')),
                 ("lower hex", text.contains("\\u00e9")),
                 ("upper hex", text.contains("\\u00E9")),
                 ("pair", text.to_lowercase().contains("\\ud83d\\ude00")),
