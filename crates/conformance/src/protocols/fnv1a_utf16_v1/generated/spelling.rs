@@ -620,6 +620,79 @@ mod tests {
         assert!(writer.out.starts_with('\u{A0}'), "{:?}", writer.out);
     }
 
+    /// A character needs no escape unless it is `"`, `\` or below U+0020: with escapes
+    /// at 0 % of places every other one (a space, DEL, U+2028, an astral one) is written
+    /// as itself, at 100 % every one is escaped.
+    #[test]
+    fn characters_are_escaped_as_the_style_says() {
+        let written = |escape: u64, c: char| -> String {
+            let mut writer = Writer::styled(5, None, true, false);
+            writer.style.escape = escape;
+            writer.char(c, false);
+            writer.out
+        };
+        for c in [' ', 'a', '/', '\u{7f}', '\u{2028}', 'é', '😀'] {
+            assert_eq!(written(0, c), c.to_string(), "{c:?}");
+            assert!(written(100, c).starts_with('\\'), "{c:?}");
+        }
+        for c in ['"', '\\', '\u{0}', '\u{1f}', '\t'] {
+            assert!(written(0, c).starts_with('\\'), "{c:?}");
+        }
+    }
+
+    /// A writer of `seed`'s style but for whitespace and escapes, which it never uses
+    /// (so that a test reads its keys and characters as they are).
+    fn plain(seed: u64, miss: Option<(NearMiss, usize)>) -> Writer {
+        let mut writer = Writer::styled(seed, miss, true, false);
+        writer.style.space = 0;
+        writer.style.escape = 0;
+        writer
+    }
+
+    /// The near-miss `RawControl` writes a control character raw inside a string (a tab
+    /// or U+0001), which a strict reader refuses.
+    #[test]
+    fn a_raw_control_near_miss_writes_one_raw() {
+        let value = serde_json::json!({"a": "bc"});
+        let mut raw = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            // No whitespace between tokens: a tab in the text is inside a string.
+            let text = plain(seed, Some((NearMiss::RawControl, 1)))
+                .document(&value)
+                .0;
+            assert!(serde_json::from_str::<Value>(&text).is_err(), "{text:?}");
+            raw.extend(text.chars().filter(|c| ['\t', '\u{1}'].contains(c)));
+        }
+        assert_eq!(raw.len(), 2, "{raw:?}");
+    }
+
+    /// Shuffled keys reach every order of three keys; a duplicated key is placed at
+    /// every position, the end included.
+    #[test]
+    fn key_orders_and_duplicates_reach_every_position() {
+        let keys = |text: &str| -> Vec<char> {
+            text.split('"')
+                .filter(|part| part.len() == 1)
+                .filter_map(|part| part.chars().next())
+                .filter(char::is_ascii_lowercase)
+                .collect()
+        };
+        let three = serde_json::json!({"a": 0, "b": 0, "c": 0});
+        let orders: std::collections::BTreeSet<Vec<char>> = (0..300)
+            .map(|seed| keys(&plain(seed, None).document(&three).0))
+            .collect();
+        assert_eq!(orders.len(), 6, "{orders:?}");
+        let two = serde_json::json!({"a": 0, "b": 0});
+        let mut last_is_first = false;
+        for seed in 0..100 {
+            let (text, _) = plain(seed, Some((NearMiss::DuplicateKey, 0))).document(&two);
+            let order = keys(&text);
+            assert_eq!(order.len(), 3, "{text:?}");
+            last_is_first |= order[2] == order[0];
+        }
+        assert!(last_is_first, "a duplicate key is never placed last");
+    }
+
     /// `\u` digits: all lowercase in style 0, all uppercase in style 1, either in 2.
     #[test]
     fn hex_digits_follow_the_style() {
