@@ -114,7 +114,7 @@ const KINDS: [Kind; 2] = [
         runtime: "python3",
         adapter: "bloomproof_py/adapter.py",
         check: &["-m", "py_compile"],
-        executable: PYTHON_EXECUTABLE,
+        executable: process::PYTHON_EXECUTABLE,
         probes: false,
         first_groups: &[
             ("bloomproof_py/doc_membership_v1.py", "doc-membership-v1"),
@@ -144,8 +144,6 @@ const KINDS: [Kind; 2] = [
 ];
 /// The lying proxy.
 const LIAR: &str = "gallery/liar.py";
-/// Python's arguments that print the path of its own executable.
-const PYTHON_EXECUTABLE: &[&str] = process::PYTHON_EXECUTABLE;
 /// Subjects run at once (the machine has two cores).
 const JOBS: usize = 2;
 /// The runner's `--timeout`: the longest wait for one adapter response, in seconds.
@@ -373,7 +371,7 @@ pub fn run(
         "\n==> gallery: generated inputs of seed {seed} in every run (replay with \
          cargo xtask gallery --seed {seed})"
     );
-    let python = executable("python3", PYTHON_EXECUTABLE);
+    let python = executable("python3", process::PYTHON_EXECUTABLE);
     let context_of = |kind: &'static Kind, seeds: u32| Context {
         kind,
         runtime: executable(kind.runtime, kind.executable),
