@@ -30,15 +30,17 @@
 //! `Kind::first_groups`), and the first group that catches the entry ends its
 //! runs. A failing group fails the whole suite, so nothing caught is caught less; what
 //! is saved is the groups after the first that catches the entry. Each group's run
-//! stops at its first failed core or adapter-protocol check (`bloomproof conformance
-//! --fail-fast`; under `--seeds`, `--fail-fast=fixed`: its first such failure of a case
-//! without generated inputs, so that whether one catches the entry, which decides
-//! whether it is swept, is judged as on the whole suite). A failure only beyond core
-//! never stops a run, so "caught only beyond core" is judged on every check; a stop
-//! with no case passed before it runs the group again in full, so that "does not run
-//! at all" is judged on every check. The rows list the checks that failed up to the
-//! stop. `--every-check` runs the whole suite for every entry and lists every check
-//! that catches it.
+//! stops at its first failed check, of any class: the gallery requires every class, as
+//! CI's conformance step does (`bloomproof conformance --fail-fast --require all`;
+//! under `--seeds`, `--fail-fast=fixed`: its first failure of a case without generated
+//! inputs, so that whether one catches the entry, which decides whether it is swept,
+//! is judged as on the whole suite). A stop with no case passed before it runs the
+//! group again in full, so that "does not run at all" is judged on every check. The
+//! rows list the checks that failed up to the stop, and the summary the entries a
+//! check beyond core caught first; whether a core check catches such an entry too is
+//! `--every-check`'s to say, which runs the whole suite for every entry and lists
+//! every check that catches it (judging it on every run ran every group whole for
+//! each such entry: over half of each gallery's time).
 //!
 //! It fails when a bug or liar passes every check (`<id> survived: no check caught
 //! it`), when a patch is stale, when a subject cannot be run at all (or fails every
@@ -291,9 +293,9 @@ struct Context {
     /// `--seeds N`: the number of seeds an entry caught by generated inputs alone is
     /// swept over (the run's own seed first); 0 or 1: no sweep.
     seeds: u32,
-    /// Whether an entry's runs stop at their first failed core or adapter-protocol
-    /// check (`bloomproof conformance --fail-fast`): set with [`Context::stages`], after
-    /// the controls, which run every check.
+    /// Whether an entry's runs stop at their first failed check, of any class
+    /// (`bloomproof conformance --fail-fast --require all`): set with
+    /// [`Context::stages`], after the controls, which run every check.
     fail_fast: bool,
     /// The executable the gallery's runtime runs ([`process::executable`]): the patched
     /// copies' adapters run, and their files are checked, with it.

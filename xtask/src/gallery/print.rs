@@ -109,13 +109,19 @@ pub(super) fn summarise(
             off_spec.len()
         );
     }
-    // Every class is required (`--require all`), so these are caught; the core checks
-    // alone would not catch them.
+    // Every class is required (`--require all`), so these are caught. Under
+    // `--every-check` the core checks alone would not catch them; otherwise a run stops
+    // at its first failed check, and only the checks up to it are known.
+    let label = if context.fail_fast {
+        "caught first by interop or hardening checks (whether a core check catches them too: --every-check)"
+    } else {
+        "caught only by interop or hardening checks"
+    };
     if beyond_core_only.is_empty() {
-        println!("caught only by interop or hardening checks: none");
+        println!("{label}: none");
     } else {
         println!(
-            "caught only by interop or hardening checks ({}): {}",
+            "{label} ({}): {}",
             beyond_core_only.len(),
             beyond_core_only.join("; ")
         );
