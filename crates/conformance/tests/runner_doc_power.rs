@@ -8,10 +8,9 @@
 mod common;
 
 use bloomproof_conformance::subjects::doc_membership_v1::DocSubject;
-use bloomproof_conformance::subjects::fnv1a_utf16_v1::RustFnv;
 use bloomproof_wire::protocols::doc_membership_v1::Triple;
 use common::planted::PlantedDoc;
-use common::{failures, report as run_all, report_with_edit};
+use common::{doc_report, failures, report_with_edit};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
@@ -48,7 +47,7 @@ fn records_not_duplicates() -> PlantedDoc {
 
 #[test]
 fn a_record_that_is_not_a_duplicate_fails_every_snapshot_check_that_states_it() {
-    let report = run_all(records_not_duplicates(), RustFnv);
+    let report = doc_report(records_not_duplicates());
     // The lookup shape, with the whole triple stated for every record.
     let confirmed = failures(&report, "positive_members_exactly_confirmed");
     assert_has(&confirmed, "03-fixture/doc-00..03: lookup(doc-00)");
@@ -77,7 +76,7 @@ fn a_false_negative_is_named_as_one() {
             t.maybe_present = false;
         }
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, "inserted_items_have_no_false_negatives");
     assert_has(&failed, "02-fixture/doc-00..03: maybe_present(doc-00)");
 }
@@ -113,7 +112,7 @@ fn an_illegal_triple_for_a_non_member_fails() {
             t.exact_checked = true;
         }
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(
         &report,
         "finite_universe_false_positives_never_become_duplicates",
@@ -133,7 +132,7 @@ fn wrong_packed_bits_with_the_right_count_are_diagnosed() {
         built.packed_bits.reverse();
         Ok(built)
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(
         &report,
         "finite_universe_false_positives_never_become_duplicates",
@@ -168,7 +167,7 @@ fn a_missed_false_positive_is_diagnosed_at_the_disputed_item() {
             positions
         })
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(
         &report,
         "finite_universe_false_positives_never_become_duplicates",
@@ -217,7 +216,7 @@ fn an_extension_of_another_length_fails() {
         }
         Ok(built)
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, "compatible_extension_only_sets_bits");
     assert_has(
         &failed,
@@ -235,7 +234,7 @@ fn the_exhaustive_check_builds_every_subset() {
         log.lock().unwrap().push((p.m, records.to_vec()));
         real.build(p, records)
     });
-    let report = run_all(recording, RustFnv);
+    let report = doc_report(recording);
     assert!(
         failures(&report, "all_small_subsets_independent_position_set_oracle").is_empty(),
         "{:?}",
@@ -279,7 +278,7 @@ fn exhaustive_mismatches_are_capped_at_twenty() {
         }
         Ok(built)
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
     let bits = failed
         .iter()
@@ -287,7 +286,7 @@ fn exhaustive_mismatches_are_capped_at_twenty() {
         .count();
     assert_eq!(bits, 20, "{failed:?}");
     let flawed = answering("all absent", |_, t| t.duplicate = !t.duplicate);
-    let second = run_all(flawed, RustFnv);
+    let second = doc_report(flawed);
     let failed = failures(&second, "all_small_subsets_independent_position_set_oracle");
     let lookups = failed.iter().filter(|f| f.contains(": lookup(")).count();
     assert_eq!(lookups, 20, "{failed:?}");
@@ -308,7 +307,7 @@ fn a_wrong_cleared_bit_is_diagnosed_even_when_the_removed_item_is_right() {
             .map(|q| (q + 1) % m)
             .collect())
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, FAULT);
     assert_has(&failed, "10-fixture/doc-00..03: cleared bit");
     assert!(
@@ -331,7 +330,7 @@ fn an_intact_read_without_answers_fails_and_only_the_shared_bit_is_cleared() {
         log.lock().unwrap().push(bits.to_vec());
         real.read(p, records, bits, items).map(|_| Vec::new())
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, FAULT);
     assert_has(
         &failed,
@@ -362,7 +361,7 @@ fn a_refusal_naming_the_wrong_field_says_which_record_was_due() {
             other => other,
         })
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failure = report
         .checks
         .iter()
@@ -383,7 +382,7 @@ fn wrong_frames_and_packing_fail_the_framing_check() {
         framed.message.push(0);
         Ok(framed)
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, FRAMING);
     assert_has(
         &failed,
@@ -394,7 +393,7 @@ fn wrong_frames_and_packing_fail_the_framing_check() {
         built.packed_bits.reverse();
         Ok(built)
     });
-    let second = run_all(flawed, RustFnv);
+    let second = doc_report(flawed);
     let failed = failures(&second, FRAMING);
     assert_has(&failed, "08-packing/m9-k2-S-0041: packed bits (spec)");
 }
@@ -431,7 +430,7 @@ fn an_exhaustive_failure_names_its_subset() {
         }
         Ok(built)
     });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, "all_small_subsets_independent_position_set_oracle");
     assert!(
         failed
@@ -460,7 +459,7 @@ fn a_mutation_that_makes_a_complement_present_fails() {
             }
             Ok(mutation)
         });
-    let report = run_all(flawed, RustFnv);
+    let report = doc_report(flawed);
     let failed = failures(&report, "snapshot_fields_are_immutable");
     assert!(!failed.is_empty(), "{failed:?}");
 }
@@ -486,7 +485,7 @@ fn failures_show_values_as_json() {
         r#"{"maybe_present":true,"exact_checked":true,"duplicate":true}"#,
         r#"{"maybe_present":true,"exact_checked":true,"duplicate":false}"#,
     );
-    let report = run_all(records_not_duplicates(), RustFnv);
+    let report = doc_report(records_not_duplicates());
     // A spec expectation (the lookup shape) and an oracle triple (the build shape).
     for (check, at) in [
         (
@@ -505,7 +504,7 @@ fn failures_show_values_as_json() {
         built.packed_bits.reverse();
         Ok(built)
     });
-    let report = run_all(big_endian, RustFnv);
+    let report = doc_report(big_endian);
     assert_eq!(
         shown(
             &report,

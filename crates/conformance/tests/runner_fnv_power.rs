@@ -12,14 +12,13 @@ mod common;
 use bloomproof_conformance::Report;
 use bloomproof_conformance::protocols::fnv1a_utf16_v1;
 use bloomproof_conformance::run::{Subjects, run};
-use bloomproof_conformance::subjects::doc_membership_v1::RustDoc;
 use bloomproof_conformance::subjects::fnv1a_utf16_v1::{FnvSubject, RustFnv};
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{
     EstimatesAnswer, SaveAnswer, ScriptAnswer, StepAnswer,
 };
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{FnvCase, ScriptOp, StepExpect};
 use common::planted::PlantedFnv;
-use common::{failures, report};
+use common::{failures, fnv_report};
 use serde_json::json;
 
 /// Every failure of `report`, whatever its check, as `check: case: what`.
@@ -53,7 +52,7 @@ fn estimate_of_64_3_10(edit: fn(&mut EstimatesAnswer)) -> Report {
         }
         Ok(answer)
     });
-    report(RustDoc::v1(), fnv)
+    fnv_report(fnv)
 }
 
 #[test]
@@ -116,7 +115,7 @@ fn a_roundtrip_that_loses_the_history_fails() {
     );
     let rule = "{\"op\":\"roundtrip\"}: the imported session equals the exported one";
     assert_eq!(
-        every_failure(&report(RustDoc::v1(), fnv)),
+        every_failure(&fnv_report(fnv)),
         [
             // The other checks with a roundtrip step.
             format!("export_import_round_trip: 17-populated: step 10 {rule}"),
@@ -189,7 +188,7 @@ fn save_steps_edited(edit: fn(&mut Option<SaveAnswer>)) -> Vec<String> {
         move |step| edit(&mut step.save),
     );
     // Only 21-hundred-thousand's step (17-layout saves 100 000 units too).
-    every_failure(&report(RustDoc::v1(), fnv))
+    every_failure(&fnv_report(fnv))
         .into_iter()
         .filter(|failure| failure.starts_with("local_save_limit: 21-hundred-thousand:"))
         .collect()
@@ -267,7 +266,7 @@ fn a_rejected_step_is_held_to_the_filter_in_core_and_to_the_view_elsewhere() {
             }
         },
     );
-    let failing = failing_checks(&report(RustDoc::v1(), in_the_history));
+    let failing = failing_checks(&fnv_report(in_the_history));
     assert!(
         !failing.is_empty(),
         "the interop checks judge the whole view"
@@ -295,7 +294,7 @@ fn a_rejected_step_is_held_to_the_filter_in_core_and_to_the_view_elsewhere() {
             }
         },
     );
-    let failing = failing_checks(&report(RustDoc::v1(), in_the_bits));
+    let failing = failing_checks(&fnv_report(in_the_bits));
     assert!(
         failing.iter().any(|(_, class)| *class == Class::Core),
         "{failing:?}"

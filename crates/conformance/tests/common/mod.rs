@@ -31,6 +31,20 @@ pub fn report(
     run(&spec, &mut subjects, None)
 }
 
+/// The report of doc-membership-v1's checks alone against `doc` (the production
+/// fnv1a-utf16-v1 subject beside it, whose checks are not run): a test that plants a
+/// flaw in one protocol's subject learns nothing from the other's checks.
+pub fn doc_report(doc: impl DocSubject + Send + 'static) -> Report {
+    let mut subjects = Subjects::rust().with(doc_membership_v1::subject(Box::new(doc)));
+    run(&spec(), &mut subjects, Some("doc-membership-v1/"))
+}
+
+/// The report of fnv1a-utf16-v1's checks alone against `fnv` (as [`doc_report`]).
+pub fn fnv_report(fnv: impl FnvSubject + Send + 'static) -> Report {
+    let mut subjects = Subjects::rust().with(fnv1a_utf16_v1::subject(Box::new(fnv)));
+    run(&spec(), &mut subjects, Some("fnv1a-utf16-v1/"))
+}
+
 /// The production crates run on a copy of `spec/` in which `edit` changed the case
 /// `id` of `protocol` (its whole JSON object); the copy must still load.
 pub fn report_with_edit(protocol: &str, id: &str, edit: impl FnOnce(&mut Value)) -> Report {
