@@ -1,9 +1,8 @@
 //! `cargo xtask ci`: the whole test command. Each step runs in order; the run stops at
-//! the first failing step and names it. Consecutive steps `beside` each other (one
-//! group: independent, and each leaving cores idle alone: `cargo test` and the
-//! accumulated digests of three languages; the two planted-bug galleries and the
-//! browser suite; the results matrix and the faithful variants) run at the same time,
-//! their output printed whole, step by step, once all of them have ended.
+//! the first failing step and names it. Consecutive steps marked `beside` (independent,
+//! and each leaving cores idle alone: the accumulated digests of three languages; the
+//! two planted-bug galleries and the browser suite) run at the same time, their output printed whole, step
+//! by step, once all of them have ended.
 
 use std::process::{Command, ExitStatus};
 use std::time::Instant;
@@ -14,9 +13,7 @@ struct Step {
     program: &'static str,
     args: Vec<&'static str>,
     env: Vec<(&'static str, &'static str)>,
-    /// The group of steps it runs beside (the same for consecutive steps that run at
-    /// once); `None`: it runs alone.
-    beside: Option<&'static str>,
+    beside: bool,
     /// Builds in the main workspace's target folder (for a manifest outside the
     /// workspace, which would otherwise get a folder of its own).
     main_target: bool,
@@ -28,7 +25,7 @@ fn cargo(name: &'static str, args: &[&'static str]) -> Step {
         program: "cargo",
         args: args.to_vec(),
         env: Vec::new(),
-        beside: None,
+        beside: false,
         main_target: false,
     }
 }
@@ -39,18 +36,16 @@ fn tool(name: &'static str, program: &'static str, args: &[&'static str]) -> Ste
         program,
         args: args.to_vec(),
         env: Vec::new(),
-        beside: None,
+        beside: false,
         main_target: false,
     }
 }
 
-impl Step {
-    /// The same step, run beside its neighbours of the same `group`.
-    fn beside(self, group: &'static str) -> Step {
-        Step {
-            beside: Some(group),
-            ..self
-        }
+/// The same step, run beside its neighbours that are also marked.
+fn beside(step: Step) -> Step {
+    Step {
+        beside: true,
+        ..step
     }
 }
 
@@ -88,33 +83,10 @@ fn steps() -> Vec<Step> {
             env: vec![("RUSTDOCFLAGS", "-D warnings")],
             ..cargo("rustdoc", &["doc", "--workspace", "--no-deps", "--locked"])
         },
-        // `cargo test` leaves a core idle for about a quarter of its time (52 of its
-        // 400 core-seconds in CI: a long crate's front end, the slowest test binaries
-        // last); the accumulated-digest loops, one process each and needing no build,
-        // fill it.
         Step {
             env: vec![("INSTA_UPDATE", "no")],
             ..cargo("cargo test", &["test", "--workspace", "--locked"])
-        }
-        .beside("tests"),
-        tool(
-            "accumulated digests are their derivation",
-            "python3",
-            &["spec/derive/accumulated.py", "--check"],
-        )
-        .beside("tests"),
-        tool(
-            "Python implementation: accumulated digests",
-            "python3",
-            &["implementations/python/check_accumulated.py"],
-        )
-        .beside("tests"),
-        tool(
-            "JavaScript implementation: accumulated digests",
-            "node",
-            &["implementations/js/check_accumulated.mjs"],
-        )
-        .beside("tests"),
+        },
         // The benchmarks and their probe are type-checked by clippy (`--all-targets`);
         // a release build of them here cost more than a minute of CI for no more.
         // In the main target folder, with the workspace's profile (.cargo/config.toml)
@@ -167,6 +139,21 @@ fn steps() -> Vec<Step> {
             "JavaScript package: npm install ./implementations/js into a fresh project; node --test and every vector against the installed package",
             &["xtask", "packages", "js"],
         ),
+        beside(tool(
+            "accumulated digests are their derivation",
+            "python3",
+            &["spec/derive/accumulated.py", "--check"],
+        )),
+        beside(tool(
+            "Python implementation: accumulated digests",
+            "python3",
+            &["implementations/python/check_accumulated.py"],
+        )),
+        beside(tool(
+            "JavaScript implementation: accumulated digests",
+            "node",
+            &["implementations/js/check_accumulated.mjs"],
+        )),
         cargo(
             "build the bloomproof binary",
             &["build", "-p", "bloomproof", "--locked"],
@@ -178,17 +165,15 @@ fn steps() -> Vec<Step> {
         // `--seeds 3`: each entry caught by generated inputs alone is caught at two
         // more seeds (a small sweep: one run of the generated checks per entry and
         // seed; `cargo xtask gallery --seeds 100` is the full one).
-        cargo(
+        beside(cargo(
             "planted-bug gallery (Python): every planted bug is caught, at every seed of a sweep of 3 where generated inputs alone catch it",
             &["xtask", "gallery", "--seeds", "3", "python"],
-        ).beside("galleries"),
-        cargo(
+        )),
+        beside(cargo(
             "planted-bug gallery (JavaScript): every planted bug is caught, at every seed of a sweep of 3 where generated inputs alone catch it",
             &["xtask", "gallery", "--seeds", "3", "js"],
-        ).beside("galleries"),
-        cargo("explorer in a real browser", &["xtask", "e2e"]).beside("galleries"),
-        // The matrix runs one conformance run at a time (22 s, 23 s of CPU); the faithful
-        // variants, two at a time, fill the other core.
+        )),
+        beside(cargo("explorer in a real browser", &["xtask", "e2e"])),
         cargo(
             "results matrix: the suite through every implementation (Rust in process and adapter, Python, JavaScript), cross-reading with the explorer's export, the page in Chromium",
             &[
@@ -197,11 +182,11 @@ fn steps() -> Vec<Step> {
                 "--session-from",
                 "explorer={target}/e2e/explorer-session.json",
             ],
-        ).beside("matrix"),
+        ),
         cargo(
             "faithful variants: every reading the sources allow passes every core check and fails exactly the interop checks it lists",
             &["xtask", "gallery", "faithful"],
-        ).beside("matrix"),
+        ),
     ]);
     steps
 }
@@ -252,10 +237,10 @@ pub fn run() -> Result<(), String> {
     });
     let mut index = 0;
     while index < total {
-        // A run of steps `beside` each other starts together; any other step runs alone.
+        // A run of `beside` steps starts together; any other step runs alone.
         let mut end = index + 1;
-        if steps[index].beside.is_some() {
-            while end < total && steps[end].beside == steps[index].beside {
+        if steps[index].beside {
+            while end < total && steps[end].beside {
                 end += 1;
             }
         }
