@@ -79,6 +79,10 @@ pub struct Options {
     pub format: Format,
     /// Run only checks whose `<protocol>/<name>` contains this text.
     pub filter: Option<String>,
+    /// Leave out the checks whose `<protocol>/<name>` contains this text (as the filter
+    /// leaves out the others: they are not in the report). May be given several times.
+    #[arg(long, value_name = "TEXT")]
+    pub skip: Vec<String>,
     /// Run the checks against this command, spoken to through the adapter protocol
     /// (`bloomproof spec show ADAPTER.md`), instead of the in-process Rust implementation.
     #[arg(long = "impl", value_name = "COMMAND")]
@@ -167,6 +171,39 @@ pub fn conformance(options: &Options) -> ExitCode {
                 eprintln!("{} load errors: the spec was not run", errors.len());
                 return ExitCode::from(2);
             }
+        }
+    }
+    spec.skip.clone_from(&options.skip);
+    // `--skip` that leaves nothing of what the filter selects is refused as a filter
+    // that selects nothing is, below.
+    if !options.skip.is_empty() {
+        let names = check_names(&spec, options.implementation.is_some());
+        let selected = |name: &&String| {
+            options
+                .filter
+                .as_deref()
+                .is_none_or(|filter| name.contains(filter))
+        };
+        if names.iter().any(|name| selected(&name))
+            && !names
+                .iter()
+                .any(|name| selected(&name) && !spec.skips(name))
+        {
+            eprintln!(
+                "bloomproof conformance: --skip {} leaves out every check{}: nothing was run",
+                options
+                    .skip
+                    .iter()
+                    .map(|s| bloomproof_wire::quote_prefix(s))
+                    .collect::<Vec<_>>()
+                    .join(", --skip "),
+                options
+                    .filter
+                    .as_deref()
+                    .map(|f| format!(" whose name contains {}", bloomproof_wire::quote_prefix(f)))
+                    .unwrap_or_default()
+            );
+            return ExitCode::from(2);
         }
     }
     // A filter that selects nothing is refused before any adapter is started: no

@@ -151,6 +151,81 @@ fn the_accumulated_filter_runs_the_digests_into_the_report() {
     assert!(!stderr.contains("accumulated"), "{stderr}");
 }
 
+/// `--skip` leaves out every check whose full name holds its text, of a protocol's
+/// checks, the accumulated digests and the adapter protocol's own alike, and nothing
+/// else; one that leaves nothing of the filter's checks is refused, starting nothing.
+#[test]
+fn skip_leaves_out_the_checks_that_hold_its_text() {
+    let names = |stdout: &str| -> Vec<String> {
+        let report: serde_json::Value = serde_json::from_str(stdout).unwrap();
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}/{}",
+                    c["protocol"].as_str().unwrap(),
+                    c["name"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let (code, whole, stderr) = run(&["--seed", "3", "--format", "json", "fnv1a-utf16-v1/"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let whole = names(&whole);
+    let args = [
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--skip",
+        "/generated_",
+        "--skip",
+        "accumulated",
+        "fnv1a-utf16-v1/",
+    ];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    let kept: Vec<String> = whole
+        .iter()
+        .filter(|n| !n.contains("/generated_") && !n.contains("accumulated"))
+        .cloned()
+        .collect();
+    assert!(kept.len() + 5 <= whole.len(), "{whole:?}");
+    assert_eq!(names(&stdout), kept);
+    // Through an adapter, the adapter protocol's own checks too.
+    let adapter = concat!(env!("CARGO_BIN_EXE_bloomproof"), " adapter");
+    let (code, stdout, stderr) = run(&[
+        "--impl",
+        adapter,
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--skip",
+        "response_size",
+        "adapter-protocol/",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let ran = names(&stdout);
+    assert!(
+        ran.len() > 5 && ran.iter().all(|n| n.starts_with("adapter-protocol/")),
+        "{ran:?}"
+    );
+    assert!(!ran.iter().any(|n| n.contains("response_size")), "{ran:?}");
+    // Nothing left: refused, nothing run.
+    for args in [
+        &["--skip", "fnv1a", "fnv1a-utf16-v1/"][..],
+        &["--skip", "/"][..],
+    ] {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stdout}");
+        assert!(stderr.contains("leaves out every check"), "{stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+    }
+}
+
 fn spec_dir() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec")
 }

@@ -84,6 +84,9 @@ pub struct Spec {
     /// `--fail-fast`: where the run stops early ([`crate::fail_fast::FailFast`]); `None`
     /// (when loaded): every check runs.
     pub fail_fast: Option<crate::fail_fast::FailFast>,
+    /// `--skip`: a check whose full name (`<group>/<check>`) contains one of these is
+    /// not run (as the filter's checks, it is then not in the report); none when loaded.
+    pub skip: Vec<String>,
     /// Vector files run as checks `<protocol>/vectors.<kind>` (`--vectors DIR`,
     /// [`crate::vectors::load`]; none when loaded).
     pub vectors: Vec<crate::vectors::Loaded>,
@@ -94,6 +97,13 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// Whether `--skip` leaves out the check of full name `full` (`<group>/<check>`).
+    pub fn skips(&self, full: &str) -> bool {
+        self.skip
+            .iter()
+            .any(|pattern| full.contains(pattern.as_str()))
+    }
+
     /// Every rule id with the ids of the cases that pin it (`<protocol>/<case id>`), in
     /// the order of `rules.json`: a case pins its check's rules and its own.
     pub fn rule_cases(&self) -> Vec<(String, Vec<String>)> {
@@ -237,6 +247,7 @@ impl Loader {
             accumulated,
             accumulated_full: false,
             fail_fast: None,
+            skip: Vec::new(),
             vectors: Vec::new(),
             registry: self.registry,
         };

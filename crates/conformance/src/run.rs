@@ -488,7 +488,7 @@ pub fn run_with_threads(
         let mut names = Vec::new();
         for check in &protocol.checks {
             let full = format!("{}/{}", protocol.protocol, check.name);
-            if filter.is_some_and(|f| !full.contains(f)) {
+            if filter.is_some_and(|f| !full.contains(f)) || spec.skips(&full) {
                 continue;
             }
             names.push(check.name.as_str());
@@ -497,6 +497,7 @@ pub fn run_with_threads(
         let full = format!("{}/{}", protocol.protocol, crate::accumulated::CHECK);
         if accumulated_of(spec, protocol, crate::accumulated::CHECK).is_some()
             && filter.is_none_or(|f| full.contains(f))
+            && !spec.skips(&full)
         {
             names.push(crate::accumulated::CHECK);
         }
@@ -507,7 +508,7 @@ pub fn run_with_threads(
             .filter(|v| v.protocol() == protocol.protocol)
         {
             let full = format!("{}/{}", protocol.protocol, loaded.check());
-            if filter.is_none_or(|f| full.contains(f)) {
+            if filter.is_none_or(|f| full.contains(f)) && !spec.skips(&full) {
                 names.push(loaded.check());
             }
         }
@@ -639,7 +640,13 @@ pub fn run_with_threads(
         // The file's cases, then the edges of the table of bounds' rows that adapter
         // checks judge and the request spellings the seed draws (crate::bound_edges), on
         // every run.
-        let wire = &crate::bound_edges::with_edges(wire, spec.generation().seed);
+        let mut wire = crate::bound_edges::with_edges(wire, spec.generation().seed);
+        // `--skip`: the checks it leaves out, and their cases, are not in this run's file.
+        let group = crate::adapter_checks::GROUP;
+        let skipped = |check: &str| spec.skips(&format!("{group}/{check}"));
+        wire.checks.retain(|check| !skipped(&check.name));
+        wire.cases.retain(|case| !skipped(&case.check));
+        let wire = &wire;
         match &mut failed_fast {
             // Stopped already: the adapter protocol's checks are not run either.
             Some(stop) => {
