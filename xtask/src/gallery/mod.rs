@@ -53,7 +53,11 @@
 //! seeds, the run's own seed first: an entry that passes on any of them fails the
 //! gallery, named with the seeds that let it pass. An entry caught by a case with no
 //! generated input is caught on every seed (only the generated cases' inputs are keyed
-//! by the seed), so it is not swept.
+//! by the seed), so it is not swept. To say which kind an entry is, a group's run that
+//! generated inputs alone catch is followed by the later groups' runs (each stops at its
+//! first failure of a case without generated inputs); these leave out the checks whose
+//! every case is generated (`--skip /generated_`, [`sweep::Generated::skip`]), which
+//! cannot answer that question.
 
 mod entries;
 mod faithful;
@@ -297,6 +301,9 @@ struct Context {
     /// (`bloomproof conformance --fail-fast --require all`): set with
     /// [`Context::stages`], after the controls, which run every check.
     fail_fast: bool,
+    /// `bloomproof conformance --skip`: the checks a run leaves out (an entry's groups
+    /// after one that generated inputs alone caught, under `--seeds`).
+    skip: Option<&'static str>,
     /// The executable the gallery's runtime runs ([`process::executable`]): the patched
     /// copies' adapters run, and their files are checked, with it.
     runtime: String,
@@ -386,6 +393,7 @@ pub fn run(
         generated: Arc::clone(&generated),
         seeds,
         fail_fast: false,
+        skip: None,
     };
     let mut failures = Vec::new();
     for (kind, gallery) in &galleries {

@@ -60,10 +60,20 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
     let mut not_run = 0;
     let mut case_passed = false;
     let mut groups = Vec::new();
+    // Under `--seeds`, once generated inputs alone caught the entry, the later groups
+    // are run for one question: whether a case without generated inputs catches it
+    // too (then it is not swept). Their checks whose every case is generated cannot
+    // answer it, and were the most of each such entry's time: they are left out.
+    let mut skipping: Option<Context> = None;
     for (group, count) in stages {
-        match group_run(context, implementation, &format!("{group}/")) {
+        let run_context = skipping.as_ref().unwrap_or(context);
+        let count = count
+            - run_context
+                .skip
+                .map_or(0, |_| context.generated.skipped_in(group));
+        match group_run(run_context, implementation, &format!("{group}/")) {
             Run::Broken(message) => return Run::Broken(format!("its {group} checks: {message}")),
-            Run::Report { total: n, .. } if n != *count => {
+            Run::Report { total: n, .. } if n != count => {
                 return Run::Broken(format!(
                     "the runner ran {n} {group} checks, the controls {count}"
                 ));
@@ -95,6 +105,12 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
             && (context.seeds < 2 || !fixed_failed.is_empty())
         {
             break;
+        }
+        if skipping.is_none() && !failed.is_empty() && failed.len() < total {
+            skipping = context.generated.skip().map(|skip| Context {
+                skip: Some(skip),
+                ..context.clone()
+            });
         }
     }
     Run::Report {
@@ -167,6 +183,13 @@ pub(super) fn report(
             context
                 .fail_fast
                 .then_some(["--require", "all"])
+                .into_iter()
+                .flatten(),
+        )
+        .args(
+            context
+                .skip
+                .map(|skip| ["--skip", skip])
                 .into_iter()
                 .flatten(),
         )

@@ -32,6 +32,8 @@ pub(super) struct Generated {
     checks: BTreeSet<String>,
     /// The full names of every other check.
     others: BTreeSet<String>,
+    /// The full names of the checks of `checks` that hold a case of another shape too.
+    mixed: BTreeSet<String>,
     /// The full names of the checks outside `cases.json` that hold seed-drawn cases
     /// (the adapter protocol's spelled request lines), each swept by a run of its own.
     drawn: BTreeSet<String>,
@@ -90,6 +92,7 @@ impl Generated {
     pub(super) fn from_files(files: &[Value]) -> Self {
         let mut cases = BTreeSet::new();
         let mut checks = BTreeSet::new();
+        let mut fixed = BTreeSet::new();
         let mut all = BTreeSet::new();
         for file in files {
             let protocol = file.get("protocol").and_then(Value::as_str).unwrap_or("");
@@ -105,15 +108,19 @@ impl Generated {
                 if case.get("shape").and_then(Value::as_str) == Some("generated") {
                     cases.insert((protocol.to_owned(), id.to_owned()));
                     checks.insert(full.clone());
+                } else {
+                    fixed.insert(full.clone());
                 }
                 all.insert(full);
             }
         }
         let others = all.difference(&checks).cloned().collect();
+        let mixed = checks.intersection(&fixed).cloned().collect();
         Generated {
             cases,
             checks,
             others,
+            mixed,
             drawn: BTreeSet::new(),
         }
     }
@@ -133,6 +140,30 @@ impl Generated {
         let full = named.next()?.clone();
         (named.next().is_none() && all().filter(|c| c.contains(full.as_str())).count() == 1)
             .then_some(full)
+    }
+
+    /// The `--skip` that leaves out exactly the checks of `cases.json` whose every case
+    /// is generated ([`GENERATED_FILTER`]), when one does: every check whose full name
+    /// contains it holds generated cases alone, and no other check's does.
+    pub(super) fn skip(&self) -> Option<&'static str> {
+        let exact = !self.checks.is_empty()
+            && self.mixed.is_empty()
+            && self.checks.iter().all(|c| c.contains(GENERATED_FILTER))
+            && !self
+                .others
+                .iter()
+                .chain(&self.drawn)
+                .any(|c| c.contains(GENERATED_FILTER));
+        exact.then_some(GENERATED_FILTER)
+    }
+
+    /// How many checks of `group` [`Generated::skip`] leaves out.
+    pub(super) fn skipped_in(&self, group: &str) -> usize {
+        let prefix = format!("{group}/");
+        self.checks
+            .iter()
+            .filter(|c| c.starts_with(&prefix) && c.contains(GENERATED_FILTER))
+            .count()
     }
 
     /// The filters of a sweep run, each a run of its own, if they select exactly the
@@ -430,6 +461,21 @@ mod tests {
         assert!(!generated.is_generated("q", "02-generated/x"));
         assert!(!generated.is_generated("p", "01-a"));
         assert_eq!(generated.filters(), Some(vec!["/generated_".to_owned()]));
+        // Every case of p/generated_x generated: the skip leaves it out, one check of p.
+        assert_eq!(generated.skip(), Some("/generated_"));
+        assert_eq!(generated.skipped_in("p"), 1);
+        assert_eq!(generated.skipped_in("q"), 0);
+        // A generated check that holds a case of another shape too: no skip (it would
+        // leave that case out), though the sweep's filter still selects it.
+        let mixed = [file(
+            "p",
+            &[
+                ("01-a", "generated_x", "lookup"),
+                ("02-generated/x", "generated_x", "generated"),
+            ],
+        )];
+        assert_eq!(Generated::from_files(&mixed).skip(), None);
+        assert!(Generated::from_files(&mixed).filters().is_some());
         // Drawn cases outside cases.json: generated, and their check a filter of its own.
         let mut drawn = Generated::from_files(&files);
         drawn.add_drawn("w", &[("spelled/9".to_owned(), "lines".to_owned())]);
