@@ -419,8 +419,8 @@ pub(super) fn strata(input: &GeneratedInput) -> Vec<BoxedStrategy<Script>> {
                     let texts: Vec<&String> = group
                         .iter()
                         .filter_map(|t| match t {
-                            TextValue::Text(s) if !s.is_empty() => Some(s),
-                            _ => None,
+                            TextValue::Text(s) => Some(s),
+                            TextValue::Units(_) => None,
                         })
                         .collect();
                     if !texts.is_empty() {
@@ -1303,6 +1303,31 @@ mod tests {
                         "{script:?}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The discarded state's filter goes by a change of the m draft to another valid m
+    /// (at both ends of the range too): the drafts stay valid, only the filter is gone.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn a_discarded_filter_leaves_another_valid_m_draft() {
+        use bloomproof_protocol::fnv1a_utf16_v1::{M_MAX, M_MIN};
+        for m in [M_MIN, M_MIN + 1, 100, M_MAX - 1, M_MAX] {
+            let steps = state_opening(State::Discarded, m, 2);
+            let Some(Step::Draft(DraftField::M, other)) = steps.last() else {
+                panic!("{steps:?}");
+            };
+            let other: u32 = other.parse().unwrap();
+            assert!(other != m && (M_MIN..=M_MAX).contains(&other), "m {m}: {other}");
+            // The other states keep m.
+            for state in [State::Entries, State::Empty, State::Full] {
+                let steps = state_opening(state, m, 2);
+                let drafted: Vec<&Step> = steps
+                    .iter()
+                    .filter(|s| matches!(s, Step::Draft(DraftField::M, _)))
+                    .collect();
+                assert_eq!(drafted.len(), 1, "{state:?}: {steps:?}");
             }
         }
     }
