@@ -1319,7 +1319,10 @@ mod tests {
                 panic!("{steps:?}");
             };
             let other: u32 = other.parse().unwrap();
-            assert!(other != m && (M_MIN..=M_MAX).contains(&other), "m {m}: {other}");
+            assert!(
+                other != m && (M_MIN..=M_MAX).contains(&other),
+                "m {m}: {other}"
+            );
             // The other states keep m.
             for state in [State::Entries, State::Empty, State::Full] {
                 let steps = state_opening(state, m, 2);
