@@ -56,7 +56,7 @@ use bloomproof_wire::protocols::fnv1a_utf16_v1::{ScriptOp, TextValue};
 use serde_json::Value;
 
 /// The page's bounds (seed 002, paragraph 2): m, k, a string's code units, entries.
-const M_RANGE: std::ops::RangeInclusive<u64> = 8..=1024;
+pub(super) const M_RANGE: std::ops::RangeInclusive<u64> = 8..=1024;
 const K_RANGE: std::ops::RangeInclusive<u64> = 1..=12;
 const UNITS_MAX: usize = 256;
 const ENTRIES_MAX: usize = 1024;
