@@ -1287,6 +1287,7 @@ mod tests {
         // Before the five import strata, half the drawn inputs visit the others.
         assert!(2 * (groups.len() + 1) <= input.count as usize - State::ALL.len());
         let mut runner = TestRunner::deterministic();
+        let mut drafts = std::collections::BTreeSet::new();
         for (group, stratum) in groups.iter().zip(&strata[1..]) {
             for _ in 0..16 {
                 let script = stratum.new_tree(&mut runner).unwrap().current();
@@ -1303,8 +1304,19 @@ mod tests {
                         "{script:?}"
                     );
                 }
+                // Then one of the group's well-formed strings as the query draft.
+                let Step::Draft(DraftField::Query, draft) = &script.steps[3 + 2 * n] else {
+                    panic!("no query draft after the group: {script:?}");
+                };
+                assert!(
+                    group.contains(&TextValue::Text(draft.clone())),
+                    "{script:?}"
+                );
+                drafts.insert(draft.clone());
             }
         }
+        // The draft is drawn among them: more than one of a group's strings is chosen.
+        assert!(drafts.len() > groups.len(), "{drafts:?}");
     }
 
     /// The discarded state's filter goes by a change of the m draft to another valid m
