@@ -1319,6 +1319,20 @@ mod tests {
         assert!(drafts.len() > groups.len(), "{drafts:?}");
     }
 
+    /// `astral(n)` is n UTF-16 code units exactly, of emoji (four UTF-8 bytes and one
+    /// code point for two units) and an `a` when n is odd: the bound scripts' strings
+    /// whose three measures part.
+    #[test]
+    fn astral_text_is_n_code_units_of_emoji() {
+        for n in [0usize, 1, 2, 3, 4, 7, 256, 257, 1024, 1025] {
+            let text = astral(n);
+            assert_eq!(text.encode_utf16().count(), n, "{n}");
+            assert_eq!(text.chars().count(), n / 2 + n % 2, "{n}");
+            assert_eq!(text.len(), 4 * (n / 2) + n % 2, "{n}");
+            assert_eq!(text.ends_with('a'), n % 2 == 1, "{n}");
+        }
+    }
+
     /// The discarded state's filter goes by a change of the m draft to another valid m
     /// (at both ends of the range too): the drafts stay valid, only the filter is gone.
     #[test]
