@@ -1068,6 +1068,60 @@ mod tests {
         }
     }
 
+    /// Each bound script does what its row needs, on the reference model: the rows of
+    /// strings, imports, saves, entries and history open with a filter created (m and k
+    /// drafted first); the entries' script ends with a new string past the 1024 kept
+    /// (refused), the history's with a query past its cap (answered), the drafts' with
+    /// a create from the long drafts; then an export.
+    #[test]
+    fn every_bound_script_opens_a_filter_and_ends_past_its_limit() {
+        use crate::bound_edges::{Driver, rows_driven_by};
+        for (page, driver) in [(true, Driver::FnvPage), (false, Driver::FnvModel)] {
+            let rows = rows_driven_by(driver).unwrap_or_default();
+            for (row, script) in rows.iter().zip(bound_scripts(page)) {
+                let (_, _, answers) = materialise(&script);
+                let steps = &script.steps;
+                assert_eq!(answers.len(), steps.len(), "{}", row.id);
+                let ok = |i: usize| matches!(&answers[i], Ok(a) if a.error.is_none());
+                let id = row.id.as_str();
+                if matches!(
+                    id,
+                    "fnv.string" | "fnv.import" | "fnv.save" | "fnv.entries" | "fnv.history"
+                ) {
+                    assert!(
+                        matches!(
+                            &steps[..3],
+                            [
+                                Step::Draft(DraftField::M, _),
+                                Step::Draft(DraftField::K, _),
+                                Step::Create
+                            ]
+                        ) && ok(2),
+                        "{id}: {steps:?}"
+                    );
+                }
+                let n = steps.len();
+                assert!(matches!(steps[n - 1], Step::Export), "{id}");
+                let last = &steps[n - 2];
+                match id {
+                    "fnv.entries" => assert!(
+                        matches!(last, Step::Insert(TextValue::Text(t)) if t == "\u{e9}")
+                            && matches!(&answers[n - 2], Ok(a) if a.error.is_some()),
+                        "{id}: {last:?} {:?}",
+                        answers[n - 2]
+                    ),
+                    "fnv.history" => assert!(
+                        matches!(last, Step::Query(TextValue::Text(t)) if t == "\u{1F600}")
+                            && ok(n - 2),
+                        "{id}: {last:?}"
+                    ),
+                    "fnv.draft" => assert!(matches!(last, Step::Create), "{id}: {last:?}"),
+                    _ => {}
+                }
+            }
+        }
+    }
+
     /// The drafts drawn for m and k reach every form a user may type: the number, with
     /// spaces, a leading zero or plus, as a float or exponent, negative, empty, in
     /// full-width digits, with a newline. A form the draws never reach is a class of
