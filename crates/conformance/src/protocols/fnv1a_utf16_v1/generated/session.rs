@@ -1257,6 +1257,33 @@ mod tests {
         );
     }
 
+    /// A shown script says what each re-spelled import is: which export, the spelling's
+    /// seed, and for a near-miss its kind and place (its text is shown cut).
+    #[test]
+    fn a_shown_script_names_each_spelled_import() {
+        let script = Script {
+            steps: vec![
+                Step::Draft(DraftField::M, "8".into()),
+                Step::Draft(DraftField::K, "1".into()),
+                Step::Create,
+                Step::ImportSpelled(Source::Own, 7),
+                Step::ImportNearMiss(Source::Other, NearMiss::VerticalTab, 9, 2),
+            ],
+        };
+        let shown = show(&script);
+        assert_eq!(
+            shown["spellings"],
+            serde_json::json!([
+                "step 3: the session's own export re-spelled (spelling seed 7)",
+                format!(
+                    "step 4: the other export re-spelled (spelling seed 9) with the near-miss \
+                     VerticalTab at place 2 of its kind (expected kind {})",
+                    NearMiss::VerticalTab.kind()
+                ),
+            ])
+        );
+    }
+
     /// A differing export is named by its first differing byte, and shown from 40 bytes
     /// before it.
     #[test]
