@@ -1244,6 +1244,26 @@ mod tests {
         assert_eq!(verdict(&ops, &lenient), None);
     }
 
+    /// The page accepts an import of up to 2 MiB: an export padded to exactly 2 MiB and
+    /// refused is a departure (the refusal the reference gives one byte past it).
+    #[test]
+    fn an_import_of_2_mib_refused_departs_from_the_page() {
+        let padded = |bytes: usize| {
+            let mut ops = script()[..3].to_vec();
+            ops.push(ScriptOp::ImportPadded { bytes });
+            ops
+        };
+        let at = padded(2 * 1024 * 1024);
+        let good = answered(&at);
+        assert_eq!(verdict(&at, &good), None);
+        let past = answered(&padded(2 * 1024 * 1024 + 1));
+        assert!(past.steps[3].error.is_some(), "{:?}", past.steps[3]);
+        let mut refused = good.clone();
+        refused.steps[3] = past.steps[3].clone();
+        let mismatch = verdict(&at, &refused).expect("a refusal at 2 MiB passes");
+        assert!(mismatch.what.starts_with("step 3 "), "{}", mismatch.what);
+    }
+
     #[test]
     fn plain_decimal_is_digits_without_a_leading_zero() {
         assert_eq!(plain_decimal("8"), Some(8));
