@@ -1264,6 +1264,30 @@ mod tests {
         assert!(mismatch.what.starts_with("step 3 "), "{}", mismatch.what);
     }
 
+    /// Figures agree within 1e-9 relative, and no further; a count may be written as an
+    /// integral float below 2^64, never as a fraction, a negative or beyond.
+    #[test]
+    fn figures_are_close_within_1e_9_and_counts_integral() {
+        assert!(close(0.0, 0.0) && close(0.25, 0.25));
+        assert!(close(1.0, 1.0 + 5e-10) && close(1e-20, 1e-20 * (1.0 + 5e-10)));
+        assert!(!close(1.0, 1.0 + 2e-9) && !close(1e-20, 1e-20 * (1.0 + 2e-9)));
+        assert!(!close(0.0, 1e-12));
+        assert_eq!(int(&serde_json::json!(8)), Some(8));
+        assert_eq!(int(&serde_json::json!(8.0)), Some(8));
+        assert_eq!(int(&serde_json::json!(0.0)), Some(0));
+        assert_eq!(
+            int(&serde_json::json!(1.0e19)),
+            Some(10_000_000_000_000_000_000)
+        );
+        for not in [
+            serde_json::json!(8.5),
+            serde_json::json!(-1.0),
+            serde_json::json!(1.9e19),
+        ] {
+            assert_eq!(int(&not), None, "{not}");
+        }
+    }
+
     #[test]
     fn plain_decimal_is_digits_without_a_leading_zero() {
         assert_eq!(plain_decimal("8"), Some(8));
