@@ -174,10 +174,11 @@ pub fn conformance(options: &Options) -> ExitCode {
         }
     }
     spec.skip.clone_from(&options.skip);
+    // The names the run may select, for the refusals below.
+    let names = check_names(&spec, options.implementation.is_some());
     // `--skip` that leaves nothing of what the filter selects is refused as a filter
     // that selects nothing is, below.
     if !options.skip.is_empty() {
-        let names = check_names(&spec, options.implementation.is_some());
         let selected = |name: &&String| {
             options
                 .filter
@@ -209,7 +210,6 @@ pub fn conformance(options: &Options) -> ExitCode {
     // A filter that selects nothing is refused before any adapter is started: no
     // header, no `0 passed, 0 failed`, but the names it may have meant.
     if let Some(filter) = options.filter.as_deref() {
-        let names = check_names(&spec, options.implementation.is_some());
         if !names.iter().any(|name| name.contains(filter))
             && check_names(&spec, true)
                 .iter()

@@ -70,7 +70,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
         let count = count
             - run_context
                 .skip
-                .map_or(0, |_| context.generated.skipped_in(group));
+                .map_or(0, |skip| context.generated.skipped_in(group, skip));
         match group_run(run_context, implementation, &format!("{group}/")) {
             Run::Broken(message) => return Run::Broken(format!("its {group} checks: {message}")),
             Run::Report { total: n, .. } if n != count => {

@@ -157,12 +157,13 @@ impl Generated {
         exact.then_some(GENERATED_FILTER)
     }
 
-    /// How many checks of `group` [`Generated::skip`] leaves out.
-    pub(super) fn skipped_in(&self, group: &str) -> usize {
+    /// How many checks of `group` a `--skip` of `skip` leaves out (`skip` as
+    /// [`Generated::skip`] gave it: then exactly the checks whose every case is generated).
+    pub(super) fn skipped_in(&self, group: &str, skip: &str) -> usize {
         let prefix = format!("{group}/");
         self.checks
             .iter()
-            .filter(|c| c.starts_with(&prefix) && c.contains(GENERATED_FILTER))
+            .filter(|c| c.starts_with(&prefix) && c.contains(skip))
             .count()
     }
 
@@ -463,8 +464,8 @@ mod tests {
         assert_eq!(generated.filters(), Some(vec!["/generated_".to_owned()]));
         // Every case of p/generated_x generated: the skip leaves it out, one check of p.
         assert_eq!(generated.skip(), Some("/generated_"));
-        assert_eq!(generated.skipped_in("p"), 1);
-        assert_eq!(generated.skipped_in("q"), 0);
+        assert_eq!(generated.skipped_in("p", GENERATED_FILTER), 1);
+        assert_eq!(generated.skipped_in("q", GENERATED_FILTER), 0);
         // A generated check that holds a case of another shape too: no skip (it would
         // leave that case out), though the sweep's filter still selects it.
         let mixed = [file(

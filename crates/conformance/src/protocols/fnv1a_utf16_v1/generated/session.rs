@@ -1257,19 +1257,26 @@ mod tests {
         );
     }
 
+    /// A script that opens a filter of m 8 and k 1, then takes `steps`.
+    fn opened_then(steps: impl IntoIterator<Item = Step>) -> Script {
+        let opening = [
+            Step::Draft(DraftField::M, "8".into()),
+            Step::Draft(DraftField::K, "1".into()),
+            Step::Create,
+        ];
+        Script {
+            steps: opening.into_iter().chain(steps).collect(),
+        }
+    }
+
     /// A shown script says what each re-spelled import is: which export, the spelling's
     /// seed, and for a near-miss its kind and place (its text is shown cut).
     #[test]
     fn a_shown_script_names_each_spelled_import() {
-        let script = Script {
-            steps: vec![
-                Step::Draft(DraftField::M, "8".into()),
-                Step::Draft(DraftField::K, "1".into()),
-                Step::Create,
-                Step::ImportSpelled(Source::Own, 7),
-                Step::ImportNearMiss(Source::Other, NearMiss::VerticalTab, 9, 2),
-            ],
-        };
+        let script = opened_then([
+            Step::ImportSpelled(Source::Own, 7),
+            Step::ImportNearMiss(Source::Other, NearMiss::VerticalTab, 9, 2),
+        ]);
         let shown = show(&script);
         assert_eq!(
             shown["spellings"],
@@ -1288,14 +1295,7 @@ mod tests {
     /// before it.
     #[test]
     fn an_export_difference_names_its_first_byte() {
-        let script = Script {
-            steps: vec![
-                Step::Draft(DraftField::M, "8".into()),
-                Step::Draft(DraftField::K, "1".into()),
-                Step::Create,
-                Step::Export,
-            ],
-        };
+        let script = opened_then([Step::Export]);
         let (ops, initial, want) = materialise(&script);
         let answers: Vec<StepAnswer> = want.iter().flatten().cloned().collect();
         let mut got = ScriptAnswer {
