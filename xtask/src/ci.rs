@@ -72,6 +72,10 @@ fn steps() -> Vec<Step> {
                     "clippy",
                     "--workspace",
                     "--all-targets",
+                    // The criterion benches (their dependency is optional: see
+                    // crates/bench/Cargo.toml).
+                    "--features",
+                    "bloomproof-bench/criterion",
                     "--locked",
                     "--",
                     "-D",

@@ -179,7 +179,7 @@ impl Estimates {
             .join("estimates.json");
         let text = std::fs::read_to_string(&path).map_err(|err| {
             format!(
-                "{}: {err} (did `cargo bench -p bloomproof-bench` run?)",
+                "{}: {err} (did `cargo bench -p bloomproof-bench --features criterion` run?)",
                 path.display()
             )
         })?;

@@ -6,7 +6,7 @@
 //!
 //! Steps, all in one run so that every ratio compares figures measured together:
 //!
-//! 1. `cargo bench -p bloomproof-bench --bench hot_paths` (criterion); the figures
+//! 1. `cargo bench -p bloomproof-bench --features criterion --bench hot_paths` (criterion); the figures
 //!    are the medians of criterion's `target/criterion/<group>/<bench>/new/estimates.json`.
 //! 2. `bloomproof-bench-probe suite`: the whole in-process conformance suite in a
 //!    child process (wall time, peak resident memory); `snapshot`: the bytes a
@@ -121,7 +121,15 @@ pub fn run(quick: bool, record: bool) -> Result<(), String> {
     }
     let target = process::target_dir(&root);
 
-    let mut criterion_args = vec!["bench", "-p", "bloomproof-bench", "--bench", "hot_paths"];
+    let mut criterion_args = vec![
+        "bench",
+        "-p",
+        "bloomproof-bench",
+        "--features",
+        "criterion",
+        "--bench",
+        "hot_paths",
+    ];
     criterion_args.push("--");
     if quick {
         criterion_args.extend([
