@@ -229,6 +229,18 @@ impl Subject {
     }
 }
 
+/// Where a conformance run stops (`bloomproof conformance --fail-fast[=fixed]`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum FailFast {
+    /// Every check runs.
+    Off,
+    /// At the first failed check.
+    Any,
+    /// At the first failure of a case without generated inputs (under `--seeds`: such a
+    /// failure holds on every seed, and decides whether the entry is swept).
+    Fixed,
+}
+
 /// How one conformance run ended.
 enum Run {
     /// The runner's report: the names of the checks that failed, how many ran, and, by
@@ -297,10 +309,10 @@ struct Context {
     /// `--seeds N`: the number of seeds an entry caught by generated inputs alone is
     /// swept over (the run's own seed first); 0 or 1: no sweep.
     seeds: u32,
-    /// Whether an entry's runs stop at their first failed check, of any class
-    /// (`bloomproof conformance --fail-fast --require all`): set with
-    /// [`Context::stages`], after the controls, which run every check.
-    fail_fast: bool,
+    /// Whether and where an entry's runs stop (`bloomproof conformance --fail-fast
+    /// --require all`, every class stopping them): set with [`Context::stages`], after
+    /// the controls, which run every check.
+    fail_fast: FailFast,
     /// `bloomproof conformance --skip`: the checks a run leaves out (an entry's groups
     /// after one that generated inputs alone caught, under `--seeds`).
     skip: Option<&'static str>,
@@ -392,7 +404,7 @@ pub fn run(
         seed,
         generated: Arc::clone(&generated),
         seeds,
-        fail_fast: false,
+        fail_fast: FailFast::Off,
         skip: None,
     };
     let mut failures = Vec::new();
@@ -450,7 +462,11 @@ fn run_gallery(
     context.total = total;
     if !every_check {
         context.stages = stages;
-        context.fail_fast = true;
+        context.fail_fast = if context.seeds >= 2 {
+            FailFast::Fixed
+        } else {
+            FailFast::Any
+        };
     }
     clean_probes(&context, &chosen)?;
     let subjects: Vec<(&Bug, Subject)> = chosen
@@ -478,9 +494,22 @@ fn run_gallery(
         println!(
             "each entry runs the suite's groups of checks one at a time, cheapest first, and stops at \
              the first group that catches it: {}\n(--every-check: the whole suite for every entry, \
-             every check that catches it listed)\n",
+             every check that catches it listed)",
             order.join(", ")
         );
+        if let Some(skip) = context
+            .generated
+            .skip()
+            .filter(|_| context.fail_fast == FailFast::Fixed)
+        {
+            println!(
+                "under --seeds, the groups run first without the checks whose every case is \
+                 generated (--skip {skip:?}): a case without generated inputs that catches an \
+                 entry does so at every seed, and it is not swept; an entry none catches then \
+                 runs those checks, stopping at the first that fails"
+            );
+        }
+        println!();
     }
     println!(
         "{:<8}  {:<id_width$}  {:<area_width$}  {:>6}  {:>2}  checks that failed (caught it)",

@@ -112,7 +112,7 @@ pub(super) fn summarise(
     // Every class is required (`--require all`), so these are caught. Under
     // `--every-check` the core checks alone would not catch them; otherwise a run stops
     // at its first failed check, and only the checks up to it are known.
-    let label = if context.fail_fast {
+    let label = if context.fail_fast != FailFast::Off {
         "caught first by interop or hardening checks (whether a core check catches them too: --every-check)"
     } else {
         "caught only by interop or hardening checks"

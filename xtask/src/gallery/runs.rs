@@ -35,12 +35,88 @@ pub(super) fn tail(text: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join(" | ")
 }
 
+/// An entry's runs so far, added up into one report.
+struct Tally {
+    failed: Vec<String>,
+    total: usize,
+    groups: Vec<(String, usize, f64)>,
+    beyond: Vec<String>,
+    fixed: Vec<String>,
+    not_run: usize,
+    case_passed: bool,
+}
+
+impl Tally {
+    fn new() -> Self {
+        Tally {
+            failed: Vec::new(),
+            total: 0,
+            groups: Vec::new(),
+            beyond: Vec::new(),
+            fixed: Vec::new(),
+            not_run: 0,
+            case_passed: false,
+        }
+    }
+
+    /// Adds a run's report, which ran `expected` checks when given (else an error).
+    fn add(&mut self, run: Run, what: &str, expected: Option<usize>) -> Result<(), Run> {
+        match run {
+            Run::Broken(message) => Err(Run::Broken(format!("its {what} checks: {message}"))),
+            Run::Report { total: n, .. } if expected.is_some_and(|count| n != count) => {
+                Err(Run::Broken(format!(
+                    "the runner ran {n} {what} checks, the controls {}",
+                    expected.unwrap_or_default()
+                )))
+            }
+            Run::Report {
+                failed,
+                total,
+                groups,
+                beyond_core,
+                fixed,
+                not_run,
+                case_passed,
+            } => {
+                self.failed.extend(failed);
+                self.total += total;
+                self.not_run += not_run;
+                self.case_passed |= case_passed;
+                self.groups.extend(groups);
+                self.beyond.extend(beyond_core);
+                self.fixed.extend(fixed);
+                Ok(())
+            }
+        }
+    }
+
+    /// Caught (some check failed, not every one run so far: a subject that fails every
+    /// check may not run at all, and runs every group).
+    fn caught(&self) -> bool {
+        !self.failed.is_empty() && self.failed.len() < self.total
+    }
+
+    fn report(self) -> Run {
+        Run::Report {
+            failed: self.failed,
+            total: self.total,
+            groups: self.groups,
+            beyond_core: self.beyond,
+            fixed: self.fixed,
+            not_run: self.not_run,
+            case_passed: self.case_passed,
+        }
+    }
+}
+
 /// An entry's verdict run: the whole suite in one run, or (with [`Context::stages`]) one
 /// run per group of checks, cheapest first, until a group catches it. A caught entry
 /// fails the whole suite (a group's run is the suite's run with a filter), so this is
 /// the whole suite's verdict; the checks of the groups not run are not listed, and an
 /// entry that every group's checks so far fail (it may not run at all) runs every group.
-/// The group `first` (the patched file's protocol) runs before the others.
+/// The group `first` (the patched file's protocol) runs before the others. Under
+/// `--seeds`, where the checks whose every case is generated can be left out exactly,
+/// see [`fixed_first`].
 pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option<&str>) -> Run {
     if context.stages.is_empty() {
         return conformance(context, implementation, None);
@@ -53,13 +129,12 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
         let hinted = stages.remove(at);
         stages.insert(0, hinted);
     }
-    let mut failed = Vec::new();
-    let mut beyond = Vec::new();
-    let mut fixed_failed = Vec::new();
-    let mut total = 0;
-    let mut not_run = 0;
-    let mut case_passed = false;
-    let mut groups = Vec::new();
+    if context.fail_fast == FailFast::Fixed
+        && let Some(skip) = context.generated.skip()
+    {
+        return fixed_first(context, implementation, &stages, skip);
+    }
+    let mut tally = Tally::new();
     // Under `--seeds`, once generated inputs alone caught the entry, the later groups
     // are run for one question: whether a case without generated inputs catches it
     // too (then it is not swept). Their checks whose every case is generated cannot
@@ -71,57 +146,82 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
             - run_context
                 .skip
                 .map_or(0, |skip| context.generated.skipped_in(group, skip));
-        match group_run(run_context, implementation, &format!("{group}/")) {
-            Run::Broken(message) => return Run::Broken(format!("its {group} checks: {message}")),
-            Run::Report { total: n, .. } if n != count => {
-                return Run::Broken(format!(
-                    "the runner ran {n} {group} checks, the controls {count}"
-                ));
-            }
-            Run::Report {
-                failed: more,
-                total: n,
-                groups: ran,
-                beyond_core,
-                fixed,
-                not_run: skipped,
-                case_passed: passed,
-            } => {
-                failed.extend(more);
-                total += n;
-                not_run += skipped;
-                case_passed |= passed;
-                groups.extend(ran);
-                beyond.extend(beyond_core);
-                fixed_failed.extend(fixed);
-            }
+        let run = group_run(run_context, implementation, &format!("{group}/"));
+        if let Err(broken) = tally.add(run, group, Some(count)) {
+            return broken;
         }
         // Caught (by a check of any class: the gallery requires every class): the later
         // groups are not needed. Under `--seeds`, caught by generated inputs alone so
         // far: the rest run too, to say whether a case without them catches it (then no
         // sweep is needed).
-        if !failed.is_empty()
-            && failed.len() < total
-            && (context.seeds < 2 || !fixed_failed.is_empty())
-        {
+        if tally.caught() && (context.seeds < 2 || !tally.fixed.is_empty()) {
             break;
         }
-        if skipping.is_none() && !failed.is_empty() && failed.len() < total {
+        if skipping.is_none() && tally.caught() {
             skipping = context.generated.skip().map(|skip| Context {
                 skip: Some(skip),
                 ..context.clone()
             });
         }
     }
-    Run::Report {
-        failed,
-        total,
-        groups,
-        beyond_core: beyond,
-        fixed: fixed_failed,
-        not_run,
-        case_passed,
+    tally.report()
+}
+
+/// The verdict run under `--seeds` (where `skip` leaves out exactly the checks whose
+/// every case is generated): whether a case without generated inputs catches the entry
+/// is asked first, as it decides whether the entry is swept. Each group runs without
+/// those checks (`--skip`), in order, until a case without generated inputs fails. A
+/// failure among the drawn cases of a check run there (generated too) is a catch by
+/// generated inputs, and the groups run on. An entry that nothing caught so far then
+/// runs the checks left out, group by group in the same order, stopping at the first
+/// that fails.
+/// The verdicts of the group-by-group order, in less time: a catch by a fixed case no
+/// longer waits for the generated checks before it in its group, and a catch by
+/// generated inputs stops at its first failed check.
+fn fixed_first(
+    context: &Context,
+    implementation: &str,
+    stages: &[&(String, usize)],
+    skip: &'static str,
+) -> Run {
+    let mut tally = Tally::new();
+    let without = Context {
+        skip: Some(skip),
+        ..context.clone()
+    };
+    for (group, count) in stages {
+        let count = count - context.generated.skipped_in(group, skip);
+        let run = group_run(&without, implementation, &format!("{group}/"));
+        if let Err(broken) = tally.add(run, group, Some(count)) {
+            return broken;
+        }
+        if tally.caught() && !tally.fixed.is_empty() {
+            return tally.report();
+        }
     }
+    if !tally.failed.is_empty() {
+        return tally.report();
+    }
+    let generated = Context {
+        fail_fast: FailFast::Any,
+        ..context.clone()
+    };
+    for (group, _) in stages {
+        let expected = context.generated.skipped_in(group, skip);
+        if expected == 0 {
+            continue;
+        }
+        // `skip` begins with the `/` that ends a group's name.
+        let filter = format!("{group}{skip}");
+        let run = conformance(&generated, implementation, Some(&filter));
+        if let Err(broken) = tally.add(run, &filter, Some(expected)) {
+            return broken;
+        }
+        if !tally.failed.is_empty() {
+            break;
+        }
+    }
+    tally.report()
 }
 
 /// One group's run (`filter`), stopping at its first failed check, of any class, under
@@ -139,7 +239,7 @@ fn group_run(context: &Context, implementation: &str, filter: &str) -> Run {
             ..
         } if *not_run > 0 && !case_passed => {
             let whole = Context {
-                fail_fast: false,
+                fail_fast: FailFast::Off,
                 ..context.clone()
             };
             conformance(&whole, implementation, Some(filter))
@@ -174,18 +274,11 @@ pub(super) fn report(
         // one that stops it. Whether a core check would catch an entry caught beyond
         // core is `--every-check`'s to say: judging it here ran every check of every
         // group for each such entry, over half of each gallery's time.
-        .args(context.fail_fast.then_some(if context.seeds >= 2 {
-            "--fail-fast=fixed"
-        } else {
-            "--fail-fast"
-        }))
-        .args(
-            context
-                .fail_fast
-                .then_some(["--require", "all"])
-                .into_iter()
-                .flatten(),
-        )
+        .args(match context.fail_fast {
+            FailFast::Off => &[][..],
+            FailFast::Any => &["--fail-fast", "--require", "all"],
+            FailFast::Fixed => &["--fail-fast=fixed", "--require", "all"],
+        })
         .args(
             context
                 .skip
