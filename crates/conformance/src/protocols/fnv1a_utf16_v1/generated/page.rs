@@ -1244,6 +1244,51 @@ mod tests {
         assert_eq!(verdict(&ops, &lenient), None);
     }
 
+    /// A mismatch shows what it is about: the string of the step (in JSON quotes), and a
+    /// filter whole (m, k, its bits as 0s and 1s, the distinct count and the counters).
+    #[test]
+    fn a_mismatch_shows_its_string_and_filters() {
+        use bloomproof_wire::protocols::fnv1a_utf16_v1::StepError;
+        let ops = script();
+        let good = answered(&ops);
+        let refused = StepError {
+            kind: "invalid_input".into(),
+            message: "no".into(),
+        };
+        let judged = |step: usize, view_of: usize| {
+            let mut got = good.clone();
+            got.steps[step].error = Some(refused.clone());
+            got.steps[step].view = good.steps[view_of].view.clone();
+            verdict(&ops, &got).expect("a refused step passes")
+        };
+        // The insertion of "a" refused, its filter kept: the string is named.
+        let mismatch = judged(3, 2);
+        assert_eq!(
+            mismatch.what,
+            "step 3 (insert): accepted: the insertion of \"a\""
+        );
+        // Refused, its filter changed all the same: both filters shown whole ("a" sets
+        // bit 4 of 8 at k 1; "i" falls on it, a false positive).
+        let mismatch = judged(3, 3);
+        assert_eq!(
+            (
+                mismatch.what.as_str(),
+                mismatch.expected.as_str(),
+                mismatch.actual.as_str()
+            ),
+            (
+                "step 3 (insert): a rejected step keeps the filter",
+                "m 8, k 1, bits 00000000, 0 distinct, counters 0/0 (negative/false positives)",
+                "m 8, k 1, bits 00001000, 1 distinct, counters 0/0 (negative/false positives)"
+            )
+        );
+        let mismatch = judged(4, 4);
+        assert_eq!(
+            mismatch.actual,
+            "m 8, k 1, bits 00001000, 1 distinct, counters 1/1 (negative/false positives)"
+        );
+    }
+
     /// The page accepts an import of up to 2 MiB: an export padded to exactly 2 MiB and
     /// refused is a departure (the refusal the reference gives one byte past it).
     #[test]
