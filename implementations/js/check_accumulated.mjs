@@ -33,7 +33,7 @@ class Stream {
       const input = Buffer.alloc(this.prefix.length + 8);
       this.prefix.copy(input, 0);
       input.writeBigUInt64BE(this.counter, this.prefix.length);
-      this.block = createHash('sha256').update(input).digest();
+      this.block = dm.sha256Digest(input);
       this.counter += 1n;
       this.used = 0;
     }
