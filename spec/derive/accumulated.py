@@ -51,7 +51,8 @@ class Stream:
         self.buf = b""
         self.pos = 0
 
-    def take(self, n):
+    def refill(self, n):
+        """Makes at least n bytes ready (the unread rest, then whole blocks)."""
         if self.pos + n > len(self.buf):
             blocks = [self.buf[self.pos:]]
             for i in range(self.counter, self.counter + BLOCKS_PER_REFILL):
@@ -59,15 +60,31 @@ class Stream:
             self.counter += BLOCKS_PER_REFILL
             self.buf = b"".join(blocks)
             self.pos = 0
+
+    def take(self, n):
+        self.refill(n)
         out = self.buf[self.pos:self.pos + n]
         self.pos += n
         return out
 
+    # byte() and u16() are take(1)[0] and int.from_bytes(take(2), "big"), read in place:
+    # they are most of the draws, and a slice each was most of this file's time.
     def byte(self):
-        return self.take(1)[0]
+        pos = self.pos
+        if pos >= len(self.buf):
+            self.refill(1)
+            pos = self.pos
+        self.pos = pos + 1
+        return self.buf[pos]
 
     def u16(self):
-        return int.from_bytes(self.take(2), "big")
+        pos = self.pos
+        if pos + 2 > len(self.buf):
+            self.refill(2)
+            pos = self.pos
+        self.pos = pos + 2
+        buf = self.buf
+        return (buf[pos] << 8) | buf[pos + 1]
 
 
 def protocols():
