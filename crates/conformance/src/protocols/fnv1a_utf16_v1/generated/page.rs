@@ -1244,6 +1244,36 @@ mod tests {
         assert_eq!(verdict(&ops, &lenient), None);
     }
 
+    /// A script with an import is judged whole: each step, and the import's filter
+    /// against the one the document holds (as the reference, which accepts it, reads it).
+    #[test]
+    fn a_script_with_an_import_is_judged_at_every_step() {
+        let mut ops = script()[..4].to_vec();
+        ops.push(ScriptOp::Export {});
+        let export = answered(&ops).steps[4].export.clone().expect("an export");
+        ops.extend([
+            ScriptOp::Insert { value: text("b") },
+            ScriptOp::Query { value: text("c") },
+            ScriptOp::ImportText { text: export },
+            ScriptOp::Query { value: text("d") },
+        ]);
+        let good = answered(&ops);
+        assert_eq!(verdict(&ops, &good), None);
+        // The import accepted and the filter left as it was (holding "b" too).
+        let mut kept = good.clone();
+        kept.steps[7].view = good.steps[6].view.clone();
+        let mismatch = verdict(&ops, &kept).expect("an import that keeps the filter passes");
+        assert!(mismatch.what.starts_with("step 7 "), "{}", mismatch.what);
+        // A step after the import that departs from the page.
+        let mut late = good.clone();
+        *late.steps[8]
+            .view
+            .pointer_mut("/counters/negative_queries")
+            .expect("the place") = 0.into();
+        let mismatch = verdict(&ops, &late).expect("a departure after an import passes");
+        assert!(mismatch.what.starts_with("step 8 "), "{}", mismatch.what);
+    }
+
     /// A mismatch shows what it is about: the string of the step (in JSON quotes), and a
     /// filter whole (m, k, its bits as 0s and 1s, the distinct count and the counters).
     #[test]
