@@ -892,4 +892,59 @@ mod tests {
             (0, 1, 0, true)
         );
     }
+
+    fn report(failed: &[&str], total: usize, fixed: &[&str]) -> Run {
+        Run::Report {
+            failed: failed.iter().map(|s| (*s).to_owned()).collect(),
+            total,
+            groups: Vec::new(),
+            beyond_core: Vec::new(),
+            fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
+            not_run: 0,
+            case_passed: true,
+        }
+    }
+
+    /// An entry's runs add up: a run of another count than the controls', or without a
+    /// report, ends the verdict with the group named; caught means some check failed and
+    /// not every one run so far.
+    #[test]
+    fn a_tally_adds_runs_and_refuses_a_miscounted_one() {
+        let mut tally = Tally::new();
+        assert!(tally.add(report(&[], 3, &[]), "g", Some(3)).is_ok());
+        assert!(!tally.caught());
+        assert!(tally.add(report(&["g/x"], 2, &[]), "h", None).is_ok());
+        assert!(tally.caught());
+        assert!(tally.fixed.is_empty());
+        assert!(
+            tally
+                .add(report(&["i/y"], 1, &["i/y"]), "i", Some(1))
+                .is_ok()
+        );
+        assert_eq!(tally.fixed, ["i/y"]);
+        match tally.report() {
+            Run::Report { failed, total, .. } => {
+                assert_eq!((failed.len(), total), (2, 6));
+            }
+            Run::Broken(message) => panic!("{message}"),
+        }
+        let mut every = Tally::new();
+        assert!(
+            every
+                .add(report(&["g/x", "g/y"], 2, &[]), "g", Some(2))
+                .is_ok()
+        );
+        assert!(!every.caught(), "every check failed: not (yet) a catch");
+        let mut wrong = Tally::new();
+        match wrong.add(report(&[], 4, &[]), "g", Some(3)) {
+            Err(Run::Broken(message)) => {
+                assert_eq!(message, "the runner ran 4 g checks, the controls 3");
+            }
+            _ => panic!("a miscounted run was added"),
+        }
+        match wrong.add(Run::Broken("no report".into()), "h", Some(1)) {
+            Err(Run::Broken(message)) => assert_eq!(message, "its h checks: no report"),
+            _ => panic!("a broken run was added"),
+        }
+    }
 }
