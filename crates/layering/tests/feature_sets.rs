@@ -16,7 +16,9 @@ use std::process::Command;
 /// left out.
 fn features(args: &[&str]) -> BTreeMap<String, String> {
     let output = Command::new(env!("CARGO"))
-        .args(["tree", "--locked", "--prefix", "none", "--format", "{p}|{f}"])
+        .args([
+            "tree", "--locked", "--prefix", "none", "--format", "{p}|{f}",
+        ])
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .output()

@@ -1157,6 +1157,7 @@ fn last_operation(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bloomproof_wire::protocols::fnv1a_utf16_v1::SaveAnswer;
     use bloomproof_wire::protocols::fnv1a_utf16_v1::session::DraftField;
 
     /// The reference model's whole answer to `ops`.
@@ -1272,6 +1273,76 @@ mod tests {
             .expect("the place") = 0.into();
         let mismatch = verdict(&ops, &late).expect("a departure after an import passes");
         assert!(mismatch.what.starts_with("step 8 "), "{}", mismatch.what);
+    }
+
+    /// `create` makes an empty filter, whose entries start empty again (a string
+    /// inserted before is new to it); an accepted panel step leaves its panel as set.
+    #[test]
+    fn create_starts_empty_and_a_panel_is_as_set() {
+        use bloomproof_wire::protocols::fnv1a_utf16_v1::session::Panel;
+        let mut ops = script()[..4].to_vec();
+        ops.extend([
+            ScriptOp::Create {},
+            ScriptOp::Insert { value: text("a") },
+            ScriptOp::SetPanel {
+                panel: Panel::Model,
+                open: true,
+            },
+        ]);
+        let good = answered(&ops);
+        assert_eq!(verdict(&ops, &good), None);
+        // The second create is a new, empty filter, and "a" a new entry of it.
+        assert_eq!(good.steps[4].view["distinct_entries"], 0);
+        assert_eq!(good.steps[5].view["distinct_entries"], 1);
+        let departs = |step: usize, place: &str, value: Value| {
+            let mut got = good.clone();
+            *got.steps[step].view.pointer_mut(place).expect("the place") = value;
+            let mismatch = verdict(&ops, &got).expect("a departure passes");
+            assert!(
+                mismatch.what.starts_with(&format!("step {step} ")),
+                "{}",
+                mismatch.what
+            );
+        };
+        // A created filter with a bit set.
+        departs(2, "/bits", "00000001".into());
+        // The panel step accepted, the panel left closed.
+        departs(6, "/panels/model", false.into());
+        // Creating the filter it has may keep it (the page does not say): then "a" is a
+        // duplicate, judged against the entries the kept filter holds. The answers of a
+        // session whose second step there keeps the filter (a panel closed).
+        let mut keeping = ops.clone();
+        keeping[4] = ScriptOp::SetPanel {
+            panel: Panel::Positions,
+            open: false,
+        };
+        let kept = answered(&keeping);
+        assert_eq!(kept.steps[5].view["distinct_entries"], 1);
+        assert_eq!(verdict(&ops, &kept), None);
+    }
+
+    /// A local save of a state within the limit in every measure is saved whole: its
+    /// outcome `saved`, every code unit stored, no warning.
+    #[test]
+    fn a_save_within_the_limit_is_saved_whole() {
+        let mut ops = script()[..4].to_vec();
+        ops.push(ScriptOp::SaveLocal {
+            units: 100,
+            fill: None,
+        });
+        let good = answered(&ops);
+        assert_eq!(verdict(&ops, &good), None);
+        let departures: [&dyn Fn(&mut SaveAnswer); 3] = [
+            &|save| save.warning = Some("not saved".into()),
+            &|save| save.stored_units = 99,
+            &|save| save.outcome = "kept".into(),
+        ];
+        for depart in departures {
+            let mut got = good.clone();
+            depart(got.steps[4].save.as_mut().expect("a save answer"));
+            let mismatch = verdict(&ops, &got).expect("a departing save passes");
+            assert!(mismatch.what.starts_with("step 4 "), "{}", mismatch.what);
+        }
     }
 
     /// A mismatch shows what it is about: the string of the step (in JSON quotes), and a
