@@ -1322,26 +1322,40 @@ mod tests {
     }
 
     /// A local save of a state within the limit in every measure is saved whole: its
-    /// outcome `saved`, every code unit stored, no warning.
+    /// outcome `saved`, every code unit stored, no warning. One over it in every measure
+    /// is not saved, and comes back with a warning that says something.
     #[test]
-    fn a_save_within_the_limit_is_saved_whole() {
+    fn a_save_is_saved_whole_within_the_limit_and_warned_past_it() {
         let mut ops = script()[..4].to_vec();
-        ops.push(ScriptOp::SaveLocal {
-            units: 100,
-            fill: None,
-        });
+        ops.extend([
+            ScriptOp::SaveLocal {
+                units: 100,
+                fill: None,
+            },
+            ScriptOp::SaveLocal {
+                units: 100_001,
+                fill: None,
+            },
+        ]);
         let good = answered(&ops);
         assert_eq!(verdict(&ops, &good), None);
-        let departures: [&dyn Fn(&mut SaveAnswer); 3] = [
-            &|save| save.warning = Some("not saved".into()),
-            &|save| save.stored_units = 99,
-            &|save| save.outcome = "kept".into(),
+        let departures: [(usize, &dyn Fn(&mut SaveAnswer)); 6] = [
+            (4, &|save| save.warning = Some("not saved".into())),
+            (4, &|save| save.stored_units = 99),
+            (4, &|save| save.outcome = "kept".into()),
+            (5, &|save| save.warning = None),
+            (5, &|save| save.warning = Some(" ".into())),
+            (5, &|save| save.outcome = "saved".into()),
         ];
-        for depart in departures {
+        for (step, depart) in departures {
             let mut got = good.clone();
-            depart(got.steps[4].save.as_mut().expect("a save answer"));
+            depart(got.steps[step].save.as_mut().expect("a save answer"));
             let mismatch = verdict(&ops, &got).expect("a departing save passes");
-            assert!(mismatch.what.starts_with("step 4 "), "{}", mismatch.what);
+            assert!(
+                mismatch.what.starts_with(&format!("step {step} ")),
+                "{}",
+                mismatch.what
+            );
         }
     }
 
