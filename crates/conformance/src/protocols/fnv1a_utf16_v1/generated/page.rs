@@ -1339,13 +1339,15 @@ mod tests {
         ]);
         let good = answered(&ops);
         assert_eq!(verdict(&ops, &good), None);
-        let departures: [(usize, &dyn Fn(&mut SaveAnswer)); 6] = [
-            (4, &|save| save.warning = Some("not saved".into())),
-            (4, &|save| save.stored_units = 99),
-            (4, &|save| save.outcome = "kept".into()),
-            (5, &|save| save.warning = None),
-            (5, &|save| save.warning = Some(" ".into())),
-            (5, &|save| save.outcome = "saved".into()),
+        /// A step and how its save answer departs.
+        type Departure = (usize, fn(&mut SaveAnswer));
+        let departures: [Departure; 6] = [
+            (4, |save| save.warning = Some("not saved".into())),
+            (4, |save| save.stored_units = 99),
+            (4, |save| save.outcome = "kept".into()),
+            (5, |save| save.warning = None),
+            (5, |save| save.warning = Some(" ".into())),
+            (5, |save| save.outcome = "saved".into()),
         ];
         for (step, depart) in departures {
             let mut got = good.clone();
