@@ -1264,7 +1264,15 @@ mod tests {
         let mut kept = good.clone();
         kept.steps[7].view = good.steps[6].view.clone();
         let mismatch = verdict(&ops, &kept).expect("an import that keeps the filter passes");
-        assert!(mismatch.what.starts_with("step 7 "), "{}", mismatch.what);
+        assert!(
+            mismatch.what.starts_with("step 7 ")
+                && mismatch
+                    .what
+                    .ends_with("an import the reference accepts too gives the document's entries"),
+            "{}",
+            mismatch.what
+        );
+        assert_eq!(mismatch.expected, "1 distinct entries");
         // A step after the import that departs from the page.
         let mut late = good.clone();
         *late.steps[8]
@@ -1359,6 +1367,37 @@ mod tests {
                 mismatch.what
             );
         }
+    }
+
+    /// Insertions past the page's entry bound may be refused part way (the page does not
+    /// say all or nothing): the strings inserted before the refusal are then the
+    /// implementation's, and a later insertion of one of them is its duplicate.
+    #[test]
+    fn insertions_refused_part_way_leave_their_entries_unjudged() {
+        let mut ops = script()[..3].to_vec();
+        ops.extend([
+            ScriptOp::InsertMany {
+                prefix: "s".into(),
+                count: 1025,
+            },
+            ScriptOp::Insert { value: text("s0") },
+        ]);
+        let good = answered(&ops);
+        assert!(
+            good.steps[3].error.is_some(),
+            "the reference refuses all 1025"
+        );
+        assert_eq!(verdict(&ops, &good), None);
+        // The answers of an implementation that inserted the first 1024, then refused.
+        let mut partial = ops.clone();
+        partial[3] = ScriptOp::InsertMany {
+            prefix: "s".into(),
+            count: 1024,
+        };
+        let mut part_way = answered(&partial);
+        part_way.steps[3].error = good.steps[3].error.clone();
+        assert_eq!(part_way.steps[4].view["distinct_entries"], 1024);
+        assert_eq!(verdict(&ops, &part_way), None);
     }
 
     /// A mismatch shows what it is about: the string of the step (in JSON quotes), and a
