@@ -1513,6 +1513,23 @@ mod tests {
             &|view| view["params"]["k"] = 13.into(),
             "a filter has m 8..=1024 and k 1..=12",
         );
+        // More false positives than negative queries (the query of "i": 1 of each).
+        departs(
+            5,
+            &|view| view["counters"]["false_positives"] = 2.into(),
+            "no more false positives than negative queries",
+        );
+        // The last operation's second base hash, or its position, not the oracle's.
+        departs(
+            5,
+            &|view| view["last_operation"]["h2"] = 0.into(),
+            "its two base hashes",
+        );
+        departs(
+            5,
+            &|view| view["last_operation"]["positions"][0]["position"] = 5.into(),
+            "each of its k positions in order",
+        );
     }
 
     /// A mismatch shows what it is about: the string of the step (in JSON quotes), and a
