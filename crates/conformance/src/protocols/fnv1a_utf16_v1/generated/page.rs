@@ -1532,6 +1532,59 @@ mod tests {
         );
     }
 
+    /// Each row of the last operation's positions is judged: its position and the bit
+    /// after, and the bit before at the position's first occurrence; at a repeat the bit
+    /// before is the implementation's to report (set by the earlier occurrence, or not).
+    #[test]
+    fn a_positions_row_is_judged_before_only_at_its_first_occurrence() {
+        let ops = vec![
+            ScriptOp::SetDraft {
+                field: DraftField::M,
+                value: "8".into(),
+            },
+            ScriptOp::SetDraft {
+                field: DraftField::K,
+                value: "12".into(),
+            },
+            ScriptOp::Create {},
+            ScriptOp::Insert { value: text("a") },
+        ];
+        let good = answered(&ops);
+        assert_eq!(verdict(&ops, &good), None);
+        let rows = good.steps[3].view["last_operation"]["positions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(rows.len(), 12);
+        // Twelve positions among 8 bits: some repeat.
+        let repeat = (1..rows.len())
+            .find(|&i| {
+                rows[..i]
+                    .iter()
+                    .any(|r| r["position"] == rows[i]["position"])
+            })
+            .expect("a repeated position");
+        let with_row = |i: usize, field: &str, value: Value| {
+            let mut got = good.clone();
+            got.steps[3].view["last_operation"]["positions"][i][field] = value;
+            got
+        };
+        for (field, value) in [("after", false), ("before", true)] {
+            let mismatch = verdict(&ops, &with_row(0, field, value.into()))
+                .unwrap_or_else(|| panic!("a first row's {field} {value} passes"));
+            assert!(
+                mismatch.what.contains("each of its k positions in order"),
+                "{}",
+                mismatch.what
+            );
+        }
+        let before = rows[repeat]["before"].as_bool().unwrap_or(false);
+        assert_eq!(
+            verdict(&ops, &with_row(repeat, "before", (!before).into())),
+            None
+        );
+    }
+
     /// A mismatch shows what it is about: the string of the step (in JSON quotes), and a
     /// filter whole (m, k, its bits as 0s and 1s, the distinct count and the counters).
     #[test]
