@@ -313,8 +313,8 @@ struct Context {
     /// --require all`, every class stopping them): set with [`Context::stages`], after
     /// the controls, which run every check.
     fail_fast: FailFast,
-    /// `bloomproof conformance --skip`: the checks a run leaves out (an entry's groups
-    /// after one that generated inputs alone caught, under `--seeds`).
+    /// `bloomproof conformance --skip`: the checks a run leaves out (the checks whose
+    /// every case is generated, in an entry's first pass under `--seeds`).
     skip: Option<&'static str>,
     /// The executable the gallery's runtime runs ([`process::executable`]): the patched
     /// copies' adapters run, and their files are checked, with it.

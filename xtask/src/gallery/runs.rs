@@ -135,33 +135,18 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
         return fixed_first(context, implementation, &stages, skip);
     }
     let mut tally = Tally::new();
-    // Under `--seeds`, once generated inputs alone caught the entry, the later groups
-    // are run for one question: whether a case without generated inputs catches it
-    // too (then it is not swept). Their checks whose every case is generated cannot
-    // answer it, and were the most of each such entry's time: they are left out.
-    let mut skipping: Option<Context> = None;
     for (group, count) in stages {
-        let run_context = skipping.as_ref().unwrap_or(context);
-        let count = count
-            - run_context
-                .skip
-                .map_or(0, |skip| context.generated.skipped_in(group, skip));
-        let run = group_run(run_context, implementation, &format!("{group}/"));
-        if let Err(broken) = tally.add(run, group, Some(count)) {
+        let run = group_run(context, implementation, &format!("{group}/"));
+        if let Err(broken) = tally.add(run, group, Some(*count)) {
             return broken;
         }
         // Caught (by a check of any class: the gallery requires every class): the later
-        // groups are not needed. Under `--seeds`, caught by generated inputs alone so
+        // groups are not needed. Under `--seeds` (where the generated checks cannot be
+        // left out exactly, else see `fixed_first`), caught by generated inputs alone so
         // far: the rest run too, to say whether a case without them catches it (then no
         // sweep is needed).
         if tally.caught() && (context.seeds < 2 || !tally.fixed.is_empty()) {
             break;
-        }
-        if skipping.is_none() && tally.caught() {
-            skipping = context.generated.skip().map(|skip| Context {
-                skip: Some(skip),
-                ..context.clone()
-            });
         }
     }
     tally.report()
