@@ -6,6 +6,7 @@
 
 pub mod planted;
 
+use bloomproof_conformance::generated::memo;
 use bloomproof_conformance::protocols::{doc_membership_v1, fnv1a_utf16_v1};
 use bloomproof_conformance::run::{Subjects, run};
 use bloomproof_conformance::subjects::doc_membership_v1::DocSubject;
@@ -13,9 +14,15 @@ use bloomproof_conformance::subjects::fnv1a_utf16_v1::FnvSubject;
 use bloomproof_conformance::{Report, Spec, load};
 use serde_json::Value;
 use std::path::Path;
+use std::sync::OnceLock;
 
-/// The spec of `spec/`.
+/// The spec of `spec/`. The first call also keeps expected values for the rest of the
+/// test process (`generated::memo`): these tests run one spec's generated inputs again
+/// and again against subjects that differ, and an expected value depends on its input
+/// alone, so each is computed once.
 pub fn spec() -> Spec {
+    static KEPT: OnceLock<memo::Scope> = OnceLock::new();
+    KEPT.get_or_init(memo::scope);
     load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec")).unwrap()
 }
 
