@@ -1,7 +1,7 @@
 //! `cargo xtask ci`: the whole test command. Each step runs in order; the run stops at
 //! the first failing step and names it. Consecutive steps marked `beside` (independent,
-//! and each leaving cores idle alone: the accumulated digests of three languages; the
-//! two planted-bug galleries and the browser suite) run at the same time, their output printed whole, step
+//! and each leaving cores idle alone: the two halves of the test run; the accumulated
+//! digests of three languages; the two planted-bug galleries and the browser suite) run at the same time, their output printed whole, step
 //! by step, once all of them have ended.
 
 use std::process::{Command, ExitStatus};
@@ -87,10 +87,36 @@ fn steps() -> Vec<Step> {
             env: vec![("RUSTDOCFLAGS", "-D warnings")],
             ..cargo("rustdoc", &["doc", "--workspace", "--no-deps", "--locked"])
         },
-        Step {
+        // The tests are built first, then run as two halves side by side: `cargo test`
+        // runs its test binaries one after another, and a binary whose last test runs
+        // alone (a whole suite through an adapter, a process waited for) leaves a core
+        // idle. Cargo holds the target folder's lock only while it builds, so the two
+        // runs overlap; each builds nothing (same feature sets: `feature_sets.rs`).
+        // The conformance runner's tests are about half of the tests' CPU.
+        cargo(
+            "cargo test: build every test",
+            &["test", "--workspace", "--locked", "--no-run"],
+        ),
+        beside(Step {
             env: vec![("INSTA_UPDATE", "no")],
-            ..cargo("cargo test", &["test", "--workspace", "--locked"])
-        },
+            ..cargo(
+                "cargo test: the conformance runner",
+                &["test", "--locked", "--package", "bloomproof-conformance"],
+            )
+        }),
+        beside(Step {
+            env: vec![("INSTA_UPDATE", "no")],
+            ..cargo(
+                "cargo test: every other package",
+                &[
+                    "test",
+                    "--workspace",
+                    "--locked",
+                    "--exclude",
+                    "bloomproof-conformance",
+                ],
+            )
+        }),
         // The benchmarks and their probe are type-checked by clippy (`--all-targets`);
         // a release build of them here cost more than a minute of CI for no more.
         // In the main target folder, with the workspace's profile (.cargo/config.toml)
