@@ -233,3 +233,27 @@ fn what_stops_a_run() {
     assert!(fixed.stops(Class::Hardening, std::slice::from_ref(&file), drawn));
     assert!(!fixed.stops(Class::Interop, &[file], drawn));
 }
+
+/// `--skip` (`Spec::skip`): a check whose full name holds a skip text is left out of the
+/// run and of its report, the accumulated digests as the documented checks; every other
+/// check runs as in the whole run, to the same outcome.
+#[test]
+fn a_skipped_check_is_left_out_and_the_rest_run_as_before() {
+    let mut spec = common::spec();
+    let group = Some("fnv1a-utf16-v1/");
+    let whole = checks(&run_with_threads(&spec, &mut Subjects::rust(), group, 2));
+    spec.skip = vec!["/generated_".to_owned(), "-v1/accumulated".to_owned()];
+    let skipped = checks(&run_with_threads(&spec, &mut Subjects::rust(), group, 2));
+    let left_out = |c: &CheckOutcome| {
+        let name = c.full_name();
+        name.contains("/generated_") || name.ends_with("/accumulated")
+    };
+    let kept: Vec<CheckOutcome> = whole.iter().filter(|c| !left_out(c)).cloned().collect();
+    assert!(
+        whole
+            .iter()
+            .any(|c| c.full_name().ends_with("/accumulated"))
+    );
+    assert!(whole.iter().filter(|c| left_out(c)).count() >= 2);
+    assert_eq!(skipped, kept);
+}
