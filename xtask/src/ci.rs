@@ -91,8 +91,11 @@ fn steps() -> Vec<Step> {
         // runs its test binaries one after another, and a binary whose last test runs
         // alone (a whole suite through an adapter, a process waited for) leaves a core
         // idle. Cargo holds the target folder's lock only while it builds, so the two
-        // runs overlap; each builds nothing (same feature sets: `feature_sets.rs`).
-        // The conformance runner's tests are about half of the tests' CPU.
+        // runs overlap. Each half resolves every dependency with the whole test build's
+        // features (`feature_sets.rs`), so neither builds anything: the runner's half
+        // takes the explorer's tests too, whose server asks for `serde_core`'s default
+        // features, which the runner's own tests alone would build without. The runner's
+        // tests are about half of the tests' CPU.
         cargo(
             "cargo test: build every test",
             &["test", "--workspace", "--locked", "--no-run"],
@@ -100,8 +103,15 @@ fn steps() -> Vec<Step> {
         beside(Step {
             env: vec![("INSTA_UPDATE", "no")],
             ..cargo(
-                "cargo test: the conformance runner",
-                &["test", "--locked", "--package", "bloomproof-conformance"],
+                "cargo test: the conformance runner and the explorer",
+                &[
+                    "test",
+                    "--locked",
+                    "--package",
+                    "bloomproof-conformance",
+                    "--package",
+                    "bloomproof-explorer",
+                ],
             )
         }),
         beside(Step {
@@ -114,6 +124,8 @@ fn steps() -> Vec<Step> {
                     "--locked",
                     "--exclude",
                     "bloomproof-conformance",
+                    "--exclude",
+                    "bloomproof-explorer",
                 ],
             )
         }),

@@ -1,9 +1,12 @@
 //! CI builds `xtask` (`cargo xtask ci`) and the `bloomproof` binary before and after
-//! `cargo test --workspace`: each reuses the test build's compiled dependencies only if
-//! cargo resolves every dependency they share with the same features. Where it does not,
-//! the dependency and everything above it (the runner and the workspace crates) are
-//! compiled twice. The manifests of `xtask` and `crates/cli` ask for the test build's
-//! features by hand (as a workspace-hack crate would); this test holds them to it.
+//! `cargo test --workspace --no-run`, and runs the tests in two halves (`--package
+//! bloomproof-conformance`, and `--workspace --exclude bloomproof-conformance`): each
+//! reuses the test build's compiled dependencies only if cargo resolves every dependency
+//! they share with the same features. Where it does not, the dependency and everything
+//! above it (the runner and the workspace crates) are compiled twice, and a half that
+//! builds holds the target folder's lock while the other waits. The manifests of `xtask`
+//! and `crates/cli` ask for the test build's features by hand (as a workspace-hack crate
+//! would); this test holds the four builds to it.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
@@ -39,7 +42,7 @@ fn features(args: &[&str]) -> BTreeMap<String, String> {
 }
 
 #[test]
-fn the_binaries_ci_builds_resolve_the_test_builds_features() {
+fn the_builds_ci_makes_resolve_the_test_builds_features() {
     let test_build = features(&["--workspace", "--edges", "normal,build,dev"]);
     assert!(
         test_build
@@ -47,13 +50,46 @@ fn the_binaries_ci_builds_resolve_the_test_builds_features() {
             .any(|package| package.starts_with("serde_json ")),
         "{test_build:?}"
     );
+    let builds: [(&str, &[&str]); 4] = [
+        (
+            "xtask's build",
+            &["--package", "xtask", "--edges", "normal,build"],
+        ),
+        (
+            "bloomproof's build",
+            &["--package", "bloomproof", "--edges", "normal,build"],
+        ),
+        (
+            "the runner's and the explorer's tests",
+            &[
+                "--package",
+                "bloomproof-conformance",
+                "--package",
+                "bloomproof-explorer",
+                "--edges",
+                "normal,build,dev",
+            ],
+        ),
+        (
+            "the other packages' tests",
+            &[
+                "--workspace",
+                "--exclude",
+                "bloomproof-conformance",
+                "--exclude",
+                "bloomproof-explorer",
+                "--edges",
+                "normal,build,dev",
+            ],
+        ),
+    ];
     let mut differ = Vec::new();
-    for binary in ["xtask", "bloomproof"] {
-        for (package, features) in features(&["--package", binary, "--edges", "normal,build"]) {
+    for (build, args) in builds {
+        for (package, features) in features(args) {
             let tested = test_build.get(&package);
             if tested != Some(&features) {
                 differ.push(format!(
-                    "{binary}'s build: {package} with [{features}], the test build's with [{}]",
+                    "{build}: {package} with [{features}], the test build's with [{}]",
                     tested.map_or("(not built)", String::as_str)
                 ));
             }
@@ -61,7 +97,7 @@ fn the_binaries_ci_builds_resolve_the_test_builds_features() {
     }
     assert!(
         differ.is_empty(),
-        "ask for the test build's features in the binary's manifest (see xtask/Cargo.toml):\n{}",
+        "ask for the test build's features in the manifest (see xtask/Cargo.toml):\n{}",
         differ.join("\n")
     );
 }
