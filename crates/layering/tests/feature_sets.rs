@@ -1,6 +1,6 @@
 //! CI builds `xtask` (`cargo xtask ci`) and the `bloomproof` binary before and after
-//! `cargo test --workspace --no-run`, and runs the tests in two halves (`--package
-//! bloomproof-conformance`, and `--workspace --exclude bloomproof-conformance`): each
+//! `cargo test --workspace --no-run`, and runs the tests in two halves (the runner's and
+//! the explorer's packages, and the rest of the workspace: `xtask/src/ci.rs`): each
 //! reuses the test build's compiled dependencies only if cargo resolves every dependency
 //! they share with the same features. Where it does not, the dependency and everything
 //! above it (the runner and the workspace crates) are compiled twice, and a half that
