@@ -39,6 +39,20 @@ fn answering(name: &'static str, flaw: impl Fn(&[u8], &mut Triple) + Send + 'sta
     })
 }
 
+/// Answers `absent` as not present (false, false, false), every other item as the
+/// production subject does.
+fn absent(name: &'static str, absent: &'static [u8]) -> PlantedDoc {
+    answering(name, move |item, t| {
+        if item == absent {
+            *t = Triple {
+                maybe_present: false,
+                exact_checked: false,
+                duplicate: false,
+            };
+        }
+    })
+}
+
 /// Looks up every record as a non-duplicate (true, true, false): a subject that
 /// confirms candidates against the wrong set.
 fn records_not_duplicates() -> PlantedDoc {
@@ -149,16 +163,7 @@ fn wrong_packed_bits_with_the_right_count_are_diagnosed() {
 /// screens the item whose answer the oracle disputes, finding its wrong stage.
 #[test]
 fn a_missed_false_positive_is_diagnosed_at_the_disputed_item() {
-    let flawed = answering("doc-04 hashed wrong", |item, t| {
-        if item == b"doc-04" {
-            *t = Triple {
-                maybe_present: false,
-                exact_checked: false,
-                duplicate: false,
-            };
-        }
-    })
-    .on_positions(|real, p, item| {
+    let flawed = absent("doc-04 hashed wrong", b"doc-04").on_positions(|real, p, item| {
         let m = u16::try_from(p.m).unwrap();
         let positions = real.positions(p, item)?;
         Ok(if item == b"doc-04" {
@@ -344,6 +349,19 @@ fn an_intact_read_without_answers_fails_and_only_the_shared_bit_is_cleared() {
         .expect("the intact read");
     // The fault's damaged read follows the intact one: d291 less bit 4.
     assert_eq!(handed[at + 1], vec![0xc2, 0x91]);
+}
+
+/// The seed's form of the fault (no reader) with a lookup that answers one member
+/// absent, as many answers as members: the intact snapshot's lookup fails.
+#[test]
+fn a_member_absent_from_the_intact_snapshot_fails_the_fault_without_a_reader() {
+    let flawed = absent("doc-01 absent", b"doc-01");
+    let report = doc_report(flawed);
+    let failed = failures(&report, "shared_bit_fault_is_a_false_negative");
+    assert_has(
+        &failed,
+        "23-fixture/doc-00..03-without-reader: every member passes maybe_present in the intact snapshot",
+    );
 }
 
 /// A reader that refuses the damaged snapshot but names no record: the failure says
