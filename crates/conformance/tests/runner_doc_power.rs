@@ -364,6 +364,52 @@ fn a_member_absent_from_the_intact_snapshot_fails_the_fault_without_a_reader() {
     );
 }
 
+/// The cases of `read_snapshot_verifies_its_bits` failed in `report`, by id.
+fn read_cases_failed(report: &bloomproof_conformance::Report) -> BTreeSet<String> {
+    failures(report, "read_snapshot_verifies_its_bits")
+        .iter()
+        .filter_map(|f| f.split_once(": ").map(|(id, _)| id.to_string()))
+        .collect()
+}
+
+/// A reader that never looks at the bits (it answers as a build of the records would)
+/// fails every case whose snapshot must be refused, and only those; a reader that
+/// refuses every snapshot fails every intact one.
+#[test]
+fn a_reader_is_judged_on_every_snapshot_it_must_refuse_or_answer() {
+    let trusting = PlantedDoc::new("trusting reader")
+        .on_read(|real, p, records, _bits, items| real.lookup(p, records, items));
+    let failed = read_cases_failed(&doc_report(trusting));
+    for id in [
+        "17-fault/doc-00-removed-bit-4-cleared",
+        "17-fault/last-record-misses-its-own-bit",
+        "17-bits/one-byte-short",
+        "17-bits/one-extra-bit",
+        "17-bits/top-bit-of-last-byte",
+    ] {
+        assert!(failed.contains(id), "{id} not in {failed:#?}");
+    }
+    assert!(
+        failed.iter().all(|id| !id.starts_with("17-intact/")),
+        "{failed:#?}"
+    );
+    let refusing = PlantedDoc::new("refusing reader").on_read(|_, _, _, _, _| {
+        Err(bloomproof_conformance::subject::SubjectError::Rejected {
+            kind: "value".into(),
+            field: Some("packed_bits".into()),
+            message: "refused".into(),
+        })
+    });
+    let failed = read_cases_failed(&doc_report(refusing));
+    for id in [
+        "17-intact/fixture",
+        "17-intact/empty-m8",
+        "17-intact/max-bounds",
+    ] {
+        assert!(failed.contains(id), "{id} not in {failed:#?}");
+    }
+}
+
 /// A reader that refuses the damaged snapshot but names no record: the failure says
 /// which record it should have named, in the list it was given.
 #[test]

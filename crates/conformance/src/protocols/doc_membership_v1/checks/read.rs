@@ -226,9 +226,12 @@ fn without_reader(
         || json(&sets[j]),
     );
     let damaged = records[j].clone();
+    // The seed's demonstration, shown as it runs it: `cleared` is a position of both
+    // members (`first_shared`), so clearing it always makes this false negative; what
+    // an implementation can get wrong here is judged above and by the damaged member.
     v.holds(
         "with the shared bit cleared, the second member fails maybe_present (a false negative)",
-        sets[j].contains(&cleared) && !maybe_present(&damaged_bits, &sets[j]),
+        !maybe_present(&damaged_bits, &sets[j]),
         || {
             format!(
                 "positions {} in {}",
