@@ -451,8 +451,58 @@ pub fn evaluate(
 
 #[cfg(test)]
 mod tests {
-    use super::partial_match;
+    use super::{GIVEN_BACK_BY_A_ROUNDTRIP, KEPT_BY_A_REJECTED_STEP, partial_match, view_differs};
     use serde_json::json;
+
+    /// Seed 002's lists, written out by hand: a rejected step keeps the filter; an
+    /// export and an import of it give back the filter, the drafts, the open panels and
+    /// the last operation. The round trip's list is built from the first by a loop,
+    /// which this holds (a loop that never ran had left seven parts empty, and the round
+    /// trip's core check compared nothing of the filter).
+    #[test]
+    fn the_round_trip_gives_back_the_kept_filter_and_three_parts_of_the_session() {
+        let filter: Vec<&str> = "active params bits bits_set distinct_entries counters rate"
+            .split(' ')
+            .collect();
+        assert_eq!(KEPT_BY_A_REJECTED_STEP.to_vec(), filter);
+        let mut given_back = filter;
+        given_back.extend(["drafts", "panels", "last_operation"]);
+        assert_eq!(GIVEN_BACK_BY_A_ROUNDTRIP.to_vec(), given_back);
+    }
+
+    /// The first part that differs, with the path inside it where both sides hold it.
+    #[test]
+    fn a_view_differs_at_the_first_part_and_path_that_differ() {
+        let before = json!({"bits": "0f", "params": {"m": 8, "k": 2}, "rate": 0.5, "drafts": {}});
+        let parts: &[&str] = &["bits", "params", "rate", "drafts"];
+        assert_eq!(view_differs(&before, &before.clone(), Some(parts)), None);
+        let after = json!({"bits": "0f", "params": {"m": 8, "k": 3}, "rate": 0.25});
+        assert_eq!(
+            view_differs(&before, &after, Some(parts)).as_deref(),
+            Some("view.params.k: expected 2, got 3")
+        );
+        assert_eq!(
+            view_differs(&before, &after, Some(&["bits", "rate"])).as_deref(),
+            Some("view.rate: expected 0.5, got 0.25")
+        );
+        assert_eq!(
+            view_differs(&before, &after, Some(&["drafts"])).as_deref(),
+            Some("view.drafts: present on one side only")
+        );
+        // More on the later side than the earlier: a difference, named by its part.
+        let grown = json!({"params": {"m": 8, "k": 2, "extra": 1}});
+        assert_eq!(
+            view_differs(&before, &grown, Some(&["params"])).as_deref(),
+            Some("view.params differs")
+        );
+        // The whole view (a check outside the core): its first difference by path.
+        let rate = json!({"bits": "0f", "params": {"m": 8, "k": 2}, "rate": 0.25, "drafts": {}});
+        assert_eq!(
+            view_differs(&before, &rate, None).as_deref(),
+            Some("view.rate: expected 0.5, got 0.25")
+        );
+        assert_eq!(view_differs(&before, &before.clone(), None), None);
+    }
 
     #[test]
     fn partial_match_semantics() {
