@@ -127,11 +127,9 @@ pub(super) fn shared_bit_fault(
     }
     let damaged_bits = without_bit(&built.packed_bits, cleared);
     let remaining: Vec<Vec<u8>> = records.iter().filter(|r| **r != removed).cloned().collect();
-    v.holds(
-        "the damaged member's positions include the cleared bit",
-        sets[j].contains(&cleared),
-        || json(&sets[j]),
-    );
+    // `cleared` is a position of both members by construction (`first_shared`), so the
+    // damaged member's positions always include it: nothing to judge there. What the
+    // implementation can get wrong is the pair, the bit and the reader's refusal.
     let expected_field = remaining
         .iter()
         .position(|r| *r == records[j])
