@@ -1337,6 +1337,87 @@ mod tests {
         );
     }
 
+    /// The production session, recording every script it is given.
+    struct Recording(Vec<Vec<ScriptOp>>);
+
+    impl crate::subject::UnderTest for Recording {
+        fn name(&self) -> String {
+            "the production session, recorded".into()
+        }
+    }
+
+    impl FnvSubject for Recording {
+        fn positions(
+            &mut self,
+            m: u64,
+            k: u64,
+            units: &[u16],
+        ) -> crate::subject::Answer<bloomproof_wire::protocols::fnv1a_utf16_v1::FnvHashes> {
+            RustFnv.positions(m, k, units)
+        }
+        fn session(&mut self, script: &[ScriptOp]) -> crate::subject::Answer<ScriptAnswer> {
+            self.0.push(script.to_vec());
+            RustFnv.session(script)
+        }
+        fn estimates(
+            &mut self,
+            m: u32,
+            k: u32,
+            n: u32,
+        ) -> crate::subject::Answer<bloomproof_wire::protocols::fnv1a_utf16_v1::EstimatesAnswer>
+        {
+            RustFnv.estimates(m, k, n)
+        }
+    }
+
+    /// A sessions case runs, after its drawn inputs and its edges of m and k, the script
+    /// of every row of the table of bounds its comparison judges (the page's core rows,
+    /// the model's interop rows), each as written, even with no input drawn: a run that
+    /// left them out (or counted fewer) judged no bound of the table through a
+    /// generated session.
+    #[test]
+    fn a_sessions_case_runs_the_script_of_every_bound_of_its_comparison() {
+        for page in [true, false] {
+            let mut compared = vec!["view".to_string(), "error".to_string()];
+            if page {
+                compared.push("page".into());
+            }
+            let case = crate::model::GeneratedCase {
+                id: "sessions".into(),
+                check: "generated_sessions_agree_with_model".into(),
+                rules: Vec::new(),
+                flags: Vec::new(),
+                comment: None,
+                input: sessions_input(),
+                expect: bloomproof_wire::spec::GeneratedExpect {
+                    equal_to: "session_model".into(),
+                    compared,
+                },
+            };
+            let generation = crate::generated::Generation {
+                seed: 7,
+                count: Some(0),
+                shrink: false,
+            };
+            let mut recording = Recording(Vec::new());
+            let failures = super::super::evaluate(&case, &mut recording, &generation);
+            assert!(failures.is_empty(), "page {page}: {failures:?}");
+            let bounds: Vec<Vec<ScriptOp>> = bound_scripts(page)
+                .iter()
+                .map(|script| materialise(script).0)
+                .collect();
+            assert!(bounds.len() >= 4, "page {page}");
+            let run = &recording.0;
+            assert!(
+                run.len() > bounds.len(),
+                "page {page}: {} scripts run, {} of them bounds",
+                run.len(),
+                bounds.len()
+            );
+            assert_eq!(run[run.len() - bounds.len()..], bounds[..], "page {page}");
+        }
+    }
+
     fn sessions_input() -> GeneratedInput {
         GeneratedInput {
             generator: crate::model::Generator::FnvSessions,
