@@ -19,13 +19,38 @@ use bloomproof_wire::protocols::doc_membership_v1::{Built, Framed, Triple, Typed
 use bloomproof_wire::protocols::fnv1a_utf16_v1::{EstimatesAnswer, FnvHashes, ScriptAnswer};
 use serde_json::{Value, json};
 
-/// `RustDoc` with its positions wrong (the first one moved by one) for every m above
-/// 300, none of which a case of the spec uses but 512.
-struct WrongAboveM300;
+/// `RustDoc` wrong for every m above 300 and below 512, none of which a case of the
+/// spec uses: its positions (the first one moved by one), or the first answer of each
+/// lookup and read (`maybe_present` flipped).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WrongAboveM300 {
+    Positions,
+    Lookups,
+}
+
+impl WrongAboveM300 {
+    fn bends(self, flaw: Self, params: &RawParams) -> bool {
+        self == flaw && params.m > 300 && params.m < 512
+    }
+
+    /// The triples, the first one's `maybe_present` flipped where lookups are bent.
+    fn triples(self, params: &RawParams, answer: Answer<Vec<Triple>>) -> Answer<Vec<Triple>> {
+        let mut triples = answer?;
+        if self.bends(Self::Lookups, params)
+            && let Some(first) = triples.first_mut()
+        {
+            first.maybe_present = !first.maybe_present;
+        }
+        Ok(triples)
+    }
+}
 
 impl UnderTest for WrongAboveM300 {
     fn name(&self) -> String {
-        "positions wrong for 300 < m < 512".into()
+        match self {
+            Self::Positions => "positions wrong for 300 < m < 512".into(),
+            Self::Lookups => "the first lookup answer wrong for 300 < m < 512".into(),
+        }
     }
 }
 
@@ -38,7 +63,7 @@ impl DocSubject for WrongAboveM300 {
     }
     fn positions(&mut self, params: &RawParams, item: &[u8]) -> Answer<Vec<u16>> {
         let mut positions = RustDoc::v1().positions(params, item)?;
-        if params.m > 300 && params.m < 512 {
+        if self.bends(Self::Positions, params) {
             positions[0] = (positions[0] + 1) % params.m as u16;
         }
         Ok(positions)
@@ -47,7 +72,7 @@ impl DocSubject for WrongAboveM300 {
         RustDoc::v1().build(params, records)
     }
     fn lookup(&mut self, p: &RawParams, r: &[Vec<u8>], i: &[Vec<u8>]) -> Answer<Vec<Triple>> {
-        RustDoc::v1().lookup(p, r, i)
+        self.triples(p, RustDoc::v1().lookup(p, r, i))
     }
     fn typed(&mut self, call: &TypedCall) -> Answer<Option<Triple>> {
         RustDoc::v1().typed(call)
@@ -59,7 +84,7 @@ impl DocSubject for WrongAboveM300 {
         packed: &[u8],
         i: &[Vec<u8>],
     ) -> Answer<Vec<Triple>> {
-        RustDoc::v1().read(p, r, packed, i)
+        self.triples(p, RustDoc::v1().read(p, r, packed, i))
     }
     fn mutate(
         &mut self,
@@ -71,6 +96,41 @@ impl DocSubject for WrongAboveM300 {
     ) -> Answer<Mutation> {
         RustDoc::v1().mutate(p, r, other, attempt, probes)
     }
+}
+
+/// The generated snapshots judge every item looked up, by `lookup_many` and by `read`:
+/// a subject whose first answer is wrong only at an m no case uses fails both checks,
+/// shrunk to one item at the smallest such m, and passes the hashing (its positions are
+/// right).
+#[test]
+fn lookups_wrong_only_where_no_case_looks_fail_with_one_item() {
+    for (check, what) in [
+        (
+            "doc-membership-v1/generated_snapshots",
+            "lookup_many: answer 0",
+        ),
+        (
+            "doc-membership-v1/generated_reads",
+            "read of the oracle's packed bits: answer 0",
+        ),
+    ] {
+        let report = run_with(WrongAboveM300::Lookups, RustFnv, check, 7);
+        let failure = first_failure(&report);
+        eprintln!("{check}: {failure:?}");
+        assert!(failure.what.starts_with(what), "{check}: {}", failure.what);
+        assert_eq!(
+            failure.input["params"]["m"], 301,
+            "{check}: {}",
+            failure.input
+        );
+    }
+    let hashing = run_with(
+        WrongAboveM300::Lookups,
+        RustFnv,
+        "doc-membership-v1/generated_hashing",
+        7,
+    );
+    assert_eq!(hashing.failed, 0, "{}", hashing.render_text());
 }
 
 /// `RustFnv` hashing as an FNV unrolled by four whose tail drops its last unit when
@@ -193,7 +253,7 @@ fn first_failure(report: &Report) -> Failure {
 #[test]
 fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
     let report = run_with(
-        WrongAboveM300,
+        WrongAboveM300::Positions,
         RustFnv,
         "doc-membership-v1/generated_hashing",
         7,
@@ -232,7 +292,7 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
     );
     // The seed replays the run exactly; in process the same subject passes.
     let again = run_with(
-        WrongAboveM300,
+        WrongAboveM300::Positions,
         RustFnv,
         "doc-membership-v1/generated_hashing",
         7,
@@ -247,7 +307,7 @@ fn positions_wrong_only_where_no_case_looks_fail_with_the_smallest_m() {
     assert_eq!(fine.failed, 0, "{}", fine.render_text());
     // The rest of the suite does not see the flaw (it is right on every spec input).
     let spec_only = run_with(
-        WrongAboveM300,
+        WrongAboveM300::Positions,
         RustFnv,
         "doc-membership-v1/every_stage_pinned",
         7,

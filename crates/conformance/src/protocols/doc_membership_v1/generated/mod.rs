@@ -301,16 +301,7 @@ pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapsho
     )
         .prop_map(
             move |(params, mut records, repeats, mut others, damage, near)| {
-                // Repeats: copies of records already drawn, at drawn places, within the
-                // count's bound.
-                for (from, to) in repeats {
-                    if records.is_empty() || records.len() >= max {
-                        break;
-                    }
-                    let copy = records[from.index(records.len())].clone();
-                    let at = to.index(records.len() + 1);
-                    records.insert(at, copy);
-                }
+                repeat(&mut records, &repeats, max);
                 // Near copies: a record with one byte changed, one byte added or one cut, as
                 // a record (within the count's bound) or as an item looked up. They tell
                 // apart records that share a prefix, a suffix or a length, which an
@@ -334,6 +325,20 @@ pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapsho
                 }
             },
         )
+}
+
+/// Repeats: a copy of a record already drawn for each of `repeats` (the record copied,
+/// the place it goes: before any record or after the last), while there are fewer than
+/// `max`.
+fn repeat(records: &mut Vec<Vec<u8>>, repeats: &[(Index, Index)], max: usize) {
+    for (from, to) in repeats {
+        if records.is_empty() || records.len() >= max {
+            break;
+        }
+        let copy = records[from.index(records.len())].clone();
+        let at = to.index(records.len() + 1);
+        records.insert(at, copy);
+    }
 }
 
 /// The strata of a run's drawn snapshots (`crate::generated::half_whole` picks one for
@@ -911,6 +916,96 @@ mod tests {
             );
             assert_eq!(want.frames.len() as u64, k);
         }
+    }
+
+    /// A `positions` answer outside its invariants is named by the invariant it breaks
+    /// (k of them; each below m), before it is compared with the oracle's: the
+    /// implementer reads why, not only that the list differs.
+    #[test]
+    fn positions_outside_their_invariants_are_named_by_the_invariant() {
+        let domain = oracle::DOMAIN_HEX;
+        let value = Hashing {
+            params: RawParams {
+                m: 16,
+                k: 3,
+                seed: b"lab".to_vec(),
+            },
+            item: b"doc-04".to_vec(),
+        };
+        let verdict = |got: Vec<u16>| {
+            hashing_verdict(
+                domain,
+                &value,
+                Some(Ok(DocReply::Positions(got))),
+                Vec::new(),
+            )
+        };
+        let own: Vec<u16> = oracle::positions(domain, 16, 3, b"lab", b"doc-04")
+            .iter()
+            .map(|&p| u16::try_from(p).unwrap_or(u16::MAX))
+            .collect();
+        assert!(verdict(own.clone()).is_none(), "{own:?}");
+        let mut four = own.clone();
+        four.push(own[0]);
+        let mismatch = verdict(four).unwrap_or_else(|| Mismatch::new("none", "", ""));
+        assert_eq!(
+            (mismatch.what.as_str(), mismatch.expected.as_str()),
+            ("positions: k positions", "3 positions")
+        );
+        let mismatch =
+            verdict(vec![own[0], own[1], 16]).unwrap_or_else(|| Mismatch::new("none", "", ""));
+        assert_eq!(
+            (mismatch.what.as_str(), mismatch.expected.as_str()),
+            ("positions: each below m", "below 16")
+        );
+        assert!(mismatch.actual.starts_with("16 in "), "{}", mismatch.actual);
+    }
+
+    /// A repeat copies any record to any place, after the last one too, and stops at
+    /// the bound.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn repeats_copy_any_record_to_any_place_within_the_bound() {
+        let original = vec![vec![1u8], vec![2], vec![3]];
+        let mut runner = TestRunner::deterministic();
+        let mut reached = std::collections::BTreeSet::new();
+        for _ in 0..400 {
+            let pair = any::<(Index, Index)>()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            let mut records = original.clone();
+            repeat(&mut records, &[pair], 64);
+            assert_eq!(records.len(), 4);
+            // The place of the copy: the one whose removal gives back the original.
+            let places: Vec<usize> = (0..4)
+                .filter(|&at| {
+                    let mut without = records.clone();
+                    without.remove(at);
+                    without == original
+                })
+                .collect();
+            assert!(!places.is_empty(), "{records:?}");
+            // A copy next to its record stands at either place: count the last.
+            reached.insert((records[3].clone(), *places.last().unwrap_or(&0)));
+        }
+        // Each record copied after the last one.
+        for record in &original {
+            assert!(reached.contains(&(record.clone(), 3)), "{reached:?}");
+        }
+        let mut records = original.clone();
+        let pairs = vec![
+            any::<(Index, Index)>()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            8
+        ];
+        repeat(&mut records, &pairs, 5);
+        assert_eq!(records.len(), 5);
+        let mut none = Vec::new();
+        repeat(&mut none, &pairs, 5);
+        assert!(none.is_empty());
     }
 
     fn snapshots_input() -> GeneratedInput {
