@@ -302,21 +302,7 @@ pub(super) fn snapshots(input: &GeneratedInput) -> impl Strategy<Value = Snapsho
         .prop_map(
             move |(params, mut records, repeats, mut others, damage, near)| {
                 repeat(&mut records, &repeats, max);
-                // Near copies: a record with one byte changed, one byte added or one cut, as
-                // a record (within the count's bound) or as an item looked up. They tell
-                // apart records that share a prefix, a suffix or a length, which an
-                // implementation keyed on less than the whole record would merge.
-                for (from, place, byte, as_record) in near {
-                    let Some(original) = records.get(from.index(records.len().max(1))) else {
-                        break;
-                    };
-                    let copy = near_copy(original, place, byte, bounds);
-                    if as_record && records.len() < max {
-                        records.push(copy);
-                    } else {
-                        others.push(copy);
-                    }
-                }
+                near_copies(&mut records, &mut others, &near, bounds, max);
                 Snapshot {
                     params,
                     records,
@@ -338,6 +324,30 @@ fn repeat(records: &mut Vec<Vec<u8>>, repeats: &[(Index, Index)], max: usize) {
         let copy = records[from.index(records.len())].clone();
         let at = to.index(records.len() + 1);
         records.insert(at, copy);
+    }
+}
+
+/// Near copies: for each of `near`, a record with one byte changed, one byte added or
+/// one cut (`near_copy`), as a record (while there are fewer than `max`) or as an item
+/// looked up. They tell apart records that share a prefix, a suffix or a length, which
+/// an implementation keyed on less than the whole record would merge.
+fn near_copies(
+    records: &mut Vec<Vec<u8>>,
+    others: &mut Vec<Vec<u8>>,
+    near: &[(Index, Index, u8, bool)],
+    bounds: (usize, usize),
+    max: usize,
+) {
+    for &(from, place, byte, as_record) in near {
+        let Some(original) = records.get(from.index(records.len().max(1))) else {
+            break;
+        };
+        let copy = near_copy(original, place, byte, bounds);
+        if as_record && records.len() < max {
+            records.push(copy);
+        } else {
+            others.push(copy);
+        }
     }
 }
 
@@ -1006,6 +1016,34 @@ mod tests {
         let mut none = Vec::new();
         repeat(&mut none, &pairs, 5);
         assert!(none.is_empty());
+    }
+
+    /// A near copy goes where it is drawn to, a record or an item looked up, and to the
+    /// items once the records are at their bound; none without a record to copy.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn near_copies_are_records_or_items_as_drawn_within_the_bound() {
+        let mut runner = TestRunner::deterministic();
+        let mut index = || any::<Index>().new_tree(&mut runner).unwrap().current();
+        let near: Vec<(Index, Index, u8, bool)> = [true, false, true, true]
+            .into_iter()
+            .map(|as_record| (index(), index(), 7, as_record))
+            .collect();
+        let (mut records, mut others) = (vec![vec![1u8, 2, 3]], Vec::new());
+        near_copies(&mut records, &mut others, &near, (0, 64), 3);
+        // The first near copy a record, the second an item, the third a record (3 in
+        // all), the fourth an item: the records are at their bound.
+        assert_eq!(
+            (records.len(), others.len()),
+            (3, 2),
+            "{records:?} {others:?}"
+        );
+        for copy in records[1..].iter().chain(&others) {
+            assert_ne!(copy, &records[0]);
+        }
+        let (mut none, mut looked_up) = (Vec::new(), Vec::new());
+        near_copies(&mut none, &mut looked_up, &near, (0, 64), 3);
+        assert!(none.is_empty() && looked_up.is_empty());
     }
 
     fn snapshots_input() -> GeneratedInput {
