@@ -372,7 +372,7 @@ pub(super) fn strata(domain: &'static str, input: &GeneratedInput) -> Vec<BoxedS
 /// part before a NUL (where a C string ends); two 64-byte records equal in their first
 /// 63 bytes; a record and its prefix.
 fn confusable_pairs() -> Vec<(Vec<u8>, Vec<u8>)> {
-    let long: Vec<u8> = (0..64u8).map(|i| b'a' + i % 26).collect();
+    let long = b"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl".to_vec();
     let mut other = long.clone();
     other[63] = b'!';
     vec![
@@ -1046,6 +1046,58 @@ mod tests {
         assert!(none.is_empty() && looked_up.is_empty());
     }
 
+    /// Sixteen confusable snapshots of `input`'s domain, one side or the other.
+    #[allow(clippy::unwrap_used)]
+    fn confusable_draws(
+        input: &GeneratedInput,
+        swap: bool,
+        runner: &mut TestRunner,
+    ) -> Vec<Snapshot> {
+        (0..16)
+            .map(|_| {
+                confusable(oracle::DOMAIN_HEX, input, swap)
+                    .new_tree(runner)
+                    .unwrap()
+                    .current()
+            })
+            .collect()
+    }
+
+    /// The confusable snapshots keep every pair whole (a record and its partner looked
+    /// up) while the record bound leaves room for all nine and the filler: at 10 records
+    /// all nine, at 5 a drawn number of them, never a partner without its record; the
+    /// seed stays within its bound (none at a bound of 0 bytes, both ways round).
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn confusable_snapshots_keep_each_pair_whole_within_the_bounds() {
+        let pairs = confusable_pairs();
+        let mut runner = TestRunner::deterministic();
+        for (records, seed_bytes, kept) in [([0, 10], [0, 16], 9..=9), ([4, 5], [0, 0], 1..=4)] {
+            let input = GeneratedInput {
+                records: Some(records),
+                seed_bytes: Some(seed_bytes),
+                ..snapshots_input()
+            };
+            for swap in [false, true] {
+                for s in confusable_draws(&input, swap, &mut runner) {
+                    assert!(
+                        kept.contains(&s.others.len()),
+                        "{records:?}: {:?}",
+                        s.others
+                    );
+                    for (i, other) in s.others.iter().enumerate() {
+                        let (left, right) = &pairs[i];
+                        let want = if swap { (right, left) } else { (left, right) };
+                        assert_eq!((&s.records[i], other), want, "{records:?}");
+                    }
+                    assert!(s.records.len() <= records[1] as usize, "{records:?}");
+                    let seed_max = seed_bytes[1] as usize;
+                    assert!(s.params.seed.len() <= seed_max, "{:?}", s.params.seed);
+                }
+            }
+        }
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
@@ -1106,7 +1158,6 @@ mod tests {
     #[test]
     #[allow(clippy::unwrap_used)]
     fn confusable_snapshots_keep_to_a_narrow_domain() {
-        let domain = oracle::DOMAIN_HEX;
         let input = GeneratedInput {
             item_bytes: Some([2, 3]),
             records: Some([4, 5]),
@@ -1115,11 +1166,7 @@ mod tests {
         };
         let mut runner = TestRunner::deterministic();
         for swap in [false, true] {
-            for _ in 0..16 {
-                let s = confusable(domain, &input, swap)
-                    .new_tree(&mut runner)
-                    .unwrap()
-                    .current();
+            for s in confusable_draws(&input, swap, &mut runner) {
                 assert_eq!(s.params.m, 100);
                 assert!((4..=5).contains(&s.records.len()), "{:?}", s.records);
                 for item in s.items() {
