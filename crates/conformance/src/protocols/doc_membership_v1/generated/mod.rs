@@ -426,6 +426,7 @@ fn confusable(
             records.truncate(keep);
             others.truncate(keep);
         }
+        records.truncate(records_max);
         let mut set = oracle::occupied(domain, &records, m, k, &seed);
         let mut filler = 0u32;
         while set.len() < m as usize && records.len() < records_max && filler < 4 * m {
@@ -437,7 +438,6 @@ fn confusable(
                 records.push(record);
             }
         }
-        records.truncate(records_max);
         while records.len() < records_min {
             records.push(fit(format!("more-{}", records.len()).into_bytes()));
         }
@@ -1066,14 +1066,22 @@ mod tests {
     /// The confusable snapshots keep every pair whole (a record and its partner looked
     /// up) while the record bound leaves room for all nine and the filler: at 10 records
     /// all nine, at 5 a drawn number of them, never a partner without its record; the
-    /// seed stays within its bound (none at a bound of 0 bytes, both ways round).
+    /// seed stays within its bound (none at a bound of 0 bytes, both ways round); the
+    /// filling stops at the record bound when the bits are not all set by then.
     #[test]
     #[allow(clippy::unwrap_used)]
     fn confusable_snapshots_keep_each_pair_whole_within_the_bounds() {
         let pairs = confusable_pairs();
         let mut runner = TestRunner::deterministic();
-        for (records, seed_bytes, kept) in [([0, 10], [0, 16], 9..=9), ([4, 5], [0, 0], 1..=4)] {
+        // At m 64 and k 1 the nine pairs and twelve records set fewer than the 64 bits:
+        // the filling stops at the record bound.
+        for (m, records, seed_bytes, kept) in [
+            (8, [0, 10], [0, 16], 9..=9),
+            (8, [4, 5], [0, 0], 1..=4),
+            (64, [0, 12], [0, 16], 9..=9),
+        ] {
             let input = GeneratedInput {
+                m: [m, 512],
                 records: Some(records),
                 seed_bytes: Some(seed_bytes),
                 ..snapshots_input()
@@ -1091,6 +1099,9 @@ mod tests {
                         assert_eq!((&s.records[i], other), want, "{records:?}");
                     }
                     assert!(s.records.len() <= records[1] as usize, "{records:?}");
+                    if m == 64 {
+                        assert_eq!(s.records.len(), 12, "{:?}", s.records);
+                    }
                     let seed_max = seed_bytes[1] as usize;
                     assert!(s.params.seed.len() <= seed_max, "{:?}", s.params.seed);
                 }
