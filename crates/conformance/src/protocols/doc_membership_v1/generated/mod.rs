@@ -1046,6 +1046,39 @@ mod tests {
         assert!(none.is_empty() && looked_up.is_empty());
     }
 
+    /// A near copy, by hand: an odd byte (or any byte after an empty record) added, a
+    /// multiple of 4 cutting the last byte, another even byte written at the drawn place
+    /// (its complement where it is already there), each within the byte bounds.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn near_copies_by_hand() {
+        let mut runner = TestRunner::deterministic();
+        let place = any::<Index>().new_tree(&mut runner).unwrap().current();
+        let at = place.index(3);
+        let changed = |to: u8| {
+            let mut copy = vec![1u8, 2, 3];
+            copy[at] = to;
+            copy
+        };
+        let wide = (0, 64);
+        assert_eq!(near_copy(&[1, 2, 3], place, 7, wide), [1, 2, 3, 7]);
+        assert_eq!(near_copy(&[1, 2, 3], place, 8, wide), [1, 2]);
+        assert_eq!(near_copy(&[1, 2, 3], place, 6, wide), changed(6));
+        assert_eq!(near_copy(&[], place, 8, wide), [8]);
+        assert_eq!(near_copy(&[], place, 7, wide), [7]);
+        // Already there: the complement.
+        assert_eq!(near_copy(&[6, 6, 6], place, 6, wide), {
+            let mut copy = vec![6u8, 6, 6];
+            copy[at] = !6;
+            copy
+        });
+        // No room to add, none to cut: a byte changed instead.
+        assert_eq!(near_copy(&[1, 2, 3], place, 7, (3, 3)), changed(7));
+        assert_eq!(near_copy(&[1, 2, 3], place, 8, (3, 3)), changed(8));
+        // Empty with no other length allowed: the original.
+        assert_eq!(near_copy(&[], place, 7, (0, 0)), Vec::<u8>::new());
+    }
+
     /// Sixteen confusable snapshots of `input`'s domain, one side or the other.
     #[allow(clippy::unwrap_used)]
     fn confusable_draws(
@@ -1079,6 +1112,7 @@ mod tests {
             (8, [0, 10], [0, 16], 9..=9),
             (8, [4, 5], [0, 0], 1..=4),
             (64, [0, 12], [0, 16], 9..=9),
+            (64, [12, 12], [0, 16], 9..=9),
         ] {
             let input = GeneratedInput {
                 m: [m, 512],
