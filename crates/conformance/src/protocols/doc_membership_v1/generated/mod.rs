@@ -464,7 +464,7 @@ fn near_copy(original: &[u8], place: Index, byte: u8, (min, max): (usize, usize)
     let len = original.len();
     if (original.is_empty() || !byte.is_multiple_of(2)) && len < max {
         copy.push(byte);
-    } else if byte.is_multiple_of(4) && len > min && len > 0 {
+    } else if byte.is_multiple_of(4) && len > min {
         copy.pop();
     } else if let Some(at) = (len > 0).then(|| place.index(len)) {
         copy[at] = if copy[at] == byte { !byte } else { byte };
