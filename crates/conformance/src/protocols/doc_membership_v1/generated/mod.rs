@@ -1143,6 +1143,34 @@ mod tests {
         }
     }
 
+    /// The filling tries 4m names at most: at m 16 and k 1 with the seed `s`, the nine
+    /// records and nine fillers (the last `fill-26`) leave one of the 16 bits unset, no
+    /// name up to `fill-63` sets it, and `fill-64`, the first name past the cap, would:
+    /// it is not a record.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn the_confusable_filling_tries_4m_names_at_most() {
+        let domain = oracle::DOMAIN_HEX;
+        let input = GeneratedInput {
+            m: [16, 512],
+            ..snapshots_input()
+        };
+        let mut runner = TestRunner::deterministic();
+        for s in confusable_draws(&input, true, &mut runner) {
+            assert_eq!(s.params.seed, b"s");
+            assert_eq!(s.records.len(), 18, "{:?}", s.records);
+            assert_eq!(s.records.last().unwrap(), b"fill-26".as_slice());
+            let set = oracle::occupied(domain, &s.records, 16, 1, b"s");
+            assert_eq!(set.len(), 15);
+            let sets_a_bit = |i: u32| {
+                let name = format!("fill-{i}");
+                !oracle::position_set(domain, 16, 1, b"s", name.as_bytes()).is_subset(&set)
+            };
+            assert!((27..64).all(|i| !sets_a_bit(i)));
+            assert!(sets_a_bit(64));
+        }
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
