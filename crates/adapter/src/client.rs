@@ -29,6 +29,11 @@ pub const STDERR_KEPT: usize = 1 << 20;
 /// The default time an adapter has to answer one request.
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
+/// How a failure caused by the adapter's silence past `--timeout` begins its reason
+/// ("no response within 20.0s to request #5 ..."): the gallery tells such a failure,
+/// whose verdict depends on the machine's speed, from one that depends on the answers.
+pub const NO_RESPONSE: &str = "no response within";
+
 /// The shortest `--timeout`, in seconds.
 pub const TIMEOUT_MIN_SECS: f64 = 0.1;
 

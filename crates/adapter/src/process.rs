@@ -2,7 +2,7 @@
 //! subprocess driven under deadlines, in bounded memory, and ended with its whole
 //! process group (see `spec/ADAPTER.md`, "Sizes and processes").
 
-use crate::client::{RESPONSE_MAX, STDERR_KEPT};
+use crate::client::{NO_RESPONSE, RESPONSE_MAX, STDERR_KEPT};
 use crate::pipes::{Incoming, Pipes, Wait};
 use crate::subject::{Answer, Between, SubjectError};
 use bloomproof_wire::adapter::{ADAPTER_PROTOCOL, ADAPTER_PROTOCOL_OLDEST, Start, Started};
@@ -962,7 +962,7 @@ impl AdapterProcess {
             }
             Err(Wait::Timeout) => {
                 let why = format!(
-                    "no response within {:.1}s to request #{id} {request}{}",
+                    "{NO_RESPONSE} {:.1}s to request #{id} {request}{}",
                     self.timeout.as_secs_f64(),
                     self.stderr_tail()
                 );

@@ -256,6 +256,10 @@ enum Run {
         /// The failed checks with a failure of a case that draws no generated input: a
         /// catch there holds on every seed.
         fixed: Vec<String>,
+        /// The failed checks whose every failure is the adapter's silence past
+        /// `--timeout`: a catch that depends on the machine's speed, not on the answers
+        /// (a planted bug made slow by its patch), so never a fixed catch.
+        timed_out: Vec<String>,
         /// The checks not run because the run stopped at its first failed check
         /// (`--fail-fast`); counted in `total`.
         not_run: usize,
@@ -271,8 +275,9 @@ enum Verdict {
     /// Caught by these checks; the second list names those of them beyond core (interop,
     /// hardening), all of them when only such checks caught it; the third those of them
     /// with a failure of a case that draws no generated input (empty: the catch rests
-    /// on generated inputs alone, and `--seeds` sweeps it).
-    Caught(Vec<String>, Vec<String>, Vec<String>),
+    /// on generated inputs alone, and `--seeds` sweeps it); the fourth those that failed
+    /// only by the adapter's silence past `--timeout`.
+    Caught(Vec<String>, Vec<String>, Vec<String>, Vec<String>),
     /// Passed every check.
     Survived,
     /// The patch no longer applies.

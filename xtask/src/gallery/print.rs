@@ -64,10 +64,14 @@ pub(super) fn summarise(
     let mut problems = Vec::new();
     let mut catches: BTreeMap<&str, usize> = BTreeMap::new();
     let mut beyond_core_only = Vec::new();
+    let mut by_timeout = Vec::new();
     for (bug, row) in chosen.iter().zip(rows) {
         match &row.verdict {
-            Verdict::Caught(names, beyond, _) => {
+            Verdict::Caught(names, beyond, _, timed_out) => {
                 caught += 1;
+                if !timed_out.is_empty() {
+                    by_timeout.push(format!("{} ({})", bug.id, timed_out.join(", ")));
+                }
                 if beyond.len() == names.len() {
                     beyond_core_only.push(format!("{} ({})", bug.id, beyond.join(", ")));
                 }
@@ -124,6 +128,16 @@ pub(super) fn summarise(
             "{label} ({}): {}",
             beyond_core_only.len(),
             beyond_core_only.join("; ")
+        );
+    }
+    // A check that failed only by a timeout judged the machine's speed, not the
+    // answers: named, so that a catch which rests on it is seen (and not swept as
+    // fixed).
+    if !by_timeout.is_empty() {
+        println!(
+            "checks that failed only by the adapter's silence past --timeout ({}): {}",
+            by_timeout.len(),
+            by_timeout.join("; ")
         );
     }
     println!();

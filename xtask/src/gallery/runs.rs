@@ -42,6 +42,7 @@ struct Tally {
     groups: Vec<(String, usize, f64)>,
     beyond: Vec<String>,
     fixed: Vec<String>,
+    timed_out: Vec<String>,
     not_run: usize,
     case_passed: bool,
 }
@@ -54,20 +55,22 @@ impl Tally {
             groups: Vec::new(),
             beyond: Vec::new(),
             fixed: Vec::new(),
+            timed_out: Vec::new(),
             not_run: 0,
             case_passed: false,
         }
     }
 
-    /// Adds a run's report, which ran `expected` checks when given (else an error).
-    fn add(&mut self, run: Run, what: &str, expected: Option<usize>) -> Result<(), Run> {
+    /// Adds a run's report, which ran `expected` checks when given (else why the
+    /// verdict ends: a run without a report, or of another count).
+    fn add(&mut self, run: Run, what: &str, expected: Option<usize>) -> Result<(), String> {
         match run {
-            Run::Broken(message) => Err(Run::Broken(format!("its {what} checks: {message}"))),
+            Run::Broken(message) => Err(format!("its {what} checks: {message}")),
             Run::Report { total: n, .. } if expected.is_some_and(|count| n != count) => {
-                Err(Run::Broken(format!(
+                Err(format!(
                     "the runner ran {n} {what} checks, the controls {}",
                     expected.unwrap_or_default()
-                )))
+                ))
             }
             Run::Report {
                 failed,
@@ -75,10 +78,12 @@ impl Tally {
                 groups,
                 beyond_core,
                 fixed,
+                timed_out,
                 not_run,
                 case_passed,
             } => {
                 self.failed.extend(failed);
+                self.timed_out.extend(timed_out);
                 self.total += total;
                 self.not_run += not_run;
                 self.case_passed |= case_passed;
@@ -96,6 +101,14 @@ impl Tally {
         !self.failed.is_empty() && self.failed.len() < self.total
     }
 
+    /// Whether a check failed on what the subject answered (not only by its silence
+    /// past `--timeout`).
+    fn failed_on_answers(&self) -> bool {
+        self.failed
+            .iter()
+            .any(|name| !self.timed_out.contains(name))
+    }
+
     fn report(self) -> Run {
         Run::Report {
             failed: self.failed,
@@ -103,6 +116,7 @@ impl Tally {
             groups: self.groups,
             beyond_core: self.beyond,
             fixed: self.fixed,
+            timed_out: self.timed_out,
             not_run: self.not_run,
             case_passed: self.case_passed,
         }
@@ -138,7 +152,7 @@ pub(super) fn verdict_run(context: &Context, implementation: &str, first: Option
     for (group, count) in stages {
         let run = group_run(context, implementation, &format!("{group}/"));
         if let Err(broken) = tally.add(run, group, Some(*count)) {
-            return broken;
+            return Run::Broken(broken);
         }
         // Caught (by a check of any class: the gallery requires every class): the later
         // groups are not needed. Under `--seeds` (where the generated checks cannot be
@@ -178,13 +192,16 @@ fn fixed_first(
         let count = count - context.generated.skipped_in(group, skip);
         let run = group_run(&without, implementation, &format!("{group}/"));
         if let Err(broken) = tally.add(run, group, Some(count)) {
-            return broken;
+            return Run::Broken(broken);
         }
         if tally.caught() && !tally.fixed.is_empty() {
             return tally.report();
         }
     }
-    if !tally.failed.is_empty() {
+    // A catch by generated inputs among the checks run; a catch only by a timeout
+    // (the machine's speed) does not settle the sweep's question, and the checks left
+    // out run.
+    if tally.failed_on_answers() {
         return tally.report();
     }
     let generated = Context {
@@ -200,9 +217,9 @@ fn fixed_first(
         let filter = format!("{group}{skip}");
         let run = conformance(&generated, implementation, Some(&filter));
         if let Err(broken) = tally.add(run, &filter, Some(expected)) {
-            return broken;
+            return Run::Broken(broken);
         }
-        if !tally.failed.is_empty() {
+        if tally.failed_on_answers() {
             break;
         }
     }
@@ -401,9 +418,19 @@ fn summary(report: &Value, generated: &Generated) -> Run {
                 failures.is_empty()
                     || failures.iter().any(|failure| {
                         let case = failure.get("case").and_then(Value::as_str).unwrap_or("");
-                        !generated.is_generated(protocol, case)
+                        !generated.is_generated(protocol, case) && !timed_out(failure)
                     })
             })
+        })
+        .map(|check| name_of(check))
+        .collect();
+    let timed_out = failing
+        .iter()
+        .filter(|check| {
+            check
+                .get("failures")
+                .and_then(Value::as_array)
+                .is_some_and(|failures| !failures.is_empty() && failures.iter().all(timed_out))
         })
         .map(|check| name_of(check))
         .collect();
@@ -436,9 +463,19 @@ fn summary(report: &Value, generated: &Generated) -> Run {
         groups,
         beyond_core,
         fixed,
+        timed_out,
         not_run,
         case_passed,
     }
+}
+
+/// Whether a report's failure is the adapter's silence past `--timeout` (the request
+/// waited for, or one not sent because of it).
+fn timed_out(failure: &Value) -> bool {
+    failure
+        .get("actual")
+        .and_then(Value::as_str)
+        .is_some_and(|actual| actual.contains(bloomproof_conformance::adapter::NO_RESPONSE))
 }
 
 /// The `--impl` command of a fresh copy of the gallery's implementation with `files`
@@ -811,8 +848,9 @@ pub(super) fn run_bug(context: &Context, index: usize, bug: &Bug, subject: &Subj
             failed,
             beyond_core,
             fixed,
+            timed_out,
             ..
-        } => Verdict::Caught(failed, beyond_core, fixed),
+        } => Verdict::Caught(failed, beyond_core, fixed, timed_out),
     };
     Row {
         verdict,
@@ -885,6 +923,7 @@ mod tests {
             groups: Vec::new(),
             beyond_core: Vec::new(),
             fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
+            timed_out: Vec::new(),
             not_run: 0,
             case_passed: true,
         }
@@ -922,14 +961,65 @@ mod tests {
         assert!(!every.caught(), "every check failed: not (yet) a catch");
         let mut wrong = Tally::new();
         match wrong.add(report(&[], 4, &[]), "g", Some(3)) {
-            Err(Run::Broken(message)) => {
+            Err(message) => {
                 assert_eq!(message, "the runner ran 4 g checks, the controls 3");
             }
             _ => panic!("a miscounted run was added"),
         }
         match wrong.add(Run::Broken("no report".into()), "h", Some(1)) {
-            Err(Run::Broken(message)) => assert_eq!(message, "its h checks: no report"),
+            Err(message) => assert_eq!(message, "its h checks: no report"),
             _ => panic!("a broken run was added"),
         }
+    }
+
+    /// A check whose every failure is the adapter's silence past `--timeout` (the
+    /// request waited for, or the next one not sent because of it) is named as timed
+    /// out and is no fixed catch; one failure on an answer makes it an ordinary catch.
+    /// A tally of such checks alone has failed on no answer.
+    #[test]
+    fn a_check_failed_only_by_timeouts_is_no_fixed_catch() {
+        let generated = Generated::from_files(&[]);
+        let silent = format!(
+            "implementation failed: {} 20.0s to request #5 {{}}",
+            bloomproof_conformance::adapter::NO_RESPONSE
+        );
+        let unsent = format!("request #6 not sent: the adapter is no longer running ({silent})");
+        let failure = |case: &str, actual: &str| json!({"case": case, "actual": actual});
+        let with = |name: &str, failures: Vec<Value>| {
+            json!({"protocol": "p", "name": name, "class": "core", "cases": 9,
+                   "failures": failures, "more_failures": 0})
+        };
+        let checks = json!({"checks": [
+            with("slow", vec![failure("1", &silent), failure("2", &unsent)]),
+            with("wrong", vec![failure("1", &silent), failure("2", "an answer")]),
+            with("fine", vec![]),
+        ]});
+        let Run::Report {
+            failed,
+            fixed,
+            timed_out,
+            ..
+        } = summary(&checks, &generated)
+        else {
+            panic!("no report");
+        };
+        assert_eq!(failed, ["slow", "wrong"]);
+        assert_eq!(fixed, ["wrong"]);
+        assert_eq!(timed_out, ["slow"]);
+        let mut tally = Tally::new();
+        let slow = Run::Report {
+            failed: vec!["slow".to_owned()],
+            total: 3,
+            groups: Vec::new(),
+            beyond_core: Vec::new(),
+            fixed: Vec::new(),
+            timed_out: vec!["slow".to_owned()],
+            not_run: 0,
+            case_passed: true,
+        };
+        assert!(tally.add(slow, "g", Some(3)).is_ok());
+        assert!(tally.caught() && !tally.failed_on_answers());
+        assert!(tally.add(report(&["x"], 1, &[]), "h", Some(1)).is_ok());
+        assert!(tally.failed_on_answers());
     }
 }

@@ -227,12 +227,14 @@ pub(super) fn sweep(
     let swept: Vec<usize> = rows
         .iter()
         .enumerate()
-        .filter(|(_, row)| matches!(&row.verdict, Verdict::Caught(_, _, fixed) if fixed.is_empty()))
+        .filter(
+            |(_, row)| matches!(&row.verdict, Verdict::Caught(_, _, fixed, _) if fixed.is_empty()),
+        )
         .map(|(index, _)| index)
         .collect();
     let fixed = rows
         .iter()
-        .filter(|row| matches!(&row.verdict, Verdict::Caught(_, _, fixed) if !fixed.is_empty()))
+        .filter(|row| matches!(&row.verdict, Verdict::Caught(_, _, fixed, _) if !fixed.is_empty()))
         .count();
     let filters = context.generated.filters();
     println!(
@@ -268,7 +270,7 @@ pub(super) fn sweep(
     let first: Vec<Option<Vec<String>>> = rows
         .iter()
         .map(|row| {
-            let Verdict::Caught(checks, _, _) = &row.verdict else {
+            let Verdict::Caught(checks, ..) = &row.verdict else {
                 return None;
             };
             let filters = filters.as_ref()?;
@@ -410,6 +412,12 @@ fn sweep_run(
         Run::Broken(message) => Swept::Broken(message),
         Run::Report { total: 0, .. } => Swept::Broken("the runner ran no check".to_owned()),
         Run::Report { failed, .. } if failed.is_empty() => Swept::Passed,
+        Run::Report {
+            failed, timed_out, ..
+        } if failed.iter().all(|name| timed_out.contains(name)) => Swept::Broken(format!(
+            "no verdict: every failure was the adapter's silence past --timeout ({})",
+            failed.join(", ")
+        )),
         Run::Report { .. } => Swept::Caught,
     }
 }
