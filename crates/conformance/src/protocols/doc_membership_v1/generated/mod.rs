@@ -1171,6 +1171,36 @@ mod tests {
         }
     }
 
+    /// The damage `High` sets the lowest bit above m in the last byte where m leaves
+    /// room there (m 12, no record: 0000 becomes 0010, the same two bytes) and adds a
+    /// zero byte where it does not (m 16: three bytes); `Short` and `Long` cut and add a
+    /// byte. Each names `packed_bits`.
+    #[test]
+    fn damage_to_the_bits_by_hand() {
+        let snapshot = |m: u64, damage: Damage| Snapshot {
+            params: RawParams {
+                m,
+                k: 1,
+                seed: Vec::new(),
+            },
+            records: Vec::new(),
+            others: Vec::new(),
+            damage,
+        };
+        for (m, damage, packed, damaged) in [
+            (12, Damage::High, vec![0, 0], vec![0x00, 0x10]),
+            (13, Damage::High, vec![0, 0], vec![0x00, 0x20]),
+            (16, Damage::High, vec![0, 0], vec![0, 0, 0]),
+            (12, Damage::Long, vec![0, 0], vec![0, 0, 0]),
+            (12, Damage::Short, vec![0, 0], vec![0]),
+        ] {
+            let want = expected(oracle::DOMAIN_HEX, &snapshot(m, damage));
+            assert_eq!(want.packed, packed, "m {m}, {damage:?}");
+            assert_eq!(want.damaged, damaged, "m {m}, {damage:?}");
+            assert_eq!(want.damaged_field, "packed_bits");
+        }
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
