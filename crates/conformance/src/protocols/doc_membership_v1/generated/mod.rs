@@ -1201,6 +1201,24 @@ mod tests {
         }
     }
 
+    /// What a snapshots case compares, by hand: `build` or `lookup_many` the builds
+    /// (core), `read` or `read_damaged` the reads (interop), each alone or together.
+    #[test]
+    fn a_snapshots_case_compares_what_it_names() {
+        let of = |names: &[&str]| {
+            let c = Compared::of(&names.iter().map(ToString::to_string).collect::<Vec<_>>());
+            (c.builds, c.reads)
+        };
+        assert_eq!(of(&["build"]), (true, false));
+        assert_eq!(of(&["lookup_many"]), (true, false));
+        assert_eq!(of(&["build", "lookup_many"]), (true, false));
+        assert_eq!(of(&["read"]), (false, true));
+        assert_eq!(of(&["read_damaged"]), (false, true));
+        assert_eq!(of(&["read", "read_damaged"]), (false, true));
+        assert_eq!(of(&["lookup_many", "read"]), (true, true));
+        assert_eq!(of(&[]), (false, false));
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
