@@ -1259,6 +1259,37 @@ mod tests {
         }
     }
 
+    /// A lookup answer list that differs is named at its first differing answer, with
+    /// the oracle's triple and the subject's (none past the end of a short list).
+    #[test]
+    fn triples_differ_at_their_first_differing_answer() {
+        let t = |maybe_present: bool, duplicate: bool| Triple {
+            maybe_present,
+            exact_checked: maybe_present,
+            duplicate,
+        };
+        let want = [t(false, false), t(true, true), t(true, false)];
+        let reply = |got: &[Triple]| Some(Ok(DocReply::Triples(got.to_vec())));
+        assert!(triples_verdict("lookup_many", &want, reply(&want)).is_none());
+        let at_1 = triples_verdict("lookup_many", &want, reply(&[want[0], want[2], want[2]]));
+        let at_1 = at_1.expect("a mismatch");
+        assert_eq!(
+            at_1.what,
+            "lookup_many: answer 1 equals the oracle's (3 items)"
+        );
+        assert_eq!(
+            at_1.expected,
+            r#"{"maybe_present":true,"exact_checked":true,"duplicate":true}"#
+        );
+        assert_eq!(
+            at_1.actual,
+            r#"{"maybe_present":true,"exact_checked":true,"duplicate":false}"#
+        );
+        let short = triples_verdict("read", &want, reply(&want[..2])).expect("a mismatch");
+        assert_eq!(short.what, "read: answer 2 equals the oracle's (3 items)");
+        assert_eq!(short.actual, "null");
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
