@@ -1290,6 +1290,77 @@ mod tests {
         assert_eq!(short.actual, "null");
     }
 
+    /// A build is judged in order, each fault named by its rule, by hand: the byte
+    /// count, then a bit at or above m (the lowest, in the last byte: m 12 with bit 12
+    /// or bit 15 set, m 13 with bit 13), then the bits against the oracle's, then the
+    /// distinct documents; a build that passes goes on to the lookups.
+    #[test]
+    fn a_build_is_named_by_the_first_rule_it_breaks() {
+        use bloomproof_wire::protocols::doc_membership_v1::Built;
+        let snapshot = |m: u64, records: Vec<Vec<u8>>| Snapshot {
+            params: RawParams {
+                m,
+                k: 1,
+                seed: Vec::new(),
+            },
+            records,
+            others: Vec::new(),
+            damage: Damage::Long,
+        };
+        let judge = |value: &Snapshot, packed_bits: Vec<u8>, documents: usize| {
+            let want = expected(oracle::DOMAIN_HEX, value);
+            let answers = vec![
+                Ok(DocReply::Built(Built {
+                    packed_bits,
+                    documents,
+                })),
+                Ok(DocReply::Triples(want.triples.clone())),
+            ];
+            build_verdict(value, &want, &mut answers.into_iter())
+                .map(|m| (m.what, m.expected, m.actual))
+        };
+        let empty = |m| snapshot(m, Vec::new());
+        let owned = |(what, expected, actual): (&str, &str, &str)| {
+            Some((what.to_owned(), expected.to_owned(), actual.to_owned()))
+        };
+        assert_eq!(judge(&empty(12), vec![0, 0], 0), None);
+        assert_eq!(
+            judge(&empty(12), vec![0], 0),
+            owned(("build: ceil(m/8) packed bytes", "2 bytes", "1 bytes"))
+        );
+        assert_eq!(
+            judge(&empty(12), vec![0, 0, 0], 0),
+            owned(("build: ceil(m/8) packed bytes", "2 bytes", "3 bytes"))
+        );
+        for (m, packed, bit) in [
+            (12, [0x00, 0x10], 12),
+            (12, [0x00, 0x80], 15),
+            (12, [0x01, 0x90], 12),
+            (13, [0x00, 0x20], 13),
+        ] {
+            assert_eq!(
+                judge(&empty(m), packed.to_vec(), 0),
+                owned((
+                    "build: no bit at or above m",
+                    &format!("bits below {m}"),
+                    &format!("bit {bit} set in {}", encode_hex(&packed)),
+                )),
+                "m {m}, {packed:?}"
+            );
+        }
+        assert_eq!(
+            judge(&empty(12), vec![0x00, 0x08], 0),
+            owned(("build: packed bits equal the oracle's", "0000", "0008"))
+        );
+        let one = snapshot(12, vec![b"a".to_vec(), b"a".to_vec()]);
+        let packed = expected(oracle::DOMAIN_HEX, &one).packed;
+        assert_eq!(judge(&one, packed.clone(), 1), None);
+        assert_eq!(
+            judge(&one, packed, 2),
+            owned(("build: distinct documents", "1", "2"))
+        );
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
