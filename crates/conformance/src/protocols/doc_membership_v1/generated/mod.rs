@@ -1361,6 +1361,67 @@ mod tests {
         );
     }
 
+    /// A read of damaged bits passes only as a value error naming the damaged field
+    /// (m 12, bit 12 set: `packed_bits`), by hand: another field, another kind, no
+    /// field, an acceptance or no answer each fail, named with the damage.
+    #[test]
+    fn a_damaged_read_passes_only_as_a_value_error_naming_its_field() {
+        let value = Snapshot {
+            params: RawParams {
+                m: 12,
+                k: 1,
+                seed: Vec::new(),
+            },
+            records: Vec::new(),
+            others: vec![b"x".to_vec()],
+            damage: Damage::High,
+        };
+        let want = expected(oracle::DOMAIN_HEX, &value);
+        let rejected = |kind: &str, field: Option<&str>| {
+            Some(Err(SubjectError::Rejected {
+                kind: kind.to_owned(),
+                field: field.map(str::to_owned),
+                message: "no".to_owned(),
+            }))
+        };
+        let judge = |second: Option<Answer<DocReply>>| {
+            let first = Ok(DocReply::Triples(want.triples.clone()));
+            let answers: Vec<_> = std::iter::once(first).chain(second).collect();
+            read_verdict(&value, &want, &mut answers.into_iter())
+                .map(|m| (m.what, m.expected, m.actual))
+        };
+        assert_eq!(judge(rejected("value", Some("packed_bits"))), None);
+        let what = "read of damaged packed bits 0010 (High): rejected naming packed_bits";
+        let wanted = "value error in packed_bits";
+        for (second, actual) in [
+            (
+                rejected("value", Some("records[0]")),
+                "value error in records[0]: no",
+            ),
+            (
+                rejected("type", Some("packed_bits")),
+                "type error in packed_bits: no",
+            ),
+            (rejected("value", None), "value error in : no"),
+        ] {
+            assert_eq!(
+                judge(second),
+                Some((what.to_owned(), wanted.to_owned(), actual.to_owned()))
+            );
+        }
+        let accepted = judge(Some(Ok(DocReply::Triples(want.triples.clone()))));
+        assert!(
+            accepted
+                .as_ref()
+                .is_some_and(|(w, e, a)| w == what && e == wanted && a.starts_with("accepted: ")),
+            "{accepted:?}"
+        );
+        assert_eq!(
+            judge(None),
+            Some((what.to_owned(), "an answer".to_owned(), "none".to_owned()))
+        );
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
