@@ -1422,6 +1422,72 @@ mod tests {
         );
     }
 
+    /// The shrinking's candidates, by hand: each parameter alone made smaller (m toward
+    /// 8, k toward 1: the least, half way, one less; the seed's prefixes, then the seed
+    /// without one byte), then, for hashing, the item shorter; for a snapshot, fewer
+    /// records, fewer other items, smaller parameters, then each record shorter.
+    #[test]
+    fn smaller_inputs_by_hand() {
+        let raw = |m: u64, k: u64, seed: &[u8]| RawParams {
+            m,
+            k,
+            seed: seed.to_vec(),
+        };
+        let params = raw(64, 3, &[1, 2]);
+        let by_params = vec![
+            raw(8, 3, &[1, 2]),
+            raw(36, 3, &[1, 2]),
+            raw(63, 3, &[1, 2]),
+            raw(64, 1, &[1, 2]),
+            raw(64, 2, &[1, 2]),
+            raw(64, 3, &[]),
+            raw(64, 3, &[1]),
+            raw(64, 3, &[2]),
+            raw(64, 3, &[1]),
+        ];
+        assert_eq!(reduce_params(&params), by_params);
+        let hashing = Hashing {
+            params: params.clone(),
+            item: vec![7, 8],
+        };
+        let got: Vec<(RawParams, Vec<u8>)> = reduce_hashing(&hashing)
+            .into_iter()
+            .map(|h| (h.params, h.item))
+            .collect();
+        let mut want: Vec<(RawParams, Vec<u8>)> =
+            by_params.into_iter().map(|p| (p, vec![7, 8])).collect();
+        for item in [vec![], vec![7], vec![8], vec![7]] {
+            want.push((params.clone(), item));
+        }
+        assert_eq!(got, want);
+        let snapshot = Snapshot {
+            params: raw(16, 1, &[]),
+            records: vec![vec![1, 2]],
+            others: vec![vec![9]],
+            damage: Damage::Short,
+        };
+        // The parameters, records and other items of each candidate.
+        type Parts = (RawParams, Vec<Vec<u8>>, Vec<Vec<u8>>);
+        let got: Vec<Parts> = reduce_snapshot(&snapshot)
+            .into_iter()
+            .map(|s| (s.params, s.records, s.others))
+            .collect();
+        let (eight, twelve, fifteen) = (raw(8, 1, &[]), raw(12, 1, &[]), raw(15, 1, &[]));
+        let same = raw(16, 1, &[]);
+        let want = vec![
+            (same.clone(), vec![], vec![vec![9]]),
+            (same.clone(), vec![], vec![vec![9]]),
+            (same.clone(), vec![vec![1, 2]], vec![]),
+            (same.clone(), vec![vec![1, 2]], vec![]),
+            (eight, vec![vec![1, 2]], vec![vec![9]]),
+            (twelve, vec![vec![1, 2]], vec![vec![9]]),
+            (fifteen, vec![vec![1, 2]], vec![vec![9]]),
+            (same.clone(), vec![vec![]], vec![vec![9]]),
+            (same, vec![vec![1]], vec![vec![9]]),
+        ];
+        assert_eq!(got, want);
+    }
+
     fn snapshots_input() -> GeneratedInput {
         GeneratedInput {
             generator: Generator::DocSnapshots,
