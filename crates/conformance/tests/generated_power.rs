@@ -130,6 +130,22 @@ fn lookups_wrong_only_where_no_case_looks_fail_with_one_item() {
             (&json!([]), &json!([""])),
             "{check}: {input}"
         );
+        // The stages asked of the subject, on the same input: its hashing is right, so
+        // the difference is in building or answering.
+        let stages = &report.checks[0].failures[1];
+        assert_eq!(
+            stages.what,
+            "first difference (stages, asked of the implementation)"
+        );
+        assert_eq!(&stages.input, input);
+        assert!(
+            stages.actual.starts_with(
+                "no stage differs for the 1 item(s) checked: their positions and the packed \
+                 bytes of a one-record snapshot equal the oracle's"
+            ),
+            "{check}: {}",
+            stages.actual
+        );
     }
     let hashing = run_with(
         WrongAboveM300::Lookups,
