@@ -1171,22 +1171,27 @@ mod tests {
         }
     }
 
+    /// A snapshot at m, k 1 and no seed.
+    fn at_k1(m: u64, records: Vec<Vec<u8>>, others: Vec<Vec<u8>>, damage: Damage) -> Snapshot {
+        Snapshot {
+            params: RawParams {
+                m,
+                k: 1,
+                seed: Vec::new(),
+            },
+            records,
+            others,
+            damage,
+        }
+    }
+
     /// The damage `High` sets the lowest bit above m in the last byte where m leaves
     /// room there (m 12, no record: 0000 becomes 0010, the same two bytes) and adds a
     /// zero byte where it does not (m 16: three bytes); `Short` and `Long` cut and add a
     /// byte. Each names `packed_bits`.
     #[test]
     fn damage_to_the_bits_by_hand() {
-        let snapshot = |m: u64, damage: Damage| Snapshot {
-            params: RawParams {
-                m,
-                k: 1,
-                seed: Vec::new(),
-            },
-            records: Vec::new(),
-            others: Vec::new(),
-            damage,
-        };
+        let snapshot = |m: u64, damage: Damage| at_k1(m, Vec::new(), Vec::new(), damage);
         for (m, damage, packed, damaged) in [
             (12, Damage::High, vec![0, 0], vec![0x00, 0x10]),
             (13, Damage::High, vec![0, 0], vec![0x00, 0x20]),
@@ -1297,16 +1302,7 @@ mod tests {
     #[test]
     fn a_build_is_named_by_the_first_rule_it_breaks() {
         use bloomproof_wire::protocols::doc_membership_v1::Built;
-        let snapshot = |m: u64, records: Vec<Vec<u8>>| Snapshot {
-            params: RawParams {
-                m,
-                k: 1,
-                seed: Vec::new(),
-            },
-            records,
-            others: Vec::new(),
-            damage: Damage::Long,
-        };
+        let snapshot = |m: u64, records: Vec<Vec<u8>>| at_k1(m, records, Vec::new(), Damage::Long);
         let judge = |value: &Snapshot, packed_bits: Vec<u8>, documents: usize| {
             let want = expected(oracle::DOMAIN_HEX, value);
             let answers = vec![
@@ -1366,16 +1362,7 @@ mod tests {
     /// field, an acceptance or no answer each fail, named with the damage.
     #[test]
     fn a_damaged_read_passes_only_as_a_value_error_naming_its_field() {
-        let value = Snapshot {
-            params: RawParams {
-                m: 12,
-                k: 1,
-                seed: Vec::new(),
-            },
-            records: Vec::new(),
-            others: vec![b"x".to_vec()],
-            damage: Damage::High,
-        };
+        let value = at_k1(12, Vec::new(), vec![b"x".to_vec()], Damage::High);
         let want = expected(oracle::DOMAIN_HEX, &value);
         let rejected = |kind: &str, field: Option<&str>| {
             Some(Err(SubjectError::Rejected {
@@ -1460,12 +1447,7 @@ mod tests {
             want.push((params.clone(), item));
         }
         assert_eq!(got, want);
-        let snapshot = Snapshot {
-            params: raw(16, 1, &[]),
-            records: vec![vec![1, 2]],
-            others: vec![vec![9]],
-            damage: Damage::Short,
-        };
+        let snapshot = at_k1(16, vec![vec![1, 2]], vec![vec![9]], Damage::Short);
         // The parameters, records and other items of each candidate.
         type Parts = (RawParams, Vec<Vec<u8>>, Vec<Vec<u8>>);
         let got: Vec<Parts> = reduce_snapshot(&snapshot)
