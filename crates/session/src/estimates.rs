@@ -105,6 +105,9 @@ struct Throws {
     reach: usize,
     /// The lowest index `next` may hold a non-zero value at (from two throws ago).
     next_low: usize,
+    /// The last moment taken, `(throws done, k, E[(X/m)^k])`: a page's view asks for the
+    /// estimates after every step, most of which throw nothing.
+    last_moment: Option<(u64, u32, f64)>,
 }
 
 impl Throws {
@@ -125,6 +128,7 @@ impl Throws {
             low: 0,
             reach: 0,
             next_low: 0,
+            last_moment: None,
         }
     }
 
@@ -163,14 +167,27 @@ impl Throws {
         }
     }
 
-    /// `E[(X/m)^k]` over the distribution so far.
-    fn moment(&self, k: u32) -> f64 {
+    /// `E[(X/m)^k]` over the distribution so far: the sum over its support
+    /// `low..=reach` (every other entry is exactly zero, and adding `0.0` to the sum
+    /// changes no bit), or the last one taken when no throw was made since, at this `k`.
+    fn moment(&mut self, k: u32) -> f64 {
+        if let Some((done, at, value)) = self.last_moment
+            && done == self.done
+            && at == k
+        {
+            return value;
+        }
         let mf = f64::from(self.m);
-        self.dist
+        let value = self
+            .dist
             .iter()
             .enumerate()
+            .take(self.reach + 1)
+            .skip(self.low)
             .map(|(x, probability)| probability * power(x as f64 / mf, k))
-            .sum()
+            .sum();
+        self.last_moment = Some((self.done, k, value));
+        value
     }
 }
 
@@ -300,6 +317,8 @@ mod tests {
             asked.extend([(64, 3, n), (8, 12, n / 2), (200, 1, 3 * n)]);
         }
         asked.extend([(64, 3, 5), (64, 7, 3), (1024, 12, 1024), (1024, 12, 1000)]);
+        // Asked again with no throw between, and the same throws at another k (21 each).
+        asked.extend([(64, 3, 7), (64, 3, 7), (64, 7, 3), (64, 7, 3), (64, 3, 7)]);
         asked.extend((0..2 * KEPT as u32).map(|i| (9 + i, 2, 11)));
         asked.extend([(64, 3, 41), (8, 12, 30)]);
         for (m, k, n) in asked {
