@@ -126,14 +126,9 @@ pub fn save_state(units: usize, fill: Option<&str>) -> Option<String> {
     if width == 0 {
         return None;
     }
-    let whole = units / width;
-    let mut state = String::with_capacity(whole * fill.len() + units % width);
-    for _ in 0..whole {
-        state.push_str(fill);
-    }
-    for _ in 0..units % width {
-        state.push('x');
-    }
+    // `repeat` copies by doubling: a few large copies, not one push a fill.
+    let mut state = fill.repeat(units / width);
+    state.push_str(&"x".repeat(units % width));
     Some(state)
 }
 
