@@ -42,7 +42,7 @@ pub use bloomproof_wire::protocols::fnv1a_utf16_v1::session::{
 };
 pub use error::{ImportError, SessionError};
 pub use estimates::estimates;
-pub use model::Session;
+pub use model::{Session, units_len};
 pub use persist::{
     FORMAT, FORMAT_VERSION, IMPORT_MAX_BYTES, LOCAL_SAVE_MAX_UNITS, SaveOutcome, save_local,
 };

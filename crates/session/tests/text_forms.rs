@@ -1,7 +1,8 @@
 //! The `Text` type: its conversions, display form, serde forms and JSON Schema.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use bloomproof_session::{Op, Text, json_display};
+use bloomproof_session::{Op, Text, json_display, units_len};
+use proptest::prelude::*;
 
 #[test]
 fn conversions_keep_the_code_units() {
@@ -62,4 +63,30 @@ fn json_schema_is_a_string_or_an_array_of_code_units() {
     let op = serde_json::to_value(schemars::schema_for!(Op)).unwrap();
     assert_eq!(op["$defs"]["Text"]["anyOf"], schema["anyOf"]);
     assert!(op.to_string().contains("\"$ref\":\"#/$defs/Text\""), "{op}");
+}
+
+#[test]
+fn units_len_counts_utf16_code_units_by_hand() {
+    assert_eq!(units_len(""), 0);
+    assert_eq!(units_len("abc"), 3);
+    // Two bytes, three bytes: one unit each; four bytes: two units.
+    assert_eq!(units_len("\u{e9}"), 1);
+    assert_eq!(units_len("\u{20ac}"), 1);
+    assert_eq!(units_len("\u{ffff}"), 1);
+    assert_eq!(units_len("\u{10000}"), 2);
+    assert_eq!(units_len("a\u{e9}\u{20ac}\u{1f600}"), 5);
+    assert_eq!(units_len(&"\u{10ffff}".repeat(1000)), 2000);
+    // U+FFFD, the replacement a lossy conversion puts for a lone surrogate, is one.
+    assert_eq!(units_len("\u{fffd}"), 1);
+}
+
+proptest! {
+    /// The count on bytes is JavaScript's `length`: the UTF-16 encoding's length, for
+    /// any text (every plane, every UTF-8 length, and long texts).
+    #[test]
+    fn units_len_is_the_utf16_encodings_length(text in any::<String>(), repeat in 1usize..64) {
+        let long = text.repeat(repeat);
+        prop_assert_eq!(units_len(&text), text.encode_utf16().count());
+        prop_assert_eq!(units_len(&long), long.encode_utf16().count());
+    }
 }

@@ -165,8 +165,15 @@ impl RustFnv {
                         text.len()
                     )));
                 }
-                let mut text = text;
-                text.push_str(&" ".repeat(*bytes - text.len()));
+                // The export, then spaces up to `bytes`: one buffer of that size, filled once.
+                let mut padded = Vec::with_capacity(*bytes);
+                padded.extend_from_slice(text.as_bytes());
+                padded.resize(*bytes, b' ');
+                let text = String::from_utf8(padded).map_err(|err| {
+                    SubjectError::Broken(format!(
+                        "import_padded: the padded export is not UTF-8: {err}"
+                    ))
+                })?;
                 if let Err(err) = session.import(&text) {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
@@ -192,7 +199,7 @@ impl RustFnv {
                 let stored = outcome.stored().unwrap_or_default();
                 save = Some(SaveAnswer {
                     outcome: if stored == state { "saved" } else { "kept" }.to_string(),
-                    stored_units: stored.encode_utf16().count(),
+                    stored_units: bloomproof_session::units_len(stored),
                     warning: outcome.warning().map(str::to_string),
                 });
             }
