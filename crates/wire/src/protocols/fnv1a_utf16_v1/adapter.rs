@@ -249,3 +249,32 @@ pub struct EstimatesAnswer {
     pub exact: f64,
     pub optimal_k: u32,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::save_state;
+
+    /// SESSION.md 6.6 by hand: whole fills, then `x` up to exactly `units` code units.
+    #[test]
+    fn a_save_state_is_whole_fills_then_x_by_hand() {
+        assert_eq!(save_state(5, None).as_deref(), Some("xxxxx"));
+        assert_eq!(save_state(5, Some("ab")).as_deref(), Some("ababx"));
+        assert_eq!(save_state(6, Some("ab")).as_deref(), Some("ababab"));
+        assert_eq!(save_state(7, Some("abc")).as_deref(), Some("abcabcx"));
+        // A fill of two code units (one astral character), and one that does not fit once.
+        assert_eq!(
+            save_state(5, Some("\u{1f600}")).as_deref(),
+            Some("\u{1f600}\u{1f600}x")
+        );
+        assert_eq!(save_state(1, Some("\u{1f600}")).as_deref(), Some("x"));
+        assert_eq!(
+            save_state(2, Some("\u{e9}")).as_deref(),
+            Some("\u{e9}\u{e9}")
+        );
+        assert_eq!(save_state(0, Some("ab")).as_deref(), Some(""));
+        assert_eq!(save_state(3, Some("")), None);
+        let long = save_state(100_001, Some("ab")).unwrap_or_default();
+        assert_eq!(long.encode_utf16().count(), 100_001);
+        assert!(long.starts_with("abab") && long.ends_with("abx"));
+    }
+}
