@@ -272,11 +272,11 @@ pub(crate) fn draft_denotes(text: &str, value: u64) -> bool {
 }
 
 /// `text`'s length in UTF-16 code units, as JavaScript counts a string's length: one
-/// for each character, and one more for each character outside the Basic Multilingual
-/// Plane: the characters, plus the bytes that start a four-byte UTF-8 sequence. The
-/// same count as `text.encode_utf16().count()` without encoding anything (two passes
-/// that the standard library and the compiler make word-wide): the local-save rule
-/// counts serialised states of hundreds of kilobytes.
+/// for each character and one more for each outside the Basic Multilingual Plane,
+/// counted as the characters plus the bytes that start a four-byte UTF-8 sequence.
+/// The same count as `text.encode_utf16().count()` without encoding anything (two
+/// passes that the standard library and the compiler make word-wide): the local-save
+/// rule counts serialised states of hundreds of kilobytes.
 pub fn units_len(text: &str) -> usize {
     text.chars().count() + text.bytes().filter(|&byte| byte >= 0xf0).count()
 }
