@@ -165,15 +165,10 @@ impl RustFnv {
                         text.len()
                     )));
                 }
-                // The export, then spaces up to `bytes`: one buffer of that size, filled once.
-                let mut padded = Vec::with_capacity(*bytes);
-                padded.extend_from_slice(text.as_bytes());
-                padded.resize(*bytes, b' ');
-                let text = String::from_utf8(padded).map_err(|err| {
-                    SubjectError::Broken(format!(
-                        "import_padded: the padded export is not UTF-8: {err}"
-                    ))
-                })?;
+                // The export, then spaces up to `bytes`, grown once to that size.
+                let mut text = text;
+                let spaces = *bytes - text.len();
+                text.extend(std::iter::repeat_n(' ', spaces));
                 if let Err(err) = session.import(&text) {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
