@@ -9,6 +9,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// mimalloc: about a fifth less time for the suite than the system allocator (it
+/// allocates and frees many short strings and views, and some of 2 MiB).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Checks that an implementation of a Bloom filter protocol (doc-membership-v1,
 /// fnv1a-utf16-v1) gives exactly the bytes the spec says, in Rust or in any language.
 #[derive(Parser)]
