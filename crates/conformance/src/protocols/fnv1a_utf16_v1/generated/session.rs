@@ -877,6 +877,23 @@ pub(super) fn judge(
     values: &[Script],
     page: bool,
 ) -> Vec<Option<Mismatch>> {
+    let mut verdicts = Vec::with_capacity(values.len());
+    for chunk in values.chunks(JUDGE_CHUNK) {
+        verdicts.extend(judge_chunk(subject, chunk, page));
+    }
+    verdicts
+}
+
+/// How many scripts [`judge`] sends at once: their reference answers and the
+/// subject's are held together (some hold exports and imports of 2 MiB), so the
+/// scripts go in chunks, each sent as one batch (pipelined through an adapter).
+const JUDGE_CHUNK: usize = 8;
+
+fn judge_chunk(
+    subject: &mut dyn FnvSubject,
+    values: &[Script],
+    page: bool,
+) -> Vec<Option<Mismatch>> {
     let materialised: Vec<_> = values
         .iter()
         .map(|script| {
