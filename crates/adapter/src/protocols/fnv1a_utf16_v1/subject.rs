@@ -86,6 +86,45 @@ pub struct RustFnv;
 /// capacity overflow, or exhaust memory).
 pub const SCRIPT_HELPER_MAX: usize = 8 * bloomproof_session::IMPORT_MAX_BYTES;
 
+/// The largest `import_padded` text a thread keeps for its next one (4 MiB).
+const PADDED_KEPT_MAX: usize = 2 * bloomproof_session::IMPORT_MAX_BYTES;
+
+thread_local! {
+    /// The last `import_padded` text, kept so that the next one is written into the
+    /// same memory: a fresh 2 MiB buffer a call cost the first touch of all its pages,
+    /// most of the step's time (crates/bench/NOTES.md, 2026-12-08).
+    static PADDED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// 4096 spaces, the run `import_padded` pads with.
+const SPACES: &str = match std::str::from_utf8(&[b' '; 4096]) {
+    Ok(spaces) => spaces,
+    Err(_) => " ",
+};
+
+/// Imports into `session` its own `export` followed by spaces up to `bytes` bytes
+/// (`bytes` at least the export's length), in this thread's kept buffer.
+fn import_padded(
+    session: &mut bloomproof_session::Session,
+    export: &str,
+    bytes: usize,
+) -> Result<(), bloomproof_session::ImportError> {
+    PADDED.with_borrow_mut(|text| {
+        text.clear();
+        text.reserve(bytes);
+        text.push_str(export);
+        while text.len() < bytes {
+            let run = (bytes - text.len()).min(SPACES.len());
+            text.push_str(&SPACES[..run]);
+        }
+        let result = session.import(text);
+        if text.capacity() > PADDED_KEPT_MAX {
+            *text = String::new();
+        }
+        result
+    })
+}
+
 fn view(session: &bloomproof_session::Session) -> serde_json::Value {
     serde_json::to_value(session.view()).unwrap_or(serde_json::Value::Null)
 }
@@ -165,11 +204,9 @@ impl RustFnv {
                         text.len()
                     )));
                 }
-                // The export, then spaces up to `bytes`. `str::repeat` copies whole runs;
-                // extending by one `char` at a time cost a third of the session checks.
-                let mut text = text;
-                text.push_str(&" ".repeat(*bytes - text.len()));
-                if let Err(err) = session.import(&text) {
+                // The export, then spaces up to `bytes`, copied in runs: extending by one
+                // `char` at a time cost a third of the session checks.
+                if let Err(err) = import_padded(session, &text, *bytes) {
                     error = rejected(err.kind().as_str(), err.to_string());
                 }
             }
