@@ -400,15 +400,21 @@ fn parse_text(text: &str, trim: bool) -> Result<Session, ImportError> {
     validate(migrate(read_document(version, text)?))
 }
 
-fn string_at(path: &str, units: &[u16], field: DraftField) -> Result<(), ImportError> {
+/// Checks a string of the file; `path` names it in the error (built only then: a file
+/// holds up to 1024 entries and 256 history items).
+fn string_at(
+    path: impl FnOnce() -> String,
+    units: &[u16],
+    field: DraftField,
+) -> Result<(), ImportError> {
     check_string(field, units).map_err(|error| match error {
         SessionError::TooLong { units, max, .. } => ImportError::with_kind(
-            path,
+            path(),
             ErrorKind::TooLong,
             format!("{units} code units, at most {max}"),
         ),
         other => ImportError::with_kind(
-            path,
+            path(),
             other.kind(),
             format!(
                 "empty string; strings have 1..={} UTF-16 code units",
@@ -472,11 +478,11 @@ fn check_entries(entries: &[Text]) -> Result<(), ImportError> {
     }
     let mut seen: HashMap<&[u16], usize> = HashMap::with_capacity(entries.len());
     for (index, entry) in entries.iter().enumerate() {
-        let path = format!("entries[{index}]");
-        string_at(&path, entry.units(), DraftField::Insert)?;
+        let path = || format!("entries[{index}]");
+        string_at(path, entry.units(), DraftField::Insert)?;
         if let Some(first) = seen.insert(entry.units(), index) {
             return Err(ImportError::invalid(
-                path,
+                path(),
                 format!("duplicate of entries[{first}]; entries are distinct"),
             ));
         }
@@ -498,7 +504,7 @@ fn check_history_items(items: &[HistoryV1]) -> Result<(), ImportError> {
             OpKind::Query => DraftField::Query,
         };
         string_at(
-            &format!("history[{index}].value"),
+            || format!("history[{index}].value"),
             item.value.units(),
             field,
         )?;
