@@ -159,6 +159,18 @@ impl RustFnv {
         session: &mut bloomproof_session::Session,
         op: &bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp,
     ) -> Answer<StepAnswer> {
+        let mut answer = Self::step_unviewed(session, op)?;
+        answer.view = view(session);
+        Ok(answer)
+    }
+
+    /// [`RustFnv::step`] without the view (`view` is `null`), for a replay that reads
+    /// only the errors, the exports and the session itself (each view built as JSON is
+    /// about a quarter of a step's time in the generated session checks).
+    pub fn step_unviewed(
+        session: &mut bloomproof_session::Session,
+        op: &bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp,
+    ) -> Answer<StepAnswer> {
         use bloomproof_session::{Op, Session, Text};
         use bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp;
         let mut error = None;
@@ -251,7 +263,7 @@ impl RustFnv {
             }
         }
         Ok(StepAnswer {
-            view: view(session),
+            view: serde_json::Value::Null,
             error,
             save,
             export,

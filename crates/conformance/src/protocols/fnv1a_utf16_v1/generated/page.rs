@@ -48,6 +48,7 @@
 
 use crate::generated::Mismatch;
 use crate::verdict::json;
+#[cfg(test)]
 use bloomproof_adapter::protocols::fnv1a_utf16_v1::RustFnv;
 use bloomproof_oracle::estimates as oracle_estimates;
 use bloomproof_oracle::fnv1a_utf16 as oracle;
@@ -287,21 +288,58 @@ fn displayed(display: &str) -> Option<Vec<u16>> {
     Some(out)
 }
 
-/// The reference model's answer to each step of a script, with its entries after the
-/// step (what an import the reference accepts holds).
-fn reference(ops: &[ScriptOp]) -> Vec<Option<(bool, Vec<Vec<u16>>)>> {
+/// What the page's comparison reads of the reference model's answer to one step: whether
+/// the model accepted it and, after an import (the only step that reads them), the
+/// entries the model then holds (what an import the reference accepts holds). `None`
+/// when the model gave no answer.
+pub(super) type Reference = Option<(bool, Vec<Vec<u16>>)>;
+
+/// The [`Reference`] of `answer`, the model's answer to `op`, with `session` the model
+/// after it.
+pub(super) fn reference_of(
+    op: &ScriptOp,
+    answer: Option<&StepAnswer>,
+    session: &bloomproof_session::Session,
+) -> Reference {
+    let import = matches!(op, ScriptOp::Import { .. } | ScriptOp::ImportText { .. });
+    answer.map(|answer| {
+        (
+            answer.error.is_none(),
+            if import {
+                session.entries().to_vec()
+            } else {
+                Vec::new()
+            },
+        )
+    })
+}
+
+/// The reference model's answer to each step of a script, replayed (the generated
+/// checks take it from the run that made the script: `super::session`).
+#[cfg(test)]
+pub(super) fn reference(ops: &[ScriptOp]) -> Vec<Reference> {
     let mut session = bloomproof_session::Session::new();
     ops.iter()
         .map(|op| {
-            RustFnv::step(&mut session, op)
-                .ok()
-                .map(|answer| (answer.error.is_none(), session.entries().to_vec()))
+            let answer = RustFnv::step_unviewed(&mut session, op).ok();
+            reference_of(op, answer.as_ref(), &session)
         })
         .collect()
 }
 
-/// The first step whose answer breaks a rule of the page, judged from the view before it.
+/// The first step whose answer breaks a rule of the page, judged from the view before it,
+/// with the reference model's answers replayed.
+#[cfg(test)]
 pub(super) fn verdict(ops: &[ScriptOp], got: &ScriptAnswer) -> Option<Mismatch> {
+    verdict_with(ops, &reference(ops), got)
+}
+
+/// [`verdict`] with the reference model's answer to each step given ([`Reference`]).
+pub(super) fn verdict_with(
+    ops: &[ScriptOp],
+    reference: &[Reference],
+    got: &ScriptAnswer,
+) -> Option<Mismatch> {
     if got.steps.len() != ops.len() {
         return Some(Mismatch::new(
             "one answer per step",
@@ -309,20 +347,11 @@ pub(super) fn verdict(ops: &[ScriptOp], got: &ScriptAnswer) -> Option<Mismatch> 
             got.steps.len().to_string(),
         ));
     }
-    // Only an import reads the reference's answers: replay the model only then.
-    let imports = ops
-        .iter()
-        .any(|op| matches!(op, ScriptOp::Import { .. } | ScriptOp::ImportText { .. }));
-    let reference = if imports {
-        reference(ops)
-    } else {
-        vec![None; ops.len()]
-    };
     let mut previous = &got.initial;
     // The entries of the implementation's filter, while the script shows them (an import
     // the reference refuses hides them until the filter is emptied).
     let mut entries: Option<Vec<Vec<u16>>> = None;
-    for (index, ((op, answer), reference)) in ops.iter().zip(&got.steps).zip(&reference).enumerate()
+    for (index, ((op, answer), reference)) in ops.iter().zip(&got.steps).zip(reference).enumerate()
     {
         let name = serde_json::to_value(op)
             .ok()

@@ -705,6 +705,27 @@ fn interleaving(input: &GeneratedInput) -> impl Strategy<Value = Script> + use<>
 
 /// The concrete script of `script`, with the reference model's answers to it.
 fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer, String>>) {
+    let made = materialised(script, true);
+    (made.ops, made.initial, made.answers)
+}
+
+/// A script made concrete ([`materialised`]), with the reference model's answers to it.
+struct Materialised {
+    ops: Vec<ScriptOp>,
+    /// The view of the new session.
+    initial: Value,
+    /// The model's answer to each step: without its view (`null`) when made for the
+    /// page's comparison, which reads none.
+    answers: Vec<Result<StepAnswer, String>>,
+    /// What the page's comparison reads of each answer (`super::page::verdict_with`):
+    /// the run that made the script is the model's run of it, so the page's comparison
+    /// need not run the model again.
+    page: Vec<super::page::Reference>,
+}
+
+/// The concrete script of `script` and the reference model's answers to it, each step's
+/// view built only when `views` (the model's comparison reads them, the page's not).
+fn materialised(script: &Script, views: bool) -> Materialised {
     let mut session = Session::new();
     let other = if script.steps.iter().any(|step| {
         matches!(
@@ -719,6 +740,7 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
     let initial = serde_json::to_value(session.view()).unwrap_or(Value::Null);
     let mut ops = Vec::new();
     let mut answers = Vec::new();
+    let mut page = Vec::new();
     let mut exports: Vec<String> = Vec::new();
     for step in &script.steps {
         let op = match step {
@@ -776,17 +798,32 @@ fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer,
                 text: spelled(&session, &other, *source, Some((*miss, *at)), *seed),
             },
         };
-        let answer = RustFnv::step(&mut session, &op).map_err(|err| err.to_string());
+        let answer = if views {
+            RustFnv::step(&mut session, &op)
+        } else {
+            RustFnv::step_unviewed(&mut session, &op)
+        }
+        .map_err(|err| err.to_string());
         if let Ok(StepAnswer {
             export: Some(text), ..
         }) = &answer
         {
             exports.push(text.clone());
         }
+        page.push(super::page::reference_of(
+            &op,
+            answer.as_ref().ok(),
+            &session,
+        ));
         answers.push(answer);
         ops.push(op);
     }
-    (ops, initial, answers)
+    Materialised {
+        ops,
+        initial,
+        answers,
+        page,
+    }
 }
 
 fn damaged(export: &str, damage: Damage) -> String {
@@ -894,33 +931,36 @@ fn judge_chunk(
     values: &[Script],
     page: bool,
 ) -> Vec<Option<Mismatch>> {
-    let materialised: Vec<_> = values
+    let made: Vec<_> = values
         .iter()
         .map(|script| {
             crate::generated::memo::get_or(
-                "fnv_session",
+                if page {
+                    "fnv_session_page"
+                } else {
+                    "fnv_session"
+                },
                 || format!("{script:?}"),
-                || materialise(script),
+                || materialised(script, !page),
             )
         })
         .collect();
-    let calls: Vec<FnvCall> = materialised
+    let calls: Vec<FnvCall> = made
         .iter()
-        .map(|materialised| FnvCall::Session {
-            script: materialised.0.clone(),
+        .map(|made| FnvCall::Session {
+            script: made.ops.clone(),
         })
         .collect();
     subject
         .batch(&calls)
         .into_iter()
-        .zip(&materialised)
-        .map(|(answer, materialised)| match answer {
+        .zip(&made)
+        .map(|(answer, made)| match answer {
             Ok(FnvReply::Script(got)) => {
-                let (ops, initial, want) = &**materialised;
                 if page {
-                    super::page::verdict(ops, &got)
+                    super::page::verdict_with(&made.ops, &made.page, &got)
                 } else {
-                    verdict(ops, initial, want, &got)
+                    verdict(&made.ops, &made.initial, &made.answers, &got)
                 }
             }
             Ok(other) => Some(Mismatch::new(
@@ -1448,6 +1488,52 @@ mod tests {
             n: None,
             steps: Some([1, 16]),
         }
+    }
+
+    /// A script made for the page's comparison is the one made for the model's (ops and
+    /// answers the same, but for the views, which it leaves out), and what the page reads
+    /// of the model's answers is what replaying the model gives: scripts of every stratum
+    /// and the edge scripts of both comparisons.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn a_script_made_for_the_page_is_the_models_run_without_views() {
+        let input = sessions_input();
+        let mut runner = TestRunner::deterministic();
+        let mut scripts: Vec<Script> = bound_scripts(true);
+        scripts.extend(bound_scripts(false));
+        for stratum in strata(&input) {
+            for _ in 0..3 {
+                scripts.push(stratum.new_tree(&mut runner).unwrap().current());
+            }
+        }
+        let mut imports = 0;
+        for script in &scripts {
+            let (page, model) = (materialised(script, false), materialised(script, true));
+            assert_eq!(page.ops, model.ops, "{script:?}");
+            assert_eq!(page.initial, model.initial);
+            assert_eq!(page.page, model.page);
+            assert_eq!(page.page, super::super::page::reference(&page.ops));
+            assert_eq!(page.answers.len(), model.answers.len());
+            for (without, with) in page.answers.iter().zip(&model.answers) {
+                let (without, with) = (without.as_ref().unwrap(), with.as_ref().unwrap());
+                assert_eq!(without.view, Value::Null);
+                assert!(with.view.is_object());
+                let bare = StepAnswer {
+                    view: Value::Null,
+                    ..with.clone()
+                };
+                assert_eq!(*without, bare);
+            }
+            imports += page
+                .page
+                .iter()
+                .filter(|reference| reference.as_ref().is_some_and(|(_, held)| !held.is_empty()))
+                .count();
+        }
+        assert!(
+            imports > 10,
+            "{imports} imports after which the model holds entries"
+        );
     }
 
     /// The strata: the whole domain, one per group of confusable strings, the state
