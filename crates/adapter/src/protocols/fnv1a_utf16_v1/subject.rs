@@ -166,7 +166,7 @@ impl RustFnv {
 
     /// [`RustFnv::step`] without the view (`view` is `null`), for a replay that reads
     /// only the errors, the exports and the session itself (each view built as JSON is
-    /// about a quarter of a step's time in the generated session checks).
+    /// about a third of a step's time in the generated session checks).
     pub fn step_unviewed(
         session: &mut bloomproof_session::Session,
         op: &bloomproof_wire::protocols::fnv1a_utf16_v1::ScriptOp,
