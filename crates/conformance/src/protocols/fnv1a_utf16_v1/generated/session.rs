@@ -703,12 +703,6 @@ fn interleaving(input: &GeneratedInput) -> impl Strategy<Value = Script> + use<>
         })
 }
 
-/// The concrete script of `script`, with the reference model's answers to it.
-fn materialise(script: &Script) -> (Vec<ScriptOp>, Value, Vec<Result<StepAnswer, String>>) {
-    let made = materialised(script, true);
-    (made.ops, made.initial, made.answers)
-}
-
 /// A script made concrete ([`materialised`]), with the reference model's answers to it.
 struct Materialised {
     ops: Vec<ScriptOp>,
@@ -849,7 +843,7 @@ fn damaged(export: &str, damage: Damage) -> String {
 }
 
 pub(super) fn show(script: &Script) -> Value {
-    let (ops, _, _) = materialise(script);
+    let ops = materialised(script, false).ops;
     let shown: Vec<Value> = ops.iter().map(shown_op).collect();
     // What each re-spelled import is, since its text is shown cut.
     let spellings: Vec<String> = script
@@ -1136,7 +1130,7 @@ mod tests {
         for (page, driver) in [(true, Driver::FnvPage), (false, Driver::FnvModel)] {
             let rows = rows_driven_by(driver).unwrap_or_default();
             for (row, script) in rows.iter().zip(bound_scripts(page)) {
-                let (_, _, answers) = materialise(&script);
+                let answers = materialised(&script, true).answers;
                 let steps = &script.steps;
                 assert_eq!(answers.len(), steps.len(), "{}", row.id);
                 let ok = |i: usize| matches!(&answers[i], Ok(a) if a.error.is_none());
@@ -1304,7 +1298,7 @@ mod tests {
                 Step::Draft(DraftField::Query, "é".repeat(41)),
             ],
         };
-        let (ops, _, _) = materialise(&script);
+        let ops = materialised(&script, false).ops;
         let want: Vec<Value> = ops.iter().map(shown_op).collect();
         assert_eq!(show(&script), serde_json::json!({ "script": want }));
         assert_eq!(want[0]["value"], "8");
@@ -1353,7 +1347,12 @@ mod tests {
     #[test]
     fn an_export_difference_names_its_first_byte() {
         let script = opened_then([Step::Export]);
-        let (ops, initial, want) = materialise(&script);
+        let Materialised {
+            ops,
+            initial,
+            answers: want,
+            ..
+        } = materialised(&script, true);
         let answers: Vec<StepAnswer> = want.iter().flatten().cloned().collect();
         let mut got = ScriptAnswer {
             initial: initial.clone(),
@@ -1461,7 +1460,7 @@ mod tests {
             assert!(failures.is_empty(), "page {page}: {failures:?}");
             let bounds: Vec<Vec<ScriptOp>> = bound_scripts(page)
                 .iter()
-                .map(|script| materialise(script).0)
+                .map(|script| materialised(script, false).ops)
                 .collect();
             assert!(bounds.len() >= 4, "page {page}");
             let run = &recording.0;
@@ -1641,9 +1640,12 @@ mod tests {
         };
         for state in State::ALL {
             for (m, k) in [(8, 1), (1024, 12)] {
-                let (ops, _, answers) = materialise(&Script {
-                    steps: state_opening(state, m, k),
-                });
+                let Materialised { ops, answers, .. } = materialised(
+                    &Script {
+                        steps: state_opening(state, m, k),
+                    },
+                    true,
+                );
                 assert!(
                     answers
                         .iter()
@@ -1714,7 +1716,7 @@ mod tests {
         let mut runner = TestRunner::deterministic();
         for _ in 0..8 {
             let script = interleaving.new_tree(&mut runner).unwrap().current();
-            let (ops, _, answers) = materialise(&script);
+            let Materialised { ops, answers, .. } = materialised(&script, true);
             let answers: Vec<StepAnswer> = answers.into_iter().map(Result::unwrap).collect();
             let exported = ops
                 .iter()
@@ -1866,9 +1868,12 @@ mod tests {
     #[test]
     fn padded_imports_straddle_the_limit() {
         for extra in 0..=4u32 {
-            let (ops, _, answers) = materialise(&Script {
-                steps: vec![Step::Padded(extra)],
-            });
+            let Materialised { ops, answers, .. } = materialised(
+                &Script {
+                    steps: vec![Step::Padded(extra)],
+                },
+                true,
+            );
             let want = IMPORT_MAX_BYTES - 2 + extra as usize;
             assert!(
                 matches!(ops.as_slice(), [ScriptOp::ImportPadded { bytes }] if *bytes == want),
